@@ -1,0 +1,37 @@
+// Registration of the subcommands.  Each subcommand file defines one
+// Register<Name>Command that adds a CLI11 subcommand and a runner.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <vector>
+
+namespace htpscope::cli {
+
+class CommandRegistry {
+ public:
+  // `run` returns the process exit status (0 ok, 1 gate failed, 2 input error).
+  void Add(CLI::App* subcommand, std::function<int()> run) {
+    commands_.push_back({subcommand, std::move(run)});
+  }
+  int RunSelected() const {
+    for (const auto& c : commands_)
+      if (c.subcommand->parsed()) return c.run();
+    return 2;
+  }
+
+ private:
+  struct Entry {
+    CLI::App* subcommand;
+    std::function<int()> run;
+  };
+  std::vector<Entry> commands_;
+};
+
+void RegisterSummaryCommand(CLI::App& app, CommandRegistry& registry);
+
+inline void RegisterAllCommands(CLI::App& app, CommandRegistry& registry) {
+  RegisterSummaryCommand(app, registry);
+}
+
+}  // namespace htpscope::cli

@@ -1,0 +1,36 @@
+// htpscope: the command-line front end.  Each subcommand lives in its own
+// file and registers itself here; this file only dispatches and maps errors
+// to exit codes (0 ok, 1 a gate failed, 2 bad input or usage).
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <exception>
+
+#include "cli/commands.h"
+#include "formats/input_error.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "htpscope: the true speed, memory and numerics of models on the Hexagon NPU (QNN HTP), "
+      "from profiling artifacts alone"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "htpscope 0.1.0");
+  htpscope::cli::CommandRegistry registry;
+  htpscope::cli::RegisterAllCommands(app, registry);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int rc = app.exit(e);
+    return rc == 0 ? 0 : 2;
+  }
+  try {
+    return registry.RunSelected();
+  } catch (const htpscope::InputError& e) {
+    fmt::print(stderr, "htpscope: error: {}\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "htpscope: error: {}\n", e.what());
+    return 2;
+  }
+}

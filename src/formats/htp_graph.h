@@ -1,0 +1,63 @@
+// Reader for the compiled HTP graph `chrometrace_htp.json` (artifact_type
+// HTP_GRAPH): nodes (HTP ops, grouped by QNN op) and tensors.
+//
+// Node and tensor keys are the same 16-digit hex IDs as the optrace's
+// args.ID; they are stored as integers.  A node's id equals its output
+// tensor's id, so "input tensor id is a node" is a node->node edge.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace htpscope {
+
+// A scalar_params value, written as a one-member object keyed by a numeric
+// QNN data-type code, e.g. {"100": 1668827862868}.  The code is kept, but the
+// value's type comes from the JSON itself (cycles_per_packet has code 100 =
+// INT_64 yet a fractional value in real files).
+struct ScalarParam {
+  int type_code = 0;
+  std::variant<int64_t, double, std::string, bool> value;
+
+  std::optional<int64_t> AsInt() const;
+  std::optional<double> AsDouble() const;
+  const std::string* AsString() const;
+};
+
+struct HtpNode {
+  uint64_t id = 0;
+  std::string type;      // HTP op type
+  std::string grouping;  // QNN op name
+  std::map<std::string, ScalarParam> scalar_params;
+  std::vector<uint64_t> input_ids;
+  std::vector<uint64_t> output_ids;
+
+  std::optional<int64_t> IntParam(const std::string& key) const;
+};
+
+struct HtpTensor {
+  uint64_t id = 0;
+  int64_t index = 0;  // "id" field: 0..N-1
+  int type = 0;       // Qnn_TensorType_t: 3 NATIVE, 4 STATIC (inferred)
+  int data_type = 0;  // Qnn_DataType_t code
+  std::vector<int64_t> dims;
+  bool is_static() const { return type == 4; }
+};
+
+struct HtpGraph {
+  std::string path;
+  std::string version;
+  std::map<uint64_t, HtpNode> nodes;
+  std::map<uint64_t, HtpTensor> tensors;
+  std::vector<std::string> op_types;
+};
+
+// Reads an HTP_GRAPH file (plain or gzip).  Throws InputError on bad input.
+HtpGraph ReadHtpGraph(const std::string& path);
+HtpGraph ParseHtpGraph(const std::string& path, std::string_view json);
+
+}  // namespace htpscope

@@ -1,0 +1,188 @@
+#include "formats/json_util.h"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cmath>
+#include <limits>
+
+namespace htpscope {
+
+std::optional<uint64_t> ParseHexId(std::string_view text) {
+  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X'))
+    text.remove_prefix(2);
+  if (text.empty() || text.size() > 16) return std::nullopt;
+  uint64_t value = 0;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value, 16);
+  if (ec != std::errc() || ptr != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+std::string FormatHexId(uint64_t id) { return fmt::format("0x{:016x}", id); }
+
+uint64_t CurrentOffset(simdjson::ondemand::document& doc, const simdjson::padded_string& buffer) {
+  const char* location = nullptr;
+  if (doc.current_location().get(location) != simdjson::SUCCESS || location == nullptr)
+    return buffer.size();
+  if (location < buffer.data() || location > buffer.data() + buffer.size()) return buffer.size();
+  return static_cast<uint64_t>(location - buffer.data());
+}
+
+std::optional<std::string> SniffArtifactType(std::string_view json_prefix) {
+  // Only the header matters; it sits at the top of every optrace-reader JSON.
+  auto key = json_prefix.find("\"artifact_type\"");
+  if (key == std::string_view::npos) return std::nullopt;
+  auto colon = json_prefix.find(':', key + 15);
+  if (colon == std::string_view::npos) return std::nullopt;
+  auto open = json_prefix.find('"', colon + 1);
+  if (open == std::string_view::npos) return std::nullopt;
+  for (size_t i = colon + 1; i < open; ++i) {
+    char c = json_prefix[i];
+    if (c != ' ' && c != '\t' && c != '\n' && c != '\r') return std::nullopt;
+  }
+  auto close = json_prefix.find('"', open + 1);
+  if (close == std::string_view::npos) return std::nullopt;
+  return std::string(json_prefix.substr(open + 1, close - open - 1));
+}
+
+simdjson::error_code GetInteger(simdjson::ondemand::value value, int64_t* out) {
+  simdjson::ondemand::number_type type;
+  if (auto err = value.get_number_type().get(type)) return err;
+  if (type == simdjson::ondemand::number_type::signed_integer) return value.get_int64().get(*out);
+  if (type == simdjson::ondemand::number_type::unsigned_integer)
+    return simdjson::NUMBER_OUT_OF_RANGE;
+  double d = 0;
+  if (auto err = value.get_double().get(d)) return err;
+  if (!std::isfinite(d) || d != std::floor(d) || std::fabs(d) > 9.0e18)
+    return simdjson::INCORRECT_TYPE;
+  *out = static_cast<int64_t>(d);
+  return simdjson::SUCCESS;
+}
+
+simdjson::error_code GetNumber(simdjson::ondemand::value value, double* out) {
+  return value.get_double().get(*out);
+}
+
+void ThrowJsonError(const std::string& path, simdjson::ondemand::document& doc,
+                    const simdjson::padded_string& buffer, simdjson::error_code error,
+                    std::string_view context) {
+  std::string what =
+      error == simdjson::INCORRECT_TYPE        ? "wrong JSON type"
+      : error == simdjson::NUMBER_OUT_OF_RANGE ? "number out of range"
+      : error == simdjson::NUMBER_ERROR        ? "malformed number"
+      : error == simdjson::TAPE_ERROR || error == simdjson::INCOMPLETE_ARRAY_OR_OBJECT
+          ? "malformed or truncated JSON"
+          : simdjson::error_message(error);
+  throw InputError(path, fmt::format("{} ({})", context, what), CurrentOffset(doc, buffer));
+}
+
+}  // namespace htpscope
+
+namespace htpscope {
+
+JsonReader::JsonReader(std::string path, const simdjson::padded_string& buffer)
+    : path_(std::move(path)), buffer_(buffer) {}
+
+JsonReader::object JsonReader::Root() {
+  auto err = parser_.iterate(buffer_).get(doc_);
+  if (err)
+    throw InputError(path_, fmt::format("not valid JSON ({})", simdjson::error_message(err)), 0);
+  object root;
+  Check(doc_.get_object().get(root), "top level: expected a JSON object");
+  return root;
+}
+
+void JsonReader::ExpectEnd() {
+  // current_location() answers OUT_OF_BOUNDS exactly when everything was consumed.
+  const char* location = nullptr;
+  if (doc_.current_location().get(location) == simdjson::SUCCESS)
+    Fail(simdjson::TRAILING_CONTENT, "after the top-level value");
+}
+
+std::string JsonReader::CheckHeader(value header_value, std::string_view expected) {
+  object header = Object(header_value, "header");
+  std::string artifact, version;
+  Fields(header, "header", [&](std::string_view key, value v) {
+    if (key == "artifact_type") {
+      artifact = std::string(String(v, "header.artifact_type"));
+    } else if (key == "version") {
+      object parts = Object(v, "header.version");
+      int64_t major = 0, minor = 0, patch = 0;
+      Fields(parts, "header.version", [&](std::string_view part, value pv) {
+        if (part == "major") major = Int(pv, "header.version.major");
+        if (part == "minor") minor = Int(pv, "header.version.minor");
+        if (part == "patch") patch = Int(pv, "header.version.patch");
+      });
+      version = fmt::format("{}.{}.{}", major, minor, patch);
+    }
+  });
+  if (artifact != expected)
+    Invalid(fmt::format("header.artifact_type is \"{}\", expected \"{}\"", artifact, expected));
+  return version;
+}
+
+JsonReader::object JsonReader::Object(value v, std::string_view ctx) {
+  object o;
+  auto err = v.get_object().get(o);
+  if (err) Fail(err, fmt::format("{}: expected an object", ctx));
+  return o;
+}
+
+JsonReader::array JsonReader::Array(value v, std::string_view ctx) {
+  array a;
+  auto err = v.get_array().get(a);
+  if (err) Fail(err, fmt::format("{}: expected an array", ctx));
+  return a;
+}
+
+int64_t JsonReader::Int(value v, std::string_view ctx) {
+  int64_t out = 0;
+  auto err = GetInteger(v, &out);
+  if (err) Fail(err, fmt::format("{}: expected an integer", ctx));
+  return out;
+}
+
+double JsonReader::Number(value v, std::string_view ctx) {
+  double out = 0;
+  auto err = GetNumber(v, &out);
+  if (err) Fail(err, fmt::format("{}: expected a number", ctx));
+  return out;
+}
+
+std::string_view JsonReader::String(value v, std::string_view ctx) {
+  std::string_view out;
+  auto err = v.get_string().get(out);
+  if (err) Fail(err, fmt::format("{}: expected a string", ctx));
+  return out;
+}
+
+bool JsonReader::Bool(value v, std::string_view ctx) {
+  bool out = false;
+  auto err = v.get_bool().get(out);
+  if (err) Fail(err, fmt::format("{}: expected true or false", ctx));
+  return out;
+}
+
+uint64_t JsonReader::HexId(value v, std::string_view ctx) {
+  std::string_view text = String(v, ctx);
+  auto id = ParseHexId(text);
+  if (!id) Invalid(fmt::format("{}: \"{}\" is not a hex id", Context(ctx), text));
+  return *id;
+}
+
+std::string JsonReader::Context(std::string_view ctx) const {
+  if (scope_.empty()) return std::string(ctx);
+  return fmt::format("{}.{}", scope_, ctx);
+}
+
+void JsonReader::Fail(simdjson::error_code err, std::string_view ctx) {
+  ThrowJsonError(path_, doc_, buffer_, err, Context(ctx));
+}
+
+void JsonReader::Invalid(std::string_view problem) {
+  throw InputError(path_, std::string(problem), Offset());
+}
+
+uint64_t JsonReader::Offset() { return CurrentOffset(doc_, buffer_); }
+
+}  // namespace htpscope

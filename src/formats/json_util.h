@@ -1,0 +1,117 @@
+// Small helpers shared by the simdjson-based readers.
+#pragma once
+
+#include <simdjson.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "formats/input_error.h"
+
+namespace htpscope {
+
+// Parses a hex id such as "0x0000104900000002" or the unpadded "0x13".
+// IDs are compared as integers everywhere, so padding does not matter.
+std::optional<uint64_t> ParseHexId(std::string_view text);
+
+// Formats an id the way the optrace does: "0x" + 16 zero-padded hex digits.
+std::string FormatHexId(uint64_t id);
+
+// Byte offset of the on-demand parser's current position in `buffer`, or the
+// buffer length when the parser is past its end.
+uint64_t CurrentOffset(simdjson::ondemand::document& doc, const simdjson::padded_string& buffer);
+
+// The value of header.artifact_type ("OP_TRACE", "QHAS", ...) if `json`
+// starts with an object that has one, looked for in the first bytes only.
+std::optional<std::string> SniffArtifactType(std::string_view json_prefix);
+
+// Reads a JSON number that must be an integer.  Accepts integral doubles such
+// as 1.0e3 (some writers print them); rejects fractions, NaN and overflow.
+simdjson::error_code GetInteger(simdjson::ondemand::value value, int64_t* out);
+
+// Reads any JSON number as a double.
+simdjson::error_code GetNumber(simdjson::ondemand::value value, double* out);
+
+// Raises InputError for a simdjson failure at the parser's current position.
+[[noreturn]] void ThrowJsonError(const std::string& path, simdjson::ondemand::document& doc,
+                                 const simdjson::padded_string& buffer, simdjson::error_code error,
+                                 std::string_view context);
+
+}  // namespace htpscope
+
+namespace htpscope {
+
+// Typed access to an on-demand document with errors that name the file, the
+// byte offset and the JSON path being read.  The path is composed only when
+// something fails: `scope` (e.g. "traceEvents[12]") + the context passed to
+// each call (e.g. "args.ID").
+class JsonReader {
+ public:
+  using object = simdjson::ondemand::object;
+  using array = simdjson::ondemand::array;
+  using value = simdjson::ondemand::value;
+
+  // `buffer` must outlive the reader.
+  JsonReader(std::string path, const simdjson::padded_string& buffer);
+
+  // Starts parsing; the document must be a JSON object.
+  object Root();
+  // Fails unless the whole buffer was consumed.
+  void ExpectEnd();
+  // Reads header.artifact_type of `header` and fails unless it is `expected`.
+  // Returns header.version as "major.minor.patch" ("" when absent).
+  std::string CheckHeader(value header, std::string_view expected);
+
+  object Object(value v, std::string_view ctx);
+  array Array(value v, std::string_view ctx);
+  int64_t Int(value v, std::string_view ctx);
+  double Number(value v, std::string_view ctx);
+  std::string_view String(value v, std::string_view ctx);
+  bool Bool(value v, std::string_view ctx);
+  uint64_t HexId(value v, std::string_view ctx);
+
+  // Calls fn(std::string_view key, value v) for every member of `o`.
+  template <typename Fn>
+  void Fields(object& o, std::string_view ctx, Fn&& fn) {
+    for (auto field_result : o) {
+      simdjson::ondemand::field field;
+      Check(std::move(field_result).get(field), ctx);
+      std::string_view key;
+      Check(field.unescaped_key().get(key), ctx);
+      fn(key, field.value());
+    }
+  }
+  // Calls fn(value v, size_t index) for every element of `a`.
+  template <typename Fn>
+  void Elements(array& a, std::string_view ctx, Fn&& fn) {
+    size_t index = 0;
+    for (auto element : a) {
+      value v;
+      Check(element.get(v), ctx);
+      fn(v, index++);
+    }
+  }
+
+  void set_scope(std::string scope) { scope_ = std::move(scope); }
+  void Check(simdjson::error_code err, std::string_view ctx) {
+    if (err) Fail(err, ctx);
+  }
+  [[noreturn]] void Fail(simdjson::error_code err, std::string_view ctx);
+  // A semantic error (not a JSON one) at the current position.
+  [[noreturn]] void Invalid(std::string_view problem);
+  uint64_t Offset();
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string Context(std::string_view ctx) const;
+
+  std::string path_;
+  const simdjson::padded_string& buffer_;
+  simdjson::ondemand::parser parser_;
+  simdjson::ondemand::document doc_;
+  std::string scope_;
+};
+
+}  // namespace htpscope

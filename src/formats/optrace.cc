@@ -1,0 +1,443 @@
+#include "formats/optrace.h"
+
+#include <fmt/format.h>
+#include <simdjson.h>
+
+#include <algorithm>
+#include <string_view>
+
+#include "formats/byte_source.h"
+#include "formats/input_error.h"
+#include "formats/json_util.h"
+
+namespace htpscope {
+
+UnitKind UnitKindOfTid(uint32_t tid) {
+  if (tid == 256) return UnitKind::kHmx;
+  if (tid >= 512 && tid < 768) return UnitKind::kHvx;
+  return UnitKind::kUnknown;
+}
+
+const char* UnitKindName(UnitKind kind) {
+  switch (kind) {
+    case UnitKind::kHmx:
+      return "HMX";
+    case UnitKind::kHvx:
+      return "HVX";
+    default:
+      return "UNKNOWN";
+  }
+}
+
+namespace {
+
+using simdjson::ondemand::array;
+using simdjson::ondemand::object;
+using simdjson::ondemand::value;
+
+// Everything one traceEvents element can carry, filled field by field (the
+// key order varies between event shapes, and `ph` may come after `args`).
+// Reused across events so parsing does not allocate per event.
+struct RawEvent {
+  std::string_view name, ph, cat;
+  int64_t pid = -1, tid = -1, ts = 0, dur = 0;
+  bool has_ts = false, has_dur = false;
+  int64_t flow_id = 0;
+  bool has_flow_id = false;
+  // args of op events
+  bool has_args = false;
+  std::string_view id_text, htp_op_type, data_type, qnn_op_type, qnn_op_name, description;
+  std::vector<int32_t> dims;
+  std::vector<uint64_t> inputs;
+  uint8_t flags = 0;
+  int64_t rank = 0, zero_offset = 0, start_cycle = 0, duration = 0, dpc = 0;
+  bool has_start = false, has_duration = false, has_dpc = false;
+  double cycles_per_packet = 0, step_size = 0;
+  // args of counters and metadata
+  int64_t counter_value = 0;
+  bool has_counter_value = false;
+  std::string_view meta_name, opid_text;
+  int64_t sort_index = 0;
+  bool has_sort_index = false;
+
+  void Reset() {
+    name = ph = cat = {};
+    pid = tid = -1;
+    ts = dur = 0;
+    has_ts = has_dur = has_flow_id = has_args = false;
+    flow_id = 0;
+    id_text = htp_op_type = data_type = qnn_op_type = qnn_op_name = description = {};
+    dims.clear();
+    inputs.clear();
+    flags = 0;
+    rank = zero_offset = start_cycle = duration = dpc = 0;
+    has_start = has_duration = has_dpc = false;
+    cycles_per_packet = step_size = 0;
+    counter_value = 0;
+    has_counter_value = false;
+    meta_name = opid_text = {};
+    sort_index = 0;
+    has_sort_index = false;
+  }
+};
+
+class OptraceParser {
+ public:
+  OptraceParser(const std::string& path, const simdjson::padded_string& buffer, Optrace* out)
+      : path_(path), reader_(path, buffer), out_(out) {}
+
+  void Run() {
+    auto root = reader_.Root();
+    bool saw_header = false, saw_events = false;
+    reader_.Fields(root, "top level", [&](std::string_view key, value v) {
+      if (key == "header") {
+        out_->version = reader_.CheckHeader(v, "OP_TRACE");
+        saw_header = true;
+      } else if (key == "traceEvents") {
+        ParseEvents(v);
+        saw_events = true;
+      }
+    });
+    reader_.set_scope("");
+    reader_.ExpectEnd();
+    if (!saw_header) throw InputError(path_, "no \"header\" object: not an optrace chrometrace", 0);
+    if (!saw_events) throw InputError(path_, "no \"traceEvents\" array", 0);
+    Finish();
+  }
+
+ private:
+  [[noreturn]] void Fail(simdjson::error_code err, std::string_view context) {
+    reader_.set_scope("");
+    reader_.Fail(err, Where(context));
+  }
+  void Check(simdjson::error_code err, std::string_view context) {
+    if (err) Fail(err, context);
+  }
+  [[noreturn]] void Invalid(std::string_view context, std::string_view problem) {
+    reader_.Invalid(fmt::format("{}: {}", Where(context), problem));
+  }
+  std::string Where(std::string_view key) const {
+    return fmt::format("traceEvents[{}]{}{}", event_index_, key.empty() ? "" : ".", key);
+  }
+
+  void ParseEvents(value events_value) {
+    array events = reader_.Array(events_value, "traceEvents");
+    for (auto element : events) {
+      object event;
+      Check(element.get_object().get(event), "expected an object");
+      raw_.Reset();
+      ParseEvent(event);
+      Dispatch();
+      ++event_index_;
+    }
+    out_->events_read = event_index_;
+  }
+
+  void ReadInt(value v, int64_t* out, std::string_view key) {
+    auto err = GetInteger(v, out);
+    if (err) Fail(err, fmt::format("{}: expected an integer", key));
+  }
+  void ReadString(value v, std::string_view* out, std::string_view key) {
+    auto err = v.get_string().get(*out);
+    if (err) Fail(err, fmt::format("{}: expected a string", key));
+  }
+  void ReadDouble(value v, double* out, std::string_view key) {
+    auto err = GetNumber(v, out);
+    if (err) Fail(err, fmt::format("{}: expected a number", key));
+  }
+
+  void ParseEvent(object& event) {
+    for (auto field_result : event) {
+      simdjson::ondemand::field field;
+      Check(std::move(field_result).get(field), "");
+      auto key = field.key();
+      value v = field.value();
+      if (key == "ph") {
+        ReadString(v, &raw_.ph, "ph");
+      } else if (key == "name") {
+        ReadString(v, &raw_.name, "name");
+      } else if (key == "pid") {
+        ReadInt(v, &raw_.pid, "pid");
+      } else if (key == "tid") {
+        ReadInt(v, &raw_.tid, "tid");
+      } else if (key == "ts") {
+        ReadInt(v, &raw_.ts, "ts");
+        raw_.has_ts = true;
+      } else if (key == "dur") {
+        ReadInt(v, &raw_.dur, "dur");
+        raw_.has_dur = true;
+      } else if (key == "cat") {
+        ReadString(v, &raw_.cat, "cat");
+      } else if (key == "id") {
+        ReadInt(v, &raw_.flow_id, "id");
+        raw_.has_flow_id = true;
+      } else if (key == "args") {
+        object args;
+        Check(v.get_object().get(args), "args: expected an object");
+        raw_.has_args = true;
+        ParseArgs(args);
+      }
+    }
+  }
+
+  void ParseArgs(object& args) {
+    for (auto field_result : args) {
+      simdjson::ondemand::field field;
+      Check(std::move(field_result).get(field), "args");
+      auto key = field.key();
+      value v = field.value();
+      if (key == "ID") {
+        ReadString(v, &raw_.id_text, "args.ID");
+      } else if (key == "Start Cycle") {
+        ReadInt(v, &raw_.start_cycle, "args.\"Start Cycle\"");
+        raw_.has_start = true;
+      } else if (key == "Duration (cycles)") {
+        ReadInt(v, &raw_.duration, "args.\"Duration (cycles)\"");
+        raw_.has_duration = true;
+      } else if (key == "Dominant Path Cycles") {
+        ReadInt(v, &raw_.dpc, "args.\"Dominant Path Cycles\"");
+        raw_.has_dpc = true;
+      } else if (key == "HTP Op Type") {
+        ReadString(v, &raw_.htp_op_type, "args.\"HTP Op Type\"");
+      } else if (key == "QNN Op Name") {
+        ReadString(v, &raw_.qnn_op_name, "args.\"QNN Op Name\"");
+      } else if (key == "QNN Op Type") {
+        ReadString(v, &raw_.qnn_op_type, "args.\"QNN Op Type\"");
+      } else if (key == "Data Type") {
+        ReadString(v, &raw_.data_type, "args.\"Data Type\"");
+      } else if (key == "Description") {
+        ReadString(v, &raw_.description, "args.Description");
+      } else if (key == "Cycles per Packet") {
+        ReadDouble(v, &raw_.cycles_per_packet, "args.\"Cycles per Packet\"");
+      } else if (key == "Step Size") {
+        ReadDouble(v, &raw_.step_size, "args.\"Step Size\"");
+      } else if (key == "Zero Offset") {
+        ReadInt(v, &raw_.zero_offset, "args.\"Zero Offset\"");
+      } else if (key == "Rank") {
+        ReadInt(v, &raw_.rank, "args.Rank");
+      } else if (key == "Dims") {
+        array dims;
+        Check(v.get_array().get(dims), "args.Dims: expected an array");
+        for (auto d : dims) {
+          int64_t dim = 0;
+          value dv;
+          Check(d.get(dv), "args.Dims");
+          ReadInt(dv, &dim, "args.Dims[]");
+          if (dim < 0 || dim > INT32_MAX)
+            Invalid("args.Dims[]", fmt::format("dimension {} out of range", dim));
+          raw_.dims.push_back(static_cast<int32_t>(dim));
+        }
+      } else if (key == "Inputs Ops") {
+        array inputs;
+        Check(v.get_array().get(inputs), "args.\"Inputs Ops\": expected an array");
+        for (auto in : inputs) {
+          std::string_view text;
+          Check(in.get_string().get(text), "args.\"Inputs Ops\"[]: expected a string");
+          auto id = ParseHexId(text);
+          if (!id) Invalid("args.\"Inputs Ops\"[]", fmt::format("\"{}\" is not a hex id", text));
+          raw_.inputs.push_back(*id);
+        }
+      } else if (key == "Flags") {
+        array flags;
+        Check(v.get_array().get(flags), "args.Flags: expected an array");
+        for (auto f : flags) {
+          std::string_view text;
+          Check(f.get_string().get(text), "args.Flags[]: expected a string");
+          raw_.flags |= text == "dma"        ? kFlagDma
+                        : text == "dma_set"  ? kFlagDmaSet
+                        : text == "dma_wait" ? kFlagDmaWait
+                        : text == "uses_hmx" ? kFlagUsesHmx
+                        : text == "uses_hvx" ? kFlagUsesHvx
+                        : text == "sync"     ? kFlagSync
+                                             : kFlagOther;
+        }
+      } else if (key == "") {
+        ReadInt(v, &raw_.counter_value, "args.\"\"");
+        raw_.has_counter_value = true;
+      } else if (key == "name") {
+        ReadString(v, &raw_.meta_name, "args.name");
+      } else if (key == "opid") {
+        ReadString(v, &raw_.opid_text, "args.opid");
+      } else if (key == "sort_index") {
+        ReadInt(v, &raw_.sort_index, "args.sort_index");
+        raw_.has_sort_index = true;
+      }
+    }
+  }
+
+  void RequirePidTid(bool need_tid) {
+    if (raw_.pid < 0 || raw_.pid > UINT32_MAX) Invalid("pid", "missing or out of range");
+    if (need_tid && (raw_.tid < 0 || raw_.tid > UINT32_MAX))
+      Invalid("tid", "missing or out of range");
+  }
+
+  void Dispatch() {
+    const auto& ph = raw_.ph;
+    if (ph == "X") {
+      AddOpEvent();
+    } else if (ph == "C") {
+      if (!raw_.has_ts || !raw_.has_counter_value) {
+        Warn(fmt::format("{}: counter without ts or value under key \"\"; skipped", Where("")));
+        return;
+      }
+      pending_counters_.push_back({out_->strings.Intern(raw_.name), raw_.ts, raw_.counter_value});
+    } else if (ph == "s" || ph == "f") {
+      RequirePidTid(true);
+      if (!raw_.has_flow_id || !raw_.has_ts) {
+        Warn(fmt::format("{}: flow event without id or ts; skipped", Where("")));
+        return;
+      }
+      FlowPoint flow;
+      flow.flow_id = static_cast<uint64_t>(raw_.flow_id);
+      flow.ts_cycles = raw_.ts;  // made absolute in Finish()
+      flow.pid = static_cast<uint32_t>(raw_.pid);
+      flow.tid = static_cast<uint32_t>(raw_.tid);
+      flow.category = out_->strings.Intern(raw_.cat);
+      flow.is_start = ph == "s";
+      out_->flows.push_back(flow);
+    } else if (ph == "M") {
+      RequirePidTid(false);
+      auto pid = static_cast<uint32_t>(raw_.pid);
+      if (raw_.name == "thread_name") {
+        RequirePidTid(true);
+        out_->thread_names[{pid, static_cast<uint32_t>(raw_.tid)}] = std::string(raw_.meta_name);
+      } else if (raw_.name == "process_name") {
+        auto& process = out_->processes[pid];
+        process.name = std::string(raw_.meta_name);
+        if (!raw_.opid_text.empty()) {
+          auto id = ParseHexId(raw_.opid_text);
+          if (id) {
+            process.qnn_op_id = *id;
+            process.has_op_id = true;
+          }
+        }
+      } else if (raw_.name == "process_sort_index" && raw_.has_sort_index) {
+        out_->processes[pid].sort_index = raw_.sort_index;
+      }
+    }
+    // Other phases (none seen in real files) are ignored.
+  }
+
+  void AddOpEvent() {
+    RequirePidTid(true);
+    if (!raw_.has_ts || !raw_.has_dur) Invalid("", "X event without \"ts\" or \"dur\"");
+    if (raw_.dur < 0)
+      Invalid("dur",
+              fmt::format("negative duration {} (the event ends before it starts)", raw_.dur));
+    uint64_t id = 0;
+    if (!raw_.id_text.empty()) {
+      auto parsed = ParseHexId(raw_.id_text);
+      if (!parsed) Invalid("args.ID", fmt::format("\"{}\" is not a hex id", raw_.id_text));
+      id = *parsed;
+    }
+    bool executed = raw_.has_start && raw_.tid != 1;
+    if (raw_.pid != 0) {
+      if (executed) ++out_->duplicate_slices;
+      return;
+    }
+    if (!executed) {
+      out_->non_executed.push_back({id, out_->strings.Intern(raw_.name), raw_.ts});
+      return;
+    }
+    OpSlice s;
+    s.op_id = id;
+    s.start_cycles = raw_.ts;  // relative until Finish()
+    s.dur_cycles = raw_.dur;
+    s.op_start_cycles = raw_.start_cycle;
+    s.op_duration_cycles = raw_.has_duration ? raw_.duration : raw_.dur;
+    s.dpc_cycles = raw_.dpc;
+    s.cycles_per_packet = raw_.cycles_per_packet;
+    s.step_size = raw_.step_size;
+    s.zero_offset = raw_.zero_offset;
+    s.tid = static_cast<uint32_t>(raw_.tid);
+    s.htp_op_type = out_->strings.Intern(raw_.htp_op_type.empty() ? raw_.name : raw_.htp_op_type);
+    s.qnn_op_name = out_->strings.Intern(raw_.qnn_op_name);
+    s.qnn_op_type = out_->strings.Intern(raw_.qnn_op_type);
+    s.data_type = out_->strings.Intern(raw_.data_type);
+    s.description = out_->strings.Intern(raw_.description);
+    s.dims_begin = static_cast<uint32_t>(out_->dims.size());
+    s.dims_count = static_cast<uint32_t>(raw_.dims.size());
+    out_->dims.insert(out_->dims.end(), raw_.dims.begin(), raw_.dims.end());
+    s.inputs_begin = static_cast<uint32_t>(out_->input_ids.size());
+    s.inputs_count = static_cast<uint32_t>(raw_.inputs.size());
+    out_->input_ids.insert(out_->input_ids.end(), raw_.inputs.begin(), raw_.inputs.end());
+    s.rank = static_cast<int32_t>(raw_.rank);
+    s.flags = raw_.flags;
+    out_->slices.push_back(s);
+  }
+
+  void Warn(std::string message) {
+    if (out_->warnings.size() < 20) out_->warnings.push_back(std::move(message));
+  }
+
+  // Recovers the ts origin and turns relative ts into absolute cycles.
+  void Finish() {
+    // ts + origin == Start Cycle holds for every single-slice op and for one
+    // slice of each multi-slice op; the most common difference is the origin.
+    std::vector<int64_t> differences;
+    differences.reserve(out_->slices.size());
+    for (const auto& s : out_->slices) differences.push_back(s.op_start_cycles - s.start_cycles);
+    if (!differences.empty()) {
+      std::sort(differences.begin(), differences.end());
+      int64_t best = differences[0];
+      size_t best_run = 0;
+      for (size_t i = 0; i < differences.size();) {
+        size_t j = i;
+        while (j < differences.size() && differences[j] == differences[i]) ++j;
+        if (j - i > best_run) {
+          best_run = j - i;
+          best = differences[i];
+        }
+        i = j;
+      }
+      out_->origin_cycles = best;
+      out_->origin_known = true;
+    }
+    const int64_t origin = out_->origin_cycles;
+    for (auto& s : out_->slices) s.start_cycles += origin;
+    for (auto& f : out_->flows) f.ts_cycles += origin;
+    for (auto& c : pending_counters_)
+      out_->counters[std::string(out_->Str(c.name))].push_back({c.ts + origin, c.value});
+    for (auto& [name, samples] : out_->counters)
+      std::stable_sort(
+          samples.begin(), samples.end(),
+          [](const CounterSample& a, const CounterSample& b) { return a.ts_cycles < b.ts_cycles; });
+    if (out_->duplicate_slices != 0 && out_->duplicate_slices != out_->slices.size())
+      Warn(fmt::format(
+          "{} executed slices on the overview process but {} copies on per-QNN-op processes",
+          out_->slices.size(), out_->duplicate_slices));
+  }
+
+  struct PendingCounter {
+    StringId name;
+    int64_t ts;
+    int64_t value;
+  };
+
+  const std::string& path_;
+  JsonReader reader_;
+  Optrace* out_;
+  RawEvent raw_;
+  uint64_t event_index_ = 0;
+  std::vector<PendingCounter> pending_counters_;
+};
+
+}  // namespace
+
+Optrace ReadOptrace(const std::string& path) {
+  LoadedFile file = ReadWholeFile(path);
+  Optrace trace;
+  trace.path = path;
+  OptraceParser(path, file.bytes, &trace).Run();
+  return trace;
+}
+
+Optrace ParseOptrace(const std::string& path, const char* json, size_t length) {
+  simdjson::padded_string buffer(json, length);
+  Optrace trace;
+  trace.path = path;
+  OptraceParser(path, buffer, &trace).Run();
+  return trace;
+}
+
+}  // namespace htpscope

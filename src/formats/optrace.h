@@ -1,0 +1,132 @@
+// Reader for the optrace Chrome trace `chrometrace.json` (artifact_type OP_TRACE).
+//
+// Time base: every `ts`/`dur` in this file is in HTP *cycles* (not µs, despite
+// the Chrome-trace convention).  `ts` is relative to a per-file origin; the
+// reader recovers the absolute cycle counter (`Start Cycle`) and stores
+// absolute cycles everywhere below.
+//
+// De-duplication: every executed op event appears on the "Core N Overview"
+// process (pid 0) and again on a per-QNN-op process ("QNN::<op>").  Only the
+// pid-0 copy is kept; the copies are counted so that a mismatch can be
+// reported.  Events on tid 1 ("Non Executed Tensors") are kept apart and never
+// used for timing.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "formats/string_pool.h"
+
+namespace htpscope {
+
+// Bits of an op event's `Flags` array.
+enum OpFlag : uint8_t {
+  kFlagDma = 1 << 0,
+  kFlagDmaSet = 1 << 1,
+  kFlagDmaWait = 1 << 2,
+  kFlagUsesHmx = 1 << 3,
+  kFlagUsesHvx = 1 << 4,
+  kFlagSync = 1 << 5,
+  kFlagOther = 1 << 6,
+};
+
+// The hardware thread an event ran on, from the thread naming convention:
+// tid 256 is the HMX / main sequencer thread (it also carries DMA and sync),
+// tids 512.. are HVX threads.
+enum class UnitKind : uint8_t { kHmx, kHvx, kUnknown };
+UnitKind UnitKindOfTid(uint32_t tid);
+const char* UnitKindName(UnitKind kind);
+
+// One executed op slice from the overview process.  A single-threaded op
+// instance has one slice; an HVX op split across threads has several slices
+// sharing one `op_id` whose op-level fields repeat the same values.
+struct OpSlice {
+  uint64_t op_id = 0;              // args.ID; low 32 bits = QNN op id
+  int64_t start_cycles = 0;        // absolute cycle of this slice's start (ts + origin)
+  int64_t dur_cycles = 0;          // this slice's duration (event `dur`)
+  int64_t op_start_cycles = 0;     // args "Start Cycle" (op level)
+  int64_t op_duration_cycles = 0;  // args "Duration (cycles)" (op level)
+  int64_t dpc_cycles = 0;          // args "Dominant Path Cycles" (op level)
+  double cycles_per_packet = 0;
+  double step_size = 0;
+  int64_t zero_offset = 0;
+  uint32_t tid = 0;
+  StringId htp_op_type = StringPool::kEmpty;
+  StringId qnn_op_name = StringPool::kEmpty;
+  StringId qnn_op_type = StringPool::kEmpty;
+  StringId data_type = StringPool::kEmpty;
+  StringId description = StringPool::kEmpty;
+  uint32_t dims_begin = 0;  // into Optrace::dims
+  uint32_t dims_count = 0;
+  uint32_t inputs_begin = 0;  // into Optrace::input_ids
+  uint32_t inputs_count = 0;
+  int32_t rank = 0;
+  uint8_t flags = 0;  // OpFlag bits
+
+  int64_t end_cycles() const { return start_cycles + dur_cycles; }
+  uint32_t qnn_op_id() const { return static_cast<uint32_t>(op_id & 0xffffffffu); }
+};
+
+// A tensor listed on tid 1 ("Non Executed Tensors"): $Const, $Shape, ...
+struct NonExecutedTensor {
+  uint64_t id = 0;
+  StringId name = StringPool::kEmpty;
+  int64_t ts_cycles = 0;  // relative ts as written (synthetic placement)
+};
+
+// One sample of a counter track (`ph: "C"`, value under key "").
+struct CounterSample {
+  int64_t ts_cycles = 0;  // absolute cycles
+  int64_t value = 0;      // bytes for the VTCM/DRAM counters
+};
+
+// One end of a flow arrow (`ph: "s"` / `"f"`).
+struct FlowPoint {
+  uint64_t flow_id = 0;
+  int64_t ts_cycles = 0;  // absolute cycles
+  uint32_t pid = 0;
+  uint32_t tid = 0;
+  StringId category = StringPool::kEmpty;  // "input_output" or "sequencer"
+  bool is_start = false;
+};
+
+struct TraceProcess {
+  std::string name;        // "Core 0 Overview", "QNN::bbb_indep0"
+  uint64_t qnn_op_id = 0;  // from args.opid (per-op processes)
+  bool has_op_id = false;
+  int64_t sort_index = 0;
+};
+
+struct Optrace {
+  std::string path;
+  std::string version;  // header.version "major.minor.patch"
+  StringPool strings;
+  std::vector<OpSlice> slices;  // executed, de-duplicated, in file order (unsorted)
+  std::vector<int32_t> dims;
+  std::vector<uint64_t> input_ids;
+  std::vector<NonExecutedTensor> non_executed;
+  std::map<std::string, std::vector<CounterSample>> counters;  // by counter name
+  std::vector<FlowPoint> flows;
+  std::map<uint32_t, TraceProcess> processes;                         // by pid
+  std::map<std::pair<uint32_t, uint32_t>, std::string> thread_names;  // (pid, tid) -> name
+  int64_t origin_cycles = 0;      // absolute cycle = ts + origin_cycles
+  bool origin_known = false;      // false when no event carried "Start Cycle"
+  uint64_t duplicate_slices = 0;  // executed copies seen on per-QNN-op processes
+  uint64_t events_read = 0;       // every traceEvents element
+  std::vector<std::string> warnings;
+
+  std::string_view Str(StringId id) const { return strings.View(id); }
+};
+
+// Reads an OP_TRACE file (plain or gzip).  Throws InputError with the file
+// name and byte offset on malformed JSON, wrong types, or a file that is not
+// an OP_TRACE.
+Optrace ReadOptrace(const std::string& path);
+
+// Parses OP_TRACE JSON already in memory; `path` is used in messages only.
+Optrace ParseOptrace(const std::string& path, const char* json, size_t length);
+
+}  // namespace htpscope

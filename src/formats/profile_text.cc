@@ -1,0 +1,2 @@
+// Implemented in the next step.
+#include "formats/profile_text.h"

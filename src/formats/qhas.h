@@ -1,0 +1,93 @@
+// Reader for the QHAS analysis summary JSON
+// (`*_qnn_htp_analysis_summary.json`, artifact_type QHAS).
+//
+// QHAS is derived by the viewer from the first (cold) execution's optrace.
+// Its op ids are unpadded hex ("0x13") and are stored as integers.  Units:
+// *_cycle / *cycles fields are HTP cycles, dram_* / vtcm_* are bytes,
+// time_us / graph_execute_us are µs, utilization / percent_* are percent.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace htpscope {
+
+struct QhasResource {
+  std::string type;  // "HMX" | "HVX" (| "UNK" in defective files)
+  uint32_t tid = 0;
+  int64_t start_cycle = 0, end_cycle = 0, timeline_cycles = 0, cycles_used = 0;
+  double utilization_pct = 0;
+  int64_t dram_read_bytes = 0, dram_write_bytes = 0, vtcm_read_bytes = 0, vtcm_write_bytes = 0;
+};
+
+struct QhasOverall {
+  int64_t htp = 0;
+  std::vector<QhasResource> resources;
+  double percent_idle = 0, percent_utilization = 0;
+  double time_us = 0, graph_execute_us = 0, inf_per_s = 0;
+  int64_t timeline_cycles = 0;
+  int64_t total_dram_read_bytes = 0, total_dram_write_bytes = 0, total_dram_bytes = 0;
+  int64_t total_vtcm_read_bytes = 0, total_vtcm_write_bytes = 0, total_vtcm_bytes = 0;
+  int64_t peak_vtcm_alloc_bytes = 0;
+  int64_t unique_qnn_ops = 0, qnn_nodes = 0, unique_htp_ops = 0, htp_nodes = 0;
+};
+
+// A row of qnn_op_types, qnn_op_instances_nodes or htp_op_types.
+struct QhasOpAggregate {
+  std::string name;         // "op" or "qnn_op"
+  std::string qnn_op_type;  // qnn_op_instances_nodes only
+  int64_t cycles = 0;       // thread-aggregate work
+  double percent_active_cycles = 0;
+  int64_t dominant_path_cycles = 0;
+  double percent_dominant_path = 0;
+  int64_t count = 0;  // num_htp_ops or instances
+  int64_t dram_read_bytes = 0, dram_write_bytes = 0, vtcm_read_bytes = 0, vtcm_write_bytes = 0;
+  bool format_change = false, reference_op = false;
+};
+
+struct QhasOpInstance {
+  int64_t htp = 0;
+  uint32_t tid = 0;
+  uint64_t op_id = 0;
+  std::string htp_op, qnn_op, qnn_op_type, dtype;
+  int64_t rank = 0;
+  double step_size = 0;
+  int64_t zero_offset = 0;
+  std::vector<int64_t> dims;
+  std::vector<uint64_t> input_ids;
+  int64_t start_cycle = 0, cycles = 0, dominant_path_cycles = 0;
+  double percent_dominant_path = 0, cycles_per_packet = 0;
+  bool fmt_change = false, ref_op = false, hmx = false, hvx = false, dma_wait = false,
+       dma_set = false, dma = false, sync = false;
+  int64_t dram_read_bytes = 0, dram_write_bytes = 0, vtcm_read_bytes = 0, vtcm_write_bytes = 0;
+};
+
+struct QhasPathSegment {
+  uint64_t op_id = 0;
+  std::string htp_op, qnn_op;
+  int64_t start_cycle = 0, end_cycle = 0;
+  int64_t dp_cycles = 0;  // end - start: this segment's share of the critical path
+  int64_t cycles = 0;     // the whole op's cycles
+  bool partial = false;
+  bool is_idle() const { return htp_op == "Accumulated Idle"; }
+};
+
+struct Qhas {
+  std::string path;
+  std::string version;
+  std::string model_id;
+  std::vector<QhasOverall> overall;  // one row per HTP core
+  std::vector<QhasOpAggregate> qnn_op_types, qnn_op_instances, htp_op_types;
+  std::vector<QhasOpInstance> htp_op_instances;
+  std::map<int, std::vector<QhasPathSegment>> dominant_path;  // by core: dominant_path_htp_<N>
+  std::vector<std::string> sections;                          // section names in file order
+  std::vector<std::string> warnings;
+};
+
+// Reads a QHAS file (plain or gzip).  Throws InputError on bad input.
+Qhas ReadQhas(const std::string& path);
+Qhas ParseQhas(const std::string& path, std::string_view json);
+
+}  // namespace htpscope
