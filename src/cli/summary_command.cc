@@ -1,19 +1,44 @@
 #include <fmt/format.h>
 
+#include "analysis/summary.h"
 #include "cli/commands.h"
-#include "formats/optrace.h"
+#include "model/run.h"
+#include "report/summary_report.h"
 
 namespace htpscope::cli {
 
 void RegisterSummaryCommand(CLI::App& app, CommandRegistry& registry) {
-  auto* cmd = app.add_subcommand("summary", "Coarse and fine views of one profiled run");
-  static std::vector<std::string> inputs;
-  cmd->add_option("inputs", inputs, "A run directory, or artifact files")->required();
+  struct Options {
+    std::vector<std::string> inputs;
+    bool json = false;
+    int top_n = 10;
+    std::optional<double> clock_ghz;
+  };
+  static Options options;
+  auto* cmd = app.add_subcommand(
+      "summary",
+      "Coarse (µs per execution) and fine (cycles per op and unit) views of one profiled "
+      "run, with clock sanity, cross-checks and what is missing");
+  cmd->add_option("run", options.inputs, "A run directory, or artifact files of one run")
+      ->required();
+  cmd->add_flag("--json", options.json, "Print JSON (schema: docs/summary-json.md)");
+  cmd->add_option("--top", options.top_n, "Rows in the top-N op tables")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--clock-ghz", options.clock_ghz,
+                  "Plausible HTP clock for the cycles÷µs sanity check (default: the runtrace's "
+                  "highest phase clock, "
+                  "else 2.0)")
+      ->check(CLI::PositiveNumber);
   registry.Add(cmd, [] {
-    for (const auto& p : inputs) {
-      auto t = ReadOptrace(p);
-      fmt::print("{} slices {} dups {} origin {}\n", p, t.slices.size(), t.duplicate_slices,
-                 t.origin_cycles);
+    ProfiledRun run = LoadRun(options.inputs);
+    SummaryOptions summary_options;
+    summary_options.top_n = options.top_n;
+    summary_options.clock_ghz = options.clock_ghz;
+    Summary summary = Summarize(run, summary_options);
+    if (options.json) {
+      fmt::print("{}\n", SummaryToJson(summary).dump(2));
+    } else {
+      fmt::print("{}", RenderSummaryText(summary, options.top_n));
     }
     return 0;
   });

@@ -1,0 +1,32 @@
+#include "analysis/statistics.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace htpscope {
+namespace {
+
+double MedianOfSorted(const std::vector<double>& sorted) {
+  size_t n = sorted.size();
+  return n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0;
+}
+
+}  // namespace
+
+std::optional<SampleStats> ComputeStats(std::vector<double> samples) {
+  if (samples.empty()) return std::nullopt;
+  std::sort(samples.begin(), samples.end());
+  SampleStats stats;
+  stats.n = static_cast<int>(samples.size());
+  stats.min = samples.front();
+  stats.max = samples.back();
+  stats.median = MedianOfSorted(samples);
+  std::vector<double> deviations;
+  deviations.reserve(samples.size());
+  for (double s : samples) deviations.push_back(std::fabs(s - stats.median));
+  std::sort(deviations.begin(), deviations.end());
+  stats.mad = MedianOfSorted(deviations);
+  return stats;
+}
+
+}  // namespace htpscope

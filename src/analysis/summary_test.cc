@@ -1,0 +1,223 @@
+#include "analysis/summary.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "formats/corpus_test_util.h"
+
+namespace htpscope {
+namespace {
+
+using testing_support::CorpusRun;
+
+bool HasWarning(const Summary& s, const std::string& code) {
+  return std::any_of(s.warnings.begin(), s.warnings.end(),
+                     [&](const Finding& f) { return f.code == code; });
+}
+
+std::vector<int64_t> CyclesUsed(const Summary& s) {
+  std::vector<int64_t> out;
+  for (const auto& u : s.units) out.push_back(u.cycles_used);
+  return out;
+}
+
+const OpGroup* FindOp(const Summary& s, const std::string& name) {
+  for (const auto& g : s.fine->qnn_ops)
+    if (g.name == name) return &g;
+  return nullptr;
+}
+
+void ExpectAllCrossChecksAgree(const Summary& s) {
+  for (const auto& c : s.cross_checks)
+    EXPECT_TRUE(c.agree) << c.name << ": " << c.a << " vs " << c.b << " " << c.note;
+  EXPECT_FALSE(HasWarning(s, "cross_check_mismatch"));
+}
+
+TEST(SummaryCorpus, V8c8CoarseFineUnitsAndCrossChecks) {
+  HTPSCOPE_REQUIRE_CORPUS("v8c8_256");
+  Summary s = Summarize(LoadRun({CorpusRun("v8c8_256")}));
+  // Coarse view: the three Execute Stat blocks of profile_text.txt.
+  ASSERT_EQ(s.executions.size(), 3u);
+  EXPECT_EQ(s.executions[0].graph_wall_us, 1409);
+  EXPECT_EQ(s.executions[0].compute_busy_us, 1037);
+  EXPECT_EQ(s.executions[0].overhead_us, 372);
+  EXPECT_EQ(s.executions[0].work_cycles, 317465);
+  EXPECT_EQ(s.executions[1].graph_wall_us, 223);
+  EXPECT_EQ(s.executions[2].graph_wall_us, 208);
+  EXPECT_EQ(s.executions[2].work_cycles, 170176);
+  // Steady state = executions 2..3 only: median(223, 208).
+  ASSERT_TRUE(s.steady_state && s.steady_state->graph_wall_us);
+  EXPECT_EQ(s.steady_state->first_index, 2);
+  EXPECT_EQ(s.steady_state->graph_wall_us->median, 215.5);
+  EXPECT_EQ(s.steady_state->graph_wall_us->min, 208);
+  EXPECT_EQ(s.steady_state->graph_wall_us->max, 223);
+  EXPECT_EQ(s.steady_state->graph_wall_us->n, 2);
+  EXPECT_EQ(s.steady_state->compute_busy_us->median, 68.5);
+  // Clock: the highest runtrace phase clock, 190027 cycles over 1847 ticks.
+  EXPECT_EQ(s.clock.source, "runtrace");
+  EXPECT_NEAR(s.clock.plausible_ghz, 1.9792, 1e-4);
+  // 150950 cycles / 73 µs = 2.07 GHz and 170176 / 66 µs = 2.58 GHz exceed it;
+  // 317465 cycles / 1038 µs = 0.31 GHz does not.
+  EXPECT_FALSE(s.executions[0].aggregate_cycles);
+  EXPECT_TRUE(s.executions[1].aggregate_cycles);
+  EXPECT_TRUE(s.executions[2].aggregate_cycles);
+  EXPECT_TRUE(HasWarning(s, "aggregate_cycles"));
+  // Fine view from the optrace.
+  ASSERT_TRUE(s.fine);
+  EXPECT_EQ(s.fine->source, "optrace");
+  EXPECT_EQ(s.fine->graph_wall_cycles, 186647);
+  EXPECT_EQ(s.fine->work_cycles, 317483);
+  EXPECT_EQ(s.fine->domain_cycles, 169635);
+  EXPECT_EQ(s.fine->domain_tid, 256u);
+  EXPECT_EQ(s.fine->dpc_sum_cycles, 183528);
+  EXPECT_EQ(CyclesUsed(s), (std::vector<int64_t>{169635, 52067, 27730, 21089, 46962}));
+  ASSERT_GE(s.fine->qnn_ops.size(), 2u);
+  EXPECT_EQ(s.fine->qnn_ops[0].name, "bbb_indep0");
+  EXPECT_EQ(s.fine->qnn_ops[0].dpc_cycles, 87938);
+  EXPECT_EQ(s.fine->qnn_ops[1].name, "Input");
+  EXPECT_EQ(s.fine->qnn_ops[1].dpc_cycles, 23560);
+  EXPECT_EQ(s.fine->qnn_ops[1].work_cycles, 130179);
+  EXPECT_EQ(s.fine->qnn_ops[1].instances, 32);
+  EXPECT_EQ(s.fine->htp_op_types[0].name, "HmxMatMulPhase3Package::BbbKMajor");
+  EXPECT_EQ(s.fine->htp_op_types[0].dpc_cycles, 145106);
+  EXPECT_EQ(s.peak_vtcm_bytes, 919552);
+  EXPECT_EQ(s.traced_execution, 1);
+  EXPECT_TRUE(HasWarning(s, "single_execution_trace"));
+  EXPECT_FALSE(HasWarning(s, "multi_slice_dpc"));
+  ExpectAllCrossChecksAgree(s);
+  EXPECT_GE(s.cross_checks.size(), 12u);
+  EXPECT_TRUE(s.missing.empty());
+  ASSERT_EQ(s.phases.size(), 12u);
+  EXPECT_EQ(s.phases[3].phase, "Graph Execute");
+  EXPECT_EQ(s.phases[3].wall_cycles, 192743);
+}
+
+TEST(SummaryCorpus, NativeIsHvxDomainBound) {
+  HTPSCOPE_REQUIRE_CORPUS("native_256");
+  Summary s = Summarize(LoadRun({CorpusRun("native_256")}));
+  EXPECT_EQ(s.fine->graph_wall_cycles, 104608);
+  EXPECT_EQ(s.fine->work_cycles, 252465);
+  // The busiest thread is an HVX thread, not the HMX/main thread.
+  EXPECT_EQ(s.fine->domain_cycles, 72565);
+  EXPECT_EQ(s.fine->domain_tid, 513u);
+  EXPECT_EQ(CyclesUsed(s), (std::vector<int64_t>{62633, 40395, 72565, 36591, 40281}));
+  const OpGroup* top = &s.fine->qnn_ops[0];
+  EXPECT_EQ(top->name, "MatMul_2");
+  EXPECT_EQ(top->dpc_cycles, 35174);
+  EXPECT_EQ(top->work_cycles, 67827);
+  EXPECT_EQ(top->instances, 6);
+  ASSERT_EQ(s.executions.size(), 3u);
+  EXPECT_EQ(s.executions[0].graph_wall_us, 825);
+  EXPECT_EQ(s.steady_state->graph_wall_us->median, 188);  // median(201, 175)
+  EXPECT_EQ(s.peak_vtcm_bytes, 1126400);
+  EXPECT_TRUE(s.executions[1].aggregate_cycles);  // 118273 cycles / 56 µs = 2.11 GHz > 1.946
+  ExpectAllCrossChecksAgree(s);
+}
+
+TEST(SummaryCorpus, Chain8ColdRunAtLowClockRaisesNoAggregateWarning) {
+  HTPSCOPE_REQUIRE_CORPUS("chain8_archive");
+  Summary s = Summarize(LoadRun({CorpusRun("chain8_archive")}));
+  EXPECT_EQ(s.fine->graph_wall_cycles, 64829);
+  EXPECT_EQ(s.fine->work_cycles, 68626);
+  EXPECT_EQ(CyclesUsed(s), (std::vector<int64_t>{38764, 24061, 5801}));
+  EXPECT_EQ(s.fine->qnn_ops[0].name, "MatMul_0");
+  EXPECT_EQ(s.fine->qnn_ops[0].dpc_cycles, 32707);
+  EXPECT_EQ(s.executions[0].work_cycles, 68365);
+  EXPECT_EQ(s.steady_state->graph_wall_us->median, 140);  // median(157, 123)
+  EXPECT_NEAR(s.clock.plausible_ghz, 2.00747, 1e-5);
+  EXPECT_FALSE(HasWarning(s, "aggregate_cycles"));  // 47827 / 47 µs = 1.02 GHz
+  EXPECT_EQ(s.peak_vtcm_bytes, 671744);
+  ExpectAllCrossChecksAgree(s);
+}
+
+TEST(SummaryCorpus, GdnMultiSliceDpcIsFlaggedAndDisagreementWithQhasShown) {
+  HTPSCOPE_REQUIRE_CORPUS("gdn_hvx_int16");
+  Summary s = Summarize(LoadRun({CorpusRun("gdn_hvx_int16")}));
+  EXPECT_TRUE(s.executions.empty());
+  EXPECT_EQ(s.fine->graph_wall_cycles, 6038358);
+  EXPECT_EQ(s.fine->work_cycles, 16666250);
+  EXPECT_EQ(s.fine->domain_cycles, 4932549);
+  EXPECT_EQ(s.fine->domain_tid, 512u);
+  const OpGroup* solve = FindOp(s, "GdnSolve_0");
+  ASSERT_NE(solve, nullptr);
+  EXPECT_EQ(solve->dpc_cycles, 2808599);
+  EXPECT_TRUE(solve->dpc_lower_bound);
+  EXPECT_EQ(solve->work_cycles, 16505566);  // = QHAS cycles: Σ slice durations
+  EXPECT_EQ(solve->instances, 5);
+  EXPECT_TRUE(HasWarning(s, "multi_slice_dpc"));
+  // QHAS gives GdnSolve_0 5873609 DPC (per slice): shown, not hidden.
+  bool dpc_check_found = false;
+  for (const auto& c : s.cross_checks) {
+    if (c.name == "QNN ops with equal DPC") {
+      dpc_check_found = true;
+      EXPECT_FALSE(c.agree);
+      EXPECT_NE(
+          c.note.find("GdnSolve_0: optrace 2808599 (lower bound, multi-slice) vs QHAS 5873609"),
+          std::string::npos)
+          << c.note;
+    } else {
+      EXPECT_TRUE(c.agree) << c.name;
+    }
+  }
+  EXPECT_TRUE(dpc_check_found);
+  EXPECT_TRUE(HasWarning(s, "cross_check_mismatch"));
+  EXPECT_EQ(s.missing.size(), 3u);  // profile, runtrace, HTP graph
+}
+
+TEST(SummaryPartial, QhasAloneStillGivesTheFineView) {
+  HTPSCOPE_REQUIRE_CORPUS("v8c8_256");
+  Summary s = Summarize(LoadRun(
+      {testing_support::CorpusFile("v8c8_256", "chrometrace_qnn_htp_analysis_summary.json")}));
+  ASSERT_TRUE(s.fine);
+  EXPECT_EQ(s.fine->source, "qhas");
+  EXPECT_EQ(s.fine->graph_wall_cycles, 186647);
+  EXPECT_EQ(s.fine->domain_cycles, 169635);
+  EXPECT_EQ(s.fine->work_cycles, 317483);
+  EXPECT_EQ(s.fine->qnn_ops[0].name, "bbb_indep0");
+  EXPECT_EQ(s.peak_vtcm_bytes, 919552);
+  EXPECT_EQ(s.missing.size(), 4u);
+  EXPECT_EQ(s.clock.source, "default");
+}
+
+// Three ops on two threads whose answers are worked out by hand:
+//   HMX tid 256: A [1000,1100) and C [1150,1200)  -> cycles_used 150
+//   HVX tid 512: B [1050,1250) and B2 [1060,1100) overlapping on one thread
+//                -> union 200, busy 240
+// wall = 1250 - 1000 = 250; work = 100 + 50 + 200 + 40 = 390; domain = 200 (tid 512).
+constexpr char kTrace[] = R"json({"header": {"artifact_type": "OP_TRACE"}, "traceEvents": [
+{"name": "A", "ph": "X", "tid": 256, "pid": 0, "ts": 0, "dur": 100, "args": {"ID": "0x0000000100000002", "Start Cycle": 1000, "Duration (cycles)": 100, "Dominant Path Cycles": 60, "QNN Op Name": "a", "QNN Op Type": "Conv2d", "HTP Op Type": "q::Conv", "Flags": ["uses_hmx"]}},
+{"name": "C", "ph": "X", "tid": 256, "pid": 0, "ts": 150, "dur": 50, "args": {"ID": "0x0000000300000004", "Start Cycle": 1150, "Duration (cycles)": 50, "Dominant Path Cycles": 0, "QNN Op Name": "c", "HTP Op Type": "SyncOp", "Flags": ["sync"]}},
+{"name": "B", "ph": "X", "tid": 512, "pid": 0, "ts": 50, "dur": 200, "args": {"ID": "0x0000000200000003", "Start Cycle": 1050, "Duration (cycles)": 200, "Dominant Path Cycles": 150, "QNN Op Name": "b", "HTP Op Type": "q::Add", "Flags": ["uses_hvx"]}},
+{"name": "B", "ph": "X", "tid": 512, "pid": 0, "ts": 60, "dur": 40, "args": {"ID": "0x0000000500000003", "Start Cycle": 1060, "Duration (cycles)": 40, "Dominant Path Cycles": 10, "QNN Op Name": "b", "HTP Op Type": "q::Add", "Flags": ["uses_hvx"]}}
+]})json";
+
+TEST(SummaryConstructed, HandComputedWallWorkDomain) {
+  ProfiledRun run;
+  run.label = "hand";
+  run.optrace = ParseOptrace("hand.json", kTrace, sizeof(kTrace) - 1);
+  run.ops = BuildOpInstances(*run.optrace);
+  Summary s = Summarize(run);
+  ASSERT_TRUE(s.fine);
+  EXPECT_EQ(s.fine->graph_wall_cycles, 250);
+  EXPECT_EQ(s.fine->work_cycles, 390);
+  EXPECT_EQ(s.fine->domain_cycles, 200);
+  EXPECT_EQ(s.fine->domain_tid, 512u);
+  ASSERT_EQ(s.units.size(), 2u);
+  EXPECT_EQ(s.units[0].cycles_used, 150);
+  EXPECT_EQ(s.units[1].cycles_used, 200);
+  EXPECT_EQ(s.units[1].busy_cycles, 240);
+  EXPECT_DOUBLE_EQ(s.units[1].utilization_pct, 80.0);
+  ASSERT_EQ(s.fine->qnn_ops.size(), 3u);
+  EXPECT_EQ(s.fine->qnn_ops[0].name, "b");
+  EXPECT_EQ(s.fine->qnn_ops[0].dpc_cycles, 160);
+  EXPECT_EQ(s.fine->qnn_ops[0].instances, 2);
+  EXPECT_DOUBLE_EQ(*s.fine->qnn_ops[0].dpc_share_of_wall_pct, 64.0);
+  EXPECT_EQ(s.fine->qnn_ops[2].name, "c");
+  EXPECT_EQ(s.fine->qnn_ops[2].category, OpCategory::kSystemService);
+  EXPECT_EQ(s.fine->dpc_sum_cycles, 220);
+  EXPECT_EQ(s.missing.size(), 4u);
+}
+
+}  // namespace
+}  // namespace htpscope

@@ -1,0 +1,178 @@
+#include "formats/optrace.h"
+
+#include <gtest/gtest.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <fstream>
+#include <set>
+
+#include "formats/corpus_test_util.h"
+#include "formats/input_error.h"
+
+namespace htpscope {
+namespace {
+
+using testing_support::CorpusFile;
+
+TEST(OptraceCorpus, V8c8DeduplicatesAndRecoversOrigin) {
+  HTPSCOPE_REQUIRE_CORPUS("v8c8_256");
+  Optrace t = ReadOptrace(CorpusFile("v8c8_256", "chrometrace.json"));
+  EXPECT_EQ(t.version, "1.1.0");
+  EXPECT_EQ(t.events_read, 684u);
+  EXPECT_EQ(t.slices.size(), 53u);
+  EXPECT_EQ(t.duplicate_slices, 53u);
+  EXPECT_EQ(t.non_executed.size(), 20u);
+  EXPECT_EQ(t.flows.size(), 184u);
+  EXPECT_TRUE(t.origin_known);
+  EXPECT_EQ(t.origin_cycles, 1668827862822);
+  ASSERT_EQ(t.counters.count("VTCM alloc"), 1u);
+  EXPECT_EQ(t.counters.at("VTCM alloc").size(), 50u);
+  int64_t peak = 0;
+  for (const auto& c : t.counters.at("VTCM alloc")) peak = std::max(peak, c.value);
+  EXPECT_EQ(peak, 919552);
+  EXPECT_EQ(t.counters.at("DRAM read").size(), 68u);
+  // First event of the file: the Input slice DMA.
+  const OpSlice& s = t.slices.front();
+  EXPECT_EQ(s.op_id, 0x0000104900000002u);
+  EXPECT_EQ(s.qnn_op_id(), 2u);
+  EXPECT_EQ(s.start_cycles, 1668827862868);
+  EXPECT_EQ(s.dur_cycles, 3030);
+  EXPECT_EQ(s.op_duration_cycles, 3030);
+  EXPECT_EQ(s.dpc_cycles, 3030);
+  EXPECT_EQ(s.tid, 256u);
+  EXPECT_EQ(s.flags, kFlagDma);
+  EXPECT_EQ(t.Str(s.htp_op_type), "q::*InputSlice");
+  EXPECT_EQ(t.Str(s.qnn_op_name), "Input");
+  EXPECT_EQ(s.inputs_count, 6u);
+  ASSERT_EQ(s.dims_count, 4u);
+  EXPECT_EQ(t.dims[s.dims_begin + 3], 256);
+  EXPECT_DOUBLE_EQ(s.cycles_per_packet, 58.2692);
+  EXPECT_EQ(t.thread_names.at({0, 256}), "Type: HMX");
+  EXPECT_EQ(t.thread_names.at({2, 256}), "Core:0 Type: HMX Tid: 256");
+  EXPECT_EQ(t.processes.at(0).name, "Core 0 Overview");
+  EXPECT_EQ(t.processes.at(3).name, "QNN::$Const_11");
+  EXPECT_TRUE(t.processes.at(3).has_op_id);
+  EXPECT_EQ(t.processes.at(3).qnn_op_id, 0x11u);
+  EXPECT_EQ(t.processes.at(3).sort_index, 17);
+  EXPECT_TRUE(t.warnings.empty());
+}
+
+TEST(OptraceCorpus, GdnKeepsEverySliceOfMultiThreadedOps) {
+  HTPSCOPE_REQUIRE_CORPUS("gdn_hvx_int16");
+  Optrace t = ReadOptrace(CorpusFile("gdn_hvx_int16", "chrometrace.json"));
+  EXPECT_EQ(t.slices.size(), 44u);
+  EXPECT_EQ(t.origin_cycles, 8026796209898);
+  std::vector<int64_t> durs;
+  std::set<uint32_t> tids;
+  for (const auto& s : t.slices) {
+    if (s.op_id != 0x0000101a00000010u) continue;
+    durs.push_back(s.dur_cycles);
+    tids.insert(s.tid);
+    EXPECT_EQ(s.op_start_cycles, 8026796958801);  // op-level args repeat on every slice
+    EXPECT_EQ(s.op_duration_cycles, 1010387);
+  }
+  std::sort(durs.begin(), durs.end());
+  EXPECT_EQ(durs, (std::vector<int64_t>{613430, 623108, 723563, 746569, 1010387, 1447776}));
+  EXPECT_EQ(tids, (std::set<uint32_t>{512, 513, 514, 515}));
+}
+
+// Unsorted events, metadata after the events it names, a per-op duplicate,
+// a two-slice HVX op, a tid-1 tensor, a counter and a flow pair.
+constexpr char kHandBuilt[] = R"json({"traceEvents": [
+{"name": "Conv", "ph": "X", "tid": 512, "pid": 0, "ts": 320, "dur": 50, "args": {"ID": "0x0000000200000007", "Start Cycle": 1300, "Duration (cycles)": 80, "Dominant Path Cycles": 40, "QNN Op Name": "conv", "Flags": ["uses_hvx"]}},
+{"name": "Conv", "ph": "X", "tid": 513, "pid": 0, "ts": 300, "dur": 80, "args": {"ID": "0x0000000200000007", "Start Cycle": 1300, "Duration (cycles)": 80, "Dominant Path Cycles": 40, "QNN Op Name": "conv", "Flags": ["uses_hvx"]}},
+{"name": "In", "ph": "X", "tid": 256, "pid": 0, "ts": 100, "dur": 20, "args": {"ID": "0x0000000100000002", "Start Cycle": 1100, "Duration (cycles)": 20, "Dominant Path Cycles": 20, "QNN Op Name": "Input", "Flags": ["dma"], "Inputs Ops": ["0x5", "0x0000000000000006"]}},
+{"name": "In", "ph": "X", "tid": 256, "pid": 4, "ts": 100, "dur": 20, "args": {"ID": "0x0000000100000002", "Start Cycle": 1100, "Duration (cycles)": 20, "Dominant Path Cycles": 20, "QNN Op Name": "Input", "Flags": ["dma"]}},
+{"name": "$Const", "ph": "X", "tid": 1, "pid": 0, "ts": 95, "dur": 5, "args": {"ID": "0x0000000000000005"}},
+{"name": "VTCM alloc", "ph": "C", "tid":0, "pid":0, "ts":300, "args": {"": 4096}},
+{"name": "VTCM alloc", "ph": "C", "tid":0, "pid":0, "ts":100, "args": {"": 1024}},
+{"cat": "input_output", "name": "InputOutputFlowEvents", "tid": 256, "pid": 0, "ts": 120, "ph": "s", "id": 0},
+{"cat": "input_output", "name": "InputOutputFlowEvents", "tid": 512, "pid": 0, "ts": 300, "ph": "f", "pb": "e", "id": 0},
+{"cat": "__metadata", "pid": 4, "ph": "M", "name": "process_name", "args": {"name": "QNN::Input", "opid": "0x0000000000000002"}},
+{"cat": "__metadata", "pid": 0, "tid": 512, "ph": "M", "name": "thread_name", "args": {"name": "Type: HVX"}}
+],
+"header": {"version": {"major": 1, "minor": 1, "patch": 0}, "artifact_type": "OP_TRACE"}})json";
+
+TEST(OptraceParse, HandBuiltTraceGivesAbsoluteCyclesAndDropsDuplicates) {
+  Optrace t = ParseOptrace("hand.json", kHandBuilt, sizeof(kHandBuilt) - 1);
+  ASSERT_EQ(t.slices.size(), 3u);
+  EXPECT_EQ(t.duplicate_slices, 1u);
+  // Two of three slices say Start Cycle - ts = 1000; the second slice of the
+  // multi-slice op (ts 320, Start Cycle 1300 repeated) says 980.
+  EXPECT_EQ(t.origin_cycles, 1000);
+  EXPECT_EQ(t.slices[0].start_cycles, 1320);
+  EXPECT_EQ(t.slices[0].dur_cycles, 50);
+  EXPECT_EQ(t.slices[2].start_cycles, 1100);
+  EXPECT_EQ(t.slices[2].inputs_count, 2u);
+  EXPECT_EQ(t.input_ids[t.slices[2].inputs_begin], 5u);
+  ASSERT_EQ(t.non_executed.size(), 1u);
+  EXPECT_EQ(t.non_executed[0].id, 5u);
+  const auto& vtcm = t.counters.at("VTCM alloc");
+  ASSERT_EQ(vtcm.size(), 2u);
+  EXPECT_EQ(vtcm[0].ts_cycles, 1100);  // sorted by time, made absolute
+  EXPECT_EQ(vtcm[1].value, 4096);
+  ASSERT_EQ(t.flows.size(), 2u);
+  EXPECT_EQ(t.flows[1].ts_cycles, 1300);
+  EXPECT_EQ(t.processes.at(4).name, "QNN::Input");
+  EXPECT_EQ(t.thread_names.at({0, 512}), "Type: HVX");
+  // 1 pid-0 duplicate-able slice vs 3 kept: reported, not hidden.
+  ASSERT_EQ(t.warnings.size(), 1u);
+}
+
+std::string ErrorOf(std::string_view json) {
+  try {
+    ParseOptrace("bad.json", json.data(), json.size());
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(OptraceErrors, NameFileOffsetAndWhatWasExpected) {
+  std::string truncated(kHandBuilt, 600);
+  std::string message = ErrorOf(truncated);
+  EXPECT_NE(message.find("bad.json: at byte "), std::string::npos) << message;
+
+  std::string wrong_type = R"json({"header": {"artifact_type": "OP_TRACE"}, "traceEvents": [
+{"name": "a", "ph": "X", "tid": 256, "pid": 0, "ts": 1, "dur": 2, "args": {"Start Cycle": 5}},
+{"name": "b", "ph": "X", "tid": 256, "pid": 0, "ts": "7", "dur": 2, "args": {}}]})json";
+  message = ErrorOf(wrong_type);
+  EXPECT_NE(message.find("traceEvents[1].ts: expected an integer"), std::string::npos) << message;
+
+  message = ErrorOf(R"json({"header": {"artifact_type": "QHAS"}, "traceEvents": []})json");
+  EXPECT_NE(message.find("expected \"OP_TRACE\""), std::string::npos) << message;
+
+  message = ErrorOf(R"json({"header": {"artifact_type": "OP_TRACE"}, "traceEvents": [
+{"name": "a", "ph": "X", "tid": 256, "pid": 0, "ts": 10, "dur": -4, "args": {"Start Cycle": 5}}]})json");
+  EXPECT_NE(message.find("negative duration -4"), std::string::npos) << message;
+
+  message = ErrorOf(R"json({"header": {"artifact_type": "OP_TRACE"}, "traceEvents": [
+{"name": "a", "ph": "X", "tid": 256, "pid": 0, "ts": 10, "dur": 99999999999999999999, "args": {}}]})json");
+  EXPECT_NE(message.find("traceEvents[0].dur"), std::string::npos) << message;
+
+  message = ErrorOf(R"json({"header": {"artifact_type": "OP_TRACE"}, "traceEvents": [
+{"name": "a", "ph": "X", "tid": 256, "pid": 0, "ts": 10, "dur": 3, "args": {"ID": "0xZZ"}}]})json");
+  EXPECT_NE(message.find("is not a hex id"), std::string::npos) << message;
+
+  message =
+      ErrorOf(R"json({"header": {"artifact_type": "OP_TRACE"}, "traceEvents": []} trailing)json");
+  EXPECT_NE(message.find("bad.json: at byte"), std::string::npos) << message;
+
+  EXPECT_NE(ErrorOf("").find("bad.json"), std::string::npos);
+}
+
+TEST(OptraceGzip, ReadsCompressedFileRecognisedByContent) {
+  std::string dir = testing_support::TempDir("optrace_gz");
+  std::string path = dir + "/trace.bin";  // no .gz suffix: recognised by magic bytes
+  gzFile gz = gzopen(path.c_str(), "wb");
+  ASSERT_NE(gz, nullptr);
+  gzwrite(gz, kHandBuilt, sizeof(kHandBuilt) - 1);
+  gzclose(gz);
+  Optrace t = ReadOptrace(path);
+  EXPECT_EQ(t.slices.size(), 3u);
+  EXPECT_EQ(t.origin_cycles, 1000);
+}
+
+}  // namespace
+}  // namespace htpscope

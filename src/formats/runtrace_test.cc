@@ -1,0 +1,79 @@
+#include "formats/runtrace.h"
+
+#include <gtest/gtest.h>
+
+#include "formats/corpus_test_util.h"
+#include "formats/input_error.h"
+
+namespace htpscope {
+namespace {
+
+TEST(RuntraceCorpus, V8c8ExecutionsAndPhaseClocks) {
+  HTPSCOPE_REQUIRE_CORPUS("v8c8_256");
+  Runtrace r = ReadRuntrace(testing_support::CorpusFile("v8c8_256", "chrometrace_runtrace.json"));
+  ASSERT_EQ(r.executions.size(), 3u);
+  for (const auto& e : r.executions) {
+    ASSERT_EQ(e.phases.size(), 4u);
+    EXPECT_EQ(e.graph_name, "v8c8");
+    ASSERT_NE(e.Enclosing(), nullptr);
+  }
+  const RunExecution& first = r.executions[0];
+  EXPECT_EQ(first.index, 1);
+  const RunPhase* dsp = first.Find("QNN DSP Execute");
+  ASSERT_NE(dsp, nullptr);
+  EXPECT_EQ(dsp->wall_ticks(), 19296);
+  EXPECT_EQ(dsp->wall_cycles(), 1104607);
+  EXPECT_DOUBLE_EQ(dsp->wall_us(), 1005.0);  // 19296 / 19.2
+  const RunPhase* graph = first.Find("Graph Execute");
+  ASSERT_NE(graph, nullptr);
+  EXPECT_EQ(graph->start_cycles, 1668827859454);
+  EXPECT_EQ(graph->end_cycles, 1668828052197);
+  EXPECT_EQ(graph->wall_cycles(), 192743);
+  // 192743 cycles / (1909 / 19.2 µs) / 1000 = 1.938538... GHz; the file prints 1.93854.
+  EXPECT_NEAR(graph->effective_ghz(), 1.93854, 5e-6);
+  EXPECT_NEAR(graph->reported_frequency_ghz, 1.93854, 1e-12);
+  const RunPhase* vtcm = first.Find("VTCM Acquire");
+  ASSERT_NE(vtcm, nullptr);
+  EXPECT_NEAR(vtcm->effective_ghz(), 0.80073, 5e-6);
+}
+
+TEST(RuntraceParse, PhasesGroupIntoEnclosingExecutionsWhateverTheOrder) {
+  std::string json = R"json({"header": {"artifact_type": "RUN_TRACE"}, "traceEvents": [
+{"name": "Graph Execute", "ph": "X", "tid": 0, "pid": 0, "ts": 500, "dur": 192, "args": {"graph_name": "g", "stat_start_ticks": 1500, "stat_end_ticks": 1692, "stat_start_cycles": 20000, "stat_end_cycles": 40000}},
+{"name": "QNN DSP Execute", "ph": "X", "tid": 0, "pid": 0, "ts": 0, "dur": 384, "args": {"graph_name": "g", "stat_start_ticks": 1000, "stat_end_ticks": 1384, "stat_start_cycles": 0, "stat_end_cycles": 10000}},
+{"name": "QNN DSP Execute", "ph": "X", "tid": 0, "pid": 0, "ts": 400, "dur": 400, "args": {"graph_name": "g", "stat_start_ticks": 1400, "stat_end_ticks": 1800, "stat_start_cycles": 15000, "stat_end_cycles": 45000}},
+{"name": "Graph Execute", "ph": "X", "tid": 0, "pid": 0, "ts": 10, "dur": 96, "args": {"graph_name": "g", "stat_start_ticks": 1010, "stat_end_ticks": 1106}},
+{ "cat": "__metadata", "pid": 0, "tid": 0, "ph": "M", "name": "thread_name", "args": {"name": "Core 0 Execs"}}
+]})json";
+  Runtrace r = ParseRuntrace("rt.json", json);
+  ASSERT_EQ(r.executions.size(), 2u);
+  EXPECT_EQ(r.executions[0].phases.size(), 2u);
+  const RunPhase* g1 = r.executions[0].Find("Graph Execute");
+  ASSERT_NE(g1, nullptr);
+  EXPECT_FALSE(g1->has_cycles);
+  EXPECT_EQ(g1->effective_ghz(), 0);
+  EXPECT_DOUBLE_EQ(g1->wall_us(), 5.0);  // 96 ticks at 19.2 MHz
+  const RunPhase* g2 = r.executions[1].Find("Graph Execute");
+  ASSERT_NE(g2, nullptr);
+  // 20000 cycles in 192 ticks = 10 µs -> 2.0 GHz
+  EXPECT_DOUBLE_EQ(g2->effective_ghz(), 2.0);
+  EXPECT_TRUE(r.warnings.empty());
+}
+
+TEST(RuntraceErrors, PhaseEndingBeforeItStarts) {
+  std::string json = R"json({"header": {"artifact_type": "RUN_TRACE"}, "traceEvents": [
+{"name": "Graph Execute", "ph": "X", "args": {"stat_start_ticks": 10, "stat_end_ticks": 5}}]})json";
+  try {
+    ParseRuntrace("rt.json", json);
+    FAIL() << "expected an error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("ends (tick 5) before it starts (tick 10)"),
+              std::string::npos)
+        << e.what();
+    EXPECT_EQ(e.file(), "rt.json");
+    EXPECT_TRUE(e.byte_offset().has_value());
+  }
+}
+
+}  // namespace
+}  // namespace htpscope

@@ -1,0 +1,55 @@
+#include "report/format_util.h"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+
+namespace htpscope {
+
+std::string GroupDigits(int64_t value) {
+  uint64_t magnitude = value < 0 ? 0 - static_cast<uint64_t>(value) : static_cast<uint64_t>(value);
+  std::string digits = std::to_string(magnitude);
+  std::string out;
+  int count = 0;
+  for (auto it = digits.rbegin(); it != digits.rend(); ++it) {
+    if (count && count % 3 == 0) out.push_back(',');
+    out.push_back(*it);
+    ++count;
+  }
+  if (value < 0) out.push_back('-');
+  return std::string(out.rbegin(), out.rend());
+}
+
+std::string OrDash(const std::optional<int64_t>& value) {
+  return value ? GroupDigits(*value) : "-";
+}
+
+std::string OrDash(const std::optional<double>& value, int decimals) {
+  return value ? fmt::format("{:.{}f}", *value, decimals) : "-";
+}
+
+std::string HumanBytes(int64_t bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double v = static_cast<double>(bytes);
+  int u = 0;
+  while (std::abs(v) >= 1024 && u < 4) {
+    v /= 1024;
+    ++u;
+  }
+  return u == 0 ? fmt::format("{} B", bytes) : fmt::format("{:.1f} {}", v, units[u]);
+}
+
+std::string Ellipsize(const std::string& text, size_t width) {
+  // Count UTF-8 code points as columns (good enough for op names).
+  size_t columns = 0, i = 0, cut = std::string::npos;
+  while (i < text.size()) {
+    if (columns == width - 1 && cut == std::string::npos) cut = i;
+    unsigned char c = static_cast<unsigned char>(text[i]);
+    i += c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+    ++columns;
+  }
+  if (columns <= width || width == 0) return text;
+  return text.substr(0, cut) + "…";
+}
+
+}  // namespace htpscope
