@@ -1,0 +1,487 @@
+// End-to-end tests: generate small runs into a temporary directory, load
+// them with htpscope's own readers (LoadRun) and summary (Summarize /
+// SummaryToJson), and require the summary to equal the generator's ground
+// truth exactly, every cross-check to agree, and only the expected warnings.
+#include "synth.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "analysis/summary.h"
+#include "formats/byte_source.h"
+#include "formats/htp_graph.h"
+#include "formats/optrace.h"
+#include "formats/qhas.h"
+#include "model/run.h"
+#include "report/summary_report.h"
+
+namespace htpscope::synth {
+namespace {
+
+namespace fs = std::filesystem;
+
+class TempDir {
+ public:
+  TempDir() {
+    static int counter = 0;
+    path_ = fs::temp_directory_path() /
+            fmt::format("htpscope_synth_test_{}_{}_{}", ::getpid(),
+                        ::testing::UnitTest::GetInstance()->current_test_info()->name(), counter++);
+    fs::remove_all(path_);
+    fs::create_directories(path_);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+struct Generated {
+  GroundTruth truth;
+  ProfiledRun run;
+  Summary summary;
+  nlohmann::json json;  // what `htpscope summary --json` prints
+};
+
+Generated Generate(const SynthOptions& options, const fs::path& dir, bool gzip = false) {
+  Generated g;
+  g.truth = GenerateRun(options, {dir.string(), gzip, 20});
+  g.run = LoadRun({dir.string()});
+  g.summary = Summarize(g.run);
+  g.json = SummaryToJson(g.summary);
+  return g;
+}
+
+std::vector<std::string> WarningCodes(const Summary& s) {
+  std::vector<std::string> codes;
+  for (const auto& w : s.warnings) codes.push_back(w.code);
+  std::sort(codes.begin(), codes.end());
+  return codes;
+}
+
+std::string Describe(const Summary& s) {
+  std::string out;
+  for (const auto& w : s.warnings) out += fmt::format("  [{}] {}\n", w.code, w.message);
+  for (const auto& c : s.cross_checks)
+    if (!c.agree) out += fmt::format("  DIFFER {}: {} vs {} ({})\n", c.name, c.a, c.b, c.note);
+  return out;
+}
+
+// The summary JSON equals the ground truth, field by field.
+void ExpectMatchesTruth(const Generated& g) {
+  const GroundTruth& t = g.truth;
+  const nlohmann::json& j = g.json;
+  SCOPED_TRACE(Describe(g.summary));
+  EXPECT_EQ(j["fine_source"], "optrace");
+  EXPECT_EQ(j["graph_wall_cycles"].get<int64_t>(), t.graph_wall_cycles);
+  EXPECT_EQ(j["start_cycle"].get<int64_t>(), t.start_cycle);
+  EXPECT_EQ(j["end_cycle"].get<int64_t>(), t.end_cycle);
+  EXPECT_EQ(j["work_cycles"].get<int64_t>(), t.work_cycles);
+  EXPECT_EQ(j["domain_cycles"].get<int64_t>(), t.domain_cycles);
+  EXPECT_EQ(j["domain_tid"].get<uint32_t>(), t.domain_tid);
+  EXPECT_EQ(j["dpc_sum_cycles"].get<int64_t>(), t.dpc_sum_cycles);
+
+  ASSERT_EQ(j["units"].size(), t.units.size());
+  for (size_t i = 0; i < t.units.size(); ++i) {
+    const auto& u = j["units"][i];
+    EXPECT_EQ(u["tid"].get<uint32_t>(), t.units[i].tid);
+    EXPECT_EQ(u["kind"], t.units[i].kind);
+    EXPECT_EQ(u["cycles_used"].get<int64_t>(), t.units[i].cycles_used) << "tid " << t.units[i].tid;
+    EXPECT_EQ(u["busy_cycles"].get<int64_t>(), t.units[i].busy_cycles);
+    EXPECT_EQ(u["slices"].get<uint64_t>(), t.units[i].slices);
+  }
+
+  ASSERT_EQ(j["ops"].size(), t.ops.size());
+  for (size_t i = 0; i < t.ops.size(); ++i) {
+    const auto& op = j["ops"][i];
+    SCOPED_TRACE(fmt::format("op #{} {}", i, t.ops[i].name));
+    EXPECT_EQ(op["name"], t.ops[i].name);
+    EXPECT_EQ(op["type"], t.ops[i].type);
+    EXPECT_EQ(op["dpc_cycles"].get<int64_t>(), t.ops[i].dpc_cycles);
+    EXPECT_EQ(op["work_cycles"].get<int64_t>(), t.ops[i].work_cycles);
+    EXPECT_EQ(op["instances"].get<int64_t>(), t.ops[i].instances);
+    EXPECT_EQ(op["dpc_lower_bound"].get<bool>(), t.ops[i].multi_slice);
+  }
+
+  ASSERT_EQ(j["executions"].size(), t.executions.size());
+  for (size_t i = 0; i < t.executions.size(); ++i) {
+    const auto& e = j["executions"][i];
+    const ExecutionTruth& x = t.executions[i];
+    EXPECT_EQ(e["index"].get<int>(), x.index);
+    EXPECT_EQ(e["qnn_accelerator_us"].get<double>(), static_cast<double>(x.qnn_accelerator_us));
+    EXPECT_EQ(e["accelerator_us"].get<double>(), static_cast<double>(x.accelerator_us));
+    EXPECT_EQ(e["accelerator_excluding_wait_us"].get<double>(),
+              static_cast<double>(x.accelerator_excluding_wait_us));
+    EXPECT_EQ(e["accelerator_cycles"].get<int64_t>(), x.accelerator_cycles);
+    EXPECT_EQ(e["rpc_us"].get<double>(), static_cast<double>(x.rpc_us));
+    EXPECT_EQ(e["qnn_execute_us"].get<double>(), static_cast<double>(x.qnn_execute_us));
+    EXPECT_EQ(e["aggregate_cycles"].get<bool>(), x.aggregate_cycles) << "execution " << x.index;
+  }
+  if (t.steady_qnn_accelerator_us) {
+    const auto& s = j["steady_state"]["qnn_accelerator_us"];
+    EXPECT_EQ(s["median"].get<double>(), t.steady_qnn_accelerator_us->median);
+    EXPECT_EQ(s["min"].get<double>(), t.steady_qnn_accelerator_us->min);
+    EXPECT_EQ(s["max"].get<double>(), t.steady_qnn_accelerator_us->max);
+    EXPECT_EQ(s["n"].get<int>(), t.steady_qnn_accelerator_us->n);
+  } else {
+    EXPECT_TRUE(j["steady_state"].is_null());
+  }
+  EXPECT_EQ(j["clock"]["source"], "runtrace");
+  EXPECT_EQ(j["clock"]["plausible_ghz"].get<double>(), t.plausible_clock_ghz);
+  EXPECT_EQ(j["peak_vtcm_bytes"].get<int64_t>(), t.peak_vtcm_bytes);
+  EXPECT_EQ(j["peak_vtcm_cycle"].get<int64_t>(), t.peak_vtcm_cycle);
+  EXPECT_EQ(j["traced_execution"].get<int>(), t.traced_execution);
+
+  // Per-phase wall cycles equal the generator's phases.
+  EXPECT_EQ(j["runtrace_phases"].size(), 4 * t.executions.size());
+
+  // Every artifact read, nothing missing, every cross-check agreeing.
+  EXPECT_EQ(j["artifacts"].size(), 5u);
+  EXPECT_TRUE(j["missing"].empty()) << j["missing"].dump();
+  // 5 fixed checks + one per unit + the two per-QNN-op comparisons.
+  EXPECT_EQ(g.summary.cross_checks.size(), 8 + t.units.size());
+  for (const auto& c : g.summary.cross_checks) EXPECT_TRUE(c.agree) << c.name << ": " << c.note;
+  EXPECT_EQ(WarningCodes(g.summary), t.expected_warnings);
+
+  // The reader saw exactly what the generator wrote.
+  const Optrace& trace = *g.run.optrace;
+  EXPECT_EQ(trace.events_read, t.trace.events);
+  EXPECT_EQ(trace.slices.size(), t.slices);
+  EXPECT_EQ(trace.duplicate_slices, t.slices);
+  EXPECT_EQ(trace.non_executed.size(), t.trace.non_executed_events);
+  EXPECT_EQ(trace.flows.size(), t.trace.flow_events);
+  EXPECT_EQ(g.run.ops.size(), t.htp_op_instances);
+  EXPECT_TRUE(g.run.warnings.empty()) << g.run.warnings.front();
+}
+
+SynthOptions Basic() {
+  SynthOptions o;
+  o.graph_name = "basic";
+  o.ops = 50;
+  o.executions = 3;
+  o.seed = 20260101;
+  return o;
+}
+
+TEST(SynthRun, BasicRunSummaryEqualsGroundTruth) {
+  TempDir dir;
+  Generated g = Generate(Basic(), dir.path());
+  ExpectMatchesTruth(g);
+  EXPECT_EQ(g.truth.multi_slice_ops, 0u);
+  EXPECT_EQ(g.truth.executions.size(), 3u);
+  // Steady state of two warm executions: the mean of both (checked by hand
+  // from the two printed values).
+  const double a = static_cast<double>(g.truth.executions[1].qnn_accelerator_us);
+  const double b = static_cast<double>(g.truth.executions[2].qnn_accelerator_us);
+  EXPECT_EQ(g.truth.steady_qnn_accelerator_us->median, (a + b) / 2);
+  EXPECT_EQ(g.truth.steady_qnn_accelerator_us->min, std::min(a, b));
+  // Cold first execution: slower than every warm one.
+  for (size_t i = 1; i < g.truth.executions.size(); ++i)
+    EXPECT_GT(g.truth.executions[0].qnn_accelerator_us, g.truth.executions[i].qnn_accelerator_us);
+}
+
+TEST(SynthRun, TiledHvxOpsAreMultiSlice) {
+  TempDir dir;
+  SynthOptions o = Basic();
+  o.graph_name = "tiled";
+  o.hmx_share = 0.25;
+  o.tiled_share = 0.4;
+  o.executions = 5;
+  o.seed = 77;
+  Generated g = Generate(o, dir.path());
+  ExpectMatchesTruth(g);
+  ASSERT_GT(g.truth.multi_slice_ops, 0u);
+  EXPECT_NE(std::find(g.truth.expected_warnings.begin(), g.truth.expected_warnings.end(),
+                      "multi_slice_dpc"),
+            g.truth.expected_warnings.end());
+  // Real-file shape of a multi-slice op: one ID on several HVX threads, the
+  // op-level args repeated, exactly one slice with ts+origin == Start Cycle
+  // and dur == Duration (cycles).
+  std::map<uint64_t, std::vector<const OpSlice*>> by_id;
+  for (const auto& s : g.run.optrace->slices) by_id[s.op_id].push_back(&s);
+  int multi = 0;
+  for (const auto& [id, slices] : by_id) {
+    if (slices.size() < 2) continue;
+    ++multi;
+    int exact = 0;
+    std::set<uint32_t> tids;
+    for (const OpSlice* s : slices) {
+      EXPECT_EQ(s->op_start_cycles, slices[0]->op_start_cycles);
+      EXPECT_EQ(s->op_duration_cycles, slices[0]->op_duration_cycles);
+      EXPECT_EQ(s->dpc_cycles, slices[0]->dpc_cycles);
+      EXPECT_GE(s->tid, 512u);
+      tids.insert(s->tid);
+      exact += s->start_cycles == s->op_start_cycles && s->dur_cycles == s->op_duration_cycles;
+    }
+    EXPECT_EQ(exact, 1) << HexId16(id);
+    EXPECT_EQ(tids.size(), slices.size());
+  }
+  EXPECT_EQ(static_cast<uint64_t>(multi), g.truth.multi_slice_ops);
+  // Steady state over 4 warm executions: median of an even count.
+  std::vector<double> warm;
+  for (size_t i = 1; i < g.truth.executions.size(); ++i)
+    warm.push_back(static_cast<double>(g.truth.executions[i].qnn_accelerator_us));
+  std::sort(warm.begin(), warm.end());
+  EXPECT_EQ(g.truth.steady_qnn_accelerator_us->median, (warm[1] + warm[2]) / 2);
+  EXPECT_EQ(g.truth.steady_qnn_accelerator_us->n, 4);
+}
+
+TEST(SynthRun, SharedConstantAndSpillFillHandoff) {
+  TempDir dir;
+  SynthOptions o = Basic();
+  o.graph_name = "handoff";
+  o.branches = 2;
+  o.shared_constant = true;
+  o.spill_fill = true;
+  o.seed = 5;
+  Generated g = Generate(o, dir.path());
+  ExpectMatchesTruth(g);
+
+  // The compiled graph shows one static tensor read by a node of each branch.
+  ASSERT_TRUE(g.run.htp_graph);
+  ASSERT_EQ(g.truth.shared_constants.size(), 1u);
+  const auto& sc = g.truth.shared_constants[0];
+  const uint64_t tensor = std::stoull(sc.tensor_id, nullptr, 16);
+  ASSERT_TRUE(g.run.htp_graph->tensors.count(tensor));
+  EXPECT_TRUE(g.run.htp_graph->tensors.at(tensor).is_static());
+  std::set<std::string> consumers;
+  for (const auto& [id, node] : g.run.htp_graph->nodes)
+    if (std::count(node.input_ids.begin(), node.input_ids.end(), tensor))
+      consumers.insert(node.grouping);
+  EXPECT_EQ(consumers,
+            std::set<std::string>(sc.consumer_qnn_ops.begin(), sc.consumer_qnn_ops.end()));
+  EXPECT_EQ(consumers.size(), 2u);
+  // The shared buffer serialises the two branches.
+  EXPECT_LE(sc.consumer_end_cycles[0], sc.consumer_start_cycles[1]);
+
+  // HVX stage, then Spill and Fill on the sequencer, then HMX: no overlap.
+  ASSERT_TRUE(g.truth.handoff.present);
+  const Handoff& h = g.truth.handoff;
+  EXPECT_LT(h.hvx_stage_end_cycle, h.hmx_stage_start_cycle);
+  int64_t last_hvx_end = 0, first_hmx_start = INT64_MAX;
+  int spills = 0, fills = 0;
+  for (const auto& s : g.run.optrace->slices) {
+    std::string_view type = g.run.optrace->Str(s.htp_op_type);
+    spills += type == "@Spill";
+    fills += type == "@Fill";
+    if (s.flags & kFlagUsesHmx) first_hmx_start = std::min(first_hmx_start, s.start_cycles);
+    if (s.tid >= 512 && type != "q::ForceFormat_Flat")
+      last_hvx_end = std::max(last_hvx_end, s.end_cycles());
+  }
+  EXPECT_EQ(spills, 2);
+  EXPECT_EQ(fills, 2);
+  EXPECT_EQ(first_hmx_start, h.hmx_stage_start_cycle);
+  EXPECT_EQ(last_hvx_end, h.hvx_stage_end_cycle);
+}
+
+TEST(SynthRun, GzipRunReadsTheSame) {
+  TempDir plain, zipped;
+  SynthOptions o = Basic();
+  o.graph_name = "zipped";
+  o.tiled_share = 0.2;
+  Generated a = Generate(o, plain.path());
+  Generated b = Generate(o, zipped.path(), /*gzip=*/true);
+  ExpectMatchesTruth(b);
+  for (const auto& f : b.truth.files) {
+    ASSERT_TRUE(f.size() > 3 && f.substr(f.size() - 3) == ".gz") << f;
+    std::ifstream in(zipped.path() / f, std::ios::binary);
+    unsigned char magic[2] = {};
+    in.read(reinterpret_cast<char*>(magic), 2);
+    EXPECT_EQ(magic[0], 0x1f);
+    EXPECT_EQ(magic[1], 0x8b);
+  }
+  // Same content once inflated: the two summaries are equal but for paths.
+  nlohmann::json ja = a.json, jb = b.json;
+  for (auto* j : {&ja, &jb}) {
+    j->erase("label");
+    j->erase("artifacts");
+    j->erase("skipped");
+    j->erase("warnings");
+  }
+  EXPECT_EQ(ja, jb);
+  for (const auto& name : {"chrometrace.json", "profile_text.txt"}) {
+    LoadedFile x = ReadWholeFile((plain.path() / name).string());
+    LoadedFile y = ReadWholeFile((zipped.path() / (std::string(name) + ".gz")).string());
+    EXPECT_TRUE(y.compressed);
+    EXPECT_EQ(std::string_view(x.bytes.data(), x.bytes.size()),
+              std::string_view(y.bytes.data(), y.bytes.size()));
+  }
+}
+
+std::map<std::string, std::string> ReadAll(const fs::path& dir) {
+  std::map<std::string, std::string> files;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    std::ifstream in(entry.path(), std::ios::binary);
+    files[entry.path().filename().string()] =
+        std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  return files;
+}
+
+TEST(SynthRun, SameSeedSameBytes) {
+  TempDir a, b, c, d, e;
+  SynthOptions o = Basic();
+  o.tiled_share = 0.3;
+  GenerateRun(o, {a.path().string(), false, 20});
+  GenerateRun(o, {b.path().string(), false, 20});
+  auto fa = ReadAll(a.path()), fb = ReadAll(b.path());
+  ASSERT_EQ(fa.size(), 6u);
+  EXPECT_EQ(fa, fb);
+  GenerateRun(o, {d.path().string(), true, 20});
+  GenerateRun(o, {e.path().string(), true, 20});
+  EXPECT_EQ(ReadAll(d.path()), ReadAll(e.path()));
+  o.seed += 1;
+  GenerateRun(o, {c.path().string(), false, 20});
+  auto fc = ReadAll(c.path());
+  EXPECT_NE(fa["chrometrace.json"], fc["chrometrace.json"]);
+}
+
+TEST(SynthRun, SingleOpSingleExecutionIsColdOnly) {
+  TempDir dir;
+  SynthOptions o;
+  o.graph_name = "tiny";
+  o.ops = 1;
+  o.executions = 1;
+  o.hmx_share = 1;
+  Generated g = Generate(o, dir.path());
+  ExpectMatchesTruth(g);
+  EXPECT_FALSE(g.truth.steady_qnn_accelerator_us);
+  EXPECT_NE(
+      std::find(g.truth.expected_warnings.begin(), g.truth.expected_warnings.end(), "cold_only"),
+      g.truth.expected_warnings.end());
+}
+
+TEST(SynthRun, SystemServiceOpIsLeftOutOfTheProfile) {
+  TempDir dir;
+  SynthOptions o = Basic();
+  o.system_service = true;
+  GroundTruth t = GenerateRun(o, {dir.path().string(), false, 20});
+  ProfiledRun run = LoadRun({dir.path().string()});
+  Summary s = Summarize(run);
+  // The trace holds the SyncOp of SystemService_ChunkPreload_<n> (QNN op id
+  // 0, process "QNN::SystemService_0"); the profile prints no node for it.
+  const OpSlice* sync = nullptr;
+  for (const auto& sl : run.optrace->slices)
+    if (sl.qnn_op_id() == 0) sync = &sl;
+  ASSERT_NE(sync, nullptr);
+  EXPECT_EQ(run.optrace->Str(sync->htp_op_type), "SyncOp");
+  bool named = false;
+  for (const auto& [pid, p] : run.optrace->processes)
+    named = named || p.name == "QNN::SystemService_0";
+  EXPECT_TRUE(named);
+  const auto& first = *run.profile->Executions().front();
+  EXPECT_EQ(first.nodes.size(), t.profile_nodes);
+  int64_t nodes = 0;
+  for (const auto& n : first.nodes) nodes += n.cycles;
+  EXPECT_EQ(nodes, t.work_cycles - sync->dur_cycles);
+  EXPECT_EQ(t.executions[0].accelerator_cycles, nodes);
+  // Everything else still matches; the only check that may differ is the
+  // profile root vs the trace's work, by exactly the SyncOp's cycles.
+  EXPECT_EQ(*s.fine->graph_wall_cycles, t.graph_wall_cycles);
+  EXPECT_EQ(*s.fine->work_cycles, t.work_cycles);
+  for (const auto& c : s.cross_checks) {
+    if (c.agree) continue;
+    EXPECT_EQ(c.name, "execution 1 work cycles");
+    EXPECT_EQ(c.b - c.a, static_cast<double>(sync->dur_cycles));
+  }
+  auto codes = WarningCodes(s);
+  codes.erase(std::remove(codes.begin(), codes.end(), "cross_check_mismatch"), codes.end());
+  EXPECT_EQ(codes, t.expected_warnings);
+}
+
+TEST(SynthRun, ArtifactsHaveTheRealLayout) {
+  TempDir dir;
+  SynthOptions o = Basic();
+  o.tiled_share = 0.3;
+  GroundTruth t = GenerateRun(o, {dir.path().string(), false, 20});
+  auto files = ReadAll(dir.path());
+  const std::string& trace = files["chrometrace.json"];
+  // One event per line; counters with the compact spacing and the value under "".
+  EXPECT_NE(trace.find("\"traceEvents\": [\n{ \"name\": "), std::string::npos);
+  EXPECT_NE(trace.find("{ \"name\": \"VTCM alloc\", \"ph\": \"C\", \"tid\":0, \"pid\":0, \"ts\":"),
+            std::string::npos);
+  // 15 header lines, one line per event, the closing line.
+  EXPECT_EQ(static_cast<uint64_t>(std::count(trace.begin(), trace.end(), '\n')),
+            t.trace.events + 16);
+  EXPECT_EQ(trace.substr(trace.size() - 4), "\n]}\n");
+  EXPECT_NE(trace.find("\"Non Executed Tensors\""), std::string::npos);
+  EXPECT_NE(trace.find("\"cat\": \"sequencer\""), std::string::npos);
+  EXPECT_NE(trace.find("\"ph\": \"f\", \"pb\": \"e\", \"id\": 0}"), std::string::npos);
+  // The overview process's metadata comes last.
+  EXPECT_NE(trace.rfind("\"args\": {\"sort_index\": 1}}\n]}\n"), std::string::npos);
+
+  // QHAS: unpadded op ids, idle rows after every op row.
+  const std::string& qhas = files["chrometrace_qnn_htp_analysis_summary.json"];
+  EXPECT_EQ(qhas.find("\"op_id\": \"0x0000"), std::string::npos);
+  Qhas q = ReadQhas((dir.path() / "chrometrace_qnn_htp_analysis_summary.json").string());
+  EXPECT_TRUE(q.warnings.empty());
+  const auto& path = q.dominant_path.at(0);
+  bool idle_seen = false;
+  int64_t dp = 0;
+  for (const auto& seg : path) {
+    if (idle_seen) {
+      EXPECT_TRUE(seg.is_idle());
+    }
+    idle_seen = idle_seen || seg.is_idle();
+    dp += seg.dp_cycles;
+  }
+  EXPECT_EQ(dp, q.overall.at(0).timeline_cycles);
+  EXPECT_EQ(q.htp_op_instances.size(), t.slices);
+  EXPECT_EQ(q.model_id, o.graph_name);
+
+  // HTP graph: trailing space after "type"/"grouping" values, node cycles = trace args.
+  const std::string& graph = files["chrometrace_htp.json"];
+  EXPECT_NE(graph.find("\"type\": \"q::*InputSlice\", \n"), std::string::npos);
+  HtpGraph hg = ReadHtpGraph((dir.path() / "chrometrace_htp.json").string());
+  EXPECT_EQ(hg.nodes.size(), t.htp_graph_nodes);
+  Optrace ot = ReadOptrace((dir.path() / "chrometrace.json").string());
+  int compared = 0;
+  for (const auto& s : ot.slices) {
+    auto it = hg.nodes.find(s.op_id);
+    if (it == hg.nodes.end()) continue;
+    ++compared;
+    EXPECT_EQ(it->second.IntParam("cycles_start"), s.op_start_cycles);
+    EXPECT_EQ(it->second.IntParam("cycles_duration"), s.op_duration_cycles);
+    EXPECT_EQ(it->second.IntParam("cycles_dominant"), s.dpc_cycles);
+  }
+  EXPECT_GT(compared, 0);
+
+  // Profile text: N blocks, node lines under the cycles root.
+  const std::string& text = files["profile_text.txt"];
+  EXPECT_NE(text.find("Execute Stats: \n\nExecute Stat 1\n"), std::string::npos);
+  EXPECT_NE(text.find("\n    Input OpId_2 (cycles) : "), std::string::npos);
+  EXPECT_NE(text.find("Execute Stat 3\n"), std::string::npos);
+  EXPECT_EQ(text.find("Execute Stat 4\n"), std::string::npos);
+
+  // Runtrace: the thread/process name pair after every execution.
+  const std::string& rt = files["chrometrace_runtrace.json"];
+  size_t pairs = 0;
+  for (size_t at = rt.find("\"Core 0 Execs\""); at != std::string::npos;
+       at = rt.find("\"Core 0 Execs\"", at + 1))
+    ++pairs;
+  EXPECT_EQ(pairs, 3u);
+  EXPECT_NE(rt.find("\"summary_inf/s\": "), std::string::npos);
+
+  // ground_truth.json parses and carries the headline figures.
+  auto gt = nlohmann::json::parse(files["ground_truth.json"]);
+  EXPECT_EQ(gt["graph_wall_cycles"].get<int64_t>(), t.graph_wall_cycles);
+  EXPECT_EQ(gt["counts"]["trace_events"].get<uint64_t>(), t.trace.events);
+  EXPECT_EQ(gt["ops"].size(), std::min<size_t>(20, t.ops.size()));
+}
+
+}  // namespace
+}  // namespace htpscope::synth
