@@ -68,6 +68,16 @@ Runtrace ParseBuffer(const std::string& path, const simdjson::padded_string& buf
           reader.Invalid(
               fmt::format("traceEvents[{}] \"{}\": missing args.stat_start_ticks/stat_end_ticks",
                           index, phase.name));
+        // Both counters run up from 0; a negative value is damage, and would
+        // make end - start overflow.
+        for (auto [key, value] :
+             {std::pair<const char*, int64_t>{"stat_start_ticks", phase.start_ticks},
+              {"stat_end_ticks", phase.end_ticks},
+              {"stat_start_cycles", phase.start_cycles},
+              {"stat_end_cycles", phase.end_cycles}})
+          if (value < 0)
+            reader.Invalid(fmt::format("traceEvents[{}] \"{}\": args.{} is negative ({})", index,
+                                       phase.name, key, value));
         if (phase.end_ticks < phase.start_ticks)
           reader.Invalid(
               fmt::format("traceEvents[{}] \"{}\": ends (tick {}) before it starts (tick {})",
