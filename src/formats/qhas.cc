@@ -14,6 +14,14 @@ bool StartsWith(std::string_view text, std::string_view prefix) {
   return text.substr(0, prefix.size()) == prefix;
 }
 
+// Cycle counts, byte counts, op counts, tids, ranks and dims: never negative
+// in a genuine file, and a negative one would turn into a negative share.
+int64_t Count(JsonReader& reader, JsonReader::value v, const std::string& ctx) {
+  int64_t n = reader.Int(v, ctx);
+  if (n < 0) reader.Invalid(fmt::format("{}: {} is negative, expected a count", ctx, n));
+  return n;
+}
+
 // Each section is {"data": [rows...]}; calls fn(row object, ctx) per row.
 template <typename Fn>
 void ForEachRow(JsonReader& reader, JsonReader::value section, const std::string& name, Fn&& fn) {
@@ -39,7 +47,7 @@ bool ReadTraffic(JsonReader& reader, std::string_view key, JsonReader::value v,
                   : key == "vtcm_write" ? vtcm_write
                                         : nullptr;
   if (!slot) return false;
-  *slot = reader.Int(v, fmt::format("{}.{}", ctx, key));
+  *slot = Count(reader, v, fmt::format("{}.{}", ctx, key));
   return true;
 }
 
@@ -52,15 +60,15 @@ QhasOpAggregate ReadAggregate(JsonReader& reader, JsonReader::object& row, const
     else if (key == "qnn_op_type")
       a.qnn_op_type = std::string(reader.String(v, field()));
     else if (key == "cycles")
-      a.cycles = reader.Int(v, field());
+      a.cycles = Count(reader, v, field());
     else if (key == "percent_active_cycles")
       a.percent_active_cycles = reader.Number(v, field());
     else if (StartsWith(key, "num_dominant_path_cycles"))
-      a.dominant_path_cycles = reader.Int(v, field());
+      a.dominant_path_cycles = Count(reader, v, field());
     else if (StartsWith(key, "percent_dominant_path_cycles"))
       a.percent_dominant_path = reader.Number(v, field());
     else if (key == "num_htp_ops" || key == "instances")
-      a.count = reader.Int(v, field());
+      a.count = Count(reader, v, field());
     else if (key == "format_change")
       a.format_change = reader.Bool(v, field());
     else if (key == "reference_op")
@@ -73,8 +81,8 @@ QhasOpAggregate ReadAggregate(JsonReader& reader, JsonReader::object& row, const
 }
 
 uint32_t ReadTid(JsonReader& reader, JsonReader::value v, const std::string& ctx) {
-  int64_t tid = reader.Int(v, ctx);
-  if (tid < 0 || tid > UINT32_MAX) reader.Invalid(fmt::format("{}: tid {} out of range", ctx, tid));
+  int64_t tid = Count(reader, v, ctx);
+  if (tid > UINT32_MAX) reader.Invalid(fmt::format("{}: tid {} out of range", ctx, tid));
   return static_cast<uint32_t>(tid);
 }
 
@@ -87,6 +95,7 @@ void ReadOverall(JsonReader& reader, JsonReader::value section, Qhas* out) {
           if (key == "htp_resources") {
             ForEachRow(reader, v, field, [&](JsonReader::object& res_row, const std::string& rctx) {
               QhasResource r;
+              bool has_start = false, has_end = false;
               reader.Fields(res_row, rctx, [&](std::string_view k, JsonReader::value rv) {
                 std::string f = fmt::format("{}.{}", rctx, k);
                 if (k == "type")
@@ -94,23 +103,26 @@ void ReadOverall(JsonReader& reader, JsonReader::value section, Qhas* out) {
                 else if (k == "tid")
                   r.tid = ReadTid(reader, rv, f);
                 else if (k == "start_cycle")
-                  r.start_cycle = reader.Int(rv, f);
+                  r.start_cycle = Count(reader, rv, f), has_start = true;
                 else if (k == "end_cycle")
-                  r.end_cycle = reader.Int(rv, f);
+                  r.end_cycle = Count(reader, rv, f), has_end = true;
                 else if (k == "timeline_cycles")
-                  r.timeline_cycles = reader.Int(rv, f);
+                  r.timeline_cycles = Count(reader, rv, f);
                 else if (k == "cycles_used")
-                  r.cycles_used = reader.Int(rv, f);
+                  r.cycles_used = Count(reader, rv, f);
                 else if (k == "utilization")
                   r.utilization_pct = reader.Number(rv, f);
                 else
                   ReadTraffic(reader, k, rv, rctx, &r.dram_read_bytes, &r.dram_write_bytes,
                               &r.vtcm_read_bytes, &r.vtcm_write_bytes);
               });
+              if (has_start && has_end && r.end_cycle < r.start_cycle)
+                reader.Invalid(fmt::format("{}: end_cycle {} before start_cycle {}", rctx,
+                                           r.end_cycle, r.start_cycle));
               o.resources.push_back(std::move(r));
             });
           } else if (key == "htp")
-            o.htp = reader.Int(v, field);
+            o.htp = Count(reader, v, field);
           else if (key == "percent_idle")
             o.percent_idle = reader.Number(v, field);
           else if (key == "percent_utilization")
@@ -122,101 +134,102 @@ void ReadOverall(JsonReader& reader, JsonReader::value section, Qhas* out) {
           else if (key == "inf_per_s")
             o.inf_per_s = reader.Number(v, field);
           else if (key == "timeline_cycles")
-            o.timeline_cycles = reader.Int(v, field);
+            o.timeline_cycles = Count(reader, v, field);
           else if (key == "total_dram_read")
-            o.total_dram_read_bytes = reader.Int(v, field);
+            o.total_dram_read_bytes = Count(reader, v, field);
           else if (key == "total_dram_write")
-            o.total_dram_write_bytes = reader.Int(v, field);
+            o.total_dram_write_bytes = Count(reader, v, field);
           else if (key == "total_dram")
-            o.total_dram_bytes = reader.Int(v, field);
+            o.total_dram_bytes = Count(reader, v, field);
           else if (key == "total_vtcm_read")
-            o.total_vtcm_read_bytes = reader.Int(v, field);
+            o.total_vtcm_read_bytes = Count(reader, v, field);
           else if (key == "total_vtcm_write")
-            o.total_vtcm_write_bytes = reader.Int(v, field);
+            o.total_vtcm_write_bytes = Count(reader, v, field);
           else if (key == "total_vtcm")
-            o.total_vtcm_bytes = reader.Int(v, field);
+            o.total_vtcm_bytes = Count(reader, v, field);
           else if (key == "peak_vtcm_alloc")
-            o.peak_vtcm_alloc_bytes = reader.Int(v, field);
+            o.peak_vtcm_alloc_bytes = Count(reader, v, field);
           else if (key == "unique_qnn_ops")
-            o.unique_qnn_ops = reader.Int(v, field);
+            o.unique_qnn_ops = Count(reader, v, field);
           else if (key == "qnn_nodes")
-            o.qnn_nodes = reader.Int(v, field);
+            o.qnn_nodes = Count(reader, v, field);
           else if (key == "unique_htp_ops")
-            o.unique_htp_ops = reader.Int(v, field);
+            o.unique_htp_ops = Count(reader, v, field);
           else if (key == "htp_nodes")
-            o.htp_nodes = reader.Int(v, field);
+            o.htp_nodes = Count(reader, v, field);
         });
         out->overall.push_back(std::move(o));
       });
 }
 
 void ReadInstances(JsonReader& reader, JsonReader::value section, Qhas* out) {
-  ForEachRow(
-      reader, section, "htp_op_instances", [&](JsonReader::object& row, const std::string& ctx) {
-        QhasOpInstance i;
-        reader.Fields(row, ctx, [&](std::string_view key, JsonReader::value v) {
-          std::string f = fmt::format("{}.{}", ctx, key);
-          if (key == "htp")
-            i.htp = reader.Int(v, f);
-          else if (key == "tid")
-            i.tid = ReadTid(reader, v, f);
-          else if (key == "op_id")
-            i.op_id = reader.HexId(v, f);
-          else if (key == "htp_op")
-            i.htp_op = std::string(reader.String(v, f));
-          else if (key == "qnn_op")
-            i.qnn_op = std::string(reader.String(v, f));
-          else if (key == "qnn_op_type")
-            i.qnn_op_type = std::string(reader.String(v, f));
-          else if (key == "dtype")
-            i.dtype = std::string(reader.String(v, f));
-          else if (key == "rank")
-            i.rank = reader.Int(v, f);
-          else if (key == "step_size")
-            i.step_size = reader.Number(v, f);
-          else if (key == "zero_offset")
-            i.zero_offset = reader.Int(v, f);
-          else if (key == "dims") {
-            auto dims = reader.Array(v, f);
-            reader.Elements(
-                dims, f, [&](JsonReader::value d, size_t) { i.dims.push_back(reader.Int(d, f)); });
-          } else if (key == "input_nodes") {
-            auto ids = reader.Array(v, f);
-            reader.Elements(ids, f, [&](JsonReader::value d, size_t) {
-              i.input_ids.push_back(reader.HexId(d, f));
-            });
-          } else if (key == "start_cycle")
-            i.start_cycle = reader.Int(v, f);
-          else if (key == "cycles")
-            i.cycles = reader.Int(v, f);
-          else if (key == "num_dominant_path_cycles")
-            i.dominant_path_cycles = reader.Int(v, f);
-          else if (key == "percent_dominant_path_cycles")
-            i.percent_dominant_path = reader.Number(v, f);
-          else if (key == "cycles_per_packet")
-            i.cycles_per_packet = reader.Number(v, f);
-          else if (key == "fmt_change")
-            i.fmt_change = reader.Bool(v, f);
-          else if (key == "ref_op")
-            i.ref_op = reader.Bool(v, f);
-          else if (key == "hmx")
-            i.hmx = reader.Bool(v, f);
-          else if (key == "hvx")
-            i.hvx = reader.Bool(v, f);
-          else if (key == "dma_wait")
-            i.dma_wait = reader.Bool(v, f);
-          else if (key == "dma_set")
-            i.dma_set = reader.Bool(v, f);
-          else if (key == "dma")
-            i.dma = reader.Bool(v, f);
-          else if (key == "sync")
-            i.sync = reader.Bool(v, f);
-          else
-            ReadTraffic(reader, key, v, ctx, &i.dram_read_bytes, &i.dram_write_bytes,
-                        &i.vtcm_read_bytes, &i.vtcm_write_bytes);
-        });
-        out->htp_op_instances.push_back(std::move(i));
-      });
+  ForEachRow(reader, section, "htp_op_instances",
+             [&](JsonReader::object& row, const std::string& ctx) {
+               QhasOpInstance i;
+               reader.Fields(row, ctx, [&](std::string_view key, JsonReader::value v) {
+                 std::string f = fmt::format("{}.{}", ctx, key);
+                 if (key == "htp")
+                   i.htp = Count(reader, v, f);
+                 else if (key == "tid")
+                   i.tid = ReadTid(reader, v, f);
+                 else if (key == "op_id")
+                   i.op_id = reader.HexId(v, f);
+                 else if (key == "htp_op")
+                   i.htp_op = std::string(reader.String(v, f));
+                 else if (key == "qnn_op")
+                   i.qnn_op = std::string(reader.String(v, f));
+                 else if (key == "qnn_op_type")
+                   i.qnn_op_type = std::string(reader.String(v, f));
+                 else if (key == "dtype")
+                   i.dtype = std::string(reader.String(v, f));
+                 else if (key == "rank")
+                   i.rank = Count(reader, v, f);
+                 else if (key == "step_size")
+                   i.step_size = reader.Number(v, f);
+                 else if (key == "zero_offset")
+                   i.zero_offset = reader.Int(v, f);
+                 else if (key == "dims") {
+                   auto dims = reader.Array(v, f);
+                   reader.Elements(dims, f, [&](JsonReader::value d, size_t) {
+                     i.dims.push_back(Count(reader, d, f));
+                   });
+                 } else if (key == "input_nodes") {
+                   auto ids = reader.Array(v, f);
+                   reader.Elements(ids, f, [&](JsonReader::value d, size_t) {
+                     i.input_ids.push_back(reader.HexId(d, f));
+                   });
+                 } else if (key == "start_cycle")
+                   i.start_cycle = Count(reader, v, f);
+                 else if (key == "cycles")
+                   i.cycles = Count(reader, v, f);
+                 else if (key == "num_dominant_path_cycles")
+                   i.dominant_path_cycles = Count(reader, v, f);
+                 else if (key == "percent_dominant_path_cycles")
+                   i.percent_dominant_path = reader.Number(v, f);
+                 else if (key == "cycles_per_packet")
+                   i.cycles_per_packet = reader.Number(v, f);
+                 else if (key == "fmt_change")
+                   i.fmt_change = reader.Bool(v, f);
+                 else if (key == "ref_op")
+                   i.ref_op = reader.Bool(v, f);
+                 else if (key == "hmx")
+                   i.hmx = reader.Bool(v, f);
+                 else if (key == "hvx")
+                   i.hvx = reader.Bool(v, f);
+                 else if (key == "dma_wait")
+                   i.dma_wait = reader.Bool(v, f);
+                 else if (key == "dma_set")
+                   i.dma_set = reader.Bool(v, f);
+                 else if (key == "dma")
+                   i.dma = reader.Bool(v, f);
+                 else if (key == "sync")
+                   i.sync = reader.Bool(v, f);
+                 else
+                   ReadTraffic(reader, key, v, ctx, &i.dram_read_bytes, &i.dram_write_bytes,
+                               &i.vtcm_read_bytes, &i.vtcm_write_bytes);
+               });
+               out->htp_op_instances.push_back(std::move(i));
+             });
 }
 
 void ReadDominantPath(JsonReader& reader, JsonReader::value section, const std::string& name,
@@ -224,6 +237,7 @@ void ReadDominantPath(JsonReader& reader, JsonReader::value section, const std::
   auto& segments = out->dominant_path[core];
   ForEachRow(reader, section, name, [&](JsonReader::object& row, const std::string& ctx) {
     QhasPathSegment s;
+    bool has_start = false, has_end = false;
     reader.Fields(row, ctx, [&](std::string_view key, JsonReader::value v) {
       std::string f = fmt::format("{}.{}", ctx, key);
       if (key == "op_id")
@@ -233,16 +247,19 @@ void ReadDominantPath(JsonReader& reader, JsonReader::value section, const std::
       else if (key == "qnn_op")
         s.qnn_op = std::string(reader.String(v, f));
       else if (key == "start_cycle")
-        s.start_cycle = reader.Int(v, f);
+        s.start_cycle = Count(reader, v, f), has_start = true;
       else if (key == "end_cycle")
-        s.end_cycle = reader.Int(v, f);
+        s.end_cycle = Count(reader, v, f), has_end = true;
       else if (key == "partial")
         s.partial = reader.Bool(v, f);
       else if (key == "dp_cycles")
-        s.dp_cycles = reader.Int(v, f);
+        s.dp_cycles = Count(reader, v, f);
       else if (key == "cycles")
-        s.cycles = reader.Int(v, f);
+        s.cycles = Count(reader, v, f);
     });
+    if (has_start && has_end && s.end_cycle < s.start_cycle)
+      reader.Invalid(
+          fmt::format("{}: end_cycle {} before start_cycle {}", ctx, s.end_cycle, s.start_cycle));
     segments.push_back(std::move(s));
   });
 }
