@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 #include "formats/input_error.h"
@@ -77,13 +78,15 @@ class GzipSource : public ByteSource {
   ~GzipSource() override { inflateEnd(&stream_); }
 
   size_t Read(char* out, size_t capacity) override {
+    if (damage_) throw *damage_;
     size_t written = 0;
-    while (written < capacity && !finished_) {
+    while (written < capacity && !finished_ && !damage_) {
       if (stream_.avail_in == 0 && !eof_) Refill();
       if (stream_.avail_in == 0 && eof_) {
-        if (!member_done_)
-          throw InputError(path_, "gzip stream is truncated (file ends inside compressed data)",
-                           consumed_);
+        if (!member_done_) {
+          Damage("gzip stream is truncated (file ends inside compressed data)", consumed_);
+          break;
+        }
         finished_ = true;
         break;
       }
@@ -101,21 +104,25 @@ class GzipSource : public ByteSource {
         member_done_ = true;
       } else if (rc == Z_BUF_ERROR) {
         if (stream_.avail_in == 0 && eof_)
-          throw InputError(path_, "gzip stream is truncated (file ends inside compressed data)",
-                           consumed_);
+          Damage("gzip stream is truncated (file ends inside compressed data)", consumed_);
       } else if (rc != Z_OK) {
-        throw InputError(
-            path_,
-            fmt::format("corrupt gzip stream: {}", stream_.msg ? stream_.msg : "inflate failed"),
-            consumed_ - stream_.avail_in);
+        Damage(fmt::format("corrupt gzip stream: {}", stream_.msg ? stream_.msg : "inflate failed"),
+               consumed_ - stream_.avail_in);
       }
     }
+    // The bytes decoded before the damage are handed out first (so that
+    // ReadPrefix can still recognise a cut-off file); the next call raises it.
+    if (damage_ && written == 0) throw *damage_;
     return written;
   }
   bool compressed() const override { return true; }
   uint64_t file_bytes_consumed() const override { return consumed_; }
 
  private:
+  void Damage(std::string problem, uint64_t byte_offset) {
+    damage_.emplace(path_, std::move(problem), byte_offset);
+  }
+
   void Refill() {
     size_t n = std::fread(in_.data(), 1, in_.size(), file_->get());
     if (n == 0) {
@@ -135,6 +142,7 @@ class GzipSource : public ByteSource {
   bool eof_ = false;
   bool member_done_ = false;
   bool finished_ = false;
+  std::optional<InputError> damage_;  // raised by every Read once the stream is found damaged
 };
 
 }  // namespace
