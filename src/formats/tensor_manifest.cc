@@ -65,7 +65,8 @@ Quantization ReadQuantization(JsonReader& reader, JsonReader::value v, ManifestE
         reader.Invalid(fmt::format(
             "tensors[{}]: give either quantization.offset or quantization.qnn_offset, not both",
             entry.index));
-      q.offset = NumberList(reader, field, "quantization.offset");
+      q.offset = NumberList(reader, field,
+                            key == "offset" ? "quantization.offset" : "quantization.qnn_offset");
       entry.offset_given = true;
       entry.qnn_offset = key == "qnn_offset";
     } else if (key == "axis") {
