@@ -1,0 +1,379 @@
+#!/usr/bin/env python3
+"""Writes the small hand-made fuzz seeds under fuzz/seeds/<target>/.
+
+Each seed is a minimal but complete artifact of its kind, so that the fuzzer
+starts from inputs that reach deep into the reader (real files are large and
+slow to mutate).  Run again after changing it; the output is deterministic.
+"""
+import gzip
+import io
+import json
+import os
+import struct
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def header(kind):
+    return {"header_version": {"major": 1, "minor": 0, "patch": 0},
+            "version": {"major": 1, "minor": 1, "patch": 0}, "artifact_type": kind}
+
+
+def op_args(op_id, start, dur, qnn_name="conv_0", flags=("uses_hmx",)):
+    return {"ID": op_id, "HTP Op Type": "ConvLayer.opt", "Dims": [1, 8, 8, 16],
+            "Data Type": "QUInt8", "Rank": 4, "Step Size": 0.5, "Zero Offset": 0,
+            "Inputs Ops": ["0x0000000000000011"], "Flags": list(flags),
+            "Cycles per Packet": 2.5, "QNN Op Type": "Conv2d", "QNN Op Name": qnn_name,
+            "Start Cycle": start, "Duration (cycles)": dur, "Dominant Path Cycles": dur}
+
+
+def optrace():
+    origin = 1000000
+    events = [
+        {"cat": "__metadata", "pid": 0, "ph": "M", "name": "process_name",
+         "args": {"name": "Core 0 Overview"}},
+        {"cat": "__metadata", "pid": 2, "ph": "M", "name": "process_name",
+         "args": {"name": "QNN::conv_0", "opid": "0x0000000000000002"}},
+        {"cat": "__metadata", "pid": 2, "ph": "M", "name": "process_sort_index",
+         "args": {"sort_index": 2}},
+        {"cat": "__metadata", "pid": 0, "tid": 256, "ph": "M", "name": "thread_name",
+         "args": {"name": "Type: HMX"}},
+        {"name": "ConvLayer.opt", "ph": "X", "tid": 256, "pid": 0, "ts": 10, "dur": 300,
+         "args": op_args("0x0000104900000002", origin + 10, 300)},
+        {"name": "ConvLayer.opt", "ph": "X", "tid": 256, "pid": 2, "ts": 10, "dur": 300,
+         "args": op_args("0x0000104900000002", origin + 10, 300)},
+        {"name": "Relu", "ph": "X", "tid": 512, "pid": 0, "ts": 320, "dur": 50,
+         "args": op_args("0x0000105000000003", origin + 320, 90, "relu_1", ("uses_hvx",))},
+        {"name": "Relu", "ph": "X", "tid": 513, "pid": 0, "ts": 330, "dur": 80,
+         "args": op_args("0x0000105000000003", origin + 320, 90, "relu_1", ("uses_hvx",))},
+        {"name": "DmaCheckpointWait", "ph": "X", "tid": 256, "pid": 0, "ts": 420, "dur": 5,
+         "args": op_args("0x0000109900000002", origin + 420, 5, "conv_0", ("dma_wait",))},
+        {"name": "$Const", "ph": "X", "tid": 1, "pid": 0, "ts": 5, "dur": 5,
+         "args": {"ID": "0x0000000000000011", "HTP Op Type": "$Const", "Dims": [16],
+                  "Data Type": "QUInt8", "Rank": 1, "Step Size": 1, "Zero Offset": 0}},
+        {"name": "VTCM alloc", "ph": "C", "tid": 0, "pid": 0, "ts": 10, "args": {"": 65536}},
+        {"name": "VTCM alloc", "ph": "C", "tid": 0, "pid": 0, "ts": 425, "args": {"": 0}},
+        {"cat": "input_output", "name": "InputOutputFlowEvents", "tid": 1, "pid": 0, "ts": 8,
+         "ph": "s", "id": 0},
+        {"cat": "input_output", "name": "InputOutputFlowEvents", "tid": 256, "pid": 0, "ts": 10,
+         "ph": "f", "bp": "e", "id": 0},
+    ]
+    return json.dumps({"header": header("OP_TRACE"), "traceEvents": events}, indent=1)
+
+
+def runtrace():
+    def phase(name, t0, t1, c0, c1):
+        return {"name": name, "ph": "X", "tid": 0, "pid": 0, "ts": t0 - 1000, "dur": t1 - t0,
+                "args": {"graph_name": "model", "stat_start_ticks": t0, "stat_end_ticks": t1,
+                         "stat_start_cycles": c0, "stat_end_cycles": c1,
+                         "summary_htp_frequency_ghz": 1.0, "summary_inf/s": 1000.0,
+                         "summary_time_us": (t1 - t0) / 19.2}}
+    events = [
+        {"cat": "__metadata", "pid": 0, "tid": 0, "ph": "M", "name": "thread_name",
+         "args": {"name": "Run"}},
+        phase("QNN DSP Execute", 1000, 3000, 500000, 600000),
+        phase("VTCM Acquire", 1100, 1200, 505000, 510000),
+        phase("Graph Execute", 1300, 2900, 515000, 595000),
+        phase("QNN DSP Execute", 4000, 5000, 700000, 750000),
+        phase("Graph Execute", 4100, 4900, 705000, 745000),
+    ]
+    return json.dumps({"header": header("RUN_TRACE"), "traceEvents": events}, indent=1)
+
+
+def htp_graph():
+    graph = {
+        "header": header("HTP_GRAPH"), "model.cpp": "htp_graph",
+        "op_types": ["ConvLayer.opt", "Relu"],
+        "graph": {
+            "tensors": {
+                "0x0000000000000011": {"id": 0, "type": 4, "data_type": 1032, "dims": [16]},
+                "0x0000104900000002": {"id": 1, "type": 3, "data_type": 1032,
+                                       "dims": [1, 8, 8, 16]},
+            },
+            "nodes": {
+                "0x0000104900000002": {
+                    "type": "ConvLayer.opt", "grouping": "conv_0",
+                    "input_names": ["0x0000000000000011"],
+                    "output_names": ["0x0000104900000002"],
+                    "scalar_params": {"cycles": {"100": 300}, "cycles_per_packet": {"100": 2.5},
+                                      "name": {"0": "conv"}, "flag": {"1": True}}},
+                "0x0000105000000003": {
+                    "type": "Relu", "grouping": "relu_1",
+                    "input_names": ["0x0000104900000002"],
+                    "output_names": ["0x0000105000000003"], "scalar_params": {}},
+            },
+        },
+    }
+    return json.dumps(graph, indent=1)
+
+
+def qhas():
+    traffic = {"dram_read": 1024, "dram_write": 0, "vtcm_read": 2048, "vtcm_write": 4096}
+    data = {
+        "htp_overall_summary": {"data": [dict({
+            "htp": 0, "percent_idle": 10.5, "percent_utilization": 89.5, "time_us": 12.5,
+            "graph_execute_us": 20.0, "inf_per_s": 50000.0, "timeline_cycles": 425,
+            "total_dram_read": 1024, "total_dram_write": 0, "total_dram": 1024,
+            "total_vtcm_read": 2048, "total_vtcm_write": 4096, "total_vtcm": 6144,
+            "peak_vtcm_alloc": 65536, "unique_qnn_ops": 2, "qnn_nodes": 2,
+            "unique_htp_ops": 3, "htp_nodes": 3,
+            "htp_resources": {"data": [
+                dict({"type": "HMX", "tid": 256, "start_cycle": 1000010, "end_cycle": 1000425,
+                      "timeline_cycles": 415, "cycles_used": 305, "utilization": 73.5}, **traffic),
+                dict({"type": "HVX", "tid": 512, "start_cycle": 1000320, "end_cycle": 1000370,
+                      "timeline_cycles": 50, "cycles_used": 50, "utilization": 12.0}, **traffic),
+            ]}})]},
+        "qnn_op_types": {"data": [dict({"qnn_op_type": "Conv2d", "cycles": 300,
+                                        "percent_active_cycles": 70.0,
+                                        "num_dominant_path_cycles": 300,
+                                        "percent_dominant_path_cycles": 70.0,
+                                        "instances": 1}, **traffic)]},
+        "qnn_op_instances_nodes": {"data": [dict({"qnn_op": "conv_0", "qnn_op_type": "Conv2d",
+                                                  "cycles": 300, "num_dominant_path_cycles": 300,
+                                                  "num_htp_ops": 1, "format_change": False,
+                                                  "reference_op": False}, **traffic)]},
+        "htp_op_types": {"data": [dict({"op": "ConvLayer.opt", "cycles": 300,
+                                        "num_dominant_path_cycles_htp_0": 300,
+                                        "instances": 1}, **traffic)]},
+        "htp_op_instances": {"data": [dict({
+            "htp": 0, "tid": 256, "op_id": "0x0000104900000002", "htp_op": "ConvLayer.opt",
+            "qnn_op": "conv_0", "qnn_op_type": "Conv2d", "dtype": "QUInt8", "rank": 4,
+            "dims": [1, 8, 8, 16], "step_size": 0.5, "zero_offset": 0,
+            "input_nodes": ["0x0000000000000011"], "start_cycle": 1000010, "cycles": 300,
+            "num_dominant_path_cycles": 300, "percent_dominant_path_cycles": 70.0,
+            "cycles_per_packet": 2.5, "fmt_change": False, "ref_op": False, "hmx": True,
+            "hvx": False, "dma_wait": False, "dma_set": False, "dma": False, "sync": False},
+            **traffic)]},
+        "dominant_path_htp_0": {"data": [
+            {"op_id": "0x0000104900000002", "htp_op": "ConvLayer.opt", "qnn_op": "conv_0",
+             "start_cycle": 1000010, "end_cycle": 1000310, "partial": False, "dp_cycles": 300,
+             "cycles": 300},
+            {"op_id": "0x0000000000000000", "htp_op": "Accumulated Idle", "qnn_op": "",
+             "start_cycle": 1000310, "end_cycle": 1000320, "partial": True, "dp_cycles": 10,
+             "cycles": 10}]},
+    }
+    return json.dumps({"header": header("QHAS"), "model_id": "model", "data": data}, indent=1)
+
+
+def npy(descr, shape, payload, version=1):
+    text = "{'descr': '%s', 'fortran_order': False, 'shape': %s, }" % (
+        descr, "(" + "".join("%d, " % d for d in shape) + ")" if len(shape) != 1
+        else "(%d,)" % shape[0])
+    length_bytes = 2 if version == 1 else 4
+    total = 8 + length_bytes + len(text) + 1
+    text += " " * ((64 - total % 64) % 64) + "\n"
+    length = struct.pack("<H" if version == 1 else "<I", len(text))
+    return b"\x93NUMPY" + bytes([version, 0]) + length + text.encode("latin1") + payload
+
+
+def manifest():
+    return json.dumps({"version": 1, "tensors": [
+        {"name": "raw_a", "file": "a.raw", "dtype": "uint8", "shape": [1, 4, 4],
+         "layout": "NCW", "quantization": {"scale": 0.5, "offset": 3}, "debug_handle": 3,
+         "output_index": 0, "ops": ["conv_0"]},
+        {"name": "raw_a16", "file": "a.raw", "dtype": "int16", "shape": [2, 4],
+         "byte_order": "big", "quantization": {"scale": [0.1, 0.2], "qnn_offset": [1, 2],
+                                               "axis": 0}, "ops": "relu_1"},
+        {"name": "b", "file": "b.npy", "shape": [2, 2], "dtype": "float32", "layout": None},
+    ]}, indent=1)
+
+
+PROFILE_TEXT = """qnn-profile-viewer: v2.45.0.250101
+
+Init Stats:
+-----------
+    NetRun: 21345 us
+    Backend (DSP:before_context_created): 928212  bytes
+
+Compose Graphs Stats:
+--------------
+    NetRun: 45 us
+
+Execute Stats (Average):
+------------------------
+Total Inference Time:
+---------------------
+   NetRun:  9120 us
+   Backend (RPC (execute) time): 8800  us
+   Backend (QNN accelerator (execute) time): 8105  us
+   Backend (Num times yield occured): 0  count
+   Backend (Accelerator (critical path execute) time (cycles)): 1000000  cycles
+      Input OpId_2 (cycles): 0  cycles
+            Wait (Scheduler) time: 0  cycles
+            Overlap time: 0  cycles
+            Overlap (wait) time: 0  cycles
+            Resources:
+      net_conv1_Conv2D:OpId_20 (cycles): 300000  cycles
+            Wait (Scheduler) time: 40  cycles
+            Overlap time: 150000  cycles
+               net_mul_mul:OpId_30
+               Output OpId_3
+            Overlap (wait) time: 40  cycles
+               net_conv1_Conv2D:OpId_20
+            Resources: HVX, HMX, DMA
+
+De-Init Stats:
+--------------
+    NetRun: 120 us
+    Backend (DSP:after_context_freed): 928212  bytes
+"""
+
+RAW_DUMP = """Create From Binary Stats:
+-------------------------
+    QNN (create from binary) time : 12000  us
+
+Execute Stats:
+--------------
+Execute Stat 1
+--------------
+    QNN accelerator (execute) time : 1100  us
+    Accelerator (execute) time : 900  us
+    Accelerator (execute) time (cycles) : 1800000  cycles
+        Input OpId_2 (cycles) : 3030  cycles
+        conv_0:OpId_19 (cycles) : 87938  cycles
+    Unknown event type :   object
+Execute Stat 2
+--------------
+    QNN accelerator (execute) time : 1005  us
+    Accelerator (execute) time : 880  us
+    Accelerator (execute) time (cycles) : 1750000  cycles
+        conv_0:OpId_19 (cycles) : 86000  cycles
+"""
+
+SNPE_LINT = """Per-Graph Execution Times:
+---------------
+HTP Subnet 0: 4327266 cycles
+
+Layer Times:
+---------------
+  2: model_convStart_Conv2D:OpId_21 (cycles) : 147075 cycles : DSP
+    Wait (Scheduler) time: 32 cycles
+    Overlap time: 85292 cycles
+      model_sub_sub:OpId_57
+      Output OpId_3
+    Overlap (wait) time: 32 cycles
+      model_convStart_Conv2D:OpId_21
+    Resources: HVX, HMX, DMA
+"""
+
+PROFILE_CSV = """Msg Timestamp,Message,Time,Unit of Measurement,Timing Source,Event Level,Event Identifier
+UNKNOWN,INIT,928212,BYTES,BACKEND,ROOT,DSP:before_context_created
+UNKNOWN,EXECUTE,3100,US,BACKEND,ROOT,QNN accelerator (execute) time
+UNKNOWN,EXECUTE,2500,US,BACKEND,ROOT,Accelerator (execute) time
+UNKNOWN,EXECUTE,4800000,CYCLES,BACKEND,ROOT,Accelerator (execute) time (cycles)
+UNKNOWN,NODE,87938,CYCLES,BACKEND,SUB-EVENT,conv,with,commas:OpId_19 (cycles)
+UNKNOWN,EXECUTE,3000,US,BACKEND,ROOT,QNN accelerator (execute) time
+UNKNOWN,EXECUTE,2400,US,BACKEND,ROOT,Accelerator (execute) time
+UNKNOWN,DE-INIT,928212,BYTES,BACKEND,ROOT,DSP:after_context_freed
+"""
+
+HEAP_FILE = """DSP:before_context_created (bytes), 928212
+DSP:after_context_freed (bytes), 928212
+"""
+
+
+def qnn_profile():
+    def event(identifier, unit, typ, value, subs=()):
+        return {"identifier": identifier, "unit": unit, "type": typ, "value": value,
+                "sub-events": list(subs)}
+    return json.dumps({
+        "header": {"artifact_type": "QNN_PROFILE"},
+        "metadata": {"appName": "qnn-net-run", "appVersion": "2.49.0",
+                     "backendVersion": "2.49.0", "qnnProfileViewerVersion": "2.49.0"},
+        "messages": [
+            {"method": "BACKEND_CREATE_FROM_BINARY", "profilingEvents": [
+                event("DSP:before_context_created", "BYTES", "INIT", 928212)]},
+            {"method": "BACKEND_EXECUTE", "profilingEvents": [
+                event("QNN accelerator (execute) time", "MICROSEC", "EXECUTE", 1100),
+                event("Accelerator (execute) time (cycles)", "CYCLES", "EXECUTE", 1800000, [
+                    event("conv_0:OpId_19 (cycles)", "CYCLES", "NODE", 87938)])]},
+            {"method": "BACKEND_DEINIT", "profilingEvents": [
+                event("DSP:after_context_freed", "BYTES", "DEINIT", 928212)]},
+        ]}, indent=1)
+
+
+def gz(data, mtime=0):
+    out = io.BytesIO()
+    with gzip.GzipFile(fileobj=out, mode="wb", mtime=mtime) as f:
+        f.write(data)
+    return out.getvalue()
+
+
+def json_keys(value, out):
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            out.add(key)
+            json_keys(inner, out)
+    elif isinstance(value, list):
+        for inner in value:
+            json_keys(inner, out)
+
+
+def write_dict(target, *seed_texts):
+    """A libFuzzer dictionary: the keys the reader looks for, JSON tokens, and
+    numbers at the edges of int64 and uint32 (overflow in later arithmetic)."""
+    keys = set()
+    for text in seed_texts:
+        json_keys(json.loads(text), keys)
+    tokens = ['"{"', '"}"', '"["', '"]"', '","', '":"', '"true"', '"false"', '"null"', '"-"',
+              '"1e309"', '"9223372036854775808"', '"-9223372036854775809"', '"0x"', '"\\\\u0000"',
+              '"NaN"', '"Infinity"', '"\\xff"', '"9223372036854775807"',
+              '"-9223372036854775807"', '"-9223372036854775808"', '"4294967296"', '"2147483648"',
+              '"-1"', '"1e18"', '"0.5"']
+    lines = ["# libFuzzer dictionary for %s_fuzz, written by fuzz/make_seeds.py" % target]
+    lines += ["kw%d=%s" % (i, t) for i, t in enumerate(tokens)]
+    lines += ['key_%d="\\"%s\\""' % (i, k.replace("\\", "\\\\").replace('"', '\\"'))
+              for i, k in enumerate(sorted(keys))]
+    os.makedirs(os.path.join(HERE, "dicts"), exist_ok=True)
+    with open(os.path.join(HERE, "dicts", target + ".dict"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def main():
+    seeds = {
+        "optrace": {"minimal.json": optrace()},
+        "runtrace": {"minimal.json": runtrace()},
+        "htp_graph": {"minimal.json": htp_graph()},
+        "qhas": {"minimal.json": qhas()},
+        "tensor_manifest": {"manifest.json": manifest()},
+        "profile_text": {"linting.txt": PROFILE_TEXT, "raw_dump.txt": RAW_DUMP,
+                         "snpe_lint.txt": SNPE_LINT},
+        "profile_csv": {"profile.csv": PROFILE_CSV},
+        "heap_profile": {"htp_heap_usage.txt": HEAP_FILE, "qnn_profile.json": qnn_profile()},
+        # summary_fuzz: optrace, then the runtrace and QHAS after their marks
+        "summary": {"run.txt": optrace() + "\n@@runtrace@@\n" + runtrace() + "\n@@qhas@@\n" +
+                    qhas()},
+        "npy": {
+            "f4_2x3.npy": npy("<f4", [2, 3], struct.pack("<6f", 1, -2, 3.5, 0, 1e30, -0.0)),
+            "be_i2_4.npy": npy(">i2", [4], struct.pack(">4h", 1, -1, 32767, -32768)),
+            "f2_v2.npy": npy("<f2", [2, 2], struct.pack("<4H", 0x3c00, 0x7c00, 0x7e00, 0x0001),
+                             version=2),
+            "u8_scalar.npy": npy("|u1", [], b"\x07"),
+            "b1_v3.npy": npy("|b1", [3, 1], b"\x00\x01\x02", version=3),
+            "i8_0.npy": npy("<i8", [0, 5], b""),
+        },
+    }
+    gz_seeds = {}
+    for target, files in seeds.items():
+        if target in ("optrace", "runtrace", "htp_graph", "qhas"):
+            gz_seeds["%s.json.gz" % target] = gz(files["minimal.json"].encode())
+    plain = b"qnn-profile-viewer: v2.45.0\nExecute Stats (Average):\n  NetRun: 9120 us\n"
+    gz_seeds["two_members.gz"] = gz(b'{"header": {"artifact_type": "QHAS"}, ') + gz(b'"data": {}}')
+    gz_seeds["profile.txt.gz"] = gz(plain)
+    gz_seeds["empty_member.gz"] = gz(b"")
+    gz_seeds["plain.txt"] = plain
+    seeds["byte_source"] = gz_seeds
+    for target in ("optrace", "runtrace", "htp_graph", "qhas", "tensor_manifest"):
+        write_dict(target, next(iter(seeds[target].values())))
+    write_dict("summary", optrace(), runtrace(), qhas())
+    for target, files in seeds.items():
+        d = os.path.join(HERE, "seeds", target)
+        os.makedirs(d, exist_ok=True)
+        for name, content in files.items():
+            mode = "wb" if isinstance(content, bytes) else "w"
+            with open(os.path.join(d, name), mode) as f:
+                f.write(content)
+
+
+if __name__ == "__main__":
+    main()
