@@ -1,0 +1,118 @@
+#include "analysis/concurrency.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace htpscope {
+namespace {
+
+// Sweep events: +1 at a start, -1 at an end; ends sort before starts at the
+// same cycle so that touching intervals do not count as concurrent.
+struct Edge {
+  int64_t cycle;
+  int delta;
+};
+
+std::vector<Edge> SortedEdges(const std::vector<Interval>& intervals) {
+  std::vector<Edge> edges;
+  edges.reserve(intervals.size() * 2);
+  for (const auto& iv : intervals) {
+    if (iv.end <= iv.start) continue;
+    edges.push_back({iv.start, +1});
+    edges.push_back({iv.end, -1});
+  }
+  std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) {
+    return a.cycle != b.cycle ? a.cycle < b.cycle : a.delta < b.delta;
+  });
+  return edges;
+}
+
+}  // namespace
+
+ConcurrencyStats ComputeConcurrency(std::vector<Interval> intervals) {
+  ConcurrencyStats s;
+  s.intervals = intervals.size();
+  if (intervals.empty()) return s;
+  s.first_start_cycles = std::numeric_limits<int64_t>::max();
+  s.last_end_cycles = std::numeric_limits<int64_t>::min();
+  for (const auto& iv : intervals) {
+    s.busy_cycles += iv.end - iv.start;
+    s.first_start_cycles = std::min(s.first_start_cycles, iv.start);
+    s.last_end_cycles = std::max(s.last_end_cycles, iv.end);
+  }
+  s.span_cycles = s.last_end_cycles - s.first_start_cycles;
+  int running = 0;
+  int64_t active_since = 0;
+  for (const auto& e : SortedEdges(intervals)) {
+    if (e.delta > 0 && running == 0) active_since = e.cycle;
+    running += e.delta;
+    if (running == 0) s.active_cycles += e.cycle - active_since;
+    if (running > s.max_concurrency) {
+      s.max_concurrency = running;
+      s.max_concurrency_at_cycles = e.cycle;
+    }
+  }
+  return s;
+}
+
+int64_t OverlapCycles(std::vector<Interval> a, std::vector<Interval> b) {
+  // Tag the two sets apart by sweeping them together.
+  struct Tagged {
+    int64_t cycle;
+    int delta;
+    int set;
+  };
+  std::vector<Tagged> events;
+  for (int set = 0; set < 2; ++set)
+    for (const auto& e : SortedEdges(set == 0 ? a : b)) events.push_back({e.cycle, e.delta, set});
+  std::stable_sort(events.begin(), events.end(), [](const Tagged& x, const Tagged& y) {
+    return x.cycle != y.cycle ? x.cycle < y.cycle : x.delta < y.delta;
+  });
+  int running[2] = {0, 0};
+  int64_t overlap = 0, since = 0;
+  for (const auto& e : events) {
+    bool before = running[0] > 0 && running[1] > 0;
+    running[e.set] += e.delta;
+    bool after = running[0] > 0 && running[1] > 0;
+    if (!before && after) since = e.cycle;
+    if (before && !after) overlap += e.cycle - since;
+  }
+  return overlap;
+}
+
+std::vector<SerializedPair> FindSerializedGroups(
+    const std::vector<GroupActivity>& groups, const std::function<bool(size_t, size_t)>& depends) {
+  struct Range {
+    size_t group;
+    int64_t start, end;
+  };
+  std::vector<Range> ranges;
+  for (size_t i = 0; i < groups.size(); ++i) {
+    if (!groups[i].compute || groups[i].intervals.empty()) continue;
+    ConcurrencyStats s = ComputeConcurrency(groups[i].intervals);
+    if (s.span_cycles <= 0) continue;
+    ranges.push_back({i, s.first_start_cycles, s.last_end_cycles});
+  }
+  std::vector<SerializedPair> out;
+  for (const auto& a : ranges) {
+    // B: the first compute group to start at or after A's end.
+    const Range* next = nullptr;
+    for (const auto& b : ranges)
+      if (b.group != a.group && b.start >= a.end && (!next || b.start < next->start)) next = &b;
+    if (!next) continue;
+    // A must be the last compute group to end at or before B's start.
+    bool a_is_last = true;
+    for (const auto& c : ranges)
+      if (c.group != a.group && c.group != next->group && c.end <= next->start && c.end > a.end)
+        a_is_last = false;
+    if (!a_is_last) continue;
+    const auto& ta = groups[a.group].tids;
+    const auto& tb = groups[next->group].tids;
+    if (ta.size() == 1 && tb == ta) continue;  // one thread: they could never overlap
+    if (depends(a.group, next->group) || depends(next->group, a.group)) continue;
+    out.push_back({groups[a.group].name, groups[next->group].name, a.end, next->start});
+  }
+  return out;
+}
+
+}  // namespace htpscope

@@ -1,0 +1,420 @@
+#include "analysis/dependency_graph.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "formats/input_error.h"
+
+namespace htpscope {
+namespace {
+
+template <typename T>
+void SortUnique(std::vector<T>& v) {
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+}
+
+std::vector<uint64_t> WithoutRepeats(const std::vector<uint64_t>& ids) {
+  std::vector<uint64_t> out;
+  for (uint64_t id : ids)
+    if (std::find(out.begin(), out.end(), id) == out.end()) out.push_back(id);
+  return out;
+}
+
+std::string Trim(std::string_view s) {
+  size_t b = s.find_first_not_of(" \t\r");
+  if (b == std::string_view::npos) return "";
+  size_t e = s.find_last_not_of(" \t\r");
+  return std::string(s.substr(b, e - b + 1));
+}
+
+}  // namespace
+
+std::string OpIdHex(uint64_t id) { return fmt::format("0x{:016x}", id); }
+
+std::string EdgeKindNames(uint8_t kinds) {
+  static constexpr std::pair<uint8_t, const char*> kNames[] = {
+      {kEdgeGraphInput, "graph_input"},
+      {kEdgeTraceInput, "trace_input"},
+      {kEdgeDataFlow, "data_flow"},
+      {kEdgeSequencerFlow, "sequencer_flow"}};
+  std::string out;
+  for (const auto& [bit, name] : kNames) {
+    if (!(kinds & bit)) continue;
+    if (!out.empty()) out += '+';
+    out += name;
+  }
+  return out;
+}
+
+const char* TensorKindName(TensorKind kind) {
+  switch (kind) {
+    case TensorKind::kStatic:
+      return "static";
+    case TensorKind::kShape:
+      return "shape";
+    case TensorKind::kConstantCopy:
+      return "constant_copy";
+    case TensorKind::kActivation:
+      return "activation";
+    case TensorKind::kOther:
+      return "other";
+  }
+  return "other";
+}
+
+const DepNode* DependencyGraph::Find(uint64_t id) const {
+  auto it = index.find(id);
+  return it == index.end() ? nullptr : &nodes[it->second];
+}
+
+const DepTensor* DependencyGraph::FindTensor(uint64_t id) const {
+  auto it = std::lower_bound(tensors.begin(), tensors.end(), id,
+                             [](const DepTensor& t, uint64_t v) { return t.id < v; });
+  return it != tensors.end() && it->id == id ? &*it : nullptr;
+}
+
+DependencyGraph BuildDependencyGraph(const HtpGraph* graph, const Optrace* trace,
+                                     const std::vector<OpInstance>* ops) {
+  DependencyGraph g;
+  std::map<uint64_t, DepNode> by_id;
+  if (graph) {
+    for (const auto& [id, hn] : graph->nodes) {
+      DepNode& n = by_id[id];
+      n.id = id;
+      n.in_graph = true;
+      n.qnn_op_name = hn.grouping;
+      n.htp_op_type = hn.type;
+      auto qt = hn.scalar_params.find("qnn_op_type");
+      if (qt != hn.scalar_params.end() && qt->second.AsString()) n.qnn_op_type = *qt->second.AsString();
+      n.input_ids = WithoutRepeats(hn.input_ids);
+      n.inputs_source = n.input_ids.empty() ? "" : "htp_graph";
+      auto start = hn.IntParam("cycles_start");
+      auto dur = hn.IntParam("cycles_duration");
+      if (start && dur) {
+        n.timed = true;
+        n.start_cycles = *start;
+        n.end_cycles = *start + *dur;
+        n.duration_cycles = *dur;
+        n.work_cycles = *dur;
+      }
+      n.category = ClassifyOp(n.htp_op_type, n.qnn_op_type, 0);
+      for (uint64_t out : hn.output_ids) g.producer_map.emplace_back(out, id);
+    }
+    g.graph_nodes = graph->nodes.size();
+  }
+  if (trace && ops) {
+    std::map<uint64_t, std::vector<uint32_t>> tids_of;
+    for (const auto& s : trace->slices) tids_of[s.op_id].push_back(s.tid);
+    for (const auto& op : *ops) {
+      auto [it, inserted] = by_id.try_emplace(op.op_id);
+      DepNode& n = it->second;
+      if (inserted) {
+        n.id = op.op_id;
+        n.qnn_op_name = std::string(trace->Str(op.qnn_op_name));
+        n.htp_op_type = std::string(trace->Str(op.htp_op_type));
+        ++g.trace_only_nodes;
+      }
+      if (n.qnn_op_type.empty()) n.qnn_op_type = std::string(trace->Str(op.qnn_op_type));
+      n.executed = n.timed = true;
+      n.start_cycles = op.first_start_cycles;
+      n.end_cycles = op.last_end_cycles;
+      n.duration_cycles = op.last_end_cycles - op.first_start_cycles;
+      n.work_cycles = op.work_cycles;
+      n.slices = op.slice_count;
+      n.flags = op.flags;
+      n.category = op.category;
+      n.tids = tids_of[op.op_id];
+      SortUnique(n.tids);
+      if (!n.in_graph) {
+        const OpSlice& s = trace->slices[op.first_slice];
+        std::vector<uint64_t> inputs(trace->input_ids.begin() + s.inputs_begin,
+                                     trace->input_ids.begin() + s.inputs_begin + s.inputs_count);
+        n.input_ids = WithoutRepeats(inputs);
+        n.inputs_source = n.input_ids.empty() ? "" : "optrace";
+      }
+    }
+  }
+  for (auto& [id, n] : by_id) g.nodes.push_back(std::move(n));
+  std::stable_sort(g.nodes.begin(), g.nodes.end(), [](const DepNode& a, const DepNode& b) {
+    if (a.timed != b.timed) return a.timed;
+    if (a.timed && a.start_cycles != b.start_cycles) return a.start_cycles < b.start_cycles;
+    return a.id < b.id;
+  });
+  for (uint32_t i = 0; i < g.nodes.size(); ++i) g.index[g.nodes[i].id] = i;
+
+  // Producers: a node produces its own id and the outputs htp.json lists.
+  std::unordered_map<uint64_t, uint32_t> producer;
+  for (uint32_t i = 0; i < g.nodes.size(); ++i) producer[g.nodes[i].id] = i;
+  for (const auto& [tensor, node] : g.producer_map) producer.try_emplace(tensor, g.index.at(node));
+
+  std::map<std::pair<uint32_t, uint32_t>, uint8_t> edge_kinds;
+  std::map<uint64_t, DepTensor> tensors;
+  for (uint32_t v = 0; v < g.nodes.size(); ++v) {
+    const DepNode& n = g.nodes[v];
+    uint8_t kind = n.inputs_source == "htp_graph" ? kEdgeGraphInput : kEdgeTraceInput;
+    for (uint64_t in : n.input_ids) {
+      DepTensor& t = tensors[in];
+      t.id = in;
+      t.consumers.push_back(v);
+      auto p = producer.find(in);
+      if (p != producer.end() && p->second != v) edge_kinds[{p->second, v}] |= kind;
+    }
+  }
+
+  // Flow arrows: the start sits at the producer slice's end, the finish at
+  // the consumer slice's start, on their threads.  Arrows from tid 1
+  // (non-executed tensors) are already inputs of their consumer.
+  if (trace) {
+    std::map<std::tuple<uint32_t, int64_t>, uint64_t> by_end, by_start;
+    for (const auto& s : trace->slices) {
+      by_end.try_emplace({s.tid, s.end_cycles()}, s.op_id);
+      by_start.try_emplace({s.tid, s.start_cycles}, s.op_id);
+    }
+    std::map<uint64_t, std::pair<const FlowPoint*, const FlowPoint*>> pairs;
+    for (const auto& f : trace->flows)
+      (f.is_start ? pairs[f.flow_id].first : pairs[f.flow_id].second) = &f;
+    for (const auto& [flow_id, p] : pairs) {
+      if (!p.first || !p.second) {
+        ++g.flows_unmatched;
+        continue;
+      }
+      if (p.first->tid == 1) continue;
+      auto from = by_end.find({p.first->tid, p.first->ts_cycles});
+      auto to = by_start.find({p.second->tid, p.second->ts_cycles});
+      if (from == by_end.end() || to == by_start.end()) {
+        ++g.flows_unmatched;
+        continue;
+      }
+      ++g.flows_matched;
+      uint32_t a = g.index.at(from->second), b = g.index.at(to->second);
+      if (a == b) continue;
+      bool sequencer = trace->Str(p.first->category) == "sequencer";
+      edge_kinds[{a, b}] |= sequencer ? kEdgeSequencerFlow : kEdgeDataFlow;
+    }
+    if (g.flows_unmatched)
+      g.warnings.push_back(fmt::format(
+          "{} flow arrows name no executed slice at their ends (or lack their other end); ignored",
+          g.flows_unmatched));
+  }
+
+  for (const auto& [ends, kinds] : edge_kinds) g.edges.push_back({ends.first, ends.second, kinds});
+  g.in_edges.resize(g.nodes.size());
+  g.out_edges.resize(g.nodes.size());
+  for (uint32_t e = 0; e < g.edges.size(); ++e) {
+    g.out_edges[g.edges[e].from].push_back(e);
+    g.in_edges[g.edges[e].to].push_back(e);
+  }
+
+  // What each input id is.
+  std::set<uint64_t> shapes, consts;
+  if (trace) {
+    for (const auto& t : trace->non_executed) {
+      std::string_view name = trace->Str(t.name);
+      if (name == "$Shape") shapes.insert(t.id);
+      if (name == "$Const") consts.insert(t.id);
+    }
+  }
+  for (auto& [id, t] : tensors) {
+    SortUnique(t.consumers);
+    auto p = producer.find(id);
+    if (p != producer.end()) {
+      t.producer = p->second;
+      const DepNode& prod = g.nodes[p->second];
+      bool constant = prod.qnn_op_type == "$Const" || prod.qnn_op_name.rfind("$Const", 0) == 0;
+      t.kind = constant ? TensorKind::kConstantCopy : TensorKind::kActivation;
+    } else if (shapes.count(id)) {
+      t.kind = TensorKind::kShape;
+    } else if (consts.count(id)) {
+      t.kind = TensorKind::kStatic;
+    } else if (graph) {
+      auto gt = graph->tensors.find(id);
+      t.kind = gt != graph->tensors.end() && gt->second.is_static() ? TensorKind::kStatic
+                                                                    : TensorKind::kOther;
+    }
+    g.tensors.push_back(std::move(t));
+  }
+  return g;
+}
+
+std::optional<uint32_t> NodeGroups::Find(std::string_view name) const {
+  for (uint32_t i = 0; i < names.size(); ++i)
+    if (names[i] == name) return i;
+  return std::nullopt;
+}
+
+NodeGroups GroupNodes(const DependencyGraph& graph,
+                      const std::function<std::string(const DepNode&)>& name_of) {
+  NodeGroups groups;
+  std::unordered_map<std::string, uint32_t> index;
+  for (const auto& n : graph.nodes) {
+    std::string name = name_of(n);
+    auto [it, inserted] = index.try_emplace(name, static_cast<uint32_t>(groups.names.size()));
+    if (inserted) groups.names.push_back(name);
+    groups.of_node.push_back(it->second);
+  }
+  return groups;
+}
+
+std::vector<std::vector<bool>> GroupReachability(const DependencyGraph& graph,
+                                                 const NodeGroups& groups, uint8_t kinds) {
+  size_t n_groups = groups.names.size();
+  std::vector<std::vector<bool>> reach(n_groups, std::vector<bool>(n_groups, false));
+  for (uint32_t a = 0; a < n_groups; ++a) {
+    std::vector<bool> seen(graph.nodes.size(), false);
+    std::vector<uint32_t> stack;
+    for (uint32_t v = 0; v < graph.nodes.size(); ++v)
+      if (groups.of_node[v] == a) stack.push_back(v);
+    // Seeds are not "reached" themselves: only successors are.
+    while (!stack.empty()) {
+      uint32_t v = stack.back();
+      stack.pop_back();
+      for (uint32_t e : graph.out_edges[v]) {
+        if (!(graph.edges[e].kinds & kinds)) continue;
+        uint32_t w = graph.edges[e].to;
+        if (seen[w]) continue;
+        seen[w] = true;
+        reach[a][groups.of_node[w]] = true;
+        stack.push_back(w);
+      }
+    }
+  }
+  return reach;
+}
+
+std::vector<SharedTensor> FindSharedTensors(const DependencyGraph& graph, const NodeGroups& groups) {
+  std::vector<SharedTensor> out;
+  for (const auto& t : graph.tensors) {
+    std::optional<uint32_t> producer_group;
+    if (t.producer) producer_group = groups.of_node[*t.producer];
+    std::set<uint32_t> consumer_groups;
+    for (uint32_t c : t.consumers)
+      if (groups.of_node[c] != producer_group) consumer_groups.insert(groups.of_node[c]);
+    if (consumer_groups.size() < 2) continue;
+    SharedTensor s;
+    s.tensor = t.id;
+    s.kind = t.kind;
+    if (producer_group) s.producer_group = groups.names[*producer_group];
+    for (uint32_t gi : consumer_groups) s.consumer_groups.push_back(groups.names[gi]);
+    std::sort(s.consumer_groups.begin(), s.consumer_groups.end());
+    for (uint32_t c : t.consumers)
+      if (groups.of_node[c] != producer_group) s.consumer_ops.push_back(graph.nodes[c].id);
+    SortUnique(s.consumer_ops);
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+std::vector<GroupedPredecessors> PredecessorsByGroup(const DependencyGraph& graph,
+                                                     const NodeGroups& groups, uint32_t node) {
+  std::map<uint32_t, std::vector<uint64_t>> by_group;
+  for (uint32_t e : graph.in_edges[node]) {
+    uint32_t from = graph.edges[e].from;
+    by_group[groups.of_node[from]].push_back(graph.nodes[from].id);
+  }
+  std::vector<GroupedPredecessors> out;
+  for (auto& [gi, ids] : by_group) {
+    SortUnique(ids);
+    out.push_back({groups.names[gi], std::move(ids)});
+  }
+  return out;
+}
+
+std::vector<ExpectedEdge> ParseExpectedDag(const std::string& path, std::string_view text) {
+  std::vector<ExpectedEdge> out;
+  int line_no = 0;
+  size_t pos = 0;
+  while (pos <= text.size()) {
+    size_t eol = text.find('\n', pos);
+    if (eol == std::string_view::npos) eol = text.size();
+    std::string_view line = text.substr(pos, eol - pos);
+    pos = eol + 1;
+    ++line_no;
+    if (size_t hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
+    std::string trimmed = Trim(line);
+    if (trimmed.empty()) continue;
+    size_t arrow = trimmed.find("->");
+    if (arrow == std::string::npos || trimmed.find("->", arrow + 2) != std::string::npos)
+      throw InputError(path, fmt::format("expected one edge \"A -> B\", got \"{}\"", trimmed),
+                       std::nullopt, line_no);
+    ExpectedEdge e{Trim(std::string_view(trimmed).substr(0, arrow)),
+                   Trim(std::string_view(trimmed).substr(arrow + 2)), line_no};
+    if (e.from.empty() || e.to.empty())
+      throw InputError(path, "an edge needs a name on both sides of \"->\"", std::nullopt, line_no);
+    if (e.from == e.to)
+      throw InputError(path, fmt::format("edge from \"{}\" to itself", e.from), std::nullopt,
+                       line_no);
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+DagComparison CompareWithExpected(const DependencyGraph& graph, const NodeGroups& groups,
+                                  const std::vector<ExpectedEdge>& expected) {
+  DagComparison cmp;
+  std::set<std::string> named;
+  for (const auto& e : expected) named.insert({e.from, e.to});
+  std::set<uint32_t> named_groups;
+  for (const auto& name : named) {
+    auto gi = groups.Find(name);
+    if (gi)
+      named_groups.insert(*gi);
+    else
+      cmp.unknown_names.push_back(name);
+  }
+  // From each named group, walk through unnamed groups (and its own nodes)
+  // and stop at the first named group met; once over data edges only, once
+  // over every edge.
+  auto actual = [&](uint8_t kinds) {
+    std::set<std::pair<uint32_t, uint32_t>> found;
+    for (uint32_t a : named_groups) {
+      std::vector<bool> seen(graph.nodes.size(), false);
+      std::vector<uint32_t> stack;
+      for (uint32_t v = 0; v < graph.nodes.size(); ++v)
+        if (groups.of_node[v] == a) stack.push_back(v);
+      while (!stack.empty()) {
+        uint32_t v = stack.back();
+        stack.pop_back();
+        for (uint32_t e : graph.out_edges[v]) {
+          if (!(graph.edges[e].kinds & kinds)) continue;
+          uint32_t w = graph.edges[e].to;
+          uint32_t gw = groups.of_node[w];
+          if (gw != a && named_groups.count(gw)) {
+            found.insert({a, gw});
+            continue;
+          }
+          if (gw == a || seen[w]) continue;  // own nodes are seeds already
+          seen[w] = true;
+          stack.push_back(w);
+        }
+      }
+    }
+    return found;
+  };
+  auto data = actual(kDataEdges);
+  auto all = actual(kAllEdges);
+  std::set<std::pair<std::string, std::string>> expected_pairs;
+  for (const auto& e : expected) {
+    expected_pairs.insert({e.from, e.to});
+    auto a = groups.Find(e.from), b = groups.Find(e.to);
+    if (!a || !b || !all.count({*a, *b})) cmp.missing.push_back(e);
+  }
+  for (const auto& [a, b] : all) {
+    GroupEdge ge{groups.names[a], groups.names[b], data.count({a, b}) > 0};
+    if (expected_pairs.count({ge.from, ge.to}))
+      cmp.matched.push_back(ge);
+    else
+      cmp.extra.push_back(ge);
+  }
+  auto by_name = [](const GroupEdge& x, const GroupEdge& y) {
+    return std::tie(x.from, x.to) < std::tie(y.from, y.to);
+  };
+  std::sort(cmp.extra.begin(), cmp.extra.end(), by_name);
+  std::sort(cmp.matched.begin(), cmp.matched.end(), by_name);
+  return cmp;
+}
+
+}  // namespace htpscope

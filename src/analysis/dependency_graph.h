@@ -1,0 +1,175 @@
+// The dependency graph of one compiled and executed HTP graph.
+//
+// Nodes are HTP ops, keyed by the 16-digit op ID shared by the optrace
+// (args.ID) and `*_htp.json` (node keys).  A node's id equals its output
+// tensor's id, so "input id is a node" is a node->node edge; input ids that
+// are no node are tensors (static weights, $Const, $Shape, graph inputs).
+// Edges come from, and remember, four sources:
+//  * kEdgeGraphInput    — a node's `input_names` in `*_htp.json`;
+//  * kEdgeTraceInput    — an executed op's `Inputs Ops` in the optrace, used
+//                         only for ops the HTP graph lacks (DMA waits, output
+//                         slices, sync) or when there is no HTP graph;
+//  * kEdgeDataFlow      — an optrace flow arrow of category input_output;
+//  * kEdgeSequencerFlow — an optrace flow arrow of category sequencer
+//                         (scheduling order between threads, not data).
+// Times are absolute HTP cycles; durations are cycles.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "formats/htp_graph.h"
+#include "formats/optrace.h"
+#include "model/op_instance.h"
+
+namespace htpscope {
+
+enum DepEdgeKind : uint8_t {
+  kEdgeGraphInput = 1 << 0,
+  kEdgeTraceInput = 1 << 1,
+  kEdgeDataFlow = 1 << 2,
+  kEdgeSequencerFlow = 1 << 3,
+};
+inline constexpr uint8_t kDataEdges = kEdgeGraphInput | kEdgeTraceInput | kEdgeDataFlow;
+inline constexpr uint8_t kAllEdges = kDataEdges | kEdgeSequencerFlow;
+// "graph_input+data_flow", ... in the order of the bits.
+std::string EdgeKindNames(uint8_t kinds);
+
+struct DepNode {
+  uint64_t id = 0;
+  std::string qnn_op_name;  // the QNN op the compiler grouped this HTP op under
+  std::string qnn_op_type;
+  std::string htp_op_type;
+  bool in_graph = false;  // a node of *_htp.json
+  bool executed = false;  // has slices in the optrace
+  bool timed = false;     // has measured times (optrace, else htp.json cycles_start/duration)
+  int64_t start_cycles = 0;     // first slice start
+  int64_t end_cycles = 0;       // last slice end
+  int64_t duration_cycles = 0;  // end − start: the op's measured wall; 0 when not timed
+  int64_t work_cycles = 0;      // Σ slice durations (thread-aggregate)
+  uint32_t slices = 0;
+  std::vector<uint32_t> tids;  // threads it ran on, sorted
+  OpCategory category = OpCategory::kCompute;
+  uint8_t flags = 0;                // OpFlag bits
+  std::vector<uint64_t> input_ids;  // inputs as listed by its source, repeats removed
+  std::string inputs_source;        // "htp_graph", "optrace" or "" (none listed)
+};
+
+struct DepEdge {
+  uint32_t from = 0, to = 0;  // node indices
+  uint8_t kinds = 0;          // DepEdgeKind bits
+};
+
+// Every id that appears as an input: a node's output or a tensor.
+enum class TensorKind : uint8_t {
+  kStatic,        // static tensor (HTP graph type STATIC, or a $Const in the optrace)
+  kShape,         // a $Shape tensor of the optrace (shape metadata)
+  kConstantCopy,  // output of an op of a $Const QNN op (a constant copied into VTCM)
+  kActivation,    // output of any other op
+  kOther,         // a tensor the artifacts say nothing more about
+};
+const char* TensorKindName(TensorKind kind);
+
+struct DepTensor {
+  uint64_t id = 0;
+  TensorKind kind = TensorKind::kOther;
+  std::optional<uint32_t> producer;  // node index
+  std::vector<uint32_t> consumers;   // node indices, sorted, unique
+};
+
+struct DependencyGraph {
+  std::vector<DepNode> nodes;  // by (start cycle, id); untimed nodes last, by id
+  std::unordered_map<uint64_t, uint32_t> index;  // op id -> node index
+  std::vector<DepEdge> edges;                    // unique (from, to), sorted
+  std::vector<std::vector<uint32_t>> in_edges;   // node -> edge indices
+  std::vector<std::vector<uint32_t>> out_edges;
+  std::vector<DepTensor> tensors;  // every input id, sorted by id
+  std::vector<std::pair<uint64_t, uint64_t>> producer_map;  // (tensor id, node id) from htp.json
+  size_t graph_nodes = 0;      // nodes taken from *_htp.json
+  size_t trace_only_nodes = 0;  // executed ops *_htp.json lacks
+  size_t flows_matched = 0, flows_unmatched = 0;
+  std::vector<std::string> warnings;
+
+  const DepNode* Find(uint64_t id) const;
+  const DepTensor* FindTensor(uint64_t id) const;
+};
+
+// Builds the graph from whatever is present: the HTP graph, the optrace (with
+// its op instances from BuildOpInstances), or both.
+DependencyGraph BuildDependencyGraph(const HtpGraph* graph, const Optrace* trace,
+                                     const std::vector<OpInstance>* ops);
+
+// A partition of the nodes into named groups (by QNN op, HTP op type or user
+// groups).  `of_node[i]` indexes `names`.
+struct NodeGroups {
+  std::vector<std::string> names;  // in order of first appearance over the nodes
+  std::vector<uint32_t> of_node;
+  std::optional<uint32_t> Find(std::string_view name) const;
+};
+NodeGroups GroupNodes(const DependencyGraph& graph,
+                      const std::function<std::string(const DepNode&)>& name_of);
+
+// reach[a][b]: a path of one or more edges of `kinds` leads from a node of
+// group a to a node of group b.
+std::vector<std::vector<bool>> GroupReachability(const DependencyGraph& graph,
+                                                 const NodeGroups& groups, uint8_t kinds);
+
+// A tensor (or op output) consumed by ops of more than one group other than
+// its producer's: with a static tensor or a constant copy this is the
+// signature of the compiler's constant de-duplication, which can tie branches
+// meant to be independent to one buffer.
+struct SharedTensor {
+  uint64_t tensor = 0;
+  TensorKind kind = TensorKind::kOther;
+  std::string producer_group;                // "" when no op produces it
+  std::vector<std::string> consumer_groups;  // sorted
+  std::vector<uint64_t> consumer_ops;        // sorted
+  bool constant() const {
+    return kind == TensorKind::kStatic || kind == TensorKind::kConstantCopy;
+  }
+};
+std::vector<SharedTensor> FindSharedTensors(const DependencyGraph& graph, const NodeGroups& groups);
+
+// Predecessors of each node, grouped by the predecessor's group.
+struct GroupedPredecessors {
+  std::string group;
+  std::vector<uint64_t> ops;  // predecessor op ids, sorted
+};
+std::vector<GroupedPredecessors> PredecessorsByGroup(const DependencyGraph& graph,
+                                                     const NodeGroups& groups, uint32_t node);
+
+// An expected DAG: lines "A -> B" over group names; '#' starts a comment.
+struct ExpectedEdge {
+  std::string from, to;
+  int line = 0;
+};
+// Throws InputError naming `path` and the line of a malformed entry.
+std::vector<ExpectedEdge> ParseExpectedDag(const std::string& path, std::string_view text);
+
+struct GroupEdge {
+  std::string from, to;
+  bool data = false;  // false: only sequencer arrows make this dependency
+};
+
+// The compiled graph's group-level edges among the groups the expectation
+// names: A -> B when a path leads from A to B that crosses no other named
+// group (unnamed groups are transparent, so format and DMA ops in between do
+// not hide a dependency).
+struct DagComparison {
+  std::vector<ExpectedEdge> missing;       // expected, absent from the compiled graph
+  std::vector<GroupEdge> extra;            // in the compiled graph, not expected
+  std::vector<GroupEdge> matched;          // in both
+  std::vector<std::string> unknown_names;  // named by the expectation, absent from the graph
+};
+DagComparison CompareWithExpected(const DependencyGraph& graph, const NodeGroups& groups,
+                                  const std::vector<ExpectedEdge>& expected);
+
+// "0x0000104900000002".
+std::string OpIdHex(uint64_t id);
+
+}  // namespace htpscope

@@ -1,0 +1,315 @@
+#include "analysis/timeline.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <unordered_map>
+
+namespace htpscope {
+namespace {
+
+bool Contains(std::string_view text, std::string_view part) {
+  return text.find(part) != std::string_view::npos;
+}
+
+char GroupLetter(size_t i) {
+  static constexpr char kLetters[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  return i < sizeof(kLetters) - 1 ? kLetters[i] : '?';
+}
+
+// Matrix work: tid 256 also carries DMA, checkpoints and sync, which are not.
+bool IsHmxWork(const OpSlice& s) { return (s.flags & kFlagUsesHmx) != 0; }
+
+}  // namespace
+
+UserGroup ParseUserGroup(std::string_view spec) {
+  size_t eq = spec.find('=');
+  if (eq == std::string_view::npos || eq == 0 || eq + 1 == spec.size())
+    throw std::invalid_argument(
+        fmt::format("--group \"{}\": expected NAME=REGEX with both parts non-empty", spec));
+  UserGroup g;
+  g.name = std::string(spec.substr(0, eq));
+  g.pattern = std::string(spec.substr(eq + 1));
+  try {
+    g.regex = std::regex(g.pattern, std::regex::ECMAScript);
+  } catch (const std::regex_error& e) {
+    throw std::invalid_argument(
+        fmt::format("--group \"{}\": invalid regular expression: {}", spec, e.what()));
+  }
+  return g;
+}
+
+std::string Grouping::GroupOf(std::string_view qnn_op_name, std::string_view htp_op_type) const {
+  for (const auto& g : user) {
+    if (std::regex_search(qnn_op_name.begin(), qnn_op_name.end(), g.regex) ||
+        std::regex_search(htp_op_type.begin(), htp_op_type.end(), g.regex))
+      return g.name;
+  }
+  std::string_view name = by == GroupBy::kQnnOp ? qnn_op_name : htp_op_type;
+  return name.empty() ? std::string("(unnamed)") : std::string(name);
+}
+
+SliceMark MarkOf(std::string_view type, OpCategory category, uint8_t flags) {
+  if (category == OpCategory::kCompute) return SliceMark::kGroup;
+  if (category == OpCategory::kSystemService) {
+    if (flags & (kFlagDmaSet | kFlagDmaWait) || Contains(type, "DmaCheckpoint"))
+      return SliceMark::kDmaCheckpoint;
+    if (flags & kFlagSync || Contains(type, "SyncOp") || Contains(type, "Sync Op"))
+      return SliceMark::kSync;
+    if (flags & kFlagDma || Contains(type, "DramToTcm") || Contains(type, "TcmToDram") ||
+        Contains(type, "_to_vtcm"))
+      return SliceMark::kDmaCopy;
+    return SliceMark::kOtherService;
+  }
+  if (Contains(type, "Spill") || Contains(type, "Fill")) return SliceMark::kSpillFill;
+  if (Contains(type, "Concat")) return SliceMark::kConcat;
+  if (Contains(type, "ForceFormat") || Contains(type, "flat_from_vtcm"))
+    return SliceMark::kForceFormat;
+  return SliceMark::kSlice;
+}
+
+char MarkChar(SliceMark mark) {
+  switch (mark) {
+    case SliceMark::kGroup:
+      return 0;
+    case SliceMark::kSpillFill:
+      return '%';
+    case SliceMark::kConcat:
+      return '+';
+    case SliceMark::kForceFormat:
+      return '~';
+    case SliceMark::kSlice:
+      return '/';
+    case SliceMark::kDmaCopy:
+      return '=';
+    case SliceMark::kDmaCheckpoint:
+      return ':';
+    case SliceMark::kSync:
+      return '!';
+    case SliceMark::kOtherService:
+      return '*';
+  }
+  return '*';
+}
+
+const char* MarkName(SliceMark mark) {
+  switch (mark) {
+    case SliceMark::kGroup:
+      return "op group";
+    case SliceMark::kSpillFill:
+      return "spill/fill";
+    case SliceMark::kConcat:
+      return "concat";
+    case SliceMark::kForceFormat:
+      return "format change";
+    case SliceMark::kSlice:
+      return "slice";
+    case SliceMark::kDmaCopy:
+      return "DMA copy";
+    case SliceMark::kDmaCheckpoint:
+      return "DMA checkpoint/wait";
+    case SliceMark::kSync:
+      return "sync";
+    case SliceMark::kOtherService:
+      return "other system service";
+  }
+  return "other system service";
+}
+
+Timeline BuildTimeline(const Optrace& trace, const std::vector<OpInstance>& ops,
+                       const Grouping& grouping, const TimelineWindow& window) {
+  Timeline t;
+  t.label = trace.path;
+  if (trace.slices.empty()) throw std::invalid_argument("the optrace holds no executed op slices");
+  t.graph_start_cycles = std::numeric_limits<int64_t>::max();
+  t.graph_end_cycles = std::numeric_limits<int64_t>::min();
+  for (const auto& s : trace.slices) {
+    t.graph_start_cycles = std::min(t.graph_start_cycles, s.start_cycles);
+    t.graph_end_cycles = std::max(t.graph_end_cycles, s.end_cycles());
+  }
+  std::vector<std::string> slice_group(trace.slices.size());
+  for (size_t i = 0; i < trace.slices.size(); ++i)
+    slice_group[i] = grouping.GroupOf(trace.Str(trace.slices[i].qnn_op_name),
+                                      trace.Str(trace.slices[i].htp_op_type));
+
+  // The window.
+  t.window_start_cycles = t.graph_start_cycles;
+  t.window_end_cycles = t.graph_end_cycles;
+  std::vector<std::string> how;
+  auto op_bound = [&](const std::string& name, bool first_start) {
+    std::optional<int64_t> bound;
+    for (size_t i = 0; i < trace.slices.size(); ++i) {
+      const OpSlice& s = trace.slices[i];
+      if (trace.Str(s.qnn_op_name) != name && trace.Str(s.htp_op_type) != name &&
+          slice_group[i] != name)
+        continue;
+      int64_t v = first_start ? s.start_cycles : s.end_cycles();
+      bound = !bound ? v : first_start ? std::min(*bound, v) : std::max(*bound, v);
+    }
+    if (!bound)
+      throw std::invalid_argument(fmt::format(
+          "no executed op is named \"{}\" (QNN op name, HTP op type or group name)", name));
+    return *bound;
+  };
+  if (window.from_op) {
+    t.window_start_cycles = op_bound(*window.from_op, true);
+    how.push_back(fmt::format("from the first start of {}", *window.from_op));
+  }
+  if (window.to_op) {
+    t.window_end_cycles = op_bound(*window.to_op, false);
+    how.push_back(fmt::format("to the last end of {}", *window.to_op));
+  }
+  if (window.from_cycle) {
+    t.window_start_cycles = std::max(t.window_start_cycles, t.graph_start_cycles + *window.from_cycle);
+    how.push_back(fmt::format("from graph cycle {}", *window.from_cycle));
+  }
+  if (window.to_cycle) {
+    t.window_end_cycles = std::min(t.window_end_cycles, t.graph_start_cycles + *window.to_cycle);
+    how.push_back(fmt::format("to graph cycle {}", *window.to_cycle));
+  }
+  t.window_start_cycles = std::max(t.window_start_cycles, t.graph_start_cycles);
+  t.window_end_cycles = std::min(t.window_end_cycles, t.graph_end_cycles);
+  if (t.window_end_cycles <= t.window_start_cycles)
+    throw std::invalid_argument(fmt::format(
+        "the window is empty: it starts at graph cycle {} and ends at graph cycle {}",
+        t.window_start_cycles - t.graph_start_cycles, t.window_end_cycles - t.graph_start_cycles));
+  t.window = how.empty() ? "the whole trace" : fmt::format("{}", fmt::join(how, ", "));
+
+  std::unordered_map<uint64_t, OpCategory> category_of;
+  for (const auto& op : ops) category_of[op.op_id] = op.category;
+
+  // Slices in the window, clipped; groups in order of first start.
+  std::vector<uint32_t> order(trace.slices.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    return trace.slices[a].start_cycles < trace.slices[b].start_cycles;
+  });
+  std::unordered_map<std::string, uint32_t> group_index;
+  std::vector<std::set<uint64_t>> group_ops;
+  std::vector<std::set<uint32_t>> group_tids;
+  std::vector<std::vector<Interval>> group_intervals;
+  std::vector<Interval> all, hmx, hvx;
+  for (uint32_t i : order) {
+    const OpSlice& s = trace.slices[i];
+    int64_t start = std::max(s.start_cycles, t.window_start_cycles);
+    int64_t end = std::min(s.end_cycles(), t.window_end_cycles);
+    if (end < start || (end == start && s.dur_cycles > 0)) continue;  // outside the window
+    auto [git, inserted] =
+        group_index.try_emplace(slice_group[i], static_cast<uint32_t>(t.groups.size()));
+    if (inserted) {
+      TimelineGroup g;
+      g.name = slice_group[i];
+      g.letter = GroupLetter(t.groups.size());
+      t.groups.push_back(g);
+      group_ops.emplace_back();
+      group_tids.emplace_back();
+      group_intervals.emplace_back();
+    }
+    uint32_t gi = git->second;
+    auto cat = category_of.find(s.op_id);
+    OpCategory category = cat != category_of.end()
+                              ? cat->second
+                              : ClassifyOp(trace.Str(s.htp_op_type), trace.Str(s.qnn_op_type), s.flags);
+    if (category == OpCategory::kCompute) t.groups[gi].category = OpCategory::kCompute;
+    TimelineSlice ts;
+    ts.slice = i;
+    ts.group = gi;
+    ts.start_cycles = start;
+    ts.end_cycles = end;
+    ts.tid = s.tid;
+    ts.mark = MarkOf(trace.Str(s.htp_op_type), category, s.flags);
+    group_ops[gi].insert(s.op_id);
+    group_tids[gi].insert(s.tid);
+    group_intervals[gi].push_back({start, end});
+    all.push_back({start, end});
+    if (IsHmxWork(s)) hmx.push_back({start, end});
+    if (UnitKindOfTid(s.tid) == UnitKind::kHvx) hvx.push_back({start, end});
+    t.slices.push_back(ts);
+  }
+  for (size_t gi = 0; gi < t.groups.size(); ++gi) {
+    TimelineGroup& g = t.groups[gi];
+    g.stats = ComputeConcurrency(group_intervals[gi]);
+    g.ops = group_ops[gi].size();
+    g.tids.assign(group_tids[gi].begin(), group_tids[gi].end());
+    // A group whose ops are boundary and system-service ones only keeps that
+    // category's name in reports.
+    if (g.category != OpCategory::kCompute) g.category = OpCategory::kBoundary;
+  }
+  // Rows: every thread present in the trace, even when idle in the window.
+  std::set<uint32_t> tids;
+  for (const auto& s : trace.slices) tids.insert(s.tid);
+  std::map<uint32_t, std::vector<Interval>> row_intervals;
+  for (uint32_t tid : tids) {
+    TimelineRow row;
+    row.tid = tid;
+    row.kind = UnitKindOfTid(tid);
+    t.rows.push_back(row);
+  }
+  for (uint32_t k = 0; k < t.slices.size(); ++k) {
+    const TimelineSlice& ts = t.slices[k];
+    auto it = std::find_if(t.rows.begin(), t.rows.end(),
+                           [&](const TimelineRow& r) { return r.tid == ts.tid; });
+    it->slices.push_back(k);
+    it->busy_cycles += ts.end_cycles - ts.start_cycles;
+    row_intervals[ts.tid].push_back({ts.start_cycles, ts.end_cycles});
+  }
+  for (auto& row : t.rows) row.active_cycles = ComputeConcurrency(row_intervals[row.tid]).active_cycles;
+  t.all = ComputeConcurrency(all);
+  t.hmx_active_cycles = ComputeConcurrency(hmx).active_cycles;
+  t.hvx_active_cycles = ComputeConcurrency(hvx).active_cycles;
+  t.hmx_hvx_overlap_cycles = OverlapCycles(hmx, hvx);
+  t.hmx_hvx_overlap_pct = 100.0 * static_cast<double>(t.hmx_hvx_overlap_cycles) /
+                          static_cast<double>(t.window_cycles());
+  return t;
+}
+
+void AddSerializationWarnings(Timeline& timeline, const DependencyGraph& graph,
+                              const Grouping& grouping) {
+  NodeGroups node_groups =
+      GroupNodes(graph, [&](const DepNode& n) { return grouping.GroupOf(n); });
+  auto reach = GroupReachability(graph, node_groups, kDataEdges);
+  std::vector<GroupActivity> activity;
+  std::vector<std::optional<uint32_t>> node_group_of;
+  for (size_t gi = 0; gi < timeline.groups.size(); ++gi) {
+    const TimelineGroup& g = timeline.groups[gi];
+    GroupActivity a;
+    a.name = g.name;
+    a.tids = g.tids;
+    a.compute = g.category == OpCategory::kCompute;
+    activity.push_back(a);
+    node_group_of.push_back(node_groups.Find(g.name));
+  }
+  for (const auto& ts : timeline.slices)
+    activity[ts.group].intervals.push_back({ts.start_cycles, ts.end_cycles});
+  auto depends = [&](size_t a, size_t b) {
+    if (!node_group_of[a] || !node_group_of[b]) return true;  // unknown: do not accuse
+    return static_cast<bool>(reach[*node_group_of[a]][*node_group_of[b]]);
+  };
+  for (const auto& p : FindSerializedGroups(activity, depends)) {
+    // What ran in the gap: boundary and system-service work is the usual tax.
+    std::map<std::string, int64_t> in_gap;
+    for (const auto& ts : timeline.slices) {
+      if (ts.mark == SliceMark::kGroup) continue;
+      int64_t a = std::max(ts.start_cycles, p.first_end_cycles);
+      int64_t b = std::min(ts.end_cycles, p.second_start_cycles);
+      if (b > a) in_gap[MarkName(ts.mark)] += b - a;
+    }
+    std::string gap_work;
+    for (const auto& [name, cycles] : in_gap)
+      gap_work += fmt::format("{}{} {} cycles", gap_work.empty() ? "" : ", ", name, cycles);
+    timeline.warnings.push_back(
+        {"serialized_groups",
+         fmt::format("{} and {} share no data dependency yet ran back to back with zero overlap: "
+                     "{} ends at graph cycle {}, {} starts at graph cycle {} ({} cycles later{})",
+                     p.first, p.second, p.first, p.first_end_cycles - timeline.graph_start_cycles,
+                     p.second, p.second_start_cycles - timeline.graph_start_cycles, p.gap_cycles(),
+                     gap_work.empty() ? "" : "; in the gap: " + gap_work)});
+  }
+}
+
+}  // namespace htpscope

@@ -1,0 +1,88 @@
+#include <fmt/format.h>
+
+#include <fstream>
+#include <stdexcept>
+
+#include "analysis/dependency_graph.h"
+#include "analysis/timeline.h"
+#include "cli/commands.h"
+#include "model/run.h"
+#include "report/timeline_report.h"
+
+namespace htpscope::cli {
+
+// Options shared by `timeline` and `graph`: how ops are grouped.
+void AddGroupingOptions(CLI::App* cmd, std::vector<std::string>& groups, std::string& group_by) {
+  cmd->add_option("--group", groups,
+                  "A user op group NAME=REGEX (repeatable, first match wins): ops whose QNN op "
+                  "name, or else HTP op type, the regex matches");
+  cmd->add_option("--group-by", group_by, "Default grouping of ops: qnn (QNN op) or htp (HTP op type)")
+      ->check(CLI::IsMember({"qnn", "htp"}));
+}
+
+Grouping MakeGrouping(const std::vector<std::string>& groups, const std::string& group_by) {
+  Grouping grouping;
+  grouping.by = group_by == "htp" ? GroupBy::kHtpOpType : GroupBy::kQnnOp;
+  for (const auto& spec : groups) grouping.user.push_back(ParseUserGroup(spec));
+  return grouping;
+}
+
+void WriteFile(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  out.close();
+  if (!out) throw std::runtime_error(fmt::format("cannot write {}", path));
+}
+
+void RegisterTimelineCommand(CLI::App& app, CommandRegistry& registry) {
+  struct Options {
+    std::vector<std::string> inputs;
+    std::vector<std::string> groups;
+    std::string group_by = "qnn";
+    std::optional<int64_t> from_cycle, to_cycle;
+    std::optional<std::string> from_op, to_op;
+    int width = 100;
+    std::string svg;
+    bool json = false;
+  };
+  static Options o;
+  auto* cmd = app.add_subcommand(
+      "timeline",
+      "Per-thread timeline of the traced execution (HMX tid 256 and each HVX thread): op groups, "
+      "boundary and system-service ops, idle gaps; busy, span and concurrency per op group");
+  cmd->add_option("run", o.inputs, "A run directory, or artifact files of one run")->required();
+  AddGroupingOptions(cmd, o.groups, o.group_by);
+  cmd->add_option("--from-cycle", o.from_cycle,
+                  "Window start, in cycles from the first executed slice's start");
+  cmd->add_option("--to-cycle", o.to_cycle,
+                  "Window end, in cycles from the first executed slice's start");
+  cmd->add_option("--from", o.from_op,
+                  "Window start: the first start of this op (QNN op name, HTP op type or group)");
+  cmd->add_option("--to", o.to_op,
+                  "Window end: the last end of this op (QNN op name, HTP op type or group)");
+  cmd->add_option("--width", o.width, "Columns of the text timeline")->check(CLI::Range(10, 1000));
+  cmd->add_option("--svg", o.svg, "Also write the timeline as a standalone SVG file");
+  cmd->add_flag("--json", o.json, "Print JSON (schema: docs/timeline-and-graph.md)");
+  registry.Add(cmd, [] {
+    ProfiledRun run = LoadRun(o.inputs);
+    if (!run.optrace)
+      throw std::invalid_argument(
+          fmt::format("{}: timeline needs an optrace (chrometrace.json, artifact_type OP_TRACE)",
+                      run.label));
+    Grouping grouping = MakeGrouping(o.groups, o.group_by);
+    TimelineWindow window{o.from_cycle, o.to_cycle, o.from_op, o.to_op};
+    Timeline timeline = BuildTimeline(*run.optrace, run.ops, grouping, window);
+    timeline.label = run.label;
+    DependencyGraph graph = BuildDependencyGraph(run.htp_graph ? &*run.htp_graph : nullptr,
+                                                 &*run.optrace, &run.ops);
+    AddSerializationWarnings(timeline, graph, grouping);
+    if (!o.svg.empty()) WriteFile(o.svg, RenderTimelineSvg(timeline, *run.optrace));
+    if (o.json)
+      fmt::print("{}\n", TimelineToJson(timeline, *run.optrace).dump(2));
+    else
+      fmt::print("{}", RenderTimelineText(timeline, o.width));
+    return 0;
+  });
+}
+
+}  // namespace htpscope::cli

@@ -1,0 +1,625 @@
+#include "report/graph_report.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <stdexcept>
+
+#include "report/format_util.h"
+#include "report/timeline_report.h"
+
+namespace htpscope {
+namespace {
+
+using nlohmann::json;
+
+std::string Trim(std::string_view s) {
+  size_t b = s.find_first_not_of(" \t");
+  if (b == std::string_view::npos) return "";
+  size_t e = s.find_last_not_of(" \t");
+  return std::string(s.substr(b, e - b + 1));
+}
+
+double SharePct(int64_t part, std::optional<int64_t> whole) {
+  return whole && *whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(*whole) : 0;
+}
+
+std::string ShareText(int64_t part, std::optional<int64_t> whole) {
+  return whole && *whole > 0 ? fmt::format("{:.1f} %", SharePct(part, whole)) : "-";
+}
+
+std::string IdList(const std::vector<uint64_t>& ids, size_t max) {
+  std::vector<std::string> parts;
+  for (size_t i = 0; i < ids.size() && i < max; ++i) parts.push_back(OpIdHex(ids[i]));
+  if (ids.size() > max) parts.push_back(fmt::format("... ({} more)", ids.size() - max));
+  return fmt::format("{}", fmt::join(parts, ", "));
+}
+
+std::string NameList(const std::vector<std::string>& names) {
+  std::vector<std::string> parts;
+  for (const auto& n : names) parts.push_back(AsciiFit(n, 60));
+  return fmt::format("{}", fmt::join(parts, ", "));
+}
+
+void Section(std::string& out, std::string_view title) {
+  out += fmt::format("\n{}\n{}\n", title, std::string(title.size(), '-'));
+}
+
+// Per op id: dominant-path cycles summed over its slices.
+struct OpDominant {
+  uint64_t op_id = 0;
+  std::string group;
+  int64_t dp_cycles = 0;
+  int64_t trace_dpc_cycles = 0;  // the optrace's op-level DPC (one slice's, repeated)
+  uint32_t slices = 0;
+};
+
+std::vector<OpDominant> DominantByOp(const GraphView& v, const Optrace& trace) {
+  std::map<uint64_t, OpDominant> by_op;
+  for (size_t i = 0; i < trace.slices.size(); ++i) {
+    const OpSlice& s = trace.slices[i];
+    OpDominant& o = by_op[s.op_id];
+    o.op_id = s.op_id;
+    o.group = v.groups.names[v.groups.of_node[v.graph.index.at(s.op_id)]];
+    o.dp_cycles += v.dominant->slice_cycles[i];
+    o.trace_dpc_cycles = s.dpc_cycles;
+    ++o.slices;
+  }
+  std::vector<OpDominant> out;
+  for (auto& [id, o] : by_op) out.push_back(o);
+  return out;
+}
+
+}  // namespace
+
+std::string DotEscape(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '\\':
+        out += "\\\\";
+        break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        break;
+      default:
+        out += static_cast<unsigned char>(c) < 0x20 ? '?' : c;
+    }
+  }
+  return out;
+}
+
+std::pair<std::string, std::string> ParseEdgeSpec(std::string_view spec) {
+  size_t arrow = spec.find("->");
+  if (arrow == std::string_view::npos)
+    throw std::invalid_argument(fmt::format("--drop-edge \"{}\": expected A->B", spec));
+  std::string a = Trim(spec.substr(0, arrow)), b = Trim(spec.substr(arrow + 2));
+  if (a.empty() || b.empty() || b.find("->") != std::string::npos)
+    throw std::invalid_argument(fmt::format("--drop-edge \"{}\": expected A->B", spec));
+  return {a, b};
+}
+
+GraphView BuildGraphView(const ProfiledRun& run, const GraphViewOptions& options) {
+  if (!run.htp_graph && !run.optrace)
+    throw std::invalid_argument(
+        "graph needs a compiled graph (chrometrace_htp.json) or an optrace (chrometrace.json); "
+        "the run has neither");
+  GraphView v;
+  v.label = run.label;
+  v.has_htp_graph = run.htp_graph.has_value();
+  v.has_optrace = run.optrace.has_value();
+  v.has_qhas = run.qhas.has_value();
+  v.graph = BuildDependencyGraph(run.htp_graph ? &*run.htp_graph : nullptr,
+                                 run.optrace ? &*run.optrace : nullptr,
+                                 run.optrace ? &run.ops : nullptr);
+  for (const auto& w : v.graph.warnings) v.warnings.push_back({"dependency_graph", w});
+  const Grouping& grouping = options.grouping;
+  v.groups = GroupNodes(v.graph, [&](const DepNode& n) { return grouping.GroupOf(n); });
+
+  v.shared_tensors = FindSharedTensors(v.graph, v.groups);
+  for (const auto& s : v.shared_tensors) {
+    if (!s.constant()) continue;
+    v.warnings.push_back(
+        {"shared_constant",
+         fmt::format("{} tensor {}{} is read by {} op groups ({}): byte-identical constants are "
+                     "de-duplicated by the compiler, which can tie branches meant to be "
+                     "independent to one buffer",
+                     TensorKindName(s.kind), OpIdHex(s.tensor),
+                     s.producer_group.empty() ? "" : " (copied by " + s.producer_group + ")",
+                     s.consumer_groups.size(), NameList(s.consumer_groups))});
+  }
+  if (options.expected) v.expect = CompareWithExpected(v.graph, v.groups, *options.expected);
+
+  // Graph wall.
+  if (run.optrace && !run.optrace->slices.empty()) {
+    int64_t lo = run.optrace->slices.front().start_cycles, hi = lo;
+    for (const auto& s : run.optrace->slices) {
+      lo = std::min(lo, s.start_cycles);
+      hi = std::max(hi, s.end_cycles());
+    }
+    v.wall_cycles = hi - lo;
+  } else {
+    std::optional<int64_t> lo, hi;
+    for (const auto& n : v.graph.nodes) {
+      if (!n.timed) continue;
+      lo = lo ? std::min(*lo, n.start_cycles) : n.start_cycles;
+      hi = hi ? std::max(*hi, n.end_cycles) : n.end_cycles;
+    }
+    if (lo) v.wall_cycles = *hi - *lo;
+  }
+
+  v.critical = LongestPath(v.graph, v.groups, kAllEdges);
+  if (v.critical.cycle_broken)
+    v.warnings.push_back({"dependency_cycle",
+                          "the dependencies hold a cycle; edges against the order of op start "
+                          "cycles were ignored for the critical path"});
+  std::vector<std::pair<uint32_t, uint32_t>> all_drops;
+  for (const auto& [a, b] : options.drop_edges) {
+    auto ga = v.groups.Find(a), gb = v.groups.Find(b);
+    if (!ga || !gb)
+      throw std::invalid_argument(fmt::format("--drop-edge {}->{}: no op group named \"{}\"", a, b,
+                                              !ga ? a : b));
+    all_drops.push_back({*ga, *gb});
+    CriticalPath p = LongestPath(v.graph, v.groups, kAllEdges, {{*ga, *gb}});
+    v.what_if.push_back(
+        {{{a, b}}, p.dropped_edges, p.length_cycles, v.critical.length_cycles - p.length_cycles});
+  }
+  if (options.drop_edges.size() > 1) {
+    CriticalPath p = LongestPath(v.graph, v.groups, kAllEdges, all_drops);
+    v.what_if.push_back({options.drop_edges, p.dropped_edges, p.length_cycles,
+                         v.critical.length_cycles - p.length_cycles});
+  }
+
+  if (run.optrace) {
+    v.dominant = ComputeDominantPath(*run.optrace);
+    if (run.qhas) {
+      auto it = run.qhas->dominant_path.find(0);
+      if (it != run.qhas->dominant_path.end()) {
+        v.dominant_vs_qhas = CompareDominantPath(*v.dominant, it->second);
+        if (!v.dominant_vs_qhas->identical())
+          v.warnings.push_back(
+              {"dominant_path_mismatch",
+               fmt::format("the dominant path recomputed from the optrace differs from QHAS "
+                           "dominant_path_htp_0 ({} of {} rows match; QHAS has {})",
+                           v.dominant_vs_qhas->matched_rows, v.dominant_vs_qhas->ours_rows,
+                           v.dominant_vs_qhas->qhas_rows)});
+      }
+    }
+  }
+  if (run.qhas) {
+    auto it = run.qhas->dominant_path.find(0);
+    if (it != run.qhas->dominant_path.end()) {
+      PathAgreement a;
+      std::map<uint64_t, int64_t> qhas_ops;
+      for (const auto& s : it->second)
+        if (!s.is_idle()) qhas_ops[s.op_id] += s.dp_cycles;
+      std::set<uint64_t> critical_ops;
+      for (uint32_t n : v.critical.nodes)
+        if (v.graph.nodes[n].executed) critical_ops.insert(v.graph.nodes[n].id);
+      for (uint64_t id : critical_ops) (qhas_ops.count(id) ? a.both : a.only_critical).push_back(id);
+      for (const auto& [id, cycles] : qhas_ops)
+        if (!critical_ops.count(id)) {
+          a.only_qhas.push_back(id);
+          a.only_qhas_cycles += cycles;
+        }
+      v.critical_vs_qhas = a;
+    }
+  }
+  return v;
+}
+
+std::string RenderGraphText(const GraphView& v, const ProfiledRun& run) {
+  const DependencyGraph& g = v.graph;
+  std::string out;
+  std::map<uint8_t, size_t> by_kind;
+  for (const auto& e : g.edges)
+    for (uint8_t bit : {kEdgeGraphInput, kEdgeTraceInput, kEdgeDataFlow, kEdgeSequencerFlow})
+      if (e.kinds & bit) ++by_kind[bit];
+  out += fmt::format("Compiled graph of {}\n", AsciiFit(v.label, 200));
+  out += fmt::format(
+      "  {} ops ({} from the HTP graph, {} only in the optrace), {} op groups, {} dependencies "
+      "(graph_input {}, trace_input {}, data_flow {}, sequencer_flow {}; an edge may have several "
+      "sources), {} input tensors\n",
+      g.nodes.size(), g.graph_nodes, g.trace_only_nodes, v.groups.names.size(), g.edges.size(),
+      by_kind[kEdgeGraphInput], by_kind[kEdgeTraceInput], by_kind[kEdgeDataFlow],
+      by_kind[kEdgeSequencerFlow], g.tensors.size());
+  if (!v.has_htp_graph)
+    out += "  no chrometrace_htp.json: dependencies come from the optrace's Inputs Ops and flows\n";
+  if (v.has_optrace)
+    out += fmt::format("  flow arrows matched to slices: {} ({} unmatched)\n", g.flows_matched,
+                       g.flows_unmatched);
+  size_t identity = 0;
+  for (const auto& [tensor, node] : g.producer_map) identity += tensor == node;
+  if (!g.producer_map.empty())
+    out += fmt::format(
+        "  producer map: {} output tensors named by the HTP graph, {} of them carry their "
+        "producer's id\n",
+        g.producer_map.size(), identity);
+
+  Section(out, "Dependencies between op groups (predecessor group -> group: node edges)");
+  {
+    std::map<std::pair<uint32_t, uint32_t>, std::pair<size_t, uint8_t>> group_edges;
+    for (const auto& e : g.edges) {
+      uint32_t a = v.groups.of_node[e.from], b = v.groups.of_node[e.to];
+      if (a == b) continue;
+      auto& ge = group_edges[{a, b}];
+      ++ge.first;
+      ge.second |= e.kinds;
+    }
+    if (group_edges.empty()) out += "  (none)\n";
+    for (const auto& [ab, info] : group_edges)
+      out += fmt::format("  {} -> {}: {} ({})\n", AsciiFit(v.groups.names[ab.first], 60),
+                         AsciiFit(v.groups.names[ab.second], 60), info.first,
+                         EdgeKindNames(info.second));
+  }
+
+  Section(out, "Predecessors of each op, grouped by op group");
+  for (uint32_t n = 0; n < g.nodes.size(); ++n) {
+    const DepNode& node = g.nodes[n];
+    auto preds = PredecessorsByGroup(g, v.groups, n);
+    std::string list;
+    for (const auto& p : preds)
+      list += fmt::format("{}{}: {}", list.empty() ? "" : "; ", AsciiFit(p.group, 60), IdList(p.ops, 8));
+    out += fmt::format("  {} {:<28} [{}]{}  <- {}\n", OpIdHex(node.id), AsciiFit(node.htp_op_type, 28),
+                       AsciiFit(v.groups.names[v.groups.of_node[n]], 40),
+                       node.executed ? "" : node.in_graph ? " (not executed)" : "",
+                       list.empty() ? "(none)" : list);
+  }
+
+  Section(out, "Shared tensors (read by ops of more than one op group besides their producer)");
+  if (v.shared_tensors.empty()) out += "  (none)\n";
+  for (const auto& s : v.shared_tensors)
+    out += fmt::format("  {} {:<13} {}-> {} op groups: {}{}\n", OpIdHex(s.tensor), TensorKindName(s.kind),
+                       s.producer_group.empty() ? "" : "from " + AsciiFit(s.producer_group, 40) + " ",
+                       s.consumer_groups.size(), NameList(s.consumer_groups),
+                       s.constant() ? "  [shared_constant]" : "");
+  if (!v.shared_tensors.empty())
+    out +=
+        "  static and constant_copy tensors are flagged: the compiler de-duplicates byte-identical "
+        "constants, tying branches to one buffer; shape tensors are read-only metadata\n";
+
+  if (v.expect) {
+    Section(out, "Expected DAG vs compiled graph (groups named by the expectation)");
+    const auto& c = *v.expect;
+    out += fmt::format("  matched {}, missing {}, extra {}\n", c.matched.size(), c.missing.size(),
+                       c.extra.size());
+    for (const auto& e : c.missing)
+      out += fmt::format("  missing: {} -> {} (line {})\n", AsciiFit(e.from, 60), AsciiFit(e.to, 60), e.line);
+    for (const auto& e : c.extra)
+      out += fmt::format("  extra:   {} -> {}{}\n", AsciiFit(e.from, 60), AsciiFit(e.to, 60),
+                         e.data ? "" : " (sequencer order only)");
+    for (const auto& n : c.unknown_names)
+      out += fmt::format("  unknown: {} is no op group of this graph\n", AsciiFit(n, 60));
+  }
+
+  Section(out, "Critical path (longest path by measured op durations over data and sequencer dependencies)");
+  if (v.critical.nodes.empty()) {
+    out += "  (no timed ops)\n";
+  } else {
+    out += fmt::format("  {} cycles = {} of the {}-cycle graph wall; {} ops\n",
+                       GroupDigits(v.critical.length_cycles), ShareText(v.critical.length_cycles, v.wall_cycles),
+                       v.wall_cycles ? GroupDigits(*v.wall_cycles) : "?", v.critical.nodes.size());
+    out += fmt::format("  {:>3}  {:<24} {:<30} {:<18} {:>12} {:>8}\n", "#", "op group", "HTP op type",
+                       "op id", "cycles", "of wall");
+    int i = 0;
+    for (uint32_t n : v.critical.nodes) {
+      const DepNode& node = g.nodes[n];
+      out += fmt::format("  {:>3}  {:<24} {:<30} {:<18} {:>12} {:>8}\n", ++i,
+                         AsciiFit(v.groups.names[v.groups.of_node[n]], 24), AsciiFit(node.htp_op_type, 30),
+                         OpIdHex(node.id), GroupDigits(node.duration_cycles),
+                         ShareText(node.duration_cycles, v.wall_cycles));
+    }
+    out +=
+        "  cycles = an op's measured duration (first slice start to last slice end); the path "
+        "assumes unlimited units and no dispatch cost\n";
+  }
+  if (!v.what_if.empty()) {
+    Section(out, "What-if: dependencies dropped (ESTIMATE: durations as measured, resources not modelled)");
+    for (const auto& w : v.what_if) {
+      std::vector<std::string> names;
+      for (const auto& [a, b] : w.dropped) names.push_back(AsciiFit(a, 40) + "->" + AsciiFit(b, 40));
+      out += fmt::format(
+          "  drop {}: {} node edges removed; critical path {} cycles; estimated wall saving {} "
+          "cycles ({} of the wall){}\n",
+          fmt::join(names, ", "), w.edges_removed, GroupDigits(w.critical_path_cycles),
+          GroupDigits(w.saving_cycles), ShareText(w.saving_cycles, v.wall_cycles),
+          w.edges_removed == 0 ? " - no direct dependency between these groups" : "");
+    }
+  }
+
+  if (v.dominant && run.optrace) {
+    const Optrace& trace = *run.optrace;
+    Section(out, "Dominant path (QHAS method, recomputed from the optrace)");
+    out += fmt::format(
+        "  {} segments over the {}-cycle wall, {} idle cycles; at each cycle the running slice "
+        "of highest priority (HMX > HVX > DMA read > DMA write > checkpoint > sync, then lowest "
+        "thread id)\n",
+        v.dominant->segments.size(), GroupDigits(v.dominant->wall_cycles),
+        GroupDigits(v.dominant->idle_cycles));
+    auto by_op = DominantByOp(v, trace);
+    std::map<std::string, int64_t> by_group;
+    for (size_t i = 0; i < trace.slices.size(); ++i) {
+      const OpSlice& s = trace.slices[i];
+      by_group[v.groups.names[v.groups.of_node[v.graph.index.at(s.op_id)]]] +=
+          v.dominant->slice_cycles[i];
+    }
+    std::vector<std::pair<std::string, int64_t>> groups(by_group.begin(), by_group.end());
+    std::stable_sort(groups.begin(), groups.end(),
+                     [](const auto& a, const auto& b) { return a.second > b.second; });
+    out += fmt::format("  {:<30} {:>12} {:>8}\n", "op group", "dp cycles", "of wall");
+    for (const auto& [name, cycles] : groups)
+      out += fmt::format("  {:<30} {:>12} {:>8}\n", AsciiFit(name, 30), GroupDigits(cycles),
+                         ShareText(cycles, v.dominant->wall_cycles));
+    out += fmt::format("  {:<30} {:>12} {:>8}\n", "(idle)", GroupDigits(v.dominant->idle_cycles),
+                       ShareText(v.dominant->idle_cycles, v.dominant->wall_cycles));
+    bool header = false;
+    for (const auto& o : by_op) {
+      if (o.slices < 2) continue;
+      if (!header) {
+        out +=
+            "  multi-slice ops: dominant-path cycles summed over their slices vs the optrace's "
+            "DPC (one slice's value, repeated on every slice)\n";
+        header = true;
+      }
+      out += fmt::format("    {} {:<24} {} slices: {} cycles (optrace DPC {})\n", OpIdHex(o.op_id),
+                         AsciiFit(o.group, 24), o.slices, GroupDigits(o.dp_cycles),
+                         GroupDigits(o.trace_dpc_cycles));
+    }
+    if (v.dominant_vs_qhas) {
+      const auto& c = *v.dominant_vs_qhas;
+      if (c.identical())
+        out += fmt::format(
+            "  QHAS dominant_path_htp_0: identical, {} of {} rows (op, start, end, partial), idle "
+            "{} cycles on both\n",
+            c.matched_rows, c.qhas_rows, GroupDigits(c.qhas_idle_cycles));
+      else {
+        out += fmt::format("  QHAS dominant_path_htp_0: DIFFERS - {} of {} recomputed rows match; QHAS has {} rows\n",
+                           c.matched_rows, c.ours_rows, c.qhas_rows);
+        for (const auto& d : c.differences) out += "    " + d + "\n";
+      }
+    } else if (v.has_qhas) {
+      out += "  QHAS has no dominant_path_htp_0 section to compare with\n";
+    }
+  }
+  if (v.critical_vs_qhas) {
+    const auto& a = *v.critical_vs_qhas;
+    Section(out, "Critical path vs QHAS dominant_path_htp_0 (op ids)");
+    out += fmt::format("  on both: {}; only on the critical path: {}; only on QHAS's path: {} ({} dp cycles)\n",
+                       a.both.size(), a.only_critical.size(), a.only_qhas.size(),
+                       GroupDigits(a.only_qhas_cycles));
+    auto names = [&](const std::vector<uint64_t>& ids) {
+      std::vector<std::string> parts;
+      for (size_t i = 0; i < ids.size() && i < 12; ++i) {
+        const DepNode* n = g.Find(ids[i]);
+        parts.push_back(fmt::format("{} ({})", OpIdHex(ids[i]),
+                                    n ? AsciiFit(v.groups.names[v.groups.of_node[g.index.at(ids[i])]], 30)
+                                      : std::string("?")));
+      }
+      if (ids.size() > 12) parts.push_back(fmt::format("... {} more", ids.size() - 12));
+      return fmt::format("{}", fmt::join(parts, ", "));
+    };
+    if (!a.only_critical.empty()) out += "  only critical: " + names(a.only_critical) + "\n";
+    if (!a.only_qhas.empty()) out += "  only QHAS: " + names(a.only_qhas) + "\n";
+    out +=
+        "  the two differ by design: the critical path follows dependencies only, QHAS's path "
+        "covers every cycle of the wall (resource waits and DMA included)\n";
+  }
+  if (!v.warnings.empty()) {
+    Section(out, "Warnings");
+    for (const auto& w : v.warnings) out += fmt::format("  [{}] {}\n", w.code, AsciiFit(w.message, 2000));
+  }
+  return out;
+}
+
+json GraphToJson(const GraphView& v, const ProfiledRun& run) {
+  const DependencyGraph& g = v.graph;
+  json j;
+  j["label"] = v.label;
+  j["sources"] = {{"htp_graph", v.has_htp_graph}, {"optrace", v.has_optrace}, {"qhas", v.has_qhas}};
+  j["wall_cycles"] = v.wall_cycles ? json(*v.wall_cycles) : json(nullptr);
+  json nodes = json::array();
+  for (uint32_t n = 0; n < g.nodes.size(); ++n) {
+    const DepNode& node = g.nodes[n];
+    json preds = json::array();
+    for (const auto& p : PredecessorsByGroup(g, v.groups, n)) {
+      json ids = json::array();
+      for (uint64_t id : p.ops) ids.push_back(OpIdHex(id));
+      preds.push_back({{"group", p.group}, {"ops", ids}});
+    }
+    json inputs = json::array();
+    for (uint64_t id : node.input_ids) inputs.push_back(OpIdHex(id));
+    json nj{{"op_id", OpIdHex(node.id)},
+            {"group", v.groups.names[v.groups.of_node[n]]},
+            {"qnn_op", node.qnn_op_name},
+            {"htp_op_type", node.htp_op_type},
+            {"category", OpCategoryName(node.category)},
+            {"in_htp_graph", node.in_graph},
+            {"executed", node.executed},
+            {"inputs", inputs},
+            {"inputs_source", node.inputs_source},
+            {"predecessors", preds}};
+    if (node.timed) {
+      nj["start_cycle"] = node.start_cycles;
+      nj["end_cycle"] = node.end_cycles;
+      nj["duration_cycles"] = node.duration_cycles;
+      nj["work_cycles"] = node.work_cycles;
+    }
+    nodes.push_back(nj);
+  }
+  j["nodes"] = nodes;
+  json edges = json::array();
+  for (const auto& e : g.edges)
+    edges.push_back({{"from", OpIdHex(g.nodes[e.from].id)},
+                     {"to", OpIdHex(g.nodes[e.to].id)},
+                     {"kinds", EdgeKindNames(e.kinds)}});
+  j["edges"] = edges;
+  json producers = json::array();
+  for (const auto& [tensor, node] : g.producer_map)
+    producers.push_back({{"tensor", OpIdHex(tensor)}, {"producer", OpIdHex(node)}});
+  j["producer_map"] = producers;
+  json shared = json::array();
+  for (const auto& s : v.shared_tensors) {
+    json ops = json::array();
+    for (uint64_t id : s.consumer_ops) ops.push_back(OpIdHex(id));
+    shared.push_back({{"tensor", OpIdHex(s.tensor)},
+                      {"kind", TensorKindName(s.kind)},
+                      {"producer", s.producer_group.empty() ? json(nullptr) : json(s.producer_group)},
+                      {"consumers", s.consumer_groups},
+                      {"consumer_ops", ops},
+                      {"constant", s.constant()}});
+  }
+  j["shared_tensors"] = shared;
+  if (v.expect) {
+    json missing = json::array(), extra = json::array(), matched = json::array();
+    for (const auto& e : v.expect->missing)
+      missing.push_back({{"from", e.from}, {"to", e.to}, {"line", e.line}});
+    for (const auto& e : v.expect->extra)
+      extra.push_back({{"from", e.from}, {"to", e.to}, {"data", e.data}});
+    for (const auto& e : v.expect->matched)
+      matched.push_back({{"from", e.from}, {"to", e.to}, {"data", e.data}});
+    j["expect"] = {{"missing", missing},
+                   {"extra", extra},
+                   {"matched", matched},
+                   {"unknown_names", v.expect->unknown_names}};
+  } else {
+    j["expect"] = nullptr;
+  }
+  json path = json::array();
+  for (uint32_t n : v.critical.nodes) {
+    const DepNode& node = g.nodes[n];
+    path.push_back({{"name", v.groups.names[v.groups.of_node[n]]},
+                    {"op_id", OpIdHex(node.id)},
+                    {"htp_op_type", node.htp_op_type},
+                    {"cycles", node.duration_cycles},
+                    {"share_of_wall_pct", SharePct(node.duration_cycles, v.wall_cycles)}});
+  }
+  j["critical_path"] = path;
+  j["critical_path_cycles"] = v.critical.length_cycles;
+  j["critical_path_share_of_wall_pct"] = SharePct(v.critical.length_cycles, v.wall_cycles);
+  j["critical_path_edge_kinds"] = EdgeKindNames(v.critical.kinds);
+  json what_if = json::array();
+  for (const auto& w : v.what_if) {
+    json dropped = json::array();
+    for (const auto& [a, b] : w.dropped) dropped.push_back({{"from", a}, {"to", b}});
+    what_if.push_back({{"dropped", dropped},
+                       {"edges_removed", w.edges_removed},
+                       {"critical_path_cycles", w.critical_path_cycles},
+                       {"saving_cycles", w.saving_cycles},
+                       {"saving_pct_of_wall", SharePct(w.saving_cycles, v.wall_cycles)},
+                       {"estimate", true}});
+  }
+  j["what_if"] = what_if;
+  if (v.dominant && run.optrace) {
+    const Optrace& trace = *run.optrace;
+    json segments = json::array();
+    for (const auto& s : v.dominant->segments) {
+      json sj{{"start_cycle", s.start_cycles}, {"end_cycle", s.end_cycles}, {"cycles", s.cycles()},
+              {"partial", s.partial}};
+      if (s.slice < 0) {
+        sj["op_id"] = nullptr;
+        sj["name"] = "(idle)";
+      } else {
+        const OpSlice& src = trace.slices[s.slice];
+        sj["op_id"] = OpIdHex(s.op_id);
+        sj["name"] = v.groups.names[v.groups.of_node[g.index.at(s.op_id)]];
+        sj["htp_op_type"] = std::string(trace.Str(src.htp_op_type));
+        sj["tid"] = src.tid;
+      }
+      segments.push_back(sj);
+    }
+    json per_op = json::array();
+    for (const auto& o : DominantByOp(v, trace))
+      per_op.push_back({{"op_id", OpIdHex(o.op_id)},
+                        {"name", o.group},
+                        {"dp_cycles", o.dp_cycles},
+                        {"trace_dpc_cycles", o.trace_dpc_cycles},
+                        {"slices", o.slices}});
+    json dj{{"segments", segments},
+            {"per_op", per_op},
+            {"wall_cycles", v.dominant->wall_cycles},
+            {"idle_cycles", v.dominant->idle_cycles}};
+    if (v.dominant_vs_qhas) {
+      const auto& c = *v.dominant_vs_qhas;
+      dj["qhas_comparison"] = {{"identical", c.identical()},
+                               {"rows", c.ours_rows},
+                               {"qhas_rows", c.qhas_rows},
+                               {"matched_rows", c.matched_rows},
+                               {"differences", c.differences}};
+    } else {
+      dj["qhas_comparison"] = nullptr;
+    }
+    j["dominant_path"] = dj;
+  } else {
+    j["dominant_path"] = nullptr;
+  }
+  if (v.critical_vs_qhas) {
+    auto ids = [](const std::vector<uint64_t>& v) {
+      json a = json::array();
+      for (uint64_t id : v) a.push_back(OpIdHex(id));
+      return a;
+    };
+    j["critical_path_vs_qhas"] = {{"both", ids(v.critical_vs_qhas->both)},
+                                  {"only_critical_path", ids(v.critical_vs_qhas->only_critical)},
+                                  {"only_qhas", ids(v.critical_vs_qhas->only_qhas)},
+                                  {"only_qhas_cycles", v.critical_vs_qhas->only_qhas_cycles}};
+  } else {
+    j["critical_path_vs_qhas"] = nullptr;
+  }
+  json warnings = json::array();
+  for (const auto& w : v.warnings) warnings.push_back({{"code", w.code}, {"message", w.message}});
+  j["warnings"] = warnings;
+  return j;
+}
+
+std::string RenderGraphDot(const GraphView& v) {
+  const DependencyGraph& g = v.graph;
+  std::set<uint32_t> on_path(v.critical.nodes.begin(), v.critical.nodes.end());
+  std::set<std::pair<uint32_t, uint32_t>> path_edges;
+  for (size_t i = 1; i < v.critical.nodes.size(); ++i)
+    path_edges.insert({v.critical.nodes[i - 1], v.critical.nodes[i]});
+  std::string out = "digraph htp_graph {\n  rankdir=LR;\n  node [shape=box, fontsize=10];\n";
+  out += fmt::format("  label=\"{}\";\n", DotEscape("htpscope graph: " + v.label));
+  for (uint32_t gi = 0; gi < v.groups.names.size(); ++gi) {
+    out += fmt::format("  subgraph \"cluster_{}\" {{\n    label=\"{}\";\n", gi, DotEscape(v.groups.names[gi]));
+    for (uint32_t n = 0; n < g.nodes.size(); ++n) {
+      if (v.groups.of_node[n] != gi) continue;
+      const DepNode& node = g.nodes[n];
+      std::string label = node.htp_op_type + "\n" + OpIdHex(node.id) +
+                          (node.timed ? "\n" + GroupDigits(node.duration_cycles) + " cycles"
+                                      : std::string("\nnot executed"));
+      out += fmt::format("    \"{}\" [label=\"{}\"{}];\n", OpIdHex(node.id), DotEscape(label),
+                         on_path.count(n) ? ", color=red, penwidth=2" : "");
+    }
+    out += "  }\n";
+  }
+  for (const auto& e : g.edges) {
+    bool path = path_edges.count({e.from, e.to}) > 0;
+    bool sequencer_only = !(e.kinds & kDataEdges);
+    out += fmt::format("  \"{}\" -> \"{}\" [tooltip=\"{}\"{}{}];\n", OpIdHex(g.nodes[e.from].id),
+                       OpIdHex(g.nodes[e.to].id), EdgeKindNames(e.kinds),
+                       sequencer_only ? ", style=dashed, color=gray40" : "",
+                       path ? ", color=red, penwidth=2" : "");
+  }
+  for (const auto& s : v.shared_tensors) {
+    if (g.Find(s.tensor)) continue;  // an op's output: its edges are drawn above
+    std::string id = "tensor_" + OpIdHex(s.tensor);
+    out += fmt::format("  \"{}\" [shape=note, label=\"{}\"{}];\n", id,
+                       DotEscape(fmt::format("{} tensor\n{}\nread by {} groups", TensorKindName(s.kind),
+                                             OpIdHex(s.tensor), s.consumer_groups.size())),
+                       s.constant() ? ", color=red, fontcolor=red" : "");
+    for (uint64_t c : s.consumer_ops)
+      out += fmt::format("  \"{}\" -> \"{}\" [style=dotted{}];\n", id, OpIdHex(c),
+                         s.constant() ? ", color=red" : "");
+  }
+  out += "}\n";
+  return out;
+}
+
+}  // namespace htpscope

@@ -1,0 +1,36 @@
+// Rendering the per-thread timeline: fixed-width ASCII text, a standalone
+// SVG and JSON (schema in docs/timeline-and-graph.md).  Cycle figures are
+// HTP cycles; the text shows graph cycles (relative to the first executed
+// slice), JSON and SVG titles absolute cycles too.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+#include "analysis/timeline.h"
+#include "formats/optrace.h"
+
+namespace htpscope {
+
+// `width` columns for the picture (at least 10).
+std::string RenderTimelineText(const Timeline& timeline, int width);
+
+// A standalone SVG document: one row per thread, op groups coloured with a
+// legend, boundary/system-service ops in their own colours, idle gaps blank.
+std::string RenderTimelineSvg(const Timeline& timeline, const Optrace& trace);
+
+nlohmann::json TimelineToJson(const Timeline& timeline, const Optrace& trace);
+
+// Escapes &, <, >, " and ' for XML text and attribute values, and replaces
+// characters XML 1.0 forbids (control characters, invalid UTF-8) with '?'.
+std::string XmlEscape(std::string_view text);
+
+// Printable ASCII only (others become '?'), cut to `width` columns with ".."
+// at the end when longer.
+std::string AsciiFit(std::string_view text, size_t width);
+
+// "HMX 256", "HVX 512-515", "HMX 256, HVX 512-513, 515".
+std::string DescribeThreads(const std::vector<uint32_t>& tids);
+
+}  // namespace htpscope
