@@ -1,0 +1,106 @@
+// Replays every input under fuzz/regressions/<target>/ (inputs that once
+// crashed, hung or broke the error contract of a reader; see
+// docs/robustness.md) through the reader that target fuzzes.  Each must be
+// read or rejected with an InputError naming the input.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <string>
+
+#include "formats/byte_source.h"
+#include "formats/corpus_test_util.h"
+#include "formats/htp_graph.h"
+#include "formats/input_error.h"
+#include "formats/npy.h"
+#include "formats/optrace.h"
+#include "formats/qhas.h"
+#include "formats/runtrace.h"
+#include "formats/tensor_manifest.h"
+
+namespace htpscope {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// The data files tensor_manifest_fuzz.cc gives manifests to refer to.
+std::string ManifestDataDir() {
+  static const std::string dir = [] {
+    std::string d = testing_support::TempDir("regression_manifest");
+    std::ofstream(d + "/a.raw", std::ios::binary) << std::string(16, '\x01');
+    std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), }";
+    header.resize(117, ' ');
+    header += '\n';
+    std::ofstream(d + "/b.npy", std::ios::binary)
+        << std::string("\x93NUMPY\x01\x00", 8) << static_cast<char>(header.size()) << '\0' << header
+        << std::string(16, '\0');
+    return d;
+  }();
+  return dir;
+}
+
+using Replay = std::function<void(const std::string& path, const std::string& content)>;
+
+// One entry per fuzz target (src/*/<target>_fuzz.cc).
+const std::map<std::string, Replay>& Replays() {
+  static const std::map<std::string, Replay> replays = {
+      {"optrace",
+       [](const std::string& p, const std::string& c) { ParseOptrace(p, c.data(), c.size()); }},
+      {"runtrace", [](const std::string& p, const std::string& c) { ParseRuntrace(p, c); }},
+      {"htp_graph", [](const std::string& p, const std::string& c) { ParseHtpGraph(p, c); }},
+      {"qhas", [](const std::string& p, const std::string& c) { ParseQhas(p, c); }},
+      {"byte_source", [](const std::string& p, const std::string&) { ReadWholeFile(p); }},
+      {"npy",
+       [](const std::string& p, const std::string& c) {
+         NpyHeader h = ParseNpyHeader(p, c);
+         TensorFileReader reader("t", {p, h.data_offset_bytes, h.dtype, h.big_endian, h.shape});
+         std::vector<double> out(256);
+         std::vector<char> scratch;
+         for (uint64_t first = 0; first < reader.element_count(); first += out.size())
+           reader.Read(first, std::min<uint64_t>(out.size(), reader.element_count() - first),
+                       out.data(), scratch);
+       }},
+      {"tensor_manifest",
+       [](const std::string& p, const std::string& c) {
+         ParseTensorManifest(p, simdjson::padded_string(c), ManifestDataDir());
+       }},
+  };
+  return replays;
+}
+
+TEST(FuzzRegression, EveryRecordedInputIsReadOrRejectedCleanly) {
+  fs::path root = fs::path(HTPSCOPE_SOURCE_DIR) / "fuzz" / "regressions";
+  ASSERT_TRUE(fs::is_directory(root)) << root;
+  size_t replayed = 0;
+  for (const auto& target : fs::directory_iterator(root)) {
+    if (!target.is_directory()) continue;
+    std::string name = target.path().filename().string();
+    auto it = Replays().find(name);
+    ASSERT_NE(it, Replays().end()) << "no replay for fuzz target " << name;
+    for (const auto& input : fs::directory_iterator(target.path())) {
+      std::string path = input.path().string();
+      SCOPED_TRACE(path);
+      ++replayed;
+      try {
+        it->second(path, Slurp(path));
+      } catch (const InputError& e) {
+        EXPECT_FALSE(e.problem().empty());
+        // Problems with a tensor's data file name that file, and its length.
+        if (name == "npy" || name == "tensor_manifest") continue;
+        EXPECT_EQ(e.file(), path) << e.what();
+        EXPECT_TRUE(e.byte_offset() || e.line()) << e.what();
+      }
+    }
+  }
+  RecordProperty("replayed", static_cast<int>(replayed));
+}
+
+}  // namespace
+}  // namespace htpscope
