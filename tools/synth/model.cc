@@ -862,11 +862,13 @@ const char* Model::Description(const HtpOp& op) const {
 int64_t Model::NodeCycles(uint32_t qnn, int execution) const {
   const int64_t work = qnn_work_cycles[qnn];
   if (execution <= 1 || work == 0) return work;
-  // Warm executions: each node runs at its own warm speed (cache and DMA effects).
+  // Warm executions: the execution's speed-up, give or take 10 % per node
+  // (cache and DMA effects).
   double u =
       UnitFromBits(Mix64(options.seed * 0x9e3779b97f4a7c15ULL ^ (static_cast<uint64_t>(qnn) << 20) ^
                          static_cast<uint64_t>(execution)));
-  return std::llround(static_cast<double>(work) * (0.5 + 0.5 * u));
+  const double warm = executions[static_cast<size_t>(execution) - 1].warm_factor;
+  return std::llround(static_cast<double>(work) * warm * (0.9 + 0.2 * u));
 }
 
 std::vector<uint32_t> Model::ProfileNodes() const {

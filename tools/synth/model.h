@@ -258,7 +258,9 @@ struct Model {
   const char* QnnTypeName(uint32_t qnn) const { return Info(qnn_ops[qnn].type).type; }
   const char* Description(const HtpOp& op) const;  // nullptr when none
   // The per-node "(cycles)" value printed for QNN op `qnn` in "Execute Stat
-  // <execution>" (execution 1: its work in the trace).
+  // <execution>": execution 1 prints its work in the trace; a warm execution
+  // scales it by the execution's warm_factor, ±10 % per node.  Requires
+  // executions[0 .. execution-1] to exist.
   int64_t NodeCycles(uint32_t qnn, int execution) const;
   // QNN ops that get a per-node line in the profile text, in printed order.
   std::vector<uint32_t> ProfileNodes() const;

@@ -483,5 +483,38 @@ TEST(SynthRun, ArtifactsHaveTheRealLayout) {
   EXPECT_EQ(gt["ops"].size(), std::min<size_t>(20, t.ops.size()));
 }
 
+// examples/synthetic_run is what examples/README.md's command writes, and
+// htpscope summarises it exactly as its ground truth says.
+TEST(SynthRun, ExampleRunIsUpToDate) {
+  const fs::path example = fs::path(HTPSCOPE_SOURCE_DIR) / "examples" / "synthetic_run";
+  ASSERT_TRUE(fs::is_directory(example)) << example;
+  TempDir dir;
+  SynthOptions o;
+  o.graph_name = "example";
+  o.seed = 1;
+  o.ops = 10;
+  o.input_chunks = 2;
+  o.hmx_share = 0.4;
+  o.tiled_share = 0.2;
+  o.executions = 5;
+  Generated g;
+  g.truth = GenerateRun(o, {dir.path().string(), false, 20});
+  EXPECT_EQ(ReadAll(dir.path()), ReadAll(example))
+      << "regenerate examples/synthetic_run with the command in examples/README.md";
+  g.run = LoadRun({example.string()});
+  g.summary = Summarize(g.run);
+  g.json = SummaryToJson(g.summary);
+  ExpectMatchesTruth(g);
+  // What the README promises.
+  EXPECT_EQ(g.truth.htp_op_instances, 41u);
+  EXPECT_EQ(g.truth.slices, 44u);
+  EXPECT_EQ(g.truth.multi_slice_ops, 1u);
+  EXPECT_EQ(g.truth.executions.size(), 5u);
+  EXPECT_EQ(g.json["skipped"].size(), 1u);  // ground_truth.json
+  uint64_t bytes = 0;
+  for (const auto& entry : fs::directory_iterator(example)) bytes += fs::file_size(entry.path());
+  EXPECT_LT(bytes, 300u * 1024u);
+}
+
 }  // namespace
 }  // namespace htpscope::synth
