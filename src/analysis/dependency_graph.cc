@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <stdexcept>
 
 #include "formats/input_error.h"
 
@@ -350,6 +351,15 @@ std::vector<ExpectedEdge> ParseExpectedDag(const std::string& path, std::string_
     out.push_back(std::move(e));
   }
   return out;
+}
+
+std::pair<std::string, std::string> ParseEdgeSpec(std::string_view spec) {
+  size_t arrow = spec.find("->");
+  std::string a = Trim(spec.substr(0, arrow == std::string_view::npos ? 0 : arrow));
+  std::string b = arrow == std::string_view::npos ? "" : Trim(spec.substr(arrow + 2));
+  if (a.empty() || b.empty() || b.find("->") != std::string::npos)
+    throw std::invalid_argument(fmt::format("--drop-edge \"{}\": expected A->B", spec));
+  return {a, b};
 }
 
 DagComparison CompareWithExpected(const DependencyGraph& graph, const NodeGroups& groups,

@@ -151,6 +151,10 @@ struct ExpectedEdge {
 // Throws InputError naming `path` and the line of a malformed entry.
 std::vector<ExpectedEdge> ParseExpectedDag(const std::string& path, std::string_view text);
 
+// "A->B" or "A -> B" (one --drop-edge) into its two names; throws
+// std::invalid_argument.
+std::pair<std::string, std::string> ParseEdgeSpec(std::string_view spec);
+
 struct GroupEdge {
   std::string from, to;
   bool data = false;  // false: only sequencer arrows make this dependency

@@ -15,13 +15,6 @@ namespace {
 
 using nlohmann::json;
 
-std::string Trim(std::string_view s) {
-  size_t b = s.find_first_not_of(" \t");
-  if (b == std::string_view::npos) return "";
-  size_t e = s.find_last_not_of(" \t");
-  return std::string(s.substr(b, e - b + 1));
-}
-
 double SharePct(int64_t part, std::optional<int64_t> whole) {
   return whole && *whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(*whole) : 0;
 }
@@ -94,16 +87,6 @@ std::string DotEscape(std::string_view text) {
     }
   }
   return out;
-}
-
-std::pair<std::string, std::string> ParseEdgeSpec(std::string_view spec) {
-  size_t arrow = spec.find("->");
-  if (arrow == std::string_view::npos)
-    throw std::invalid_argument(fmt::format("--drop-edge \"{}\": expected A->B", spec));
-  std::string a = Trim(spec.substr(0, arrow)), b = Trim(spec.substr(arrow + 2));
-  if (a.empty() || b.empty() || b.find("->") != std::string::npos)
-    throw std::invalid_argument(fmt::format("--drop-edge \"{}\": expected A->B", spec));
-  return {a, b};
 }
 
 GraphView BuildGraphView(const ProfiledRun& run, const GraphViewOptions& options) {

@@ -67,7 +67,4 @@ std::string RenderGraphDot(const GraphView& view);
 // line breaks (which become \n), so no input text can end the string.
 std::string DotEscape(std::string_view text);
 
-// "A->B" or "A -> B" into its two names; throws std::invalid_argument.
-std::pair<std::string, std::string> ParseEdgeSpec(std::string_view spec);
-
 }  // namespace htpscope
