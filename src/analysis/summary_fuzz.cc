@@ -39,7 +39,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (!runtrace.empty()) run.runtrace = ParseRuntrace("runtrace", runtrace);
     if (!qhas.empty()) run.qhas = ParseQhas("qhas", qhas);
   } catch (const InputError& e) {
-    fuzz::CheckError(e, e.file(), size);
+    fuzz::CheckError(e, e.file(), fuzz::AsText(data, size));
     return 0;
   }
   run.ops = BuildOpInstances(*run.optrace, &run.warnings);

@@ -26,7 +26,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (!gzip && (whole.size() != size || std::memcmp(whole.data(), data, size) != 0)) std::abort();
   } catch (const InputError& e) {
     if (!gzip) fuzz::Violation("a plain file was rejected", e);
-    fuzz::CheckError(e, path, size);
+    fuzz::CheckError(e, path, fuzz::AsText(data, size));
   }
 
   // The prefix never throws for damage past the first bytes, and agrees with

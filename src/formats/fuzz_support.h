@@ -32,12 +32,13 @@ inline std::string_view AsText(const uint8_t* data, size_t size) {
 }
 
 // An error must name `path` and carry a byte offset within the input (one
-// past the end for "ends too early"), or a 1-based line number; an empty
-// input has no place to point at.
-inline void CheckError(const InputError& e, const std::string& path, size_t input_size) {
+// past the end for "ends too early"), or a 1-based line number; an input
+// with nothing but white space has no place to point at.
+inline void CheckError(const InputError& e, const std::string& path, std::string_view input) {
   if (e.file() != path) Violation("the error does not name the input file", e);
   if (e.problem().empty()) Violation("the error does not say what is wrong", e);
-  if (input_size == 0) return;
+  if (input.find_first_not_of(" \t\r\n") == std::string_view::npos) return;
+  const size_t input_size = input.size();
   if (e.byte_offset()) {
     if (*e.byte_offset() > input_size) Violation("the error's byte offset is past the input", e);
   } else if (e.line()) {

@@ -19,7 +19,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (const auto& [id, tensor] : graph.tensors)
       if (id != tensor.id) std::abort();
   } catch (const InputError& e) {
-    fuzz::CheckError(e, fuzz::kFuzzPath, size);
+    fuzz::CheckError(e, fuzz::kFuzzPath, fuzz::AsText(data, size));
   }
   return 0;
 }

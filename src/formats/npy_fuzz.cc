@@ -13,7 +13,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {
     header = ParseNpyHeader(fuzz::kFuzzPath, fuzz::AsText(data, size));
   } catch (const InputError& e) {
-    fuzz::CheckError(e, fuzz::kFuzzPath, size);
+    fuzz::CheckError(e, fuzz::kFuzzPath, fuzz::AsText(data, size));
     return 0;
   }
   if (header.data_offset_bytes > size) std::abort();

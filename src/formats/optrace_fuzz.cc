@@ -16,7 +16,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (id >= trace.strings.size()) std::abort();
     }
   } catch (const InputError& e) {
-    fuzz::CheckError(e, fuzz::kFuzzPath, size);
+    fuzz::CheckError(e, fuzz::kFuzzPath, fuzz::AsText(data, size));
   }
   return 0;
 }

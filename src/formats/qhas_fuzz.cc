@@ -9,7 +9,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (const auto& [core, segments] : qhas.dominant_path)
       for (const QhasPathSegment& s : segments) (void)s.is_idle();
   } catch (const InputError& e) {
-    fuzz::CheckError(e, fuzz::kFuzzPath, size);
+    fuzz::CheckError(e, fuzz::kFuzzPath, fuzz::AsText(data, size));
   }
   return 0;
 }

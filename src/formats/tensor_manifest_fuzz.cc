@@ -39,7 +39,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       if (!ElementCount(t.data.shape)) std::abort();
   } catch (const InputError& e) {
     // Problems with a data file name that file; the manifest's own name the manifest.
-    if (e.file() == fuzz::kFuzzPath) fuzz::CheckError(e, fuzz::kFuzzPath, size);
+    if (e.file() == fuzz::kFuzzPath) fuzz::CheckError(e, fuzz::kFuzzPath, fuzz::AsText(data, size));
   }
   return 0;
 }
