@@ -8,6 +8,7 @@
 #include <exception>
 #include <limits>
 #include <map>
+#include <set>
 #include <thread>
 #include <tuple>
 
@@ -83,6 +84,21 @@ struct PairGeometry {
   uint64_t elements = 0;
 };
 
+// [n][a][b] view of a reference of shape `r` in channels `layout`, for a
+// device in the other layout viewed as [n][b][a].
+void ConversionDims(const std::vector<int64_t>& r, TensorLayout layout, PairGeometry& g) {
+  g.n = static_cast<uint64_t>(r[0]);
+  if (layout == TensorLayout::kChannelsFirst) {
+    g.a = static_cast<uint64_t>(r[1]);  // channels
+    g.b = Product(r, 2, r.size());      // pixels
+  } else {
+    g.a = Product(r, 1, r.size() - 1);  // pixels
+    g.b = static_cast<uint64_t>(r.back());
+  }
+  // With one channel or one pixel both orders coincide.
+  g.transposed = g.a > 1 && g.b > 1;
+}
+
 PairGeometry ResolveGeometry(const TensorEntry& ref, const TensorEntry& dev,
                              const NumericsOptions& options, HandleRow& row) {
   TensorLayout ref_layout = EffectiveLayout(ref, options.reference_layout);
@@ -93,41 +109,69 @@ PairGeometry ResolveGeometry(const TensorEntry& ref, const TensorEntry& dev,
   const auto& d = dev.data.shape;
   PairGeometry g;
   g.elements = *ElementCount(r);
+
+  // One side states channels-first/last, the other nothing: the shapes decide
+  // (PyTorch references are NCHW, QNN outputs NHWC).  When both readings fit
+  // and would order elements differently, guessing could be silently wrong.
+  bool ref_open = ref_layout == TensorLayout::kUnstated;
+  bool dev_open = dev_layout == TensorLayout::kUnstated;
+  if (ref_open != dev_open && r.size() == d.size() && r.size() >= 3 && r.size() <= 5 &&
+      IsChannelsLayout(ref_open ? dev_layout : ref_layout)) {
+    TensorLayout stated = ref_open ? dev_layout : ref_layout;
+    TensorLayout opposite = stated == TensorLayout::kChannelsFirst ? TensorLayout::kChannelsLast
+                                                                   : TensorLayout::kChannelsFirst;
+    bool fits_converted =
+        ref_open ? OtherLayoutShape(d, dev_layout) == r : OtherLayoutShape(r, ref_layout) == d;
+    bool fits_same = Squeezed(r) == Squeezed(d);
+    PairGeometry probe;
+    ConversionDims(r, ref_open ? opposite : ref_layout, probe);
+    const TensorEntry& open = ref_open ? ref : dev;
+    const TensorEntry& known = ref_open ? dev : ref;
+    if (fits_converted && fits_same && probe.transposed)
+      throw InputError(
+          open.data.path,
+          fmt::format("{}: layout is ambiguous: {} tensor \"{}\" is {} {} and {} tensor \"{}\" "
+                      "{} states no layout, which fits both {} and {}; state it (manifest "
+                      "\"layout\", or --ref-layout/--device-layout)",
+                      RowLabel(row), ref_open ? "device" : "reference", known.name,
+                      ref_open ? row.device_layout : row.reference_layout,
+                      FormatShape(known.data.shape), ref_open ? "reference" : "device", open.name,
+                      FormatShape(open.data.shape), LayoutLabel(open, stated),
+                      LayoutLabel(open, opposite)));
+    if (fits_converted && !fits_same) {
+      (ref_open ? ref_layout : dev_layout) = opposite;
+      (ref_open ? row.reference_layout : row.device_layout) =
+          LayoutLabel(open, opposite) + " (inferred)";
+    }
+  }
+
   bool convert =
       IsChannelsLayout(ref_layout) && IsChannelsLayout(dev_layout) && ref_layout != dev_layout;
-  auto mismatch = [&](std::string detail) {
+  // `as_reference` shows the device shape in the reference layout; `hint` says how to fix it.
+  auto mismatch = [&](std::string as_reference, std::string hint) {
     throw InputError(
         dev.data.path,
         fmt::format("{}: shape mismatch: reference tensor \"{}\" ({}) has shape {}{} but device "
                     "tensor \"{}\" has shape {}{}{}; shapes must agree (size-1 dimensions aside), "
-                    "nothing is broadcast",
+                    "nothing is broadcast{}",
                     RowLabel(row), ref.name, ref.data.path, FormatShape(r),
                     row.reference_layout.empty() ? "" : " " + row.reference_layout, dev.name,
                     FormatShape(d), row.device_layout.empty() ? "" : " " + row.device_layout,
-                    detail));
+                    as_reference, hint));
   };
   if (convert) {
     std::vector<int64_t> d_as_ref = OtherLayoutShape(d, dev_layout);
     if (d_as_ref != r)
-      mismatch(fmt::format(" = {} as {}", FormatShape(d_as_ref), row.reference_layout));
+      mismatch(fmt::format(" = {} as {}", FormatShape(d_as_ref), row.reference_layout), "");
     g.layout_converted = true;
-    g.n = static_cast<uint64_t>(r[0]);
-    if (ref_layout == TensorLayout::kChannelsFirst) {
-      g.a = static_cast<uint64_t>(r[1]);  // channels
-      g.b = Product(r, 2, r.size());      // pixels
-    } else {
-      g.a = Product(r, 1, r.size() - 1);  // pixels
-      g.b = static_cast<uint64_t>(r.back());
-    }
-    // With one channel or one pixel both orders coincide.
-    g.transposed = g.a > 1 && g.b > 1;
+    ConversionDims(r, ref_layout, g);
   } else if (Squeezed(r) != Squeezed(d)) {
     bool permuted = r.size() >= 3 && r.size() == d.size() &&
                     (OtherLayoutShape(d, TensorLayout::kChannelsLast) == r ||
                      OtherLayoutShape(d, TensorLayout::kChannelsFirst) == r);
-    mismatch(permuted ? "; if one side is channels-last, state both layouts (manifest \"layout\", "
-                        "or --ref-layout/--device-layout)"
-                      : "");
+    mismatch("", permuted ? "; if one side is channels-last, state the layouts (manifest "
+                            "\"layout\", or --ref-layout/--device-layout)"
+                          : "");
   }
   return g;
 }
@@ -570,8 +614,46 @@ std::string_view HandleStatusName(HandleStatus status) {
   return "";
 }
 
+std::vector<std::string> ExecutionOrderOps(const HtpGraph& graph) {
+  struct Step {
+    int64_t cycles_start;
+    int64_t tensor_index;
+    uint64_t id;
+    const HtpNode* node;
+  };
+  std::vector<Step> steps;
+  bool all_timed = !graph.nodes.empty();
+  for (const auto& [id, node] : graph.nodes) {
+    auto start = node.IntParam("cycles_start");
+    all_timed = all_timed && start.has_value();
+    auto tensor = graph.tensors.find(id);
+    int64_t index =
+        tensor != graph.tensors.end() ? tensor->second.index : std::numeric_limits<int64_t>::max();
+    steps.push_back({start.value_or(0), index, id, &node});
+  }
+  std::stable_sort(steps.begin(), steps.end(), [&](const Step& a, const Step& b) {
+    if (all_timed && a.cycles_start != b.cycles_start) return a.cycles_start < b.cycles_start;
+    return std::tie(a.tensor_index, a.id) < std::tie(b.tensor_index, b.id);
+  });
+  std::vector<std::string> ops;
+  std::set<std::string, std::less<>> seen;
+  for (const Step& step : steps) {
+    std::string name = step.node->grouping;
+    if (name.empty())
+      if (auto it = step.node->scalar_params.find("qnn_op_name");
+          it != step.node->scalar_params.end() && it->second.AsString())
+        name = *it->second.AsString();
+    if (!name.empty() && seen.insert(name).second) ops.push_back(name);
+  }
+  return ops;
+}
+
 void CompareTensorPair(const TensorEntry& reference, const TensorEntry& device,
                        const NumericsOptions& options, HandleRow& row) {
+  row.reference_tensor = reference.name;
+  row.device_tensor = device.name;
+  row.reference_file = reference.data.path;
+  row.device_file = device.data.path;
   PairPlan plan;
   plan.g = ResolveGeometry(reference, device, options, row);
   TensorFileReader ref_reader(reference.name, reference.data);

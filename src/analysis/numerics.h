@@ -6,7 +6,9 @@
 // paired by name.  Device tensors are dequantized ((q − offset) × scale, per
 // tensor or per axis) and converted to the reference's layout (NHWC ↔ NCHW)
 // by index mapping while streaming; shapes must then agree exactly (size-1
-// dimensions aside), nothing is ever broadcast.
+// dimensions aside), nothing is ever broadcast.  When only one side of a
+// pair states a channels layout, the other's is inferred from the shapes if
+// exactly one reading fits; if both fit and differ, that is an error.
 //
 // Metrics, over the element pairs where both values are finite (d = device,
 // r = reference, n = number of such pairs):
@@ -31,6 +33,7 @@
 #include <string_view>
 #include <vector>
 
+#include "formats/htp_graph.h"
 #include "formats/tensor_manifest.h"
 
 namespace htpscope {
@@ -167,8 +170,14 @@ struct NumericsResult {
 NumericsResult CompareTensorSets(const TensorSet& reference, const TensorSet& device,
                                  const NumericsOptions& options);
 
+// QNN op names of the compiled graph in execution order: nodes sorted by
+// their cycles_start (profiled graphs), else by output tensor index; each
+// op name (node grouping, else qnn_op_name) once, at its first node.
+std::vector<std::string> ExecutionOrderOps(const HtpGraph& graph);
+
 // Compares one reference/device pair (the core of CompareTensorSets); fills
-// the row's sums, metrics, previews and layout/dequantization flags.
+// the row's tensor names and files, sums, metrics, previews and
+// layout/dequantization flags.  Throws InputError like CompareTensorSets.
 void CompareTensorPair(const TensorEntry& reference, const TensorEntry& device,
                        const NumericsOptions& options, HandleRow& row);
 

@@ -389,13 +389,42 @@ TEST_F(NumericsTest, ShapeMismatchIsAnErrorNeverABroadcast) {
   // Unstated layouts with permuted shapes: the error says how to fix it.
   auto plain = Raw("c", DType::kFloat32, {1, 4, 5, 3}, Iota(60));
   auto plain_ref = Raw("e", DType::kFloat32, {1, 3, 4, 5}, Iota(60));
-  EXPECT_NE(ErrorOf([&] { Compare(plain_ref, plain); }).find("state both layouts"),
+  EXPECT_NE(ErrorOf([&] { Compare(plain_ref, plain); }).find("state the layouts"),
             std::string::npos);
   // Size-1 dimensions do not move elements, so [1, 6] and [6] compare.
   EXPECT_EQ(
       Compare(Raw("f", DType::kFloat32, {1, 6}, Iota(6)), Raw("g", DType::kFloat32, {6}, Iota(6)))
           .metrics.mse,
       0.0);
+}
+
+TEST_F(NumericsTest, UnstatedLayoutIsInferredOnlyWhenTheShapesDecide) {
+  // NHWC device [1, 3, 3, 2] against an unstated reference [1, 2, 3, 3]: only
+  // NCHW fits, so the reference is read as NCHW.
+  HandleRow inferred = Compare(Raw("r", DType::kFloat32, {1, 2, 3, 3}, Nchw(1, 2, 3, 3)),
+                               Raw("d", DType::kFloat32, {1, 3, 3, 2}, Nhwc(1, 2, 3, 3), "NHWC"));
+  EXPECT_EQ(inferred.reference_layout, "NCHW (inferred)");
+  EXPECT_TRUE(inferred.layout_converted);
+  EXPECT_EQ(inferred.metrics.mse, 0.0);
+  // An unstated reference [1, 3, 3, 2] against the same device: only NHWC fits.
+  HandleRow same = Compare(Raw("r2", DType::kFloat32, {1, 3, 3, 2}, Nhwc(1, 2, 3, 3)),
+                           Raw("d2", DType::kFloat32, {1, 3, 3, 2}, Nhwc(1, 2, 3, 3), "NHWC"));
+  EXPECT_FALSE(same.layout_converted);
+  EXPECT_EQ(same.metrics.mse, 0.0);
+  // [1, 2, 2, 2] fits NCHW and NHWC, which order elements differently: refuse to guess.
+  auto ambiguous_ref = Raw("r3", DType::kFloat32, {1, 2, 2, 2}, Iota(8));
+  auto nhwc_dev = Raw("d3", DType::kFloat32, {1, 2, 2, 2}, Iota(8), "NHWC");
+  EXPECT_EQ(ErrorOf([&] { Compare(ambiguous_ref, nhwc_dev); }),
+            dir_ +
+                "/r3.raw: tensor \"r3\": layout is ambiguous: device tensor \"d3\" is NHWC "
+                "[1, 2, 2, 2] and reference tensor \"r3\" [1, 2, 2, 2] states no layout, which "
+                "fits both NHWC and NCHW; state it (manifest \"layout\", or "
+                "--ref-layout/--device-layout)");
+  // [1, 4, 1, 1] fits both too, but with one pixel both orders coincide.
+  EXPECT_EQ(Compare(Raw("r4", DType::kFloat32, {1, 4, 1, 1}, Iota(4)),
+                    Raw("d4", DType::kFloat32, {1, 1, 1, 4}, Iota(4), "NHWC"))
+                .metrics.mse,
+            0.0);
 }
 
 TEST_F(NumericsTest, DefaultLayoutsApplyToUnstatedTensors) {
@@ -578,6 +607,28 @@ TEST_F(NumericsTest, TruncatedFileDetectedWhenComparing) {
             dir_ +
                 "/d.raw: tensor \"d\": file has 12 bytes but float32 × [4] = 4 elements needs "
                 "16 bytes (file truncated, or dtype/shape wrong)");
+}
+
+TEST(NumericsGraphOrder, SortsNodesByCyclesStartThenTensorIndex) {
+  HtpGraph graph;
+  auto node = [&](uint64_t id, std::string grouping, std::optional<int64_t> start, int64_t index) {
+    HtpNode n;
+    n.id = id;
+    n.grouping = std::move(grouping);
+    if (start) n.scalar_params["cycles_start"] = ScalarParam{100, *start};
+    graph.nodes[id] = n;
+    graph.tensors[id] = HtpTensor{id, index, 3, 562, {1}};
+  };
+  node(0x10, "conv__debugID_2", 300, 0);
+  node(0x11, "conv__debugID_2", 350, 1);  // second HTP node of the same QNN op
+  node(0x12, "input__debugID_0", 100, 2);
+  node(0x13, "relu__debugID_1", 200, 3);
+  EXPECT_EQ(ExecutionOrderOps(graph),
+            (std::vector<std::string>{"input__debugID_0", "relu__debugID_1", "conv__debugID_2"}));
+  // Without timing for every node, tensor index order.
+  graph.nodes[0x12].scalar_params.clear();
+  EXPECT_EQ(ExecutionOrderOps(graph),
+            (std::vector<std::string>{"conv__debugID_2", "input__debugID_0", "relu__debugID_1"}));
 }
 
 TEST(NumericsNames, SplitsDebugHandleSuffix) {

@@ -29,11 +29,13 @@ class CommandRegistry {
 };
 
 void RegisterSummaryCommand(CLI::App& app, CommandRegistry& registry);
+void RegisterNumericsCommand(CLI::App& app, CommandRegistry& registry);
 void RegisterTimelineCommand(CLI::App& app, CommandRegistry& registry);
 void RegisterGraphCommand(CLI::App& app, CommandRegistry& registry);
 
 inline void RegisterAllCommands(CLI::App& app, CommandRegistry& registry) {
   RegisterSummaryCommand(app, registry);
+  RegisterNumericsCommand(app, registry);
   RegisterTimelineCommand(app, registry);
   RegisterGraphCommand(app, registry);
 }

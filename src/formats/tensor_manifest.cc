@@ -52,25 +52,25 @@ bool IsNull(JsonReader& reader, JsonReader::value v, std::string_view ctx) {
   return null;
 }
 
-Quantization ReadQuantization(JsonReader& reader, JsonReader::value v, ManifestEntry& entry) {
+Quantization ReadQuantization(JsonReader& reader, JsonReader::value v, ManifestEntry& entry,
+                              const std::string& at) {
   Quantization q;
-  auto object = reader.Object(v, "quantization");
+  auto object = reader.Object(v, at);
   bool have_scale = false;
-  reader.Fields(object, "quantization", [&](std::string_view key, JsonReader::value field) {
+  reader.Fields(object, at, [&](std::string_view key, JsonReader::value field) {
     if (key == "scale") {
-      q.scale = NumberList(reader, field, "quantization.scale");
+      q.scale = NumberList(reader, field, at + ".scale");
       have_scale = true;
     } else if (key == "offset" || key == "qnn_offset") {
       if (entry.offset_given)
         reader.Invalid(fmt::format(
             "tensors[{}]: give either quantization.offset or quantization.qnn_offset, not both",
             entry.index));
-      q.offset = NumberList(reader, field,
-                            key == "offset" ? "quantization.offset" : "quantization.qnn_offset");
+      q.offset = NumberList(reader, field, fmt::format("{}.{}", at, key));
       entry.offset_given = true;
       entry.qnn_offset = key == "qnn_offset";
     } else if (key == "axis") {
-      int64_t axis = reader.Int(field, "quantization.axis");
+      int64_t axis = reader.Int(field, at + ".axis");
       if (axis < 0 || axis > 64)
         reader.Invalid(
             fmt::format("tensors[{}]: quantization.axis {} is out of range", entry.index, axis));
@@ -94,30 +94,31 @@ ManifestEntry ReadEntry(JsonReader& reader, JsonReader::value v, size_t index) {
   entry.index = index;
   entry.byte_offset = reader.Offset();
   TensorEntry& t = entry.tensor;
-  auto object = reader.Object(v, fmt::format("tensors[{}]", index));
-  // JSON errors inside the entry then read "tensors[3].shape[]: ...".
-  reader.set_scope(fmt::format("tensors[{}]", index));
-  reader.Fields(object, "fields", [&](std::string_view key, JsonReader::value field) {
+  const std::string at = fmt::format("tensors[{}]", index);
+  // JSON errors inside the entry read e.g. "tensors[3].shape[]: expected an integer".
+  auto ctx = [&](std::string_view key) { return fmt::format("{}.{}", at, key); };
+  auto object = reader.Object(v, at);
+  reader.Fields(object, at, [&](std::string_view key, JsonReader::value field) {
     if (key == "name") {
-      t.name = std::string(reader.String(field, "name"));
+      t.name = std::string(reader.String(field, ctx("name")));
     } else if (key == "file") {
-      entry.file = std::string(reader.String(field, "file"));
+      entry.file = std::string(reader.String(field, ctx("file")));
     } else if (key == "dtype") {
-      entry.dtype = std::string(reader.String(field, "dtype"));
+      entry.dtype = std::string(reader.String(field, ctx("dtype")));
     } else if (key == "shape") {
-      auto dims = reader.Array(field, "shape");
-      reader.Elements(dims, "shape", [&](JsonReader::value d, size_t) {
-        t.data.shape.push_back(reader.Int(d, "shape[]"));
+      auto dims = reader.Array(field, ctx("shape"));
+      reader.Elements(dims, ctx("shape"), [&](JsonReader::value d, size_t) {
+        t.data.shape.push_back(reader.Int(d, ctx("shape[]")));
       });
       entry.has_shape = true;
     } else if (key == "byte_order") {
-      entry.byte_order = std::string(reader.String(field, "byte_order"));
+      entry.byte_order = std::string(reader.String(field, ctx("byte_order")));
     } else if (key == "layout") {
-      if (IsNull(reader, field, "layout")) {
+      if (IsNull(reader, field, ctx("layout"))) {
         t.layout = TensorLayout::kNone;
         t.layout_name = "none";
       } else {
-        t.layout_name = std::string(reader.String(field, "layout"));
+        t.layout_name = std::string(reader.String(field, ctx("layout")));
         auto layout = ParseTensorLayout(t.layout_name);
         if (!layout)
           reader.Invalid(fmt::format(
@@ -127,27 +128,27 @@ ManifestEntry ReadEntry(JsonReader& reader, JsonReader::value v, size_t index) {
         t.layout = *layout;
       }
     } else if (key == "quantization") {
-      if (!IsNull(reader, field, "quantization"))
-        t.quantization = ReadQuantization(reader, field, entry);
+      if (!IsNull(reader, field, ctx("quantization")))
+        t.quantization = ReadQuantization(reader, field, entry, ctx("quantization"));
     } else if (key == "debug_handle") {
-      if (!IsNull(reader, field, "debug_handle")) {
-        t.debug_handle = reader.Int(field, "debug_handle");
+      if (!IsNull(reader, field, ctx("debug_handle"))) {
+        t.debug_handle = reader.Int(field, ctx("debug_handle"));
         if (*t.debug_handle < 0)
           reader.Invalid(fmt::format("tensors[{}]: debug_handle must not be negative", index));
       }
     } else if (key == "output_index") {
-      t.output_index = reader.Int(field, "output_index");
+      t.output_index = reader.Int(field, ctx("output_index"));
       if (*t.output_index < 0)
         reader.Invalid(fmt::format("tensors[{}]: output_index must not be negative", index));
     } else if (key == "ops") {
       simdjson::ondemand::json_type type;
-      reader.Check(field.type().get(type), "ops");
+      reader.Check(field.type().get(type), ctx("ops"));
       if (type == simdjson::ondemand::json_type::string) {
-        t.ops.emplace_back(reader.String(field, "ops"));
+        t.ops.emplace_back(reader.String(field, ctx("ops")));
       } else {
-        auto ops = reader.Array(field, "ops");
-        reader.Elements(ops, "ops", [&](JsonReader::value op, size_t) {
-          t.ops.emplace_back(reader.String(op, "ops[]"));
+        auto ops = reader.Array(field, ctx("ops"));
+        reader.Elements(ops, ctx("ops"), [&](JsonReader::value op, size_t) {
+          t.ops.emplace_back(reader.String(op, ctx("ops[]")));
         });
       }
     } else {
@@ -157,7 +158,6 @@ ManifestEntry ReadEntry(JsonReader& reader, JsonReader::value v, size_t index) {
           index, key));
     }
   });
-  reader.set_scope("");
   return entry;
 }
 

@@ -175,6 +175,14 @@ TEST_F(TensorManifestTest, BadJsonNamesFileAndByteOffset) {
   std::string json = R"({"tensors": [{"name": "a", "dtype": "uint8", "shape": [1,)";
   std::string error = ErrorOf([&] { Parse(json); });
   EXPECT_EQ(error.rfind(dir_ + "/manifest.json: at byte ", 0), 0u) << error;
+  std::string no_comma = R"({"tensors": [{"name": "a" "dtype": "uint8"}]})";
+  EXPECT_EQ(ErrorOf([&] { Parse(no_comma); }),
+            dir_ + "/manifest.json: at byte 26: tensors[0] (malformed or truncated JSON)");
+  // {"tensors": [{"name": "a", "quantization": {"axis": "x"}}]}: "x" starts at byte 52.
+  EXPECT_EQ(
+      ErrorOf([&] { Parse(R"({"tensors": [{"name": "a", "quantization": {"axis": "x"}}]})"); }),
+      dir_ + "/manifest.json: at byte 52: tensors[0].quantization.axis: expected an integer "
+             "(malformed number)");
   std::string not_object = "[1, 2]";
   EXPECT_NE(ErrorOf([&] { Parse(not_object); }).find("manifest.json: at byte 0"),
             std::string::npos);
