@@ -20,7 +20,7 @@ std::optional<uint64_t> ParseHexId(std::string_view text) {
 
 std::string FormatHexId(uint64_t id) { return fmt::format("0x{:016x}", id); }
 
-uint64_t CurrentOffset(simdjson::ondemand::document& doc, const simdjson::padded_string& buffer) {
+uint64_t CurrentOffset(simdjson::ondemand::document& doc, simdjson::padded_string_view buffer) {
   const char* location = nullptr;
   if (doc.current_location().get(location) != simdjson::SUCCESS || location == nullptr)
     return buffer.size();
@@ -64,8 +64,8 @@ simdjson::error_code GetNumber(simdjson::ondemand::value value, double* out) {
 }
 
 void ThrowJsonError(const std::string& path, simdjson::ondemand::document& doc,
-                    const simdjson::padded_string& buffer, simdjson::error_code error,
-                    std::string_view context) {
+                    simdjson::padded_string_view buffer, simdjson::error_code error,
+                    std::string_view context, uint64_t base_offset) {
   std::string what =
       error == simdjson::INCORRECT_TYPE        ? "wrong JSON type"
       : error == simdjson::NUMBER_OUT_OF_RANGE ? "number out of range"
@@ -73,22 +73,34 @@ void ThrowJsonError(const std::string& path, simdjson::ondemand::document& doc,
       : error == simdjson::TAPE_ERROR || error == simdjson::INCOMPLETE_ARRAY_OR_OBJECT
           ? "malformed or truncated JSON"
           : simdjson::error_message(error);
-  throw InputError(path, fmt::format("{} ({})", context, what), CurrentOffset(doc, buffer));
+  throw InputError(path, fmt::format("{} ({})", context, what),
+                   base_offset + CurrentOffset(doc, buffer));
 }
 
 }  // namespace htpscope
 
 namespace htpscope {
 
-JsonReader::JsonReader(std::string path, const simdjson::padded_string& buffer)
-    : path_(std::move(path)), buffer_(buffer) {}
+JsonReader::JsonReader(std::string path, simdjson::padded_string_view buffer, uint64_t base_offset)
+    : path_(std::move(path)), buffer_(buffer), base_offset_(base_offset) {}
 
 JsonReader::object JsonReader::Root() {
   auto err = parser_.iterate(buffer_).get(doc_);
   if (err)
-    throw InputError(path_, fmt::format("not valid JSON ({})", simdjson::error_message(err)), 0);
+    throw InputError(path_, fmt::format("not valid JSON ({})", simdjson::error_message(err)),
+                     base_offset_);
   object root;
   Check(doc_.get_object().get(root), "top level: expected a JSON object");
+  return root;
+}
+
+JsonReader::array JsonReader::RootArray() {
+  auto err = parser_.iterate(buffer_).get(doc_);
+  if (err)
+    throw InputError(path_, fmt::format("not valid JSON ({})", simdjson::error_message(err)),
+                     base_offset_);
+  array root;
+  Check(doc_.get_array().get(root), "expected a JSON array");
   return root;
 }
 
@@ -176,13 +188,13 @@ std::string JsonReader::Context(std::string_view ctx) const {
 }
 
 void JsonReader::Fail(simdjson::error_code err, std::string_view ctx) {
-  ThrowJsonError(path_, doc_, buffer_, err, Context(ctx));
+  ThrowJsonError(path_, doc_, buffer_, err, Context(ctx), base_offset_);
 }
 
 void JsonReader::Invalid(std::string_view problem) {
   throw InputError(path_, std::string(problem), Offset());
 }
 
-uint64_t JsonReader::Offset() { return CurrentOffset(doc_, buffer_); }
+uint64_t JsonReader::Offset() { return base_offset_ + CurrentOffset(doc_, buffer_); }
 
 }  // namespace htpscope

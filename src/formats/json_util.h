@@ -21,7 +21,7 @@ std::string FormatHexId(uint64_t id);
 
 // Byte offset of the on-demand parser's current position in `buffer`, or the
 // buffer length when the parser is past its end.
-uint64_t CurrentOffset(simdjson::ondemand::document& doc, const simdjson::padded_string& buffer);
+uint64_t CurrentOffset(simdjson::ondemand::document& doc, simdjson::padded_string_view buffer);
 
 // The value of header.artifact_type ("OP_TRACE", "QHAS", ...) if `json`
 // starts with an object that has one, looked for in the first bytes only.
@@ -35,9 +35,10 @@ simdjson::error_code GetInteger(simdjson::ondemand::value value, int64_t* out);
 simdjson::error_code GetNumber(simdjson::ondemand::value value, double* out);
 
 // Raises InputError for a simdjson failure at the parser's current position.
+// `base_offset` is the file offset of buffer[0] (non-zero for a chunk of a file).
 [[noreturn]] void ThrowJsonError(const std::string& path, simdjson::ondemand::document& doc,
-                                 const simdjson::padded_string& buffer, simdjson::error_code error,
-                                 std::string_view context);
+                                 simdjson::padded_string_view buffer, simdjson::error_code error,
+                                 std::string_view context, uint64_t base_offset = 0);
 
 }  // namespace htpscope
 
@@ -53,11 +54,14 @@ class JsonReader {
   using array = simdjson::ondemand::array;
   using value = simdjson::ondemand::value;
 
-  // `buffer` must outlive the reader.
-  JsonReader(std::string path, const simdjson::padded_string& buffer);
+  // `buffer` must outlive the reader.  `base_offset` is the file offset of
+  // buffer[0], so that errors in a chunk of a file name file offsets.
+  JsonReader(std::string path, simdjson::padded_string_view buffer, uint64_t base_offset = 0);
 
   // Starts parsing; the document must be a JSON object.
   object Root();
+  // Starts parsing; the document must be a JSON array.
+  array RootArray();
   // Fails unless the whole buffer was consumed.
   void ExpectEnd();
   // Reads header.artifact_type of `header` and fails unless it is `expected`.
@@ -101,6 +105,7 @@ class JsonReader {
   [[noreturn]] void Fail(simdjson::error_code err, std::string_view ctx);
   // A semantic error (not a JSON one) at the current position.
   [[noreturn]] void Invalid(std::string_view problem);
+  // File offset of the parser's current position.
   uint64_t Offset();
   const std::string& path() const { return path_; }
 
@@ -108,7 +113,8 @@ class JsonReader {
   std::string Context(std::string_view ctx) const;
 
   std::string path_;
-  const simdjson::padded_string& buffer_;
+  simdjson::padded_string_view buffer_;
+  uint64_t base_offset_ = 0;
   simdjson::ondemand::parser parser_;
   simdjson::ondemand::document doc_;
   std::string scope_;

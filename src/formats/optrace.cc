@@ -4,10 +4,16 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <condition_variable>
+#include <deque>
+#include <memory>
+#include <mutex>
 #include <string_view>
+#include <thread>
 
 #include "formats/byte_source.h"
 #include "formats/input_error.h"
+#include "formats/json_array_chunker.h"
 #include "formats/json_util.h"
 
 namespace htpscope {
@@ -34,6 +40,8 @@ namespace {
 using simdjson::ondemand::array;
 using simdjson::ondemand::object;
 using simdjson::ondemand::value;
+
+void AddWarning(Optrace* trace, std::string message);
 
 // Everything one traceEvents element can carry, filled field by field (the
 // key order varies between event shapes, and `ph` may come after `args`).
@@ -83,8 +91,9 @@ struct RawEvent {
 
 class OptraceParser {
  public:
-  OptraceParser(const std::string& path, const simdjson::padded_string& buffer, Optrace* out)
-      : path_(path), reader_(path, buffer), out_(out) {}
+  OptraceParser(const std::string& path, simdjson::padded_string_view buffer, Optrace* out,
+                uint64_t base_offset = 0)
+      : path_(path), reader_(path, buffer, base_offset), out_(out) {}
 
   void Run() {
     auto root = reader_.Root();
@@ -102,7 +111,26 @@ class OptraceParser {
     reader_.ExpectEnd();
     if (!saw_header) throw InputError(path_, "no \"header\" object: not an optrace chrometrace", 0);
     if (!saw_events) throw InputError(path_, "no \"traceEvents\" array", 0);
-    Finish();
+  }
+
+  // Parses a chunk: a JSON array of trace events.
+  void RunChunk() {
+    array events = reader_.RootArray();
+    ParseEventArray(events);
+    reader_.ExpectEnd();
+  }
+
+  // Parses the root object's members other than traceEvents (the header).
+  void RunOtherMembers() {
+    auto root = reader_.Root();
+    bool saw_header = false;
+    reader_.Fields(root, "top level", [&](std::string_view key, value v) {
+      if (key == "header") {
+        out_->version = reader_.CheckHeader(v, "OP_TRACE");
+        saw_header = true;
+      }
+    });
+    if (!saw_header) throw InputError(path_, "no \"header\" object: not an optrace chrometrace", 0);
   }
 
  private:
@@ -122,6 +150,10 @@ class OptraceParser {
 
   void ParseEvents(value events_value) {
     array events = reader_.Array(events_value, "traceEvents");
+    ParseEventArray(events);
+  }
+
+  void ParseEventArray(array& events) {
     for (auto element : events) {
       object event;
       Check(element.get_object().get(event), "expected an object");
@@ -280,7 +312,10 @@ class OptraceParser {
         Warn(fmt::format("{}: counter without ts or value under key \"\"; skipped", Where("")));
         return;
       }
-      pending_counters_.push_back({out_->strings.Intern(raw_.name), raw_.ts, raw_.counter_value});
+      auto it = out_->counters.find(raw_.name);
+      if (it == out_->counters.end())
+        it = out_->counters.emplace(std::string(raw_.name), std::vector<CounterSample>()).first;
+      it->second.push_back({raw_.ts, raw_.counter_value});  // relative ts until FinishOptrace()
     } else if (ph == "s" || ph == "f") {
       RequirePidTid(true);
       if (!raw_.has_flow_id || !raw_.has_ts) {
@@ -366,78 +401,261 @@ class OptraceParser {
     out_->slices.push_back(s);
   }
 
-  void Warn(std::string message) {
-    if (out_->warnings.size() < 20) out_->warnings.push_back(std::move(message));
-  }
-
-  // Recovers the ts origin and turns relative ts into absolute cycles.
-  void Finish() {
-    // ts + origin == Start Cycle holds for every single-slice op and for one
-    // slice of each multi-slice op; the most common difference is the origin.
-    std::vector<int64_t> differences;
-    differences.reserve(out_->slices.size());
-    for (const auto& s : out_->slices) differences.push_back(s.op_start_cycles - s.start_cycles);
-    if (!differences.empty()) {
-      std::sort(differences.begin(), differences.end());
-      int64_t best = differences[0];
-      size_t best_run = 0;
-      for (size_t i = 0; i < differences.size();) {
-        size_t j = i;
-        while (j < differences.size() && differences[j] == differences[i]) ++j;
-        if (j - i > best_run) {
-          best_run = j - i;
-          best = differences[i];
-        }
-        i = j;
-      }
-      out_->origin_cycles = best;
-      out_->origin_known = true;
-    }
-    const int64_t origin = out_->origin_cycles;
-    for (auto& s : out_->slices) s.start_cycles += origin;
-    for (auto& f : out_->flows) f.ts_cycles += origin;
-    for (auto& c : pending_counters_)
-      out_->counters[std::string(out_->Str(c.name))].push_back({c.ts + origin, c.value});
-    for (auto& [name, samples] : out_->counters)
-      std::stable_sort(
-          samples.begin(), samples.end(),
-          [](const CounterSample& a, const CounterSample& b) { return a.ts_cycles < b.ts_cycles; });
-    if (out_->duplicate_slices != 0 && out_->duplicate_slices != out_->slices.size())
-      Warn(fmt::format(
-          "{} executed slices on the overview process but {} copies on per-QNN-op processes",
-          out_->slices.size(), out_->duplicate_slices));
-  }
-
-  struct PendingCounter {
-    StringId name;
-    int64_t ts;
-    int64_t value;
-  };
+  void Warn(std::string message) { AddWarning(out_, std::move(message)); }
 
   const std::string& path_;
   JsonReader reader_;
   Optrace* out_;
   RawEvent raw_;
   uint64_t event_index_ = 0;
-  std::vector<PendingCounter> pending_counters_;
+};
+
+void AddWarning(Optrace* trace, std::string message) {
+  if (trace->warnings.size() < 20) trace->warnings.push_back(std::move(message));
+}
+
+// Recovers the ts origin and turns relative ts into absolute cycles.
+void FinishOptrace(Optrace* out) {
+  // ts + origin == Start Cycle holds for every single-slice op and for one
+  // slice of each multi-slice op; the most common difference is the origin.
+  std::vector<int64_t> differences;
+  differences.reserve(out->slices.size());
+  for (const auto& s : out->slices) differences.push_back(s.op_start_cycles - s.start_cycles);
+  if (!differences.empty()) {
+    std::sort(differences.begin(), differences.end());
+    int64_t best = differences[0];
+    size_t best_run = 0;
+    for (size_t i = 0; i < differences.size();) {
+      size_t j = i;
+      while (j < differences.size() && differences[j] == differences[i]) ++j;
+      if (j - i > best_run) {
+        best_run = j - i;
+        best = differences[i];
+      }
+      i = j;
+    }
+    out->origin_cycles = best;
+    out->origin_known = true;
+  }
+  const int64_t origin = out->origin_cycles;
+  for (auto& s : out->slices) s.start_cycles += origin;
+  for (auto& f : out->flows) f.ts_cycles += origin;
+  for (auto& [name, samples] : out->counters) {
+    for (auto& c : samples) c.ts_cycles += origin;
+    std::stable_sort(
+        samples.begin(), samples.end(),
+        [](const CounterSample& a, const CounterSample& b) { return a.ts_cycles < b.ts_cycles; });
+  }
+  if (out->duplicate_slices != 0 && out->duplicate_slices != out->slices.size())
+    AddWarning(
+        out, fmt::format(
+                 "{} executed slices on the overview process but {} copies on per-QNN-op processes",
+                 out->slices.size(), out->duplicate_slices));
+}
+
+// Appends a chunk's events (parsed with its own string pool) to `into`, in
+// file order, remapping string ids and pool offsets.
+void MergeChunk(Optrace&& part, Optrace* into) {
+  std::vector<StringId> id_map(part.strings.size());
+  for (StringId i = 0; i < part.strings.size(); ++i)
+    id_map[i] = into->strings.Intern(part.strings.View(i));
+  const auto dims_offset = static_cast<uint32_t>(into->dims.size());
+  const auto inputs_offset = static_cast<uint32_t>(into->input_ids.size());
+  into->dims.insert(into->dims.end(), part.dims.begin(), part.dims.end());
+  into->input_ids.insert(into->input_ids.end(), part.input_ids.begin(), part.input_ids.end());
+  into->slices.reserve(into->slices.size() + part.slices.size());
+  for (OpSlice s : part.slices) {
+    s.htp_op_type = id_map[s.htp_op_type];
+    s.qnn_op_name = id_map[s.qnn_op_name];
+    s.qnn_op_type = id_map[s.qnn_op_type];
+    s.data_type = id_map[s.data_type];
+    s.description = id_map[s.description];
+    s.dims_begin += dims_offset;
+    s.inputs_begin += inputs_offset;
+    into->slices.push_back(s);
+  }
+  for (NonExecutedTensor t : part.non_executed) {
+    t.name = id_map[t.name];
+    into->non_executed.push_back(t);
+  }
+  for (FlowPoint f : part.flows) {
+    f.category = id_map[f.category];
+    into->flows.push_back(f);
+  }
+  for (auto& [name, samples] : part.counters) {
+    auto& target = into->counters[name];
+    target.insert(target.end(), samples.begin(), samples.end());
+  }
+  for (auto& [pid, process] : part.processes) {
+    TraceProcess& target = into->processes[pid];
+    if (!process.name.empty()) target.name = process.name;
+    if (process.has_op_id) {
+      target.qnn_op_id = process.qnn_op_id;
+      target.has_op_id = true;
+    }
+    if (process.sort_index) target.sort_index = process.sort_index;
+  }
+  for (auto& [key, name] : part.thread_names) into->thread_names[key] = name;
+  into->duplicate_slices += part.duplicate_slices;
+  into->events_read += part.events_read;
+  for (auto& w : part.warnings) AddWarning(into, std::move(w));
+}
+
+Optrace ParseWhole(const std::string& path, simdjson::padded_string_view buffer) {
+  Optrace trace;
+  trace.path = path;
+  OptraceParser(path, buffer, &trace).Run();
+  FinishOptrace(&trace);
+  return trace;
+}
+
+// Parses chunks on worker threads and merges them in file order as they
+// complete, so that at most `max_in_flight` chunks are held at once.
+class ParallelOptraceReader {
+ public:
+  ParallelOptraceReader(const std::string& path, const ReadOptraceOptions& options)
+      : path_(path), options_(options) {}
+
+  // Returns false when chunking or any chunk failed: parse whole instead.
+  bool Run(Optrace* out) {
+    out->path = path_;
+    auto source = OpenByteSource(path_);
+    JsonArrayChunker chunker(*source, "traceEvents", options_.chunk_bytes);
+    unsigned threads =
+        options_.threads ? options_.threads : std::max(1u, std::thread::hardware_concurrency());
+    max_in_flight_ = threads + 1;
+    for (unsigned i = 0; i < threads; ++i) workers_.emplace_back([this] { Work(); });
+    bool ok = true;
+    try {
+      while (ok) {
+        std::optional<JsonChunk> chunk = chunker.Next();
+        if (!chunk) break;
+        // Merge what is ready before waiting: finished chunks count against
+        // the in-flight bound until they are merged.
+        for (;;) {
+          if (!MergeReady(out)) {
+            ok = false;
+            break;
+          }
+          std::unique_lock lock(mutex_);
+          if (failed_) {
+            ok = false;
+            break;
+          }
+          if (queue_.size() + busy_ + done_.size() < max_in_flight_) {
+            queue_.push_back(std::move(*chunk));
+            work_.notify_one();
+            break;
+          }
+          space_.wait(lock);  // a worker finishing a chunk wakes us
+        }
+      }
+    } catch (const ChunkingNotPossible&) {
+      ok = false;
+    } catch (const InputError&) {
+      ok = false;  // I/O and gzip errors are reported by the whole-file read
+    }
+    {
+      std::lock_guard lock(mutex_);
+      closing_ = true;
+      if (!ok) failed_ = true;
+    }
+    work_.notify_all();
+    for (auto& w : workers_) w.join();
+    ok = ok && !failed_ && MergeReady(out) && done_.empty();
+    if (!ok) return false;
+    // The header (and any other member) lies outside the streamed array.
+    const std::string& others = chunker.other_members();
+    simdjson::padded_string other_buffer(others);
+    try {
+      OptraceParser(path_, other_buffer, out).RunOtherMembers();
+    } catch (const InputError&) {
+      return false;  // reported with the right offset by the whole-file parse
+    }
+    FinishOptrace(out);
+    return true;
+  }
+
+ private:
+  void Work() {
+    for (;;) {
+      JsonChunk chunk;
+      {
+        std::unique_lock lock(mutex_);
+        work_.wait(lock, [&] { return !queue_.empty() || closing_; });
+        if (queue_.empty()) return;
+        chunk = std::move(queue_.front());
+        queue_.pop_front();
+        ++busy_;
+      }
+      auto part = std::make_unique<Optrace>();
+      bool chunk_ok = true;
+      try {
+        OptraceParser(path_, chunk.view(), part.get(), chunk.file_offset).RunChunk();
+      } catch (const InputError&) {
+        chunk_ok = false;
+      }
+      chunk.storage.reset();  // free the bytes before waiting for the merge
+      {
+        std::lock_guard lock(mutex_);
+        --busy_;
+        if (!chunk_ok)
+          failed_ = true;
+        else
+          done_.emplace(chunk.index, std::move(part));
+      }
+      merged_.notify_all();
+      space_.notify_all();
+    }
+  }
+
+  // Merges the completed chunks that continue the file order.
+  bool MergeReady(Optrace* out) {
+    for (;;) {
+      std::unique_ptr<Optrace> part;
+      {
+        std::lock_guard lock(mutex_);
+        if (failed_) return false;
+        auto it = done_.find(next_merge_);
+        if (it == done_.end()) return true;
+        part = std::move(it->second);
+        done_.erase(it);
+        ++next_merge_;
+      }
+      space_.notify_all();
+      MergeChunk(std::move(*part), out);
+      ++out->chunks_parsed;
+    }
+  }
+
+  const std::string& path_;
+  ReadOptraceOptions options_;
+  std::vector<std::thread> workers_;
+  std::mutex mutex_;
+  std::condition_variable work_, space_, merged_;
+  std::deque<JsonChunk> queue_;
+  std::map<uint64_t, std::unique_ptr<Optrace>> done_;
+  uint64_t next_merge_ = 0;
+  size_t busy_ = 0;
+  size_t max_in_flight_ = 2;
+  bool closing_ = false;
+  bool failed_ = false;
 };
 
 }  // namespace
 
-Optrace ReadOptrace(const std::string& path) {
+Optrace ReadOptrace(const std::string& path, const ReadOptraceOptions& options) {
+  {
+    Optrace trace;
+    if (ParallelOptraceReader(path, options).Run(&trace)) return trace;
+  }
   LoadedFile file = ReadWholeFile(path);
-  Optrace trace;
-  trace.path = path;
-  OptraceParser(path, file.bytes, &trace).Run();
-  return trace;
+  return ParseWhole(path, file.bytes);
 }
 
 Optrace ParseOptrace(const std::string& path, const char* json, size_t length) {
   simdjson::padded_string buffer(json, length);
-  Optrace trace;
-  trace.path = path;
-  OptraceParser(path, buffer, &trace).Run();
-  return trace;
+  return ParseWhole(path, buffer);
 }
 
 }  // namespace htpscope

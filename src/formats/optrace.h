@@ -108,7 +108,7 @@ struct Optrace {
   std::vector<int32_t> dims;
   std::vector<uint64_t> input_ids;
   std::vector<NonExecutedTensor> non_executed;
-  std::map<std::string, std::vector<CounterSample>> counters;  // by counter name
+  std::map<std::string, std::vector<CounterSample>, std::less<>> counters;  // by counter name
   std::vector<FlowPoint> flows;
   std::map<uint32_t, TraceProcess> processes;                         // by pid
   std::map<std::pair<uint32_t, uint32_t>, std::string> thread_names;  // (pid, tid) -> name
@@ -116,15 +116,25 @@ struct Optrace {
   bool origin_known = false;      // false when no event carried "Start Cycle"
   uint64_t duplicate_slices = 0;  // executed copies seen on per-QNN-op processes
   uint64_t events_read = 0;       // every traceEvents element
+  uint64_t chunks_parsed = 0;     // chunks parsed in parallel; 0 when parsed whole
   std::vector<std::string> warnings;
 
   std::string_view Str(StringId id) const { return strings.View(id); }
 };
 
-// Reads an OP_TRACE file (plain or gzip).  Throws InputError with the file
+struct ReadOptraceOptions {
+  unsigned threads = 0;            // parser threads; 0 = one per core
+  size_t chunk_bytes = 16u << 20;  // target size of the chunks parsed in parallel
+};
+
+// Reads an OP_TRACE file (plain or gzip), streaming: the traceEvents array is
+// cut into chunks of whole events parsed on `threads` threads, so memory
+// grows with the events kept, not with the file.  Layouts that defeat
+// chunking, and every malformed file, are parsed whole instead, so results
+// and errors never depend on the chunking.  Throws InputError with the file
 // name and byte offset on malformed JSON, wrong types, or a file that is not
 // an OP_TRACE.
-Optrace ReadOptrace(const std::string& path);
+Optrace ReadOptrace(const std::string& path, const ReadOptraceOptions& options = {});
 
 // Parses OP_TRACE JSON already in memory; `path` is used in messages only.
 Optrace ParseOptrace(const std::string& path, const char* json, size_t length);

@@ -40,9 +40,9 @@ std::vector<InputFile> ExpandInputs(const std::vector<std::string>& inputs,
   return files;
 }
 
-template <typename T>
+template <typename T, typename Read>
 void Assign(std::optional<T>& slot, const std::string& path, const std::string& previous,
-            ArtifactKind kind, T (*read)(const std::string&)) {
+            ArtifactKind kind, Read read) {
   if (slot)
     throw InputError(
         path,
@@ -70,7 +70,8 @@ ProfiledRun LoadRun(const std::vector<std::string>& inputs) {
     auto& previous = first_of[static_cast<int>(kind)];
     switch (kind) {
       case ArtifactKind::kOptrace:
-        Assign(run.optrace, path, previous, kind, &ReadOptrace);
+        Assign(run.optrace, path, previous, kind,
+               [](const std::string& p) { return ReadOptrace(p); });
         AddWarnings(run, path, run.optrace->warnings);
         break;
       case ArtifactKind::kRuntrace:

@@ -1,0 +1,221 @@
+#include "formats/json_array_chunker.h"
+
+#include <fmt/format.h>
+
+#include <cstring>
+
+namespace htpscope {
+namespace {
+
+bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+std::string_view Trim(std::string_view text) {
+  while (!text.empty() && IsSpace(text.front())) text.remove_prefix(1);
+  while (!text.empty() && IsSpace(text.back())) text.remove_suffix(1);
+  return text;
+}
+
+// Tracks JSON nesting and string state one byte at a time: only used on the
+// small prologue and on the last chunk, never on the bulk of the data.
+struct JsonScanner {
+  int depth = 0;
+  bool in_string = false;
+  bool escaped = false;
+
+  // Advances over `c`; returns true when `c` is a structural character
+  // outside any string.
+  bool Step(char c) {
+    if (in_string) {
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        in_string = false;
+      return false;
+    }
+    if (c == '"') {
+      in_string = true;
+      return false;
+    }
+    if (c == '{' || c == '[')
+      ++depth;
+    else if (c == '}' || c == ']')
+      --depth;
+    return true;
+  }
+};
+
+}  // namespace
+
+JsonArrayChunker::JsonArrayChunker(ByteSource& source, std::string member, size_t chunk_bytes)
+    : source_(source),
+      member_(std::move(member)),
+      chunk_bytes_(std::max<size_t>(chunk_bytes, 1)) {}
+
+bool JsonArrayChunker::Fill() {
+  if (eof_) return false;
+  size_t kept = size_ - start_;
+  if (!buffer_ || capacity_ - size_ < chunk_bytes_ + simdjson::SIMDJSON_PADDING) {
+    // Move what is kept to a buffer with room for another chunk of data.
+    size_t needed = kept + chunk_bytes_ + simdjson::SIMDJSON_PADDING;
+    auto fresh = std::unique_ptr<char[]>(new char[needed]);
+    if (kept) std::memcpy(fresh.get(), buffer_.get() + start_, kept);
+    buffer_offset_ += start_;
+    buffer_ = std::move(fresh);
+    capacity_ = needed;
+    size_ = kept;
+    start_ = 0;
+  }
+  size_t total = 0;
+  while (total < chunk_bytes_) {
+    size_t n = source_.Read(buffer_.get() + size_ + total, chunk_bytes_ - total);
+    if (n == 0) {
+      eof_ = true;
+      break;
+    }
+    total += n;
+  }
+  size_ += total;
+  bytes_read_ += total;
+  std::memset(buffer_.get() + size_, 0, capacity_ - size_);
+  return total > 0;
+}
+
+void JsonArrayChunker::FindArrayStart() {
+  // Scan the prologue for  "<member>" : [  at depth 1.
+  JsonScanner scanner;
+  size_t i = 0;
+  size_t root_open = std::string::npos;
+  size_t string_start = 0;
+  for (;;) {
+    for (; i < size_; ++i) {
+      char c = buffer_[i];
+      bool was_in_string = scanner.in_string;
+      bool structural = scanner.Step(c);
+      if (!was_in_string && scanner.in_string) string_start = i;
+      if (was_in_string && !scanner.in_string && scanner.depth == 1) {
+        std::string_view key(buffer_.get() + string_start + 1, i - string_start - 1);
+        if (key != member_) continue;
+        // Expect  ws ':' ws '['  (possibly across a refill).
+        size_t j = i + 1;
+        while (j < size_ && IsSpace(buffer_[j])) ++j;
+        while (j >= size_ && !eof_) {
+          Fill();  // keeps [start_, size_) = everything so far since start_ == 0
+          while (j < size_ && IsSpace(buffer_[j])) ++j;
+        }
+        if (j >= size_ || buffer_[j] != ':')
+          throw ChunkingNotPossible("member key not followed by ':'");
+        ++j;
+        while (j < size_ && IsSpace(buffer_[j])) ++j;
+        if (j >= size_ || buffer_[j] != '[') throw ChunkingNotPossible("member is not an array");
+        if (root_open == std::string::npos) throw ChunkingNotPossible("no root object");
+        prologue_members_ = std::string(
+            Trim(std::string_view(buffer_.get() + root_open + 1, string_start - root_open - 1)));
+        if (!prologue_members_.empty() && prologue_members_.back() == ',')
+          prologue_members_.pop_back();
+        start_ = j;  // the chunk begins at '['
+        return;
+      }
+      if (structural && c == '{' && scanner.depth == 1 && root_open == std::string::npos)
+        root_open = i;
+      if (structural && scanner.depth <= 0 && root_open != std::string::npos)
+        throw ChunkingNotPossible(fmt::format("no \"{}\" array in the root object", member_));
+    }
+    // Keep the whole prologue in the buffer (start_ stays 0) and read on.
+    if (!Fill()) throw ChunkingNotPossible(fmt::format("no \"{}\" array", member_));
+  }
+}
+
+std::optional<JsonChunk> JsonArrayChunker::FinalChunk() {
+  // The rest holds the last elements, the array's ']' and the object's end.
+  JsonScanner scanner;
+  scanner.depth = 1;  // inside the array, at an element boundary
+  size_t close = std::string::npos;
+  for (size_t i = start_ + 1; i < size_; ++i) {
+    if (scanner.Step(buffer_[i]) && scanner.depth == 0) {
+      close = i;
+      break;
+    }
+  }
+  if (close == std::string::npos || buffer_[close] != ']')
+    throw ChunkingNotPossible("array is not closed");
+  // After ']': [, more members] '}' and only white space.
+  std::string_view rest(buffer_.get() + close + 1, size_ - close - 1);
+  rest = Trim(rest);
+  if (rest.empty() || rest.back() != '}') throw ChunkingNotPossible("root object is not closed");
+  rest.remove_suffix(1);
+  rest = Trim(rest);
+  if (!rest.empty()) {
+    if (rest.front() != ',') throw ChunkingNotPossible("unexpected text after the array");
+    rest.remove_prefix(1);
+  }
+  std::string epilogue(Trim(rest));
+  other_members_ = "{" + prologue_members_ +
+                   (prologue_members_.empty() || epilogue.empty() ? "" : ",") + epilogue + "}";
+  JsonChunk chunk;
+  chunk.begin = start_;
+  chunk.length = close + 1 - start_;
+  chunk.capacity = capacity_ - start_;
+  chunk.file_offset = buffer_offset_ + start_;
+  chunk.index = next_index_++;
+  buffer_[start_] = '[';
+  chunk.storage = std::move(buffer_);
+  finished_ = true;
+  return chunk;
+}
+
+std::optional<JsonChunk> JsonArrayChunker::Next() {
+  if (finished_) return std::nullopt;
+  if (!started_) {
+    started_ = true;
+    Fill();
+    FindArrayStart();
+  }
+  for (;;) {
+    if (eof_) return FinalChunk();
+    if (size_ - start_ >= chunk_bytes_) {
+      // Cut before the last line that starts with '{' (an element start),
+      // leaving at least one element in the chunk.
+      size_t cut = std::string::npos;
+      for (size_t i = size_ - 1; i > start_ + 1; --i) {
+        if (buffer_[i] == '{' && buffer_[i - 1] == '\n') {
+          cut = i - 1;
+          break;
+        }
+      }
+      if (cut != std::string::npos) return CutChunk(cut);
+    }
+    Fill();
+  }
+}
+
+JsonChunk JsonArrayChunker::CutChunk(size_t cut) {
+  // The chunk is [start_, cut): '[' or '\n', elements, ',' and white space.
+  size_t last = cut;
+  while (last > start_ && IsSpace(buffer_[last - 1])) --last;
+  if (last <= start_ + 1 || buffer_[last - 1] != ',')
+    throw ChunkingNotPossible("a line-start '{' is not preceded by ','");
+  JsonChunk chunk;
+  chunk.begin = start_;
+  chunk.length = last - start_;
+  chunk.capacity = capacity_ - start_;  // the carried tail after it serves as padding
+  chunk.file_offset = buffer_offset_ + start_;
+  chunk.index = next_index_++;
+  // The tail from the cut on moves to a fresh buffer; the chunk keeps this one.
+  size_t carried = size_ - cut;
+  size_t needed = carried + chunk_bytes_ + simdjson::SIMDJSON_PADDING;
+  auto fresh = std::unique_ptr<char[]>(new char[needed]);
+  std::memcpy(fresh.get(), buffer_.get() + cut, carried);
+  chunk.storage = std::move(buffer_);
+  chunk.storage[chunk.begin] = '[';
+  chunk.storage[last - 1] = ']';
+  buffer_ = std::move(fresh);
+  buffer_offset_ += cut;
+  capacity_ = needed;
+  size_ = carried;
+  start_ = 0;
+  return chunk;
+}
+
+}  // namespace htpscope

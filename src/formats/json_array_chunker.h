@@ -1,0 +1,94 @@
+// Cutting one big top-level array of a JSON object into chunks of whole
+// elements, so that huge traces are parsed in parallel without holding the
+// file in memory.
+//
+// For  {"header": {...}, "traceEvents": [ e0, e1, ... ], ...}  the chunker
+// yields the elements of "traceEvents" as standalone JSON arrays "[e0,e1]",
+// "[e2,...]", each in its own padded buffer ready for simdjson, and keeps the
+// object's other members as a small JSON object text.
+//
+// Element boundaries are found without parsing: a chunk ends where a line
+// starts with '{' (optrace writes one event per line).  A raw newline cannot
+// occur inside a JSON string, and a cut at a '{' that is not an element start
+// leaves the chunk before it unbalanced, which its parser rejects; callers
+// fall back to a whole-document parse whenever a chunk fails to parse or the
+// chunker throws ChunkingNotPossible, so a wrong cut never yields a wrong
+// number.
+#pragma once
+
+#include <simdjson.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include "formats/byte_source.h"
+
+namespace htpscope {
+
+// The layout defeats chunking (no such member, text after the root object,
+// a cut that is not an element boundary...).  Not a verdict on the file:
+// parse it whole to find out.
+class ChunkingNotPossible : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct JsonChunk {
+  std::unique_ptr<char[]> storage;
+  size_t begin = 0;          // the chunk's '[' in storage
+  size_t length = 0;         // up to and including its ']'
+  size_t capacity = 0;       // bytes allocated from begin (≥ length + SIMDJSON_PADDING)
+  uint64_t file_offset = 0;  // file (decompressed) offset of storage[begin]
+  uint64_t index = 0;        // 0, 1, 2, ... in file order
+
+  simdjson::padded_string_view view() const {
+    return simdjson::padded_string_view(storage.get() + begin, length, capacity);
+  }
+};
+
+class JsonArrayChunker {
+ public:
+  // `member` is the key of the array to stream; `chunk_bytes` the target
+  // chunk size (a chunk grows beyond it only until the next element start).
+  JsonArrayChunker(ByteSource& source, std::string member, size_t chunk_bytes);
+
+  // The next chunk, or nullopt once the array's end has been reached.
+  // Throws ChunkingNotPossible, or InputError on I/O / gzip failure.
+  std::optional<JsonChunk> Next();
+
+  // The root object without the streamed member, e.g. {"header": {...}}.
+  // Valid after Next() returned nullopt.
+  const std::string& other_members() const { return other_members_; }
+
+  uint64_t bytes_read() const { return bytes_read_; }
+
+ private:
+  // Appends up to chunk_bytes_ of new data after the carried-over bytes.
+  // Returns false at end of input.
+  bool Fill();
+  void FindArrayStart();
+  std::optional<JsonChunk> FinalChunk();
+  // Hands [start_, cut) over as a chunk and keeps the rest for the next one.
+  JsonChunk CutChunk(size_t cut);
+
+  ByteSource& source_;
+  std::string member_;
+  size_t chunk_bytes_;
+  std::unique_ptr<char[]> buffer_;
+  size_t capacity_ = 0;
+  size_t size_ = 0;             // bytes of data in buffer_
+  uint64_t buffer_offset_ = 0;  // file offset of buffer_[0]
+  size_t start_ = 0;            // where the next chunk starts in buffer_
+  bool started_ = false;
+  bool finished_ = false;
+  bool eof_ = false;
+  uint64_t next_index_ = 0;
+  uint64_t bytes_read_ = 0;
+  std::string prologue_members_;
+  std::string other_members_;
+};
+
+}  // namespace htpscope

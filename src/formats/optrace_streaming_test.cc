@@ -1,0 +1,185 @@
+// The streaming, multi-threaded optrace read must give exactly what parsing
+// the whole document gives, whatever the chunk size and layout.
+#include <gtest/gtest.h>
+#include <zlib.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "formats/corpus_test_util.h"
+#include "formats/input_error.h"
+#include "formats/optrace.h"
+
+namespace htpscope {
+namespace {
+
+std::string ReadText(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void ExpectSameTrace(const Optrace& a, const Optrace& b) {
+  EXPECT_EQ(a.version, b.version);
+  EXPECT_EQ(a.events_read, b.events_read);
+  EXPECT_EQ(a.origin_cycles, b.origin_cycles);
+  EXPECT_EQ(a.duplicate_slices, b.duplicate_slices);
+  ASSERT_EQ(a.slices.size(), b.slices.size());
+  for (size_t i = 0; i < a.slices.size(); ++i) {
+    const OpSlice& x = a.slices[i];
+    const OpSlice& y = b.slices[i];
+    EXPECT_EQ(x.op_id, y.op_id);
+    EXPECT_EQ(x.start_cycles, y.start_cycles);
+    EXPECT_EQ(x.dur_cycles, y.dur_cycles);
+    EXPECT_EQ(x.dpc_cycles, y.dpc_cycles);
+    EXPECT_EQ(x.tid, y.tid);
+    EXPECT_EQ(x.flags, y.flags);
+    EXPECT_EQ(a.Str(x.htp_op_type), b.Str(y.htp_op_type));
+    EXPECT_EQ(a.Str(x.qnn_op_name), b.Str(y.qnn_op_name));
+    ASSERT_EQ(x.inputs_count, y.inputs_count);
+    for (uint32_t k = 0; k < x.inputs_count; ++k)
+      EXPECT_EQ(a.input_ids[x.inputs_begin + k], b.input_ids[y.inputs_begin + k]);
+    ASSERT_EQ(x.dims_count, y.dims_count);
+    for (uint32_t k = 0; k < x.dims_count; ++k)
+      EXPECT_EQ(a.dims[x.dims_begin + k], b.dims[y.dims_begin + k]);
+  }
+  EXPECT_EQ(a.non_executed.size(), b.non_executed.size());
+  EXPECT_EQ(a.flows.size(), b.flows.size());
+  ASSERT_EQ(a.counters.size(), b.counters.size());
+  for (const auto& [name, samples] : a.counters) {
+    const auto& other = b.counters.at(name);
+    ASSERT_EQ(samples.size(), other.size()) << name;
+    for (size_t i = 0; i < samples.size(); ++i) {
+      EXPECT_EQ(samples[i].ts_cycles, other[i].ts_cycles);
+      EXPECT_EQ(samples[i].value, other[i].value);
+    }
+  }
+  EXPECT_EQ(a.thread_names, b.thread_names);
+  EXPECT_EQ(a.processes.size(), b.processes.size());
+  EXPECT_EQ(a.warnings, b.warnings);
+}
+
+class OptraceStreaming : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(OptraceStreaming, SmallChunksOnTwoThreadsEqualTheWholeParse) {
+  HTPSCOPE_REQUIRE_CORPUS(GetParam());
+  std::string path = testing_support::CorpusFile(GetParam(), "chrometrace.json");
+  std::string text = ReadText(path);
+  Optrace whole = ParseOptrace(path, text.data(), text.size());
+  for (size_t chunk_bytes : {size_t{300}, size_t{4096}, size_t{1} << 20}) {
+    ReadOptraceOptions options;
+    options.threads = 2;
+    options.chunk_bytes = chunk_bytes;
+    Optrace streamed = ReadOptrace(path, options);
+    SCOPED_TRACE(chunk_bytes);
+    // The fast path ran (a fallback to the whole parse would give 0).
+    EXPECT_GE(streamed.chunks_parsed, chunk_bytes == 300 ? 100u : 1u);
+    ExpectSameTrace(streamed, whole);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, OptraceStreaming,
+                         ::testing::Values("v8c8_256", "native_256", "gdn_hvx_int16",
+                                           "chain8_archive"));
+
+constexpr char kEvents[] =
+    "{\"name\": \"A\", \"ph\": \"X\", \"tid\": 256, \"pid\": 0, \"ts\": 0, \"dur\": 10, \"args\": "
+    "{\"ID\": \"0x1\", "
+    "\"Start Cycle\": 100, \"Duration (cycles)\": 10, \"Dominant Path Cycles\": 10, \"QNN Op "
+    "Name\": \"a\"}},\n"
+    "{\"name\": \"B\", \"ph\": \"X\", \"tid\": 512, \"pid\": 0, \"ts\": 5, \"dur\": 20, \"args\": "
+    "{\"ID\": \"0x2\", "
+    "\"Start Cycle\": 105, \"Duration (cycles)\": 20, \"Dominant Path Cycles\": 15, \"QNN Op "
+    "Name\": \"b\"}},\n"
+    "{\"name\": \"VTCM alloc\", \"ph\": \"C\", \"tid\":0, \"pid\":0, \"ts\":5, \"args\": {\"\": "
+    "64}}\n";
+
+std::string WriteFile(const std::string& name, const std::string& text) {
+  std::string path = testing_support::TempDir("stream_" + name) + "/trace.json";
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+
+TEST(OptraceStreamingLayouts, HeaderAfterEventsOneLineAndIndentedGiveTheSameResult) {
+  const std::string header =
+      "\"header\": {\"version\": {\"major\": 1, \"minor\": 1, \"patch\": 0}, "
+      "\"artifact_type\": \"OP_TRACE\"}";
+  std::string indented = kEvents;
+  for (size_t i = 0; (i = indented.find("\n{", i)) != std::string::npos; i += 3)
+    indented.replace(i, 2, "\n  {");
+  std::string one_line = kEvents;
+  for (char& c : one_line)
+    if (c == '\n') c = ' ';
+  const std::vector<std::string> layouts = {
+      "{" + header + ",\n\"traceEvents\": [\n" + kEvents + "]}",
+      "{\"traceEvents\": [\n" + std::string(kEvents) + "],\n" + header + "}\n",
+      "{" + header + ", \"traceEvents\": [" + one_line + "]}",
+      "{" + header + ",\n\"traceEvents\": [\n  " + indented + "]}",
+  };
+  for (size_t i = 0; i < layouts.size(); ++i) {
+    SCOPED_TRACE(i);
+    std::string path = WriteFile(std::to_string(i), layouts[i]);
+    ReadOptraceOptions options;
+    options.threads = 2;
+    options.chunk_bytes = 256;
+    Optrace t = ReadOptrace(path, options);
+    ASSERT_EQ(t.slices.size(), 2u);
+    // Line-start events stream (layouts 0, 1); the others are parsed whole.
+    EXPECT_EQ(t.chunks_parsed > 0, i < 2);
+    EXPECT_EQ(t.version, "1.1.0");
+    EXPECT_EQ(t.origin_cycles, 100);
+    EXPECT_EQ(t.slices[1].start_cycles, 105);
+    EXPECT_EQ(t.counters.at("VTCM alloc").at(0).ts_cycles, 105);
+  }
+}
+
+TEST(OptraceStreamingLayouts, ErrorsAreTheWholeParsesErrors) {
+  std::string bad =
+      std::string("{\"header\": {\"artifact_type\": \"OP_TRACE\"},\n\"traceEvents\": [\n") +
+      kEvents +
+      ",\n{\"name\": \"C\", \"ph\": \"X\", \"tid\": 256, \"pid\": 0, \"ts\": \"late\", \"dur\": "
+      "1}\n]}";
+  std::string path = WriteFile("bad", bad);
+  std::string whole_error, streamed_error;
+  try {
+    ParseOptrace(path, bad.data(), bad.size());
+  } catch (const InputError& e) {
+    whole_error = e.what();
+  }
+  try {
+    ReadOptraceOptions options;
+    options.threads = 2;
+    options.chunk_bytes = 256;
+    ReadOptrace(path, options);
+  } catch (const InputError& e) {
+    streamed_error = e.what();
+  }
+  EXPECT_NE(whole_error.find("traceEvents[3].ts: expected an integer"), std::string::npos)
+      << whole_error;
+  EXPECT_EQ(streamed_error, whole_error);
+  // A wrong artifact type in a file that streams fine is still refused.
+  std::string qhas =
+      std::string("{\"header\": {\"artifact_type\": \"QHAS\"},\n\"traceEvents\": [\n") + kEvents +
+      "]}";
+  EXPECT_THROW(ReadOptrace(WriteFile("type", qhas)), InputError);
+}
+
+TEST(OptraceStreamingLayouts, GzipStreams) {
+  HTPSCOPE_REQUIRE_CORPUS("native_256");
+  std::string path = testing_support::CorpusFile("native_256", "chrometrace.json");
+  std::string text = ReadText(path);
+  std::string gz_path = testing_support::TempDir("stream_gz") + "/t.gz";
+  gzFile gz = gzopen(gz_path.c_str(), "wb");
+  gzwrite(gz, text.data(), static_cast<unsigned>(text.size()));
+  gzclose(gz);
+  ReadOptraceOptions options;
+  options.threads = 2;
+  options.chunk_bytes = 2048;
+  Optrace streamed = ReadOptrace(gz_path, options);
+  EXPECT_GT(streamed.chunks_parsed, 10u);
+  ExpectSameTrace(streamed, ParseOptrace(path, text.data(), text.size()));
+}
+
+}  // namespace
+}  // namespace htpscope
