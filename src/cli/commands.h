@@ -32,12 +32,14 @@ void RegisterSummaryCommand(CLI::App& app, CommandRegistry& registry);
 void RegisterNumericsCommand(CLI::App& app, CommandRegistry& registry);
 void RegisterTimelineCommand(CLI::App& app, CommandRegistry& registry);
 void RegisterGraphCommand(CLI::App& app, CommandRegistry& registry);
+void RegisterHeapCommand(CLI::App& app, CommandRegistry& registry);
 
 inline void RegisterAllCommands(CLI::App& app, CommandRegistry& registry) {
   RegisterSummaryCommand(app, registry);
   RegisterNumericsCommand(app, registry);
   RegisterTimelineCommand(app, registry);
   RegisterGraphCommand(app, registry);
+  RegisterHeapCommand(app, registry);
 }
 
 }  // namespace htpscope::cli

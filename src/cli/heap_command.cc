@@ -1,0 +1,42 @@
+#include <fmt/format.h>
+
+#include "analysis/heap.h"
+#include "cli/commands.h"
+#include "report/heap_report.h"
+
+namespace htpscope::cli {
+
+void RegisterHeapCommand(CLI::App& app, CommandRegistry& registry) {
+  struct Options {
+    std::vector<std::string> inputs;
+    bool json = false;
+  };
+  static Options options;
+  auto* cmd = app.add_subcommand(
+      "heap",
+      "DSP heap before the first context is created, after the last is freed, and the delta, "
+      "per file (ExecuTorch heap file, profile-viewer text/CSV, QNN_PROFILE JSON)");
+  cmd->add_option("files", options.inputs, "One file per run; several runs are shown together")
+      ->required();
+  cmd->add_flag("--json", options.json, "Print JSON (schema: docs/lint-heap-memory.md)");
+  registry.Add(cmd, [] {
+    std::vector<HeapUsage> runs;
+    for (const auto& path : options.inputs) runs.push_back(ReadAndAnalyzeHeap(path));
+    if (options.json) {
+      fmt::print("{}\n", HeapToJson(runs).dump(2));
+    } else {
+      fmt::print("{}", RenderHeapText(runs));
+    }
+    // Every figure a file supports is printed above; a problem in any file
+    // still makes the input bad.
+    bool bad = false;
+    for (const auto& r : runs)
+      for (const auto& p : r.problems) {
+        fmt::print(stderr, "htpscope: error: {}: {}\n", r.path, p);
+        bad = true;
+      }
+    return bad ? 2 : 0;
+  });
+}
+
+}  // namespace htpscope::cli
