@@ -33,6 +33,7 @@ void RegisterNumericsCommand(CLI::App& app, CommandRegistry& registry);
 void RegisterTimelineCommand(CLI::App& app, CommandRegistry& registry);
 void RegisterGraphCommand(CLI::App& app, CommandRegistry& registry);
 void RegisterHeapCommand(CLI::App& app, CommandRegistry& registry);
+void RegisterLintCommand(CLI::App& app, CommandRegistry& registry);
 
 inline void RegisterAllCommands(CLI::App& app, CommandRegistry& registry) {
   RegisterSummaryCommand(app, registry);
@@ -40,6 +41,7 @@ inline void RegisterAllCommands(CLI::App& app, CommandRegistry& registry) {
   RegisterTimelineCommand(app, registry);
   RegisterGraphCommand(app, registry);
   RegisterHeapCommand(app, registry);
+  RegisterLintCommand(app, registry);
 }
 
 }  // namespace htpscope::cli

@@ -1,0 +1,76 @@
+#include <fmt/format.h>
+
+#include "analysis/lint.h"
+#include "cli/commands.h"
+#include "formats/artifact_kind.h"
+#include "formats/input_error.h"
+#include "formats/profile_text.h"
+#include "model/run.h"
+#include "report/lint_report.h"
+
+namespace htpscope::cli {
+
+void RegisterLintCommand(CLI::App& app, CommandRegistry& registry) {
+  struct Options {
+    std::string input;
+    bool json = false;
+    int top_n = 5;
+    int rows = 25;
+    size_t graph = 0;
+    std::vector<std::string> run;
+  };
+  static Options options;
+  auto* cmd = app.add_subcommand(
+      "lint",
+      "Main-thread bottlenecks of a linting-level profile: per-op share of the critical path, "
+      "overlap, exposed cycles, with hints");
+  cmd->add_option("file", options.input,
+                  "qnn-profile-viewer linting output (text or CSV) or snpe-diagview text")
+      ->required();
+  cmd->add_flag("--json", options.json, "Print JSON (schema: docs/lint-heap-memory.md)");
+  cmd->add_option("--top", options.top_n, "Bottlenecks listed per graph")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--rows", options.rows, "Op-table rows per graph (most exposed first)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--graph", options.graph,
+                  "Which graph/execution block the top-level JSON fields describe (0-based, file "
+                  "order)");
+  cmd->add_option("--run", options.run,
+                  "A run of the same model (directory or files with a QHAS summary or optrace): "
+                  "QNN op types for the hints instead of guessing them from op names");
+  registry.Add(cmd, [] {
+    ArtifactKind kind = DetectArtifactKind(options.input);
+    if (kind != ArtifactKind::kProfileText && kind != ArtifactKind::kProfileCsv)
+      throw InputError(options.input,
+                       fmt::format("is {}: expected qnn-profile-viewer linting output (text or "
+                                   "CSV) or snpe-diagview text",
+                                   ArtifactKindName(kind)));
+    ProfileReport report = kind == ArtifactKind::kProfileCsv ? ReadProfileCsv(options.input)
+                                                             : ReadProfileText(options.input);
+    std::map<std::string, std::string> op_types;
+    LintOptions lint_options;
+    lint_options.top_n = options.top_n;
+    if (!options.run.empty()) {
+      op_types = OpTypesFromRun(LoadRun(options.run));
+      if (op_types.empty())
+        throw InputError(options.run.front(),
+                         "--run: no QHAS summary or optrace with QNN op types in this run");
+      lint_options.op_types = &op_types;
+    }
+    LintAnalysis lint = AnalyzeLint(report, lint_options);
+    if (options.graph >= lint.graphs.size())
+      throw InputError(options.input,
+                       fmt::format("--graph {}: the file has {} linting block(s) (0..{})",
+                                   options.graph, lint.graphs.size(), lint.graphs.size() - 1));
+    if (options.json) {
+      fmt::print("{}\n", LintToJson(lint, options.graph).dump(2));
+    } else {
+      LintReportOptions report_options;
+      report_options.rows = options.rows;
+      fmt::print("{}", RenderLintText(lint, report_options));
+    }
+    return 0;
+  });
+}
+
+}  // namespace htpscope::cli
