@@ -34,6 +34,7 @@ void RegisterTimelineCommand(CLI::App& app, CommandRegistry& registry);
 void RegisterGraphCommand(CLI::App& app, CommandRegistry& registry);
 void RegisterHeapCommand(CLI::App& app, CommandRegistry& registry);
 void RegisterLintCommand(CLI::App& app, CommandRegistry& registry);
+void RegisterMemoryCommand(CLI::App& app, CommandRegistry& registry);
 
 inline void RegisterAllCommands(CLI::App& app, CommandRegistry& registry) {
   RegisterSummaryCommand(app, registry);
@@ -42,6 +43,7 @@ inline void RegisterAllCommands(CLI::App& app, CommandRegistry& registry) {
   RegisterGraphCommand(app, registry);
   RegisterHeapCommand(app, registry);
   RegisterLintCommand(app, registry);
+  RegisterMemoryCommand(app, registry);
 }
 
 }  // namespace htpscope::cli

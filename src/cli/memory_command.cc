@@ -1,0 +1,42 @@
+#include <fmt/format.h>
+
+#include "analysis/memory.h"
+#include "cli/commands.h"
+#include "formats/input_error.h"
+#include "model/run.h"
+#include "report/memory_report.h"
+
+namespace htpscope::cli {
+
+void RegisterMemoryCommand(CLI::App& app, CommandRegistry& registry) {
+  struct Options {
+    std::vector<std::string> inputs;
+    bool json = false;
+    int top_n = 10;
+  };
+  static Options options;
+  auto* cmd = app.add_subcommand(
+      "memory",
+      "Memory view of one traced execution: peak VTCM allocation and when, DRAM/VTCM bytes in "
+      "total and per op, Spill/Fill");
+  cmd->add_option("run", options.inputs, "A run directory, or artifact files of one run")
+      ->required();
+  cmd->add_flag("--json", options.json, "Print JSON (schema: docs/lint-heap-memory.md)");
+  cmd->add_option("--top", options.top_n, "Rows in the per-op tables")->check(CLI::PositiveNumber);
+  registry.Add(cmd, [] {
+    ProfiledRun run = LoadRun(options.inputs);
+    if (!run.optrace && !run.qhas && !run.htp_graph)
+      throw InputError(run.label,
+                       "no optrace, QHAS summary or HTP graph in this run: nothing to tell about "
+                       "memory (chrometrace.json, *_qnn_htp_analysis_summary.json, *_htp.json)");
+    MemoryView memory = AnalyzeMemory(run);
+    if (options.json) {
+      fmt::print("{}\n", MemoryToJson(memory).dump(2));
+    } else {
+      fmt::print("{}", RenderMemoryText(memory, options.top_n));
+    }
+    return 0;
+  });
+}
+
+}  // namespace htpscope::cli

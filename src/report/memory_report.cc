@@ -1,0 +1,236 @@
+#include "report/memory_report.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "formats/json_util.h"
+#include "report/format_util.h"
+
+namespace htpscope {
+namespace {
+
+using nlohmann::json;
+
+json Opt(const std::optional<int64_t>& v) { return v ? json(*v) : json(nullptr); }
+json Opt(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+
+void AddTraffic(json& j, const TrafficBytes& b) {
+  j["dram_read_bytes"] = b.dram_read;
+  j["dram_write_bytes"] = b.dram_write;
+  j["vtcm_read_bytes"] = b.vtcm_read;
+  j["vtcm_write_bytes"] = b.vtcm_write;
+}
+
+json PeakJson(const CounterPeak& p, bool has_cycle) {
+  return {{"counter", p.counter},
+          {"peak_bytes", p.peak_bytes},
+          {"peak_cycle", has_cycle ? json(p.peak_cycle) : json(nullptr)},
+          {"peak_offset_cycles", Opt(p.peak_offset_cycles)},
+          {"samples", p.samples}};
+}
+
+void Section(std::string& out, std::string_view title) {
+  out += fmt::format("\n{}\n{}\n", title, std::string(title.size(), '-'));
+}
+
+std::string At(const CounterPeak& p) {
+  return p.peak_offset_cycles ? fmt::format("at cycle {} ({} cycles into the execution)",
+                                            p.peak_cycle, GroupDigits(*p.peak_offset_cycles))
+                              : fmt::format("at cycle {}", p.peak_cycle);
+}
+
+void RenderPeak(const MemoryView& m, std::string& out) {
+  Section(out, "VTCM allocation");
+  if (!m.peak_vtcm) {
+    out += "  no VTCM allocation data (needs the optrace or the QHAS summary)\n";
+    return;
+  }
+  const CounterPeak& p = *m.peak_vtcm;
+  bool has_cycle = p.samples > 0;
+  out += fmt::format("  peak {} bytes ({}){}  [{}]\n", GroupDigits(p.peak_bytes),
+                     HumanBytes(p.peak_bytes), has_cycle ? " " + At(p) : "", m.peak_vtcm_source);
+  if (!m.active_at_peak.empty()) {
+    out += "  ops running at that cycle:\n";
+    for (const auto& a : m.active_at_peak) out += fmt::format("    {}\n", a);
+  }
+  if (!m.traffic_counters.empty()) {
+    out +=
+        "  Largest bytes of concurrently active ops (optrace counters: Σ bytes of the ops running "
+        "at a cycle — bytes, not bandwidth):\n";
+    for (const auto& c : m.traffic_counters)
+      out += fmt::format("    {:<10} {:>13} bytes ({}) {}\n", c.counter, GroupDigits(c.peak_bytes),
+                         HumanBytes(c.peak_bytes), At(c));
+  }
+}
+
+std::string Share(const std::optional<double>& v) {
+  return v ? fmt::format("{:.1f}", *v) : std::string("-");
+}
+
+void RenderTraffic(const MemoryView& m, int top_n, std::string& out) {
+  Section(out, fmt::format("DRAM and VTCM traffic per op, in bytes ({})", m.traffic_source));
+  const TrafficBytes& t = *m.totals;
+  out += fmt::format(
+      "  total  DRAM read {} ({})  DRAM write {} ({})  VTCM read {} ({})  VTCM write {} ({})\n",
+      GroupDigits(t.dram_read), HumanBytes(t.dram_read), GroupDigits(t.dram_write),
+      HumanBytes(t.dram_write), GroupDigits(t.vtcm_read), HumanBytes(t.vtcm_read),
+      GroupDigits(t.vtcm_write), HumanBytes(t.vtcm_write));
+  size_t rows = std::min(m.qnn_ops.size(), static_cast<size_t>(std::max(top_n, 0)));
+  out += fmt::format("  QNN ops by DRAM bytes (top {} of {}):\n", rows, m.qnn_ops.size());
+  out += fmt::format("    {:<28} {:>5} {:>12} {:>12} {:>12} {:>12} {:>7}\n", "QNN op", "inst.",
+                     "DRAM read", "DRAM write", "VTCM read", "VTCM write", "% DRAM");
+  for (size_t i = 0; i < rows; ++i) {
+    const QnnOpTraffic& g = m.qnn_ops[i];
+    out +=
+        fmt::format("    {:<28} {:>5} {:>12} {:>12} {:>12} {:>12} {:>7}{}\n", Ellipsize(g.name, 28),
+                    g.instances, GroupDigits(g.bytes.dram_read), GroupDigits(g.bytes.dram_write),
+                    GroupDigits(g.bytes.vtcm_read), GroupDigits(g.bytes.vtcm_write),
+                    Share(g.dram_share_pct), g.dram_dominant ? "  *" : "");
+  }
+  out += fmt::format(
+      "    * DRAM-dominant: the fewest QNN ops that together carry ≥ {:.0f} % of DRAM bytes\n",
+      kDramDominantCoverPct);
+  rows = std::min(m.ops.size(), static_cast<size_t>(std::max(top_n, 0)));
+  out += fmt::format("  HTP op instances by DRAM bytes (top {} of {}):\n", rows, m.ops.size());
+  out += fmt::format("    {:<18} {:<36} {:<16} {:<14} {:>10} {:>10} {:>10} {:>10}\n", "op id",
+                     "HTP op type", "QNN op", "kind", "DRAM rd", "DRAM wr", "VTCM rd", "VTCM wr");
+  for (size_t i = 0; i < rows; ++i) {
+    const OpTraffic& op = m.ops[i];
+    out += fmt::format("    {:<18} {:<36} {:<16} {:<14} {:>10} {:>10} {:>10} {:>10}\n",
+                       FormatHexId(op.op_id), Ellipsize(op.htp_op_type, 36),
+                       Ellipsize(op.qnn_op_name, 16), OpCategoryName(op.category),
+                       GroupDigits(op.bytes.dram_read), GroupDigits(op.bytes.dram_write),
+                       GroupDigits(op.bytes.vtcm_read), GroupDigits(op.bytes.vtcm_write));
+  }
+}
+
+void RenderSpillFill(const MemoryView& m, std::string& out) {
+  Section(out, "Spill/Fill (compiler-inserted VTCM<->DRAM round trips)");
+  const SpillFillTotals& s = *m.spill_fill;
+  if (s.instances == 0) {
+    out += fmt::format("  none: no HTP op type contains \"Spill\" or \"Fill\" ({})\n", s.source);
+    return;
+  }
+  out += fmt::format("  {} instances ({}) of {}\n", s.instances, s.source,
+                     fmt::join(s.htp_op_types, ", "));
+  if (s.work_cycles)
+    out += fmt::format("  work {} cycles, on the dominant path {} cycles\n",
+                       GroupDigits(*s.work_cycles), GroupDigits(s.dpc_cycles.value_or(0)));
+  if (s.bytes)
+    out += fmt::format("  DRAM read {} ({})  DRAM write {} ({})  VTCM read {}  VTCM write {}\n",
+                       GroupDigits(s.bytes->dram_read), HumanBytes(s.bytes->dram_read),
+                       GroupDigits(s.bytes->dram_write), HumanBytes(s.bytes->dram_write),
+                       GroupDigits(s.bytes->vtcm_read), GroupDigits(s.bytes->vtcm_write));
+  else
+    out += "  bytes unknown (needs the QHAS summary or the HTP graph)\n";
+}
+
+}  // namespace
+
+std::string RenderMemoryText(const MemoryView& m, int top_n) {
+  std::string out = fmt::format("htpscope memory: {}\n", m.label);
+  for (const auto& a : m.artifacts)
+    out += fmt::format("  read {:<22} {}\n", ArtifactKindName(a.kind), a.path);
+  out += "  one traced execution (the optrace and QHAS cover the first, cold one)\n";
+  RenderPeak(m, out);
+  if (m.totals) RenderTraffic(m, top_n, out);
+  if (m.spill_fill) RenderSpillFill(m, out);
+  if (!m.cross_checks.empty()) {
+    Section(out, "Cross-checks");
+    for (const auto& c : m.cross_checks)
+      out += fmt::format("  [{}] {}: {} {} {} {} {} ({})\n", c.agree ? "agree" : "DIFFER", c.name,
+                         c.a_source, GroupDigits(std::llround(c.a)), c.agree ? "=" : "vs",
+                         c.b_source, GroupDigits(std::llround(c.b)), c.unit);
+  }
+  if (!m.notes.empty()) {
+    Section(out, "Notes");
+    for (const auto& n : m.notes) out += fmt::format("  {}\n", n);
+  }
+  if (!m.missing.empty()) {
+    Section(out, "Missing artifacts (and what they would give)");
+    for (const auto& x : m.missing) out += fmt::format("  {}: {}\n", x.artifact, x.withholds);
+  }
+  return out;
+}
+
+json MemoryToJson(const MemoryView& m) {
+  json j;
+  j["schema"] = "htpscope.memory/1";
+  j["label"] = m.label;
+  j["artifacts"] = json::array();
+  for (const auto& a : m.artifacts)
+    j["artifacts"].push_back({{"path", a.path}, {"kind", ArtifactKindName(a.kind)}});
+  if (m.peak_vtcm) {
+    json p = PeakJson(*m.peak_vtcm, m.peak_vtcm->samples > 0);
+    p["source"] = m.peak_vtcm_source;
+    j["peak_vtcm"] = p;
+  } else {
+    j["peak_vtcm"] = nullptr;
+  }
+  j["active_at_peak"] = m.active_at_peak;
+  j["traffic_counters"] = json::array();
+  for (const auto& c : m.traffic_counters) j["traffic_counters"].push_back(PeakJson(c, true));
+  j["traffic_source"] = m.traffic_source.empty() ? json(nullptr) : json(m.traffic_source);
+  if (m.totals) {
+    json t = json::object();
+    AddTraffic(t, *m.totals);
+    j["totals"] = t;
+  } else {
+    j["totals"] = nullptr;
+  }
+  j["qnn_ops"] = json::array();
+  for (const auto& g : m.qnn_ops) {
+    json row = {{"name", g.name},
+                {"type", g.type},
+                {"instances", g.instances},
+                {"dram_share_pct", Opt(g.dram_share_pct)},
+                {"dram_dominant", g.dram_dominant}};
+    AddTraffic(row, g.bytes);
+    j["qnn_ops"].push_back(row);
+  }
+  j["ops"] = json::array();
+  for (const auto& op : m.ops) {
+    json row = {{"op_id", FormatHexId(op.op_id)},          {"htp_op_type", op.htp_op_type},
+                {"qnn_op_name", op.qnn_op_name},           {"qnn_op_type", op.qnn_op_type},
+                {"category", OpCategoryName(op.category)}, {"cycles", Opt(op.cycles)}};
+    AddTraffic(row, op.bytes);
+    j["ops"].push_back(row);
+  }
+  if (m.spill_fill) {
+    const SpillFillTotals& s = *m.spill_fill;
+    json sf = {{"instances", s.instances},
+               {"htp_op_types", s.htp_op_types},
+               {"work_cycles", Opt(s.work_cycles)},
+               {"dpc_cycles", Opt(s.dpc_cycles)},
+               {"source", s.source}};
+    if (s.bytes) {
+      AddTraffic(sf, *s.bytes);
+    } else {
+      for (const char* k :
+           {"dram_read_bytes", "dram_write_bytes", "vtcm_read_bytes", "vtcm_write_bytes"})
+        sf[k] = nullptr;
+    }
+    j["spill_fill"] = sf;
+  } else {
+    j["spill_fill"] = nullptr;
+  }
+  j["cross_checks"] = json::array();
+  for (const auto& c : m.cross_checks)
+    j["cross_checks"].push_back({{"name", c.name},
+                                 {"unit", c.unit},
+                                 {"a_source", c.a_source},
+                                 {"a", c.a},
+                                 {"b_source", c.b_source},
+                                 {"b", c.b},
+                                 {"agree", c.agree},
+                                 {"note", c.note}});
+  j["missing"] = json::array();
+  for (const auto& x : m.missing)
+    j["missing"].push_back({{"artifact", x.artifact}, {"withholds", x.withholds}});
+  j["notes"] = m.notes;
+  return j;
+}
+
+}  // namespace htpscope
