@@ -14,6 +14,7 @@
 # Environment:
 #   HTPSCOPE_FUZZ_TARGETS="optrace qhas"   only these targets
 #   HTPSCOPE_FUZZ_KEEP=DIR                  keep the grown corpora and logs in DIR
+# Runs shorter than 300 s per target use libFuzzer's -seed=1 (reproducible).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
@@ -125,6 +126,9 @@ for name in "${targets[@]}"; do
   done
   args=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
         -artifact_prefix="$work/artifacts/$name/")
+  # Short (CI) runs use a fixed seed, so that a failure there replays the
+  # same mutations locally; long campaigns draw a new seed each time.
+  ((seconds < 300)) && args+=(-seed=1)
   [[ -f "fuzz/dicts/$name.dict" ]] && args+=(-dict="fuzz/dicts/$name.dict")
   echo "== fuzz $name for ${seconds} s"
   log="$work/$name.log"

@@ -19,3 +19,4 @@ cmake --build build/asan -j "$jobs"
 echo "== tests under sanitizers"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build/asan --output-on-failure -j "$jobs"
+[[ -n "${HTPSCOPE_SKIP_FUZZ:-}" ]] || bash scripts/fuzz.sh "${HTPSCOPE_FUZZ_SECONDS:-20}"  # fuzz smoke; docs/robustness.md
