@@ -48,6 +48,21 @@ inline void CheckError(const InputError& e, const std::string& path, std::string
   }
 }
 
+// The same for line-oriented readers (profile text and CSV, heap file): a
+// line must be 1-based and within the input, but a verdict on the whole file
+// ("no profile sections found") may come without one.
+inline void CheckTextError(const InputError& e, const std::string& path, std::string_view input) {
+  if (e.file() != path) Violation("the error does not name the input file", e);
+  if (e.problem().empty()) Violation("the error does not say what is wrong", e);
+  if (e.byte_offset() && *e.byte_offset() > input.size())
+    Violation("the error's byte offset is past the input", e);
+  if (e.line()) {
+    uint64_t lines = 1;
+    for (char c : input) lines += c == '\n';
+    if (*e.line() == 0 || *e.line() > lines) Violation("the error's line is not in the input", e);
+  }
+}
+
 // A file holding `data`, in memory (memfd), reachable by path through
 // /proc/self/fd: for the readers that only take paths (gzip layer, tensor
 // files).  The descriptor is reused across inputs.
