@@ -24,7 +24,8 @@
 // against −Inf, ...) is a "non-finite mismatch" and makes its handle
 // divergent whatever the metric says.  No compared pairs → metrics absent.
 // Sums are long double and each thread's partial sums are merged, so results
-// do not depend on block sizes beyond the last bits.
+// do not depend on block sizes beyond the last bits (runs of up to 256
+// finite pairs are first summed in double).
 #pragma once
 
 #include <cstdint>
@@ -78,6 +79,10 @@ struct ErrorSums {
   void Add(const double* ref, const double* dev, size_t count);
   // Adds another partial result (e.g. another thread's element range).
   void Merge(const ErrorSums& other);
+
+ private:
+  // Add() for a chunk holding NaN or Inf: classifies every pair.
+  void AddWithNonFinite(const double* ref, const double* dev, size_t count);
 };
 
 struct ErrorMetrics {
