@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace htpscope {
@@ -68,6 +69,9 @@ struct ProfileBlock {
   // ("Accelerator (execute) time (cycles)" or, at linting level,
   // "Accelerator (critical path execute) time (cycles)").
   std::vector<ProfileNode> nodes;
+  // A block holds the nodes of one parent: when two parents have per-node
+  // lines, the critical-path one is kept (else the first) and a warning says
+  // so.  SNPE "Layer Times" nodes have no parent line: nodes_parent is "".
   std::string nodes_parent;
   int first_line = 0;  // 1-based line of the block header in the file (0 for CSV)
 
@@ -85,6 +89,8 @@ struct ProfileReport {
       statistics;  // Init/Compose/Finalize/De-Init/Execute Stats (...) sections, SNPE sections
   std::vector<ProfileBlock>
       raw;  // Create From Binary Stats and every Execute Stat N, in file order
+  // What was skipped (lines of no known shape, per-node lines left out, ...):
+  // the first 20 as "line N: ...", then one "<k> more warnings not shown".
   std::vector<std::string> warnings;
 
   // The raw "Execute Stat N" blocks (N ascending), or for CSV the executions.
@@ -105,7 +111,26 @@ ProfileReport ParseProfileText(const std::string& path, std::string_view text);
 
 // Reads profile CSV (plain or gzip).  Executions are split where a ROOT
 // EXECUTE identifier repeats.  Throws InputError naming the file and line.
+// Executions become raw "Execute Stat N" blocks; INIT / FINALIZE / DE-INIT
+// rows statistics blocks "Init Stats" / "Finalize Stats" / "De-Init Stats"
+// (BACKEND-typed rows, whose repeats split executions too: see profile_csv.cc).
 ProfileReport ReadProfileCsv(const std::string& path);
 ProfileReport ParseProfileCsv(const std::string& path, std::string_view text);
+
+// Helpers shared by the text and CSV readers.
+
+// A number as the profile tools print it ("87938", "214.8888").
+struct ProfileNumber {
+  double value = 0;
+  std::optional<int64_t> integer;  // set when the number is whole and fits int64
+};
+// Parses a non-negative decimal number.  Returns nullopt and sets *problem
+// (what is wrong with `text`) when it is not one or overflows int64.
+std::optional<ProfileNumber> ParseProfileNumber(std::string_view text, std::string* problem);
+
+// Fills node->label, qnn_op_name and op_id from a per-node label:
+// "bbb_indep0:OpId_19" -> "bbb_indep0", 19; "Input OpId_2" -> "Input", 2;
+// "OpId_17" -> "", 17; a label without "OpId_<n>" is all name, no id.
+void SetProfileNodeLabel(std::string_view label, ProfileNode* node);
 
 }  // namespace htpscope
