@@ -1,0 +1,111 @@
+// The command line on malformed input: exit status 2 and one clear line
+// naming the file and where it is broken; warnings (not errors) for runs
+// that load but whose parts disagree.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "formats/corpus_test_util.h"
+
+namespace htpscope {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int status = -1;
+  std::string out, err;
+};
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+Result RunCli(const std::string& args) {
+  std::string dir = testing_support::TempDir("cli_out");
+  std::string command = std::string("'") + HTPSCOPE_BINARY + "' " + args + " > '" + dir +
+                        "/out' 2> '" + dir + "/err'";
+  int raw = std::system(command.c_str());
+  Result r;
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  r.out = Slurp(dir + "/out");
+  r.err = Slurp(dir + "/err");
+  return r;
+}
+
+void Write(const std::string& path, const std::string& content) {
+  std::ofstream(path, std::ios::binary) << content;
+}
+
+TEST(MalformedInputCli, BrokenArtifactsExitWithStatus2AndALocatedMessage) {
+  std::string dir = testing_support::TempDir("cli_broken");
+  struct Case {
+    std::string file, content, expect;
+  };
+  std::vector<Case> cases = {
+      {"cut.json", R"({"header": {"artifact_type": "OP_TRACE"}, "traceEvents": [{"ph": "X", )",
+       ": at byte "},
+      {"types.json",
+       R"({"header": {"artifact_type": "RUN_TRACE"}, "traceEvents": [{"ph": "X", "args": )"
+       R"({"stat_start_ticks": "12", "stat_end_ticks": 20}}]})",
+       "args.stat_start_ticks: expected an integer"},
+      {"nan.json",
+       R"({"header": {"artifact_type": "QHAS"}, "data": {"htp_overall_summary": {"data": )"
+       R"([{"time_us": NaN}]}}})",
+       "time_us: expected a number"},
+      {"backwards.json",
+       R"({"header": {"artifact_type": "RUN_TRACE"}, "traceEvents": [{"ph": "X", "name": "A", )"
+       R"("args": {"stat_start_ticks": 50, "stat_end_ticks": 20}}]})",
+       "ends (tick 20) before it starts (tick 50)"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.file);
+    Write(dir + "/" + c.file, c.content);
+    Result r = RunCli("summary '" + dir + "/" + c.file + "'");
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_EQ(r.err.rfind("htpscope: error: " + dir + "/" + c.file + ": at byte ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find(c.expect), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  }
+}
+
+TEST(MalformedInputCli, MissingPathAndTwoTracesExitWithStatus2) {
+  Result r = RunCli("summary /no/such/run");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("/no/such/run: no such file or directory"), std::string::npos) << r.err;
+
+  HTPSCOPE_REQUIRE_CORPUS("v8c8_256");
+  std::string dir = testing_support::TempDir("cli_two");
+  fs::copy_file(testing_support::CorpusFile("v8c8_256", "chrometrace.json"), dir + "/a.json");
+  fs::copy_file(testing_support::CorpusFile("native_256", "chrometrace.json"), dir + "/b.json");
+  r = RunCli("summary '" + dir + "'");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find(dir + "/b.json: a second optrace (OP_TRACE) artifact (the first is " + dir +
+                       "/a.json)"),
+            std::string::npos)
+      << r.err;
+}
+
+TEST(MalformedInputCli, QhasFromAnotherRunIsAWarningNotAnError) {
+  HTPSCOPE_REQUIRE_CORPUS("v8c8_256");
+  std::string dir = testing_support::TempDir("cli_mismatch");
+  fs::copy_file(testing_support::CorpusFile("v8c8_256", "chrometrace.json"),
+                dir + "/chrometrace.json");
+  fs::copy_file(
+      testing_support::CorpusFile("native_256", "chrometrace_qnn_htp_analysis_summary.json"),
+      dir + "/qhas.json");
+  Result r = RunCli("summary --json '" + dir + "'");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("\"qhas_mismatch\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("QHAS op instances have IDs absent from the optrace"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace htpscope
