@@ -339,7 +339,8 @@ class TextParser {
 
   void Open(std::string title, bool raw, int execution) {
     Close();
-    open_.emplace();
+    // Not emplace(): clang rejects it for a nested class with member initialisers.
+    open_ = OpenBlock{};
     open_->raw = raw;
     open_->block.title = std::move(title);
     open_->block.execution = execution;
