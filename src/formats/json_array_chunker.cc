@@ -49,9 +49,7 @@ struct JsonScanner {
 }  // namespace
 
 JsonArrayChunker::JsonArrayChunker(ByteSource& source, std::string member, size_t chunk_bytes)
-    : source_(source),
-      member_(std::move(member)),
-      chunk_bytes_(std::max<size_t>(chunk_bytes, 1)) {}
+    : source_(source), member_(std::move(member)), chunk_bytes_(std::max<size_t>(chunk_bytes, 1)) {}
 
 bool JsonArrayChunker::Fill() {
   if (eof_) return false;
@@ -176,9 +174,12 @@ std::optional<JsonChunk> JsonArrayChunker::Next() {
     if (eof_) return FinalChunk();
     if (size_ - start_ >= chunk_bytes_) {
       // Cut before the last line that starts with '{' (an element start),
-      // leaving at least one element in the chunk.
+      // leaving at least one element in the chunk: the first element's own
+      // line start (right after '[' or the carried '\n') is no cut.
+      size_t first = start_ + 1;
+      while (first < size_ && IsSpace(buffer_[first])) ++first;
       size_t cut = std::string::npos;
-      for (size_t i = size_ - 1; i > start_ + 1; --i) {
+      for (size_t i = size_ - 1; i > first; --i) {
         if (buffer_[i] == '{' && buffer_[i - 1] == '\n') {
           cut = i - 1;
           break;
