@@ -18,7 +18,8 @@ int main(int argc, char** argv) {
       "htpscope-synth: generate a synthetic QNN HTP profiling run (chrometrace.json, "
       "chrometrace_htp.json, QHAS summary, runtrace, profile text) and its ground_truth.json"};
   app.add_option("-o,--out", out.dir, "Output directory (created when missing)")->required();
-  app.add_option("--ops", o.ops, "Model (compute) QNN ops, 1 .. 100000000")->capture_default_str();
+  app.add_option("--ops", o.ops, "Model (compute) QNN ops, 1 .. 10000000 (memory: ~1.2 KB per op)")
+      ->capture_default_str();
   app.add_option("--seed", o.seed, "Random seed: same seed, same bytes")->capture_default_str();
   app.add_option("--graph-name", o.graph_name, "Graph name (QHAS model_id, runtrace graph_name)")
       ->capture_default_str();
@@ -45,6 +46,9 @@ int main(int argc, char** argv) {
                "An HVX stage, a Spill/Fill handoff through DDR, then an HMX stage");
   app.add_flag("--system-service", o.system_service,
                "End with a SystemService SyncOp, which the profile text does not list");
+  app.add_flag("--split-tile-dpc", o.split_tile_dpc,
+               "Let the dominant path run over every slice of a tiled op, as in real traces: the "
+               "optrace's per-ID DPC is then a lower bound and QHAS disagrees");
   app.add_flag("--gzip", out.gzip, "Write the artifacts gzip-compressed (.gz)");
   app.add_option("--top-ops", out.top_ops, "QNN ops listed in ground_truth.json")
       ->capture_default_str();

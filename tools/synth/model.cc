@@ -110,6 +110,16 @@ class Builder {
       : options_(options), m_(*model), rng_(Mix64(options.seed ^ 0x5eedc0ffee0ddf00ULL)) {}
 
   void Build() {
+    // Upper bounds, so vectors never regrow: untouched reserved pages cost
+    // no memory, regrowth would briefly hold two copies.
+    const auto n = static_cast<size_t>(options_.ops);
+    const auto edges = static_cast<size_t>(options_.input_chunks + 2 * options_.branches + 2);
+    m_.qnn_ops.reserve(n + n / std::max(1, options_.reshape_every) + 4);
+    m_.ops.reserve(5 * n + 4 * edges);
+    m_.slices.reserve(8 * n + 4 * edges);
+    m_.inputs.reserve(6 * n + 4 * edges);
+    m_.tensors.reserve(2 * n + 2 * edges);
+    m_.flows.reserve(8 * n + 4 * edges);
     PlanQnnOps();
     BuildInputs();
     BuildCompute();
@@ -384,8 +394,8 @@ class Builder {
       AddCheckpoint(input_qnn_, c == 0 ? rng_.Range(250, 650) : rng_.Range(25, 60));
     }
     // Weights of the first HMX op are fetched while the inputs land.
-    first_hmx_ = NextHmx(0);
-    if (first_hmx_ >= 0 && !options_.spill_fill) Prefetch(first_hmx_);
+    const int64_t first_hmx = NextHmx(0);
+    if (first_hmx >= 0 && !options_.spill_fill) Prefetch(first_hmx);
     tails_.assign(static_cast<size_t>(options_.branches), {});
     for (int c = 0; c < chunks; ++c) {
       uint32_t dma = dmas[static_cast<size_t>(c)];
@@ -454,7 +464,11 @@ class Builder {
     }
     for (size_t b = 0; b < tails_.size(); ++b) {
       // The Fill belongs to the branch's first op of the HMX stage.
-      uint32_t qnn = plan_[static_cast<size_t>(first_stage2) + b].qnn;
+      const int64_t branches = options_.branches;
+      const int64_t first =
+          first_stage2 +
+          ((static_cast<int64_t>(b) - first_stage2) % branches + branches) % branches;
+      uint32_t qnn = plan_[static_cast<size_t>(first)].qnn;
       OpSpec f =
           Spec(qnn, HtpType::kFill, OpFlag::kDma, Placement::kSequencer, rng_.Range(20000, 60000));
       f.shape = Shape::kActivation;
@@ -640,7 +654,6 @@ class Builder {
   std::array<int64_t, kHvxThreads> hvx_free_{kFirstCycle, kFirstCycle, kFirstCycle, kFirstCycle};
   int64_t last_sequencer_op_ = -1;
   uint32_t shape_a_ = 0, shape_b_ = 0, shared_tensor_ = 0, shapes_ = 0;
-  int64_t first_hmx_ = -1;
   std::vector<std::pair<int64_t, Fetched>> prefetched_;
   size_t prefetch_cursor_ = 0;
   std::vector<std::vector<uint32_t>> tails_;
@@ -811,8 +824,8 @@ void ValidateOptions(const SynthOptions& o) {
     if (!(std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-' || ch == '.'))
       fail(fmt::format("graph name \"{}\": use letters, digits, '_', '-' and '.' only",
                        o.graph_name));
-  if (o.ops < 1 || o.ops > 100000000)
-    fail(fmt::format("ops must be in 1..100000000, got {}", o.ops));
+  if (o.ops < 1 || o.ops > kMaxOps)
+    fail(fmt::format("ops must be in 1..{}, got {}", kMaxOps, o.ops));
   if (!(o.hmx_share >= 0 && o.hmx_share <= 1)) fail("hmx share must be in [0, 1]");
   if (!(o.tiled_share >= 0 && o.tiled_share <= 1)) fail("tiled share must be in [0, 1]");
   if (o.tile_threads < 2 || o.tile_threads > kHvxThreads) fail("tile threads must be in 2..4");
@@ -913,7 +926,7 @@ int64_t UnionCycles(std::vector<std::pair<int64_t, int64_t>>& intervals) {
 }
 
 std::vector<PathSegment> ComputeDominantPath(const std::vector<HtpOp>& ops,
-                                             std::vector<Slice>& slices) {
+                                             std::vector<Slice>& slices, bool primary_first) {
   struct Event {
     int64_t cycle;
     bool start;
@@ -935,7 +948,7 @@ std::vector<PathSegment> ComputeDominantPath(const std::vector<HtpOp>& ops,
   using Key = std::tuple<int, bool, int64_t, uint32_t>;
   auto key = [&](uint32_t i) {
     const Slice& s = slices[i];
-    return Key{PathClass(ops[s.op].flag), s.primary, s.start_cycle, i};
+    return Key{PathClass(ops[s.op].flag), primary_first && s.primary, s.start_cycle, i};
   };
   std::set<Key> active;
   std::vector<PathSegment> path;
@@ -978,7 +991,7 @@ Model BuildModel(const SynthOptions& options) {
   m.origin_cycle = m.start_cycle;
   for (const auto& t : m.tensors) m.origin_cycle = std::min(m.origin_cycle, t.cycle);
 
-  m.path = ComputeDominantPath(m.ops, m.slices);
+  m.path = ComputeDominantPath(m.ops, m.slices, !m.options.split_tile_dpc);
   m.idle_cycles = 0;
   for (const auto& seg : m.path)
     if (seg.slice == kIdleSlice) m.idle_cycles += seg.end_cycle - seg.start_cycle;

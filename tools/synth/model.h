@@ -27,11 +27,14 @@ inline constexpr uint32_t kFirstHvxTid = 512;
 inline constexpr int kHvxThreads = 4;
 inline constexpr uint32_t kTensorTid = 1;
 inline constexpr double kTicksPerUs = 19.2;
+// Largest model accepted.  The schedule is held in memory at about 1.2 KB per
+// compute op (0.45 KB per slice), so 10 M ops need ~12 GB.
+inline constexpr int64_t kMaxOps = 10000000;
 
 struct SynthOptions {
   std::string graph_name = "synth";
   uint64_t seed = 1;
-  int64_t ops = 50;              // model (compute) QNN ops, 1 .. millions
+  int64_t ops = 50;              // model (compute) QNN ops, 1 .. kMaxOps
   double hmx_share = 0.4;        // share of compute ops run on HMX
   double tiled_share = 0.0;      // share of HVX compute ops tiled across HVX threads
   int tile_threads = 4;          // HVX threads a tiled op runs on, 2..4
@@ -40,6 +43,9 @@ struct SynthOptions {
   bool shared_constant = false;  // one deduplicated constant read by the first op of every branch
   bool spill_fill = false;       // an HVX stage, a Spill/Fill handoff, then an HMX stage
   bool system_service = false;   // a final SyncOp of a SystemService op the profile does not list
+  bool split_tile_dpc = false;   // a tiled op's path share spreads over its slices, as in real
+                                 // traces: the optrace's per-ID DPC (the primary slice's) is then
+                                 // a lower bound of QHAS's per-slice sum
   int reshape_every = 5;         // a zero-cycle Reshape node before every n-th compute op; 0: none
   int executions = 3;            // graph executions in the profile text and runtrace, >= 1
 };
@@ -275,11 +281,12 @@ Model BuildModel(const SynthOptions& options);
 int64_t UnionCycles(std::vector<std::pair<int64_t, int64_t>>& intervals);
 
 // The dominant path over `slices`: at every moment the running slice of the
-// highest class (HMX > HVX > DMA > DMA checkpoint/wait > sync; the primary
-// slice of a multi-slice op before its other slices; then the latest start)
-// is on the path; moments with nothing running are idle.  Returns segments in
-// time order and adds each slice's share to Slice::dp_cycles.
+// highest class (HMX > HVX > DMA > DMA checkpoint/wait > sync; then, when
+// `primary_first`, the primary slice of a multi-slice op before its other
+// slices; then the latest start) is on the path; moments with nothing running
+// are idle.  Returns segments in time order and sets each slice's
+// Slice::dp_cycles to its share.
 std::vector<PathSegment> ComputeDominantPath(const std::vector<HtpOp>& ops,
-                                             std::vector<Slice>& slices);
+                                             std::vector<Slice>& slices, bool primary_first = true);
 
 }  // namespace htpscope::synth

@@ -166,7 +166,9 @@ void CheckSchedule(const Model& m) {
       EXPECT_GT(s.start_cycle, primary.start_cycle);
       EXPECT_LT(s.end_cycle(), primary.end_cycle());
       EXPECT_NE(s.tid, primary.tid);
-      EXPECT_EQ(s.dp_cycles, 0);
+      if (!m.options.split_tile_dpc) {
+        EXPECT_EQ(s.dp_cycles, 0);
+      }
     }
     EXPECT_EQ(op.dpc_cycles, primary.dp_cycles);
     // Data dependencies: an op starts after the ops it reads have ended.
@@ -215,6 +217,14 @@ TEST(Model, SchedulesAreConsistentAcrossScenarios) {
   int multi = 0;
   for (const auto& op : t.ops) multi += op.slice_count > 1;
   EXPECT_GT(multi, 0);
+
+  SynthOptions split = tiled;
+  split.split_tile_dpc = true;
+  Model sp = BuildModel(split);
+  CheckSchedule(sp);
+  int64_t sibling_dp = 0;
+  for (const auto& s : sp.slices) sibling_dp += s.primary ? 0 : s.dp_cycles;
+  EXPECT_GT(sibling_dp, 0);
 
   SynthOptions both = plain;
   both.branches = 2;

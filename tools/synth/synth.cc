@@ -78,8 +78,10 @@ GroundTruth ComputeGroundTruth(const Model& m) {
     t.multi_slice = t.multi_slice || op.slice_count > 1;
     g.dpc_sum_cycles += op.dpc_cycles;
     if (op.slice_count > 1) ++g.multi_slice_ops;
-    for (uint32_t k = 0; k < op.slice_count; ++k)
+    for (uint32_t k = 0; k < op.slice_count; ++k) {
       t.work_cycles += m.slices[op.first_slice + k].dur_cycles;
+      t.path_cycles += m.slices[op.first_slice + k].dp_cycles;
+    }
   }
   for (uint32_t q = 0; q < by_qnn.size(); ++q) {
     if (by_qnn[q].instances == 0) continue;
@@ -126,6 +128,12 @@ GroundTruth ComputeGroundTruth(const Model& m) {
   g.peak_vtcm_bytes = m.peak_vtcm_bytes;
   g.peak_vtcm_cycle = m.peak_vtcm_cycle;
 
+  for (const auto& op : g.ops)
+    if (op.path_cycles != op.dpc_cycles) {
+      g.expected_disagreeing_checks = {"QNN ops with equal DPC"};
+      g.expected_warnings.push_back("cross_check_mismatch");
+      break;
+    }
   g.expected_warnings.push_back("single_execution_trace");
   if (g.multi_slice_ops > 0) g.expected_warnings.push_back("multi_slice_dpc");
   if (aggregate) g.expected_warnings.push_back("aggregate_cycles");
@@ -164,6 +172,7 @@ std::string GroundTruthJson(const GroundTruth& g, const Model& m, int top_ops) {
                   {"shared_constant", o.shared_constant},
                   {"spill_fill", o.spill_fill},
                   {"system_service", o.system_service},
+                  {"split_tile_dpc", o.split_tile_dpc},
                   {"reshape_every", o.reshape_every},
                   {"executions", o.executions}};
   j["files"] = g.files;
@@ -191,6 +200,7 @@ std::string GroundTruthJson(const GroundTruth& g, const Model& m, int top_ops) {
     j["ops"].push_back({{"name", op.name},
                         {"type", op.type},
                         {"dpc_cycles", op.dpc_cycles},
+                        {"path_cycles", op.path_cycles},
                         {"work_cycles", op.work_cycles},
                         {"instances", op.instances},
                         {"multi_slice", op.multi_slice}});
@@ -233,6 +243,7 @@ std::string GroundTruthJson(const GroundTruth& g, const Model& m, int top_ops) {
                  {"trace_metadata_events", g.trace.metadata_events},
                  {"trace_processes", g.trace.processes}};
   j["expected_warnings"] = g.expected_warnings;
+  j["expected_disagreeing_checks"] = g.expected_disagreeing_checks;
   j["shared_constants"] = ordered_json::array();
   for (const auto& sc : g.shared_constants)
     j["shared_constants"].push_back({{"tensor_id", sc.tensor_id},

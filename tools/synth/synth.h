@@ -18,7 +18,9 @@
 //    "QNN accelerator (execute) time" (median of an even count = mean of the
 //    middle two);
 //  * peak_vtcm_bytes = max "VTCM alloc" = QHAS peak_vtcm_alloc;
-//  * expected_warnings = the summary warning codes the run should raise.
+//  * expected_warnings = the summary warning codes the run should raise, and
+//    expected_disagreeing_checks the cross-checks that must disagree (only
+//    "QNN ops with equal DPC", with split_tile_dpc).
 // Same options (seed included) → byte-identical files.
 #pragma once
 
@@ -48,7 +50,10 @@ struct UnitTruth {
 
 struct OpTruth {
   std::string name, type;
-  int64_t dpc_cycles = 0, work_cycles = 0, instances = 0;
+  int64_t dpc_cycles = 0;   // Σ optrace "Dominant Path Cycles" once per op ID
+  int64_t path_cycles = 0;  // Σ every slice's path share (QHAS); > dpc_cycles only with
+                            // split_tile_dpc
+  int64_t work_cycles = 0, instances = 0;
   bool multi_slice = false;  // some instance has several slices
 };
 
@@ -87,8 +92,9 @@ struct GroundTruth {
   int64_t peak_vtcm_bytes = 0, peak_vtcm_cycle = 0;
   uint64_t qnn_ops = 0, profile_nodes = 0, htp_op_instances = 0, slices = 0, multi_slice_ops = 0,
            htp_graph_nodes = 0, non_executed_tensors = 0;
-  TraceCounts trace;                           // filled by GenerateRun
-  std::vector<std::string> expected_warnings;  // sorted codes
+  TraceCounts trace;                                     // filled by GenerateRun
+  std::vector<std::string> expected_warnings;            // sorted codes
+  std::vector<std::string> expected_disagreeing_checks;  // cross-check names, sorted
   std::vector<SharedConstantTruth> shared_constants;
   Handoff handoff;                 // cycles of the Spill/Fill handoff, when generated
   std::vector<std::string> files;  // artifact file names written
