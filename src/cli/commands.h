@@ -29,20 +29,22 @@ class CommandRegistry {
 };
 
 void RegisterSummaryCommand(CLI::App& app, CommandRegistry& registry);
-void RegisterNumericsCommand(CLI::App& app, CommandRegistry& registry);
 void RegisterTimelineCommand(CLI::App& app, CommandRegistry& registry);
 void RegisterGraphCommand(CLI::App& app, CommandRegistry& registry);
-void RegisterHeapCommand(CLI::App& app, CommandRegistry& registry);
+void RegisterNumericsCommand(CLI::App& app, CommandRegistry& registry);
+void RegisterDiffCommand(CLI::App& app, CommandRegistry& registry);
 void RegisterLintCommand(CLI::App& app, CommandRegistry& registry);
+void RegisterHeapCommand(CLI::App& app, CommandRegistry& registry);
 void RegisterMemoryCommand(CLI::App& app, CommandRegistry& registry);
 
 inline void RegisterAllCommands(CLI::App& app, CommandRegistry& registry) {
   RegisterSummaryCommand(app, registry);
-  RegisterNumericsCommand(app, registry);
   RegisterTimelineCommand(app, registry);
   RegisterGraphCommand(app, registry);
-  RegisterHeapCommand(app, registry);
+  RegisterNumericsCommand(app, registry);
+  RegisterDiffCommand(app, registry);
   RegisterLintCommand(app, registry);
+  RegisterHeapCommand(app, registry);
   RegisterMemoryCommand(app, registry);
 }
 

@@ -1,0 +1,451 @@
+#include "analysis/run_diff.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <utility>
+
+namespace htpscope {
+namespace {
+
+// ---- Facts the Summary does not keep -------------------------------------
+
+struct DimsCandidate {
+  bool compute = false;
+  double elements = 0;
+  std::vector<int64_t> dims;
+};
+
+// Keeps, per QNN op, the dims of its largest compute instance (compute beats
+// non-compute; then more elements; the first seen wins ties).
+void OfferDims(std::map<std::string, DimsCandidate>& best, const std::string& qnn_op, bool compute,
+               std::vector<int64_t> dims) {
+  if (dims.empty()) return;
+  double elements = 1;
+  for (int64_t d : dims) elements *= static_cast<double>(d);
+  auto it = best.find(qnn_op);
+  if (it != best.end()) {
+    const DimsCandidate& held = it->second;
+    bool better =
+        (compute && !held.compute) || (compute == held.compute && elements > held.elements);
+    if (!better) return;
+  }
+  best[qnn_op] = {compute, elements, std::move(dims)};
+}
+
+uint8_t QhasFlags(const QhasOpInstance& i) {
+  uint8_t flags = 0;
+  if (i.dma) flags |= kFlagDma;
+  if (i.dma_set) flags |= kFlagDmaSet;
+  if (i.dma_wait) flags |= kFlagDmaWait;
+  if (i.hmx) flags |= kFlagUsesHmx;
+  if (i.hvx) flags |= kFlagUsesHvx;
+  if (i.sync) flags |= kFlagSync;
+  return flags;
+}
+
+// ---- Pooling the runs of one side -----------------------------------------
+
+struct OpPool {
+  std::string type;
+  std::vector<int64_t> dims;
+  std::vector<double> dpc, work, instances;
+  bool dpc_lower_bound = false;
+};
+
+struct UnitPool {
+  UnitKind kind = UnitKind::kUnknown;
+  std::vector<double> cycles_used, utilization;
+};
+
+struct SidePool {
+  DiffSide side;
+  std::vector<double> wall, busy, overhead, work;  // executions 2..N of every run
+  std::vector<double> cold_wall, cold_busy, cold_overhead, cold_work;
+  std::vector<double> graph_wall, traced_work, domain, dpc_sum, op_instances, peak_vtcm;
+  std::vector<double> dram, vtcm, dram_read, dram_write, vtcm_read, vtcm_write;
+  std::map<std::string, OpPool> qnn, htp;
+  std::map<uint32_t, UnitPool> units;
+  std::optional<uint32_t> domain_tid;
+};
+
+template <typename T>
+void Push(std::vector<double>& to, const std::optional<T>& value) {
+  if (value) to.push_back(static_cast<double>(*value));
+}
+
+void PoolGroups(const std::vector<OpGroup>& groups,
+                const std::map<std::string, std::vector<int64_t>>* dims,
+                std::map<std::string, OpPool>& pool) {
+  for (const auto& g : groups) {
+    OpPool& p = pool[g.name];
+    if (p.type.empty()) p.type = g.type;
+    if (dims && p.dims.empty()) {
+      auto it = dims->find(g.name);
+      if (it != dims->end()) p.dims = it->second;
+    }
+    Push(p.dpc, g.dpc_cycles);
+    p.work.push_back(static_cast<double>(g.work_cycles));
+    p.instances.push_back(static_cast<double>(g.instances));
+    p.dpc_lower_bound = p.dpc_lower_bound || g.dpc_lower_bound;
+  }
+}
+
+SidePool PoolSide(const std::vector<RunFacts>& runs) {
+  SidePool p;
+  for (const RunFacts& facts : runs) {
+    const Summary& s = facts.summary;
+    p.side.labels.push_back(s.label);
+    for (size_t i = 0; i < s.executions.size(); ++i) {
+      const CoarseExecution& e = s.executions[i];
+      bool cold = i == 0;
+      Push(cold ? p.cold_wall : p.wall, e.graph_wall_us);
+      Push(cold ? p.cold_busy : p.busy, e.compute_busy_us);
+      Push(cold ? p.cold_overhead : p.overhead, e.overhead_us);
+      Push(cold ? p.cold_work : p.work, e.work_cycles);
+      ++(cold ? p.side.cold_executions : p.side.steady_executions);
+    }
+    p.side.fine_sources.push_back(s.fine ? s.fine->source : "none");
+    if (s.fine) {
+      const FineView& f = *s.fine;
+      Push(p.graph_wall, f.graph_wall_cycles);
+      Push(p.traced_work, f.work_cycles);
+      Push(p.domain, f.domain_cycles);
+      Push(p.dpc_sum, f.dpc_sum_cycles);
+      if (f.source != "profile") p.op_instances.push_back(static_cast<double>(f.instances));
+      if (!p.domain_tid) p.domain_tid = f.domain_tid;
+      PoolGroups(f.qnn_ops, &facts.qnn_op_dims, p.qnn);
+      PoolGroups(f.htp_op_types, nullptr, p.htp);
+    }
+    for (const UnitRow& u : s.units) {
+      UnitPool& up = p.units[u.tid];
+      up.kind = u.kind;
+      up.cycles_used.push_back(static_cast<double>(u.cycles_used));
+      up.utilization.push_back(u.utilization_pct);
+    }
+    Push(p.peak_vtcm, s.peak_vtcm_bytes);
+    if (facts.traffic) {
+      const MemoryTraffic& t = *facts.traffic;
+      p.dram.push_back(static_cast<double>(t.dram_read_bytes + t.dram_write_bytes));
+      p.vtcm.push_back(static_cast<double>(t.vtcm_read_bytes + t.vtcm_write_bytes));
+      p.dram_read.push_back(static_cast<double>(t.dram_read_bytes));
+      p.dram_write.push_back(static_cast<double>(t.dram_write_bytes));
+      p.vtcm_read.push_back(static_cast<double>(t.vtcm_read_bytes));
+      p.vtcm_write.push_back(static_cast<double>(t.vtcm_write_bytes));
+    }
+    for (const MissingArtifact& m : s.missing)
+      p.side.missing.push_back(
+          fmt::format("{}: {} (withholds {})", s.label, m.artifact, m.withholds));
+  }
+  return p;
+}
+
+// ---- Matching ops ---------------------------------------------------------
+
+constexpr char kTracedBasis[] = "traced execution (median over runs)";
+
+OpDelta MakeOpDelta(const std::string& name, const std::string& a_name, const OpPool* a,
+                    const OpPool* b, OpMatch status, std::string matched_by) {
+  static const std::vector<double> kNone;
+  OpDelta d;
+  d.name = name;
+  d.a_name = a_name;
+  d.type = b ? b->type : a->type;
+  d.dims = b && !b->dims.empty() ? b->dims : a ? a->dims : std::vector<int64_t>{};
+  d.status = status;
+  d.matched_by = std::move(matched_by);
+  d.dpc_cycles = CompareSamples(a ? a->dpc : kNone, b ? b->dpc : kNone, "cycles", kTracedBasis);
+  d.work_cycles = CompareSamples(a ? a->work : kNone, b ? b->work : kNone, "cycles", kTracedBasis);
+  d.instances =
+      CompareSamples(a ? a->instances : kNone, b ? b->instances : kNone, "instances", kTracedBasis);
+  d.dpc_lower_bound = (a && a->dpc_lower_bound) || (b && b->dpc_lower_bound);
+  return d;
+}
+
+// The change of an optional figure where an unmatched side counts as 0.
+double ChangeOrWhole(const MetricDelta& d, OpMatch status) {
+  if (d.change) return *d.change;
+  if (status == OpMatch::kAdded && d.b) return d.b->median;
+  if (status == OpMatch::kRemoved && d.a) return -d.a->median;
+  return 0;
+}
+
+std::vector<OpDelta> MatchOps(const std::map<std::string, OpPool>& a,
+                              const std::map<std::string, OpPool>& b, bool by_type_and_dims) {
+  std::vector<OpDelta> out;
+  std::vector<std::string> only_a, only_b;
+  for (const auto& [name, pool] : a) {
+    auto it = b.find(name);
+    if (it != b.end())
+      out.push_back(MakeOpDelta(name, name, &pool, &it->second, OpMatch::kMatched, "name"));
+    else
+      only_a.push_back(name);
+  }
+  for (const auto& [name, pool] : b)
+    if (!a.count(name)) only_b.push_back(name);
+
+  std::set<std::string> paired_a, paired_b;
+  if (by_type_and_dims) {
+    using Key = std::pair<std::string, std::vector<int64_t>>;
+    std::map<Key, std::vector<std::string>> keyed_a, keyed_b;
+    for (const auto& name : only_a) {
+      const OpPool& p = a.at(name);
+      if (!p.type.empty()) keyed_a[{p.type, p.dims}].push_back(name);
+    }
+    for (const auto& name : only_b) {
+      const OpPool& p = b.at(name);
+      if (!p.type.empty()) keyed_b[{p.type, p.dims}].push_back(name);
+    }
+    // Unambiguous only: exactly one unmatched op of that type and dims per
+    // side.  Ops without dims on both sides match on the type alone.
+    for (const auto& [key, names_a] : keyed_a) {
+      auto it = keyed_b.find(key);
+      if (names_a.size() != 1 || it == keyed_b.end() || it->second.size() != 1) continue;
+      const std::string& na = names_a.front();
+      const std::string& nb = it->second.front();
+      out.push_back(MakeOpDelta(nb, na, &a.at(na), &b.at(nb), OpMatch::kMatched, "type+dims"));
+      paired_a.insert(na);
+      paired_b.insert(nb);
+    }
+  }
+  for (const auto& name : only_a)
+    if (!paired_a.count(name))
+      out.push_back(MakeOpDelta(name, name, &a.at(name), nullptr, OpMatch::kRemoved, ""));
+  for (const auto& name : only_b)
+    if (!paired_b.count(name))
+      out.push_back(MakeOpDelta(name, "", nullptr, &b.at(name), OpMatch::kAdded, ""));
+
+  std::sort(out.begin(), out.end(), [](const OpDelta& x, const OpDelta& y) {
+    double dx = std::fabs(x.dpc_change_cycles().value_or(0));
+    double dy = std::fabs(y.dpc_change_cycles().value_or(0));
+    if (dx != dy) return dx > dy;
+    double wx = std::fabs(ChangeOrWhole(x.work_cycles, x.status));
+    double wy = std::fabs(ChangeOrWhole(y.work_cycles, y.status));
+    if (wx != wy) return wx > wy;
+    return x.name < y.name;
+  });
+  return out;
+}
+
+std::string SideNames(bool a_lacks, bool b_lacks) {
+  return a_lacks && b_lacks ? "A and B" : a_lacks ? "A" : "B";
+}
+
+}  // namespace
+
+const char* OpMatchName(OpMatch match) {
+  switch (match) {
+    case OpMatch::kMatched:
+      return "matched";
+    case OpMatch::kAdded:
+      return "added";
+    case OpMatch::kRemoved:
+      return "removed";
+  }
+  return "matched";
+}
+
+std::optional<double> OpDelta::dpc_change_cycles() const {
+  if (dpc_cycles.change) return dpc_cycles.change;
+  if (status == OpMatch::kAdded && dpc_cycles.b) return dpc_cycles.b->median;
+  if (status == OpMatch::kRemoved && dpc_cycles.a) return -dpc_cycles.a->median;
+  return std::nullopt;
+}
+
+const NamedDelta* RunDiff::Find(std::string_view name) const {
+  for (const auto& m : metrics)
+    if (m.name == name) return &m;
+  return nullptr;
+}
+
+RunFacts CollectRunFacts(const ProfiledRun& run, const SummaryOptions& options) {
+  RunFacts facts;
+  facts.summary = Summarize(run, options);
+  std::map<std::string, DimsCandidate> best;
+  if (run.optrace) {
+    const Optrace& trace = *run.optrace;
+    for (const OpInstance& op : run.ops) {
+      if (op.first_slice >= trace.slices.size()) continue;
+      const OpSlice& slice = trace.slices[op.first_slice];
+      size_t begin = slice.dims_begin, end = begin + slice.dims_count;
+      if (end > trace.dims.size()) continue;
+      OfferDims(best, std::string(trace.Str(op.qnn_op_name)), op.category == OpCategory::kCompute,
+                std::vector<int64_t>(trace.dims.begin() + static_cast<ptrdiff_t>(begin),
+                                     trace.dims.begin() + static_cast<ptrdiff_t>(end)));
+    }
+  } else if (run.qhas) {
+    for (const QhasOpInstance& i : run.qhas->htp_op_instances)
+      OfferDims(best, i.qnn_op,
+                ClassifyOp(i.htp_op, i.qnn_op_type, QhasFlags(i)) == OpCategory::kCompute, i.dims);
+  }
+  for (auto& [name, candidate] : best) facts.qnn_op_dims[name] = std::move(candidate.dims);
+  if (run.qhas && !run.qhas->overall.empty()) {
+    MemoryTraffic t;
+    for (const QhasOverall& core : run.qhas->overall) {
+      t.dram_read_bytes += core.total_dram_read_bytes;
+      t.dram_write_bytes += core.total_dram_write_bytes;
+      t.vtcm_read_bytes += core.total_vtcm_read_bytes;
+      t.vtcm_write_bytes += core.total_vtcm_write_bytes;
+    }
+    facts.traffic = t;
+  }
+  return facts;
+}
+
+RunDiff DiffRuns(const std::vector<RunFacts>& runs_a, const std::vector<RunFacts>& runs_b) {
+  SidePool a = PoolSide(runs_a), b = PoolSide(runs_b);
+  RunDiff d;
+  d.a = a.side;
+  d.b = b.side;
+  d.a_domain_tid = a.domain_tid;
+  d.b_domain_tid = b.domain_tid;
+
+  const std::string steady = "steady state: median over executions 2..N of every run";
+  const std::string cold = "cold first execution: median over runs";
+  const std::string traced = kTracedBasis;
+  const std::string qhas = "QHAS totals of the traced execution (median over runs)";
+  auto add = [&](const char* name, const char* label, const std::vector<double>& va,
+                 const std::vector<double>& vb, const char* unit, const std::string& basis) {
+    d.metrics.push_back({name, label, CompareSamples(va, vb, unit, basis)});
+  };
+  add("wall_us", "graph wall", a.wall, b.wall, "us", steady);
+  add("compute_busy_us", "compute-busy", a.busy, b.busy, "us", steady);
+  add("overhead_us", "overhead (wall − busy)", a.overhead, b.overhead, "us", steady);
+  bool steady_work = !a.work.empty() && !b.work.empty();
+  if (steady_work) {
+    add("work_cycles", "work (thread-aggregate)", a.work, b.work, "cycles", steady);
+  } else {
+    add("work_cycles", "work (thread-aggregate)", a.traced_work, b.traced_work, "cycles",
+        traced + ": Σ slice durations");
+    if (!a.traced_work.empty() && !b.traced_work.empty())
+      d.notes.push_back(fmt::format(
+          "work_cycles compares the traced execution's Σ slice durations: side {} has no "
+          "steady-state \"Accelerator (execute) time (cycles)\"",
+          SideNames(a.work.empty(), b.work.empty())));
+  }
+  add("cold_wall_us", "graph wall (cold)", a.cold_wall, b.cold_wall, "us", cold);
+  add("cold_compute_busy_us", "compute-busy (cold)", a.cold_busy, b.cold_busy, "us", cold);
+  add("cold_overhead_us", "overhead (cold)", a.cold_overhead, b.cold_overhead, "us", cold);
+  add("cold_work_cycles", "work (cold, thread-aggregate)", a.cold_work, b.cold_work, "cycles",
+      cold);
+  add("graph_wall_cycles", "graph wall (traced)", a.graph_wall, b.graph_wall, "cycles", traced);
+  add("traced_work_cycles", "work (traced, thread-aggregate)", a.traced_work, b.traced_work,
+      "cycles", traced);
+  add("domain_cycles", "domain (busiest thread)", a.domain, b.domain, "cycles", traced);
+  add("dpc_sum_cycles", "Σ DPC", a.dpc_sum, b.dpc_sum, "cycles", traced);
+  add("op_instances", "op instances (tiles)", a.op_instances, b.op_instances, "instances", traced);
+  add("peak_vtcm_bytes", "peak VTCM", a.peak_vtcm, b.peak_vtcm, "bytes", traced);
+  add("dram_bytes", "DRAM traffic", a.dram, b.dram, "bytes", qhas);
+  add("vtcm_bytes", "VTCM traffic", a.vtcm, b.vtcm, "bytes", qhas);
+  add("dram_read_bytes", "DRAM read", a.dram_read, b.dram_read, "bytes", qhas);
+  add("dram_write_bytes", "DRAM write", a.dram_write, b.dram_write, "bytes", qhas);
+  add("vtcm_read_bytes", "VTCM read", a.vtcm_read, b.vtcm_read, "bytes", qhas);
+  add("vtcm_write_bytes", "VTCM write", a.vtcm_write, b.vtcm_write, "bytes", qhas);
+
+  // The headline wall: µs when both sides have a steady state, never µs on
+  // one side and cycles on the other.
+  if (!a.wall.empty() && !b.wall.empty()) {
+    d.wall_metric = "wall_us";
+  } else if (!a.graph_wall.empty() && !b.graph_wall.empty()) {
+    d.wall_metric = "graph_wall_cycles";
+    d.notes.push_back(fmt::format(
+        "side {} has no profile with 2 or more executions: the wall is compared as the traced "
+        "graph-wall cycles of the one execution each optrace/QHAS covers (cold where the "
+        "runtrace shows it), not as steady-state µs",
+        SideNames(a.wall.empty(), b.wall.empty())));
+  } else {
+    d.notes.push_back(
+        "no wall figure on both sides: neither steady-state µs (a profile with 2 or more "
+        "executions) nor a traced graph wall (an optrace or QHAS file)");
+  }
+  if (d.wall_metric == "wall_us") {
+    const MetricDelta& w = d.Find("wall_us")->delta;
+    const MetricDelta& busy = d.Find("compute_busy_us")->delta;
+    const MetricDelta& over = d.Find("overhead_us")->delta;
+    if (w.change && busy.change && over.change && *w.change != 0) {
+      double dc = *busy.change, dov = *over.change;
+      if (*w.change < 0) {
+        if (dov < 0 && (dc >= 0 || dov <= dc))
+          d.wall_cause = WallCause::kOverhead;
+        else if (dc < 0)
+          d.wall_cause = WallCause::kComputeBusy;
+      } else {
+        if (dov > 0 && (dc <= 0 || dov >= dc))
+          d.wall_cause = WallCause::kOverhead;
+        else if (dc > 0)
+          d.wall_cause = WallCause::kComputeBusy;
+      }
+    }
+  }
+
+  d.qnn_ops = MatchOps(a.qnn, b.qnn, /*by_type_and_dims=*/true);
+  d.htp_op_types = MatchOps(a.htp, b.htp, /*by_type_and_dims=*/false);
+
+  std::set<uint32_t> tids;
+  for (const auto& [tid, u] : a.units) tids.insert(tid);
+  for (const auto& [tid, u] : b.units) tids.insert(tid);
+  static const UnitPool kNoUnit;
+  for (uint32_t tid : tids) {
+    auto ia = a.units.find(tid), ib = b.units.find(tid);
+    const UnitPool& ua = ia != a.units.end() ? ia->second : kNoUnit;
+    const UnitPool& ub = ib != b.units.end() ? ib->second : kNoUnit;
+    UnitDelta u;
+    u.tid = tid;
+    u.kind = ia != a.units.end() ? ua.kind : ub.kind;
+    u.cycles_used = CompareSamples(ua.cycles_used, ub.cycles_used, "cycles", traced);
+    u.utilization_pct = CompareSamples(ua.utilization, ub.utilization, "pct", traced);
+    d.units.push_back(std::move(u));
+  }
+
+  const MetricDelta& wall_cycles = d.Find("graph_wall_cycles")->delta;
+  for (const OpDelta& op : d.qnn_ops) {
+    auto change = op.dpc_change_cycles();
+    if (!change || *change == 0) continue;
+    WallAttribution w;
+    w.name = op.name;
+    w.status = op.status;
+    w.dpc_change_cycles = *change;
+    if (wall_cycles.change && *wall_cycles.change != 0)
+      w.share_of_wall_change_pct = *change / *wall_cycles.change * 100.0;
+    d.attribution.push_back(std::move(w));
+  }
+
+  std::set<std::string> sources_a(a.side.fine_sources.begin(), a.side.fine_sources.end());
+  std::set<std::string> sources_b(b.side.fine_sources.begin(), b.side.fine_sources.end());
+  if (sources_a != sources_b)
+    d.notes.push_back(fmt::format(
+        "the per-op view comes from {} on A but {} on B: QHAS counts each slice of a "
+        "multi-slice op as an instance with its own DPC, the optrace once per op ID, and a "
+        "profile gives per-node work only (docs/metrics.md)",
+        fmt::join(sources_a, "+"), fmt::join(sources_b, "+")));
+  if (a.qnn.empty() || b.qnn.empty())
+    d.notes.push_back(
+        fmt::format("side {} has no per-op view (no optrace, QHAS or per-node "
+                    "profile lines): ops cannot be compared",
+                    SideNames(a.qnn.empty(), b.qnn.empty())));
+  return d;
+}
+
+std::vector<GateSubject> GateSubjects(const RunDiff& diff) {
+  std::vector<GateSubject> out;
+  for (const auto& m : diff.metrics) out.push_back({"", "", m.name, &m.delta});
+  for (const auto& op : diff.qnn_ops) {
+    out.push_back({"op", op.name, "dpc_cycles", &op.dpc_cycles});
+    out.push_back({"op", op.name, "work_cycles", &op.work_cycles});
+    out.push_back({"op", op.name, "instances", &op.instances});
+  }
+  for (const auto& op : diff.htp_op_types) {
+    out.push_back({"htp", op.name, "dpc_cycles", &op.dpc_cycles});
+    out.push_back({"htp", op.name, "work_cycles", &op.work_cycles});
+    out.push_back({"htp", op.name, "instances", &op.instances});
+  }
+  for (const auto& u : diff.units) {
+    out.push_back({"unit", std::to_string(u.tid), "cycles_used", &u.cycles_used});
+    out.push_back({"unit", std::to_string(u.tid), "utilization_pct", &u.utilization_pct});
+  }
+  return out;
+}
+
+}  // namespace htpscope

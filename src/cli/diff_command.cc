@@ -1,0 +1,159 @@
+// htpscope diff: compares two sides of profiled runs op by op (or two
+// lowering-stage timing files) and gates CI on regressions.
+#include <fmt/format.h>
+
+#include <filesystem>
+
+#include "analysis/gate.h"
+#include "analysis/run_diff.h"
+#include "analysis/stage_timings.h"
+#include "cli/commands.h"
+#include "formats/input_error.h"
+#include "model/run.h"
+#include "report/diff_report.h"
+
+namespace htpscope::cli {
+namespace {
+
+constexpr char kFooter[] = R"(Sides:
+  htpscope diff A B             A and B are each one run: a directory or one artifact file.
+  htpscope diff --a DIR --a DIR --b DIR ...
+                                repeated measurements: every directory given to --a (--b) is
+                                one run of side A (B); the files given to one side, if any,
+                                together form one more run of that side.
+  htpscope diff --stages A.csv B.csv
+                                lowering time per stage (CSV rows "stage,seconds").
+
+Gates (--fail-on EXPR, repeatable; quote EXPR for the shell):
+  EXPR      := METRIC ('>' | '<') ['+' | '-'] NUMBER ['%']
+  METRIC    := wall_us | compute_busy_us | overhead_us | work_cycles | cold_wall_us
+             | cold_compute_busy_us | cold_overhead_us | cold_work_cycles | graph_wall_cycles
+             | traced_work_cycles | domain_cycles | dpc_sum_cycles | op_instances
+             | peak_vtcm_bytes | dram_bytes | vtcm_bytes | dram_read_bytes | dram_write_bytes
+             | vtcm_read_bytes | vtcm_write_bytes | total_seconds (--stages)
+             | op:GLOB:(dpc_cycles|work_cycles|instances)     per QNN op
+             | htp:GLOB:(dpc_cycles|work_cycles|instances)    per HTP op type
+             | unit:GLOB:(cycles_used|utilization_pct)        per hardware thread id
+             | stage:GLOB:seconds                             per lowering stage (--stages)
+  '>' fails when the change B - A is above the threshold, '<' when it is below; with '%' the
+  change is relative to A.  Examples: 'wall_us>+5%'  'work_cycles>+10%'
+  'op:*:dpc_cycles>+10%'  'peak_vtcm_bytes>+0'  'unit:*:utilization_pct<-10'.
+  Noise: when a side has 3 or more samples (steady-state executions; runs for per-run
+  figures), a change within 3 x 1.4826 x MAD (both sides combined) is "within noise" and
+  does not fail.
+
+Exit status: 0 every gate passed, 1 a regression, 2 bad input or a gate the inputs cannot
+evaluate.  Details: docs/diff.md)";
+
+// Each directory is one run; the plain files together are one more.
+std::vector<std::vector<std::string>> GroupRuns(const std::vector<std::string>& inputs) {
+  std::vector<std::vector<std::string>> runs;
+  std::vector<std::string> files;
+  for (const auto& input : inputs) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(input, ec))
+      runs.push_back({input});
+    else
+      files.push_back(input);
+  }
+  if (!files.empty()) runs.push_back(std::move(files));
+  return runs;
+}
+
+std::vector<RunFacts> LoadSide(const std::vector<std::string>& inputs,
+                               const SummaryOptions& summary_options) {
+  std::vector<RunFacts> side;
+  for (const auto& run_inputs : GroupRuns(inputs))
+    side.push_back(CollectRunFacts(LoadRun(run_inputs), summary_options));
+  return side;
+}
+
+}  // namespace
+
+void RegisterDiffCommand(CLI::App& app, CommandRegistry& registry) {
+  struct Options {
+    std::vector<std::string> positional, a, b, fail_on;
+    std::string format = "text";
+    bool stages = false;
+    int top_n = 10;
+    std::optional<double> clock_ghz;
+  };
+  static Options options;
+  auto* cmd = app.add_subcommand(
+      "diff",
+      "Compare two profiled runs (or sides of repeated runs) op by op: steady-state wall, "
+      "compute-busy, overhead, per-op DPC/work/tiles, units and memory, with a verdict in "
+      "words; gate CI on regressions");
+  cmd->add_option("runs", options.positional,
+                  "A B: two runs (each a directory or one artifact file); with --stages, two "
+                  "stage-timing CSV files");
+  cmd->add_option("--a", options.a, "A run (directory) or artifact file of side A; repeatable")
+      ->allow_extra_args(false);
+  cmd->add_option("--b", options.b, "A run (directory) or artifact file of side B; repeatable")
+      ->allow_extra_args(false);
+  cmd->add_option("--fail-on", options.fail_on,
+                  "Gate: fail (exit 1) when EXPR holds, e.g. 'wall_us>+5%'; repeatable; grammar "
+                  "below")
+      ->allow_extra_args(false);
+  cmd->add_option("--format", options.format, "Output: text, markdown (PR comment), json, junit")
+      ->check(CLI::IsMember({"text", "markdown", "json", "junit"}));
+  cmd->add_flag("--stages", options.stages,
+                "Compare two lowering-stage timing CSVs (stage,seconds) instead of runs");
+  cmd->add_option("--top", options.top_n, "Rows in the op tables of text and markdown output")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--clock-ghz", options.clock_ghz,
+                  "Plausible HTP clock for the summaries' cycles÷µs sanity check")
+      ->check(CLI::PositiveNumber);
+  cmd->footer(kFooter);
+  registry.Add(cmd, [] {
+    DiffFormat format = *ParseDiffFormat(options.format);
+    std::vector<Gate> gates;
+    for (const auto& expr : options.fail_on) gates.push_back(ParseGate(expr));
+    auto evaluate = [&](const std::vector<GateSubject>& subjects) {
+      std::vector<GateResult> results;
+      for (const auto& gate : gates) results.push_back(EvaluateGate(gate, subjects));
+      return results;
+    };
+
+    if (options.stages) {
+      if (!options.a.empty() || !options.b.empty() || options.positional.size() != 2)
+        throw InputError("<arguments>",
+                         "--stages takes exactly two stage-timing CSV files: A.csv B.csv");
+      StageDiff diff = DiffStages(ReadStageTimings(options.positional[0]),
+                                  ReadStageTimings(options.positional[1]));
+      auto results = evaluate(GateSubjects(diff));
+      fmt::print("{}", RenderStageDiff(diff, results, format));
+      return GateExitStatus(results);
+    }
+
+    std::vector<std::string> inputs_a = options.a, inputs_b = options.b;
+    if (!inputs_a.empty() || !inputs_b.empty()) {
+      if (!options.positional.empty())
+        throw InputError("<arguments>",
+                         "give the sides either as two positional runs (A B) or with --a/--b, "
+                         "not both");
+      if (inputs_a.empty() || inputs_b.empty())
+        throw InputError("<arguments>",
+                         fmt::format("side {} has no run: give --a and --b at least once each",
+                                     inputs_a.empty() ? "A" : "B"));
+    } else {
+      if (options.positional.size() != 2)
+        throw InputError(
+            "<arguments>",
+            fmt::format("expected two runs A B (or --a/--b), got {} argument{}",
+                        options.positional.size(), options.positional.size() == 1 ? "" : "s"));
+      inputs_a = {options.positional[0]};
+      inputs_b = {options.positional[1]};
+    }
+    SummaryOptions summary_options;
+    summary_options.clock_ghz = options.clock_ghz;
+    std::vector<RunFacts> side_a = LoadSide(inputs_a, summary_options);
+    std::vector<RunFacts> side_b = LoadSide(inputs_b, summary_options);
+    RunDiff diff = DiffRuns(side_a, side_b);
+    auto results = evaluate(GateSubjects(diff));
+    fmt::print("{}", RenderRunDiff(diff, results, format, options.top_n));
+    return GateExitStatus(results);
+  });
+}
+
+}  // namespace htpscope::cli

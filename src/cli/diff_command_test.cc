@@ -1,0 +1,106 @@
+// Runs the htpscope binary: exit statuses and the command line of `diff`.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "formats/corpus_test_util.h"
+
+namespace htpscope {
+namespace {
+
+using testing_support::CorpusRun;
+using testing_support::TempDir;
+
+struct Result {
+  int status = -1;
+  std::string out;  // stdout and stderr
+};
+
+Result RunHtpscope(const std::string& args) {
+  std::string command = std::string(HTPSCOPE_BINARY) + " " + args + " 2>&1";
+  Result r;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return r;
+  std::array<char, 4096> buffer;
+  size_t n;
+  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) r.out.append(buffer.data(), n);
+  int raw = pclose(pipe);
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  return r;
+}
+
+std::string WriteFile(const std::string& dir, const std::string& name, const std::string& text) {
+  std::string path = dir + "/" + name;
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+
+TEST(DiffCommand, StagesTableAndGateExitCodes) {
+  std::string dir = TempDir("diff_cli_stages");
+  std::string a = WriteFile(dir, "a.csv", "stage,seconds\nquantize,548\ncompile,929\n");
+  std::string b = WriteFile(dir, "b.csv", "stage,seconds\nquantize,469\ncompile,803\n");
+  Result r = RunHtpscope("diff --stages " + a + " " + b);
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("total          1477       1272        -205       13.9 %"),
+            std::string::npos)
+      << r.out;
+  // B is 13.9 % faster: a "must improve by 15 %" gate fails (1), 10 % passes (0).
+  EXPECT_EQ(RunHtpscope("diff --stages " + a + " " + b + " --fail-on 'total_seconds>-15%'").status,
+            1);
+  EXPECT_EQ(RunHtpscope("diff --stages " + a + " " + b + " --fail-on 'total_seconds>-10%'").status,
+            0);
+  // Reversed, B is slower: any increase fails.
+  EXPECT_EQ(RunHtpscope("diff --stages " + b + " " + a + " --fail-on 'stage:*:seconds>+0%'").status,
+            1);
+}
+
+TEST(DiffCommand, BadInputExitsTwoWithFileAndLine) {
+  std::string dir = TempDir("diff_cli_bad");
+  std::string a = WriteFile(dir, "a.csv", "quantize,548\n");
+  std::string bad = WriteFile(dir, "bad.csv", "quantize,548\ncompile,soon\n");
+  Result r = RunHtpscope("diff --stages " + a + " " + bad);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.out.find("bad.csv:2: stage \"compile\": \"soon\" is not a number of seconds"),
+            std::string::npos)
+      << r.out;
+  // A malformed gate, a missing run, a wrong argument count: all 2.
+  EXPECT_EQ(RunHtpscope("diff --stages " + a + " " + a + " --fail-on 'total_seconds=5'").status, 2);
+  EXPECT_EQ(RunHtpscope("diff " + dir + "/nonexistent " + dir).status, 2);
+  EXPECT_EQ(RunHtpscope("diff " + dir).status, 2);
+  EXPECT_EQ(RunHtpscope("diff --a " + dir).status, 2);
+  // A gate naming a figure the stage diff does not have.
+  EXPECT_EQ(RunHtpscope("diff --stages " + a + " " + a + " --fail-on 'wall_us>+5%'").status, 2);
+}
+
+TEST(DiffCommand, CorpusPairJsonAndGates) {
+  HTPSCOPE_REQUIRE_CORPUS("v8c8_256");
+  HTPSCOPE_REQUIRE_CORPUS("native_256");
+  std::string a = CorpusRun("v8c8_256"), b = CorpusRun("native_256");
+  Result r = RunHtpscope("diff " + a + " " + b + " --format json --fail-on 'wall_us>+5%'");
+  ASSERT_EQ(r.status, 0) << r.out;
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["wall_us"]["a"], 215.5);
+  EXPECT_EQ(j["wall_us"]["b"], 188.0);
+  EXPECT_EQ(j["gates"][0]["passed"], true);
+  EXPECT_EQ(j["ops"][0]["name"], "bbb_indep0");
+  EXPECT_EQ(j["ops"][0]["status"], "removed");
+  // Swapped, B (v8c8) is 14.6 % slower in wall and uses less peak VTCM.
+  EXPECT_EQ(RunHtpscope("diff " + b + " " + a + " --fail-on 'wall_us>+5%'").status, 1);
+  EXPECT_EQ(RunHtpscope("diff " + b + " " + a + " --fail-on 'peak_vtcm_bytes>+0'").status, 0);
+  EXPECT_EQ(RunHtpscope("diff " + a + " " + b + " --fail-on 'peak_vtcm_bytes>+0'").status, 1);
+  // --a/--b form, with the per-op glob gate: MatMul_* are added, Input's DPC
+  // fell, Output's rose 459 %.
+  r = RunHtpscope("diff --a " + a + " --b " + b +
+                  " --fail-on 'op:*put:dpc_cycles>+100%' --format junit");
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find("<failure type=\"regression\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("op:Output:dpc_cycles"), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace htpscope
