@@ -11,6 +11,7 @@ cmake -S . -B build/werror -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHTPSCOPE
 cmake --build build/werror -j "$jobs"
 echo "== tests"
 ctest --test-dir build/werror --output-on-failure -j "$jobs"
+bash scripts/browser-test.sh build/werror  # HTPSCOPE_SKIP_BROWSER=1 skips it
 
 echo "== build (AddressSanitizer + UndefinedBehaviorSanitizer)"
 cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DHTPSCOPE_WERROR=ON -DHTPSCOPE_SANITIZE=ON \

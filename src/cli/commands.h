@@ -36,6 +36,7 @@ void RegisterDiffCommand(CLI::App& app, CommandRegistry& registry);
 void RegisterLintCommand(CLI::App& app, CommandRegistry& registry);
 void RegisterHeapCommand(CLI::App& app, CommandRegistry& registry);
 void RegisterMemoryCommand(CLI::App& app, CommandRegistry& registry);
+void RegisterReportCommand(CLI::App& app, CommandRegistry& registry);
 
 inline void RegisterAllCommands(CLI::App& app, CommandRegistry& registry) {
   RegisterSummaryCommand(app, registry);
@@ -46,6 +47,7 @@ inline void RegisterAllCommands(CLI::App& app, CommandRegistry& registry) {
   RegisterLintCommand(app, registry);
   RegisterHeapCommand(app, registry);
   RegisterMemoryCommand(app, registry);
+  RegisterReportCommand(app, registry);
 }
 
 }  // namespace htpscope::cli

@@ -1,0 +1,120 @@
+// htpscope report RUN -o report.html: one self-contained HTML page of a
+// profiled run (overview, timeline, tables, units and memory), plus the JSON
+// of other analyses attached as their own sections.
+#include <fmt/format.h>
+
+#include <fstream>
+#include <iterator>
+#include <set>
+#include <sstream>
+
+#include "analysis/summary.h"
+#include "cli/commands.h"
+#include "formats/input_error.h"
+#include "model/run.h"
+#include "report/graph_report.h"
+#include "report/html_report.h"
+
+namespace htpscope::cli {
+namespace {
+
+// Sections whose data may come from another command's --json output.
+const std::set<std::string>& AttachableSections() {
+  static const std::set<std::string> kNames = {"graph",  "lint",     "heap",
+                                               "memory", "numerics", "diff"};
+  return kNames;
+}
+
+nlohmann::json ReadAttachment(const std::string& spec, std::string* name) {
+  size_t eq = spec.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size())
+    throw InputError(spec, "--attach wants NAME=FILE.json");
+  *name = spec.substr(0, eq);
+  std::string path = spec.substr(eq + 1);
+  if (!AttachableSections().count(*name))
+    throw InputError(path, fmt::format("--attach: unknown section \"{}\" (one of: {})", *name,
+                                       fmt::join(AttachableSections(), ", ")));
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path, "cannot open");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InputError(path, fmt::format("not JSON: {}", e.what()), e.byte);
+  }
+}
+
+}  // namespace
+
+void RegisterReportCommand(CLI::App& app, CommandRegistry& registry) {
+  struct Options {
+    std::vector<std::string> inputs;
+    std::string output;
+    std::string title;
+    int timeline_px = kTimelineBaseWidthPx;
+    size_t max_rows = kDefaultMaxTableRows;
+    size_t max_items = kDefaultMaxSectionItems;
+    bool graph = true;
+    std::optional<double> clock_ghz;
+    std::vector<std::string> attachments;
+  };
+  static Options options;
+  auto* cmd = app.add_subcommand(
+      "report",
+      "One self-contained HTML page of a profiled run: overview figures, per-thread timeline, "
+      "sortable op tables, units and memory (works offline; docs/report.md)");
+  cmd->add_option("run", options.inputs, "A run directory, or artifact files of one run")
+      ->required();
+  cmd->add_option("-o,--output", options.output, "The HTML file to write")->required();
+  cmd->add_option("--title", options.title, "Page title (default: the run's label)");
+  cmd->add_option("--timeline-px", options.timeline_px,
+                  "Timeline base resolution: slices narrower than graph wall ÷ this are merged")
+      ->check(CLI::Range(100, 1000000));
+  cmd->add_option("--max-rows", options.max_rows,
+                  "Rows kept per op table (the biggest by dominant-path cycles)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--max-items", options.max_items,
+                  "Items kept per list in the graph and attached sections")
+      ->check(CLI::PositiveNumber);
+  cmd->add_flag("!--no-graph", options.graph,
+                "Leave out the compiled-graph section (dependency graph, critical path)");
+  cmd->add_option("--clock-ghz", options.clock_ghz,
+                  "Plausible HTP clock for the cycles÷µs sanity check (as for summary)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--attach", options.attachments,
+                  "NAME=FILE.json: add another command's --json output as section NAME "
+                  "(graph, lint, heap, memory, numerics, diff)");
+  registry.Add(cmd, [] {
+    std::vector<std::pair<std::string, nlohmann::json>> attached;
+    for (const auto& spec : options.attachments) {
+      std::string name;
+      nlohmann::json data = ReadAttachment(spec, &name);
+      attached.emplace_back(name, std::move(data));
+    }
+    ProfiledRun run = LoadRun(options.inputs);
+    SummaryOptions summary_options;
+    summary_options.clock_ghz = options.clock_ghz;
+    Summary summary = Summarize(run, summary_options);
+    HtmlReportOptions report_options;
+    report_options.title = options.title;
+    report_options.timeline_width_px = options.timeline_px;
+    report_options.max_table_rows = options.max_rows;
+    nlohmann::json model = BuildReportModel(run, summary, report_options);
+    if (options.graph && (run.htp_graph || run.optrace)) {
+      GraphView view = BuildGraphView(run, GraphViewOptions{});
+      model["graph"] = CapArrays(GraphToJson(view, run), options.max_items);
+    }
+    for (auto& [name, data] : attached) model[name] = CapArrays(std::move(data), options.max_items);
+    std::string page = RenderHtmlReport(model);
+    std::ofstream out(options.output, std::ios::binary | std::ios::trunc);
+    if (!out) throw InputError(options.output, "cannot write the report");
+    out.write(page.data(), static_cast<std::streamsize>(page.size()));
+    out.close();
+    if (!out) throw InputError(options.output, "writing the report failed");
+    fmt::print(stderr, "htpscope: wrote {} ({:.1f} KiB)\n", options.output,
+               static_cast<double>(page.size()) / 1024.0);
+    return 0;
+  });
+}
+
+}  // namespace htpscope::cli

@@ -1,0 +1,464 @@
+#include "report/html_report.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <map>
+#include <string_view>
+#include <unordered_map>
+
+#include "report/html_assets.h"  // generated from src/report/html/ at build time
+#include "report/summary_report.h"
+
+namespace htpscope {
+namespace {
+
+using nlohmann::json;
+
+// The page's script and style must not end their own element early.
+static_assert(html_assets::kReportJs.find("</script") == std::string_view::npos);
+static_assert(html_assets::kReportCss.find("</style") == std::string_view::npos);
+
+constexpr std::string_view kSchema = "htpscope.report/1";
+
+// Interns input strings into the model's "strings" array so that each name
+// travels once however many bars carry it.
+class StringTable {
+ public:
+  int Index(std::string_view s) {
+    auto it = index_.find(s);
+    if (it != index_.end()) return it->second;
+    int i = static_cast<int>(strings_.size());
+    strings_.emplace_back(s);
+    index_.emplace(strings_.back(), i);
+    return i;
+  }
+  json ToJson() const {
+    json a = json::array();
+    for (const auto& s : strings_) a.push_back(s);
+    return a;
+  }
+
+ private:
+  std::deque<std::string> strings_;  // stable addresses for the views in index_
+  std::unordered_map<std::string_view, int> index_;
+};
+
+std::string HexId(uint64_t id) { return fmt::format("0x{:016x}", id); }
+
+std::string FlagNames(uint8_t flags) {
+  static constexpr std::pair<uint8_t, const char*> kNames[] = {
+      {kFlagDma, "dma"},          {kFlagDmaSet, "dma_set"},   {kFlagDmaWait, "dma_wait"},
+      {kFlagUsesHmx, "uses_hmx"}, {kFlagUsesHvx, "uses_hvx"}, {kFlagSync, "sync"},
+      {kFlagOther, "other"}};
+  std::string out;
+  for (auto [bit, name] : kNames) {
+    if (!(flags & bit)) continue;
+    if (!out.empty()) out += ' ';
+    out += name;
+  }
+  return out;
+}
+
+json Column(std::string key, std::string label, std::string type, std::string help = "") {
+  json c{{"key", std::move(key)}, {"label", std::move(label)}, {"type", std::move(type)}};
+  if (!help.empty()) c["help"] = std::move(help);
+  return c;
+}
+
+// A table in columnar form: rows are arrays in `columns` order.
+json Table(std::string title, std::string help, json columns, json rows, size_t total_rows,
+           std::string kept) {
+  json t{{"title", std::move(title)}, {"help", std::move(help)}, {"columns", std::move(columns)}};
+  t["shown_rows"] = rows.size();
+  t["total_rows"] = total_rows;
+  if (rows.size() < total_rows) t["kept"] = std::move(kept);
+  t["rows"] = std::move(rows);
+  return t;
+}
+
+json GroupTable(const json& groups, bool qnn, size_t max_rows) {
+  json columns = json::array();
+  columns.push_back(Column("name", qnn ? "QNN op" : "HTP op type", "text"));
+  if (qnn) columns.push_back(Column("type", "QNN op type", "text"));
+  columns.push_back(Column("category", "kind", "category",
+                           "compute, system_service or boundary (docs/metrics.md)"));
+  columns.push_back(
+      Column("dpc_cycles", "DPC cycles", "cycles", "Σ Dominant Path Cycles, once per op ID"));
+  columns.push_back(Column("dpc_share_of_wall_pct", "% wall", "pct", "DPC ÷ graph wall cycles"));
+  columns.push_back(Column("work_cycles", "work cycles", "cycles",
+                           "Σ slice durations over threads: volume, not time"));
+  columns.push_back(Column("work_share_pct", "% work", "pct", "of all work cycles"));
+  columns.push_back(Column("instances", "instances", "count", "op IDs (tiles)"));
+  columns.push_back(Column("dpc_lower_bound", "DPC lower bound", "bool",
+                           "ran as several slices: the trace holds one slice's DPC"));
+  json rows = json::array();
+  for (size_t i = 0; i < groups.size() && i < max_rows; ++i) {
+    const json& g = groups[i];
+    json row = json::array();
+    for (const auto& c : columns) {
+      auto it = g.find(c["key"].get<std::string>());
+      row.push_back(it == g.end() ? json(nullptr) : *it);
+    }
+    rows.push_back(std::move(row));
+  }
+  return Table(qnn ? "QNN ops" : "HTP op types",
+               qnn ? "Every QNN op of the traced execution, by dominant-path cycles"
+                   : "Every HTP op type the compiled graph ran, by dominant-path cycles",
+               std::move(columns), std::move(rows), groups.size(),
+               "the ops with the most DPC cycles");
+}
+
+json InstanceTable(const ProfiledRun& run, int64_t origin_cycles, size_t max_rows) {
+  const Optrace& trace = *run.optrace;
+  json columns = json::array(
+      {Column("op_id", "op ID", "id"), Column("qnn_op_name", "QNN op", "text"),
+       Column("qnn_op_type", "QNN op type", "text"), Column("htp_op_type", "HTP op type", "text"),
+       Column("category", "kind", "category"),
+       Column("start_offset_cycles", "start", "offset",
+              "first slice start, cycles since the first op"),
+       Column("duration_cycles", "duration", "cycles", "args \"Duration (cycles)\""),
+       Column("dpc_cycles", "DPC cycles", "cycles", "Dominant Path Cycles"),
+       Column("work_cycles", "work cycles", "cycles", "Σ its slices' durations"),
+       Column("slices", "slices", "count", "threads the op was split across"),
+       Column("units", "units", "text"), Column("flags", "flags", "text")});
+  std::vector<size_t> keep(run.ops.size());
+  for (size_t i = 0; i < keep.size(); ++i) keep[i] = i;
+  if (keep.size() > max_rows) {
+    std::partial_sort(keep.begin(), keep.begin() + static_cast<ptrdiff_t>(max_rows), keep.end(),
+                      [&](size_t a, size_t b) {
+                        const OpInstance &x = run.ops[a], &y = run.ops[b];
+                        if (x.dpc_cycles != y.dpc_cycles) return x.dpc_cycles > y.dpc_cycles;
+                        if (x.work_cycles != y.work_cycles) return x.work_cycles > y.work_cycles;
+                        return a < b;
+                      });
+    keep.resize(max_rows);
+    std::sort(keep.begin(), keep.end());  // back to start order
+  }
+  json rows = json::array();
+  for (size_t i : keep) {
+    const OpInstance& op = run.ops[i];
+    std::string units = op.on_hmx_thread && op.on_hvx_thread ? "HMX+HVX"
+                        : op.on_hmx_thread                   ? "HMX"
+                        : op.on_hvx_thread                   ? "HVX"
+                                                             : "";
+    rows.push_back(
+        json::array({HexId(op.op_id), trace.Str(op.qnn_op_name), trace.Str(op.qnn_op_type),
+                     trace.Str(op.htp_op_type), OpCategoryName(op.category),
+                     op.first_start_cycles - origin_cycles, op.op_duration_cycles, op.dpc_cycles,
+                     op.work_cycles, op.slice_count, units, FlagNames(op.flags)}));
+  }
+  json table = Table("Op instances", "Every executed HTP op instance (op ID), in start order",
+                     std::move(columns), std::move(rows), run.ops.size(),
+                     "the instances with the most DPC cycles, in start order");
+  table["share_column"] = "dpc_cycles";
+  return table;
+}
+
+json BuildTimeline(const ProfiledRun& run, const Summary& summary,
+                   const HtmlReportOptions& options) {
+  const Optrace& trace = *run.optrace;
+  const FineView& fine = *summary.fine;
+  const int64_t origin = *fine.start_cycle;
+  const int64_t wall = std::max<int64_t>(*fine.graph_wall_cycles, 1);
+  const int width_px = std::max(options.timeline_width_px, 1);
+  const double pixel_cycles = static_cast<double>(wall) / width_px;
+
+  std::unordered_map<uint64_t, OpCategory> category_of;
+  category_of.reserve(run.ops.size());
+  for (const auto& op : run.ops) category_of.emplace(op.op_id, op.category);
+
+  std::map<uint32_t, std::vector<uint32_t>> by_tid;
+  for (uint32_t i = 0; i < trace.slices.size(); ++i) by_tid[trace.slices[i].tid].push_back(i);
+
+  StringTable strings;
+  std::map<int, int> description_of_type;  // HTP op type string -> description string
+  json threads = json::array();
+  size_t total_bars = 0;
+  for (auto& [tid, indices] : by_tid) {
+    auto bars = DownsampleThreadSlices(trace.slices, std::move(indices), origin, pixel_cycles);
+    json rows = json::array();
+    for (const auto& b : bars) {
+      const OpSlice& s = trace.slices[b.slice_index];
+      auto cat = category_of.find(s.op_id);
+      int htp_type = strings.Index(trace.Str(s.htp_op_type));
+      if (s.description != StringPool::kEmpty && !description_of_type.count(htp_type))
+        description_of_type[htp_type] = strings.Index(trace.Str(s.description));
+      // [start, span, busy, ops, name, QNN type, HTP type, DPC, flags, kind, op ID]
+      rows.push_back(json::array(
+          {b.start_cycles - origin, b.end_cycles - b.start_cycles, b.busy_cycles, b.slice_count,
+           strings.Index(trace.Str(s.qnn_op_name)), strings.Index(trace.Str(s.qnn_op_type)),
+           htp_type, s.dpc_cycles, s.flags,
+           OpCategoryName(cat == category_of.end() ? OpCategory::kCompute : cat->second),
+           HexId(s.op_id)}));
+    }
+    total_bars += bars.size();
+    std::string name;
+    auto it = trace.thread_names.find({0, tid});
+    if (it != trace.thread_names.end()) name = it->second;
+    threads.push_back({{"tid", tid},
+                       {"kind", UnitKindName(UnitKindOfTid(tid))},
+                       {"name", name},
+                       {"bars", std::move(rows)}});
+  }
+  json descriptions = json::array();
+  for (auto [type, text] : description_of_type) descriptions.push_back({type, text});
+  return {{"origin_cycle", origin},
+          {"wall_cycles", wall},
+          {"base_width_px", width_px},
+          {"pixel_cycles", pixel_cycles},
+          {"slices", trace.slices.size()},
+          {"bars", total_bars},
+          {"bar_fields",
+           {"start_offset_cycles", "span_cycles", "busy_cycles", "ops", "qnn_op_name",
+            "qnn_op_type", "htp_op_type", "dpc_cycles", "flags", "category", "op_id"}},
+          {"strings", strings.ToJson()},
+          {"descriptions", std::move(descriptions)},
+          {"threads", std::move(threads)}};
+}
+
+json BuildUnitsMemory(const ProfiledRun& run, const Summary& summary, const json& overview,
+                      const HtmlReportOptions& options) {
+  json out;
+  out["units"] = overview["units"];
+  out["graph_wall_cycles"] = overview["graph_wall_cycles"];
+  out["peak_vtcm_bytes"] = overview["peak_vtcm_bytes"];
+  std::optional<int64_t> origin;
+  if (summary.fine && summary.fine->start_cycle) origin = *summary.fine->start_cycle;
+  out["peak_vtcm_offset_cycles"] =
+      summary.peak_vtcm_cycle && origin ? json(*summary.peak_vtcm_cycle - *origin) : json(nullptr);
+  out["counters"] = json::array();
+  if (run.optrace && origin && summary.fine->graph_wall_cycles) {
+    const double pixel_cycles =
+        static_cast<double>(std::max<int64_t>(*summary.fine->graph_wall_cycles, 1)) /
+        std::max(options.timeline_width_px, 1);
+    for (const auto& [name, samples] : run.optrace->counters) {
+      if (samples.empty()) continue;
+      json points = json::array();
+      int64_t peak = samples.front().value;
+      for (const auto& s : samples) peak = std::max(peak, s.value);
+      for (const auto& p : DownsampleCounter(samples, *origin, pixel_cycles))
+        points.push_back({p.ts_cycles - *origin, p.min_value, p.max_value, p.last_value});
+      out["counters"].push_back(
+          {{"name", name},
+           {"unit", "bytes"},
+           {"samples", samples.size()},
+           {"peak_bytes", peak},
+           {"point_fields", {"offset_cycles", "min_bytes", "max_bytes", "last_bytes"}},
+           {"points", std::move(points)}});
+    }
+  }
+  if (run.qhas && !run.qhas->overall.empty()) {
+    const QhasOverall& o = run.qhas->overall.front();
+    out["traffic"] = {{"source", "QHAS htp_overall_summary (the traced execution)"},
+                      {"dram_read_bytes", o.total_dram_read_bytes},
+                      {"dram_write_bytes", o.total_dram_write_bytes},
+                      {"vtcm_read_bytes", o.total_vtcm_read_bytes},
+                      {"vtcm_write_bytes", o.total_vtcm_write_bytes}};
+  }
+  return out;
+}
+
+std::string EscapeHtmlText(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+void ReplaceOnce(std::string& text, std::string_view placeholder, std::string_view value) {
+  size_t at = text.find(placeholder);
+  if (at == std::string::npos)
+    throw std::logic_error(fmt::format("report template lacks {}", placeholder));
+  text.replace(at, placeholder.size(), value);
+}
+
+}  // namespace
+
+std::vector<TimelineBar> DownsampleThreadSlices(const std::vector<OpSlice>& slices,
+                                                std::vector<uint32_t> indices,
+                                                int64_t origin_cycles, double pixel_cycles) {
+  std::sort(indices.begin(), indices.end(), [&](uint32_t a, uint32_t b) {
+    const OpSlice &x = slices[a], &y = slices[b];
+    if (x.start_cycles != y.start_cycles) return x.start_cycles < y.start_cycles;
+    if (x.end_cycles() != y.end_cycles()) return x.end_cycles() < y.end_cycles();
+    return a < b;
+  });
+  std::vector<TimelineBar> bars;
+  TimelineBar open;
+  int64_t open_column = 0, open_longest = -1;
+  auto flush = [&] {
+    if (open.slice_count) bars.push_back(open);
+    open = TimelineBar{};
+  };
+  for (uint32_t i : indices) {
+    const OpSlice& s = slices[i];
+    if (pixel_cycles <= 0 || static_cast<double>(s.dur_cycles) >= pixel_cycles) {
+      bars.push_back({s.start_cycles, s.end_cycles(), s.dur_cycles, 1, i});
+      continue;
+    }
+    auto column = static_cast<int64_t>(
+        std::floor(static_cast<double>(s.start_cycles - origin_cycles) / pixel_cycles));
+    if (open.slice_count && column != open_column) flush();
+    if (!open.slice_count) {
+      open = {s.start_cycles, s.end_cycles(), 0, 0, i};
+      open_column = column;
+      open_longest = -1;
+    }
+    open.end_cycles = std::max(open.end_cycles, s.end_cycles());
+    open.busy_cycles += s.dur_cycles;
+    open.slice_count += 1;
+    if (s.dur_cycles > open_longest) {
+      open_longest = s.dur_cycles;
+      open.slice_index = i;
+    }
+  }
+  flush();
+  std::stable_sort(bars.begin(), bars.end(), [](const TimelineBar& a, const TimelineBar& b) {
+    return a.start_cycles < b.start_cycles;
+  });
+  return bars;
+}
+
+std::vector<CounterPoint> DownsampleCounter(const std::vector<CounterSample>& samples,
+                                            int64_t origin_cycles, double pixel_cycles) {
+  std::vector<CounterSample> sorted = samples;
+  std::stable_sort(
+      sorted.begin(), sorted.end(),
+      [](const CounterSample& a, const CounterSample& b) { return a.ts_cycles < b.ts_cycles; });
+  std::vector<CounterPoint> points;
+  int64_t column = 0;
+  for (const auto& s : sorted) {
+    int64_t c = pixel_cycles > 0
+                    ? static_cast<int64_t>(std::floor(
+                          static_cast<double>(s.ts_cycles - origin_cycles) / pixel_cycles))
+                    : s.ts_cycles;
+    if (points.empty() || c != column) {
+      points.push_back({s.ts_cycles, s.value, s.value, s.value});
+      column = c;
+      continue;
+    }
+    CounterPoint& p = points.back();
+    p.min_value = std::min(p.min_value, s.value);
+    p.max_value = std::max(p.max_value, s.value);
+    p.last_value = s.value;
+  }
+  return points;
+}
+
+json CapArrays(json value, size_t max_items) {
+  if (value.is_array()) {
+    if (value.size() > max_items)
+      value.erase(value.begin() + static_cast<ptrdiff_t>(max_items), value.end());
+    for (auto& item : value) item = CapArrays(std::move(item), max_items);
+  } else if (value.is_object()) {
+    json truncated = json::object();
+    for (auto it = value.begin(); it != value.end(); ++it) {
+      if (it->is_array() && it->size() > max_items) truncated[it.key()] = it->size();
+      *it = CapArrays(std::move(*it), max_items);
+    }
+    if (!truncated.empty()) value["_truncated"] = std::move(truncated);
+  }
+  return value;
+}
+
+json BuildReportModel(const ProfiledRun& run, const Summary& summary,
+                      const HtmlReportOptions& options) {
+  json model;
+  model["schema"] = kSchema;
+  model["title"] = options.title.empty() ? "htpscope report — " + summary.label : options.title;
+  model["label"] = summary.label;
+
+  json overview = SummaryToJson(summary);
+  json qnn_ops = std::move(overview["ops"]);
+  json htp_types = std::move(overview["htp_op_types"]);
+  overview.erase("ops");
+  overview.erase("htp_op_types");
+
+  json tables;
+  if (!qnn_ops.empty()) tables["qnn_ops"] = GroupTable(qnn_ops, true, options.max_table_rows);
+  if (!htp_types.empty())
+    tables["htp_op_types"] = GroupTable(htp_types, false, options.max_table_rows);
+  const bool trace_fine = run.optrace && summary.fine && summary.fine->source == "optrace";
+  if (trace_fine && !run.ops.empty())
+    tables["instances"] = InstanceTable(run, *summary.fine->start_cycle, options.max_table_rows);
+  if (!tables.empty()) model["tables"] = std::move(tables);
+  if (trace_fine) model["timeline"] = BuildTimeline(run, summary, options);
+  if (!summary.units.empty() || summary.peak_vtcm_bytes)
+    model["units_memory"] = BuildUnitsMemory(run, summary, overview, options);
+  model["overview"] = std::move(overview);
+  return model;
+}
+
+std::string JsonForHtmlScript(const json& value) {
+  std::string text = value.dump(-1, ' ', false, json::error_handler_t::replace);
+  std::string out;
+  out.reserve(text.size() + text.size() / 32);
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '<') {
+      out += "\\u003c";
+    } else if (c == '>') {
+      out += "\\u003e";
+    } else if (c == '&') {
+      out += "\\u0026";
+    } else if (c == '\xE2' && i + 2 < text.size() && text[i + 1] == '\x80' &&
+               (text[i + 2] == '\xA8' || text[i + 2] == '\xA9')) {
+      out += text[i + 2] == '\xA8' ? "\\u2028" : "\\u2029";
+      i += 2;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string RenderHtmlReport(const json& model) {
+  std::string page(html_assets::kReportHtml);
+  std::string title = model.contains("title") && model["title"].is_string()
+                          ? model["title"].get<std::string>()
+                          : std::string("htpscope report");
+  // Title first: the later substitutions bring text that must not be searched.
+  ReplaceOnce(page, "{{TITLE}}", EscapeHtmlText(title));
+  ReplaceOnce(page, "/*{{CSS}}*/", html_assets::kReportCss);
+  std::string data = JsonForHtmlScript(model);
+  size_t data_at = page.find("{{DATA}}");
+  if (data_at == std::string::npos) throw std::logic_error("report template lacks {{DATA}}");
+  size_t js_at = page.find("/*{{JS}}*/");
+  if (js_at == std::string::npos || js_at < data_at)
+    throw std::logic_error("report template lacks /*{{JS}}*/ after {{DATA}}");
+  page.replace(js_at, 10, html_assets::kReportJs);
+  page.replace(data_at, 8, data);
+  return page;
+}
+
+std::string RenderDiffHtml(const json& diff_json, const std::string& title) {
+  json model;
+  model["schema"] = kSchema;
+  model["title"] = title;
+  model["diff"] = diff_json;
+  return RenderHtmlReport(model);
+}
+
+}  // namespace htpscope

@@ -1,0 +1,111 @@
+// The self-contained HTML report (`htpscope report`, `htpscope diff --format html`).
+//
+// One JSON data model of a run is built here and embedded into a static page
+// (src/report/html/report.{html,css,js}, compiled in) whose script renders
+// every section from it.  The page makes no network request and works from
+// file://.
+//
+// Data model (schema "htpscope.report/1", docs/report.md): a section is
+// rendered when its key is present, so a view plugs in by adding its key:
+//   overview      SummaryToJson(summary) without its per-op lists — the very
+//                 figures `summary --json` prints;
+//   timeline      per hardware thread, bars in cycles since the first op;
+//                 slices narrower than one pixel at `timeline_width_px` are
+//                 merged per pixel column into "N ops" bars;
+//   tables        QNN ops, HTP op types, op instances (columnar rows);
+//   units_memory  per-unit occupancy, counter tracks (VTCM alloc, DRAM/VTCM
+//                 read/write) reduced per pixel column, peak VTCM;
+//   graph, lint, heap, numerics, memory, diff: the JSON of those analyses as
+//                 they print it with --json, rendered generically.
+//
+// Safety: every string from an input file travels only inside the JSON,
+// which is escaped for a <script type="application/json"> element
+// (JsonForHtmlScript); the page reads it with JSON.parse and writes it with
+// textContent.  No input string is ever spliced into HTML.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "analysis/summary.h"
+#include "model/run.h"
+
+namespace htpscope {
+
+// Pixel columns across the graph wall at zoom 1: slices narrower than one
+// column are merged.  4000 px keeps every slice at least 1/4000 of the wall
+// wide exact while bounding a thread to ~8000 bars.
+inline constexpr int kTimelineBaseWidthPx = 4000;
+// Rows kept per table (QNN ops, op instances); the biggest by DPC, then work.
+inline constexpr size_t kDefaultMaxTableRows = 10000;
+
+struct HtmlReportOptions {
+  std::string title;  // default "htpscope report — <run label>"
+  int timeline_width_px = kTimelineBaseWidthPx;
+  size_t max_table_rows = kDefaultMaxTableRows;
+};
+
+// One bar of a thread's timeline.  An exact bar is one slice
+// (slice_count == 1); an aggregate merges the slices narrower than one pixel
+// whose start falls in one pixel column.
+struct TimelineBar {
+  int64_t start_cycles = 0;  // absolute: earliest start of its slices
+  int64_t end_cycles = 0;    // absolute: latest end of its slices
+  int64_t busy_cycles = 0;   // Σ the slices' durations
+  uint32_t slice_count = 0;
+  uint32_t slice_index = 0;  // the slice (exact), or the longest merged slice
+};
+
+// Downsamples one thread's slices: `indices` select slices of `slices` (any
+// order).  Slices with dur ≥ `pixel_cycles` stay exact; narrower ones are
+// merged per pixel column floor((start − origin) ÷ pixel_cycles) (a column
+// holding one narrow slice keeps it exact).  Bars are ordered by start.
+// Σ busy_cycles equals Σ the selected slices' durations, and a thread gets at
+// most one aggregate per column plus its exact slices.
+std::vector<TimelineBar> DownsampleThreadSlices(const std::vector<OpSlice>& slices,
+                                                std::vector<uint32_t> indices,
+                                                int64_t origin_cycles, double pixel_cycles);
+
+// One pixel column of a counter track: the samples whose ts falls in it.
+struct CounterPoint {
+  int64_t ts_cycles = 0;  // absolute: first sample of the column
+  int64_t min_value = 0, max_value = 0, last_value = 0;
+};
+
+// Reduces a counter track (samples in any order) to one point per pixel
+// column holding samples, ordered by ts.  The track's maximum survives as
+// some column's max_value.
+std::vector<CounterPoint> DownsampleCounter(const std::vector<CounterSample>& samples,
+                                            int64_t origin_cycles, double pixel_cycles);
+
+// Rows kept per list in an analysis section (graph, lint, ...): nodes and
+// edges of a big graph would otherwise outweigh the rest of the page.
+inline constexpr size_t kDefaultMaxSectionItems = 2000;
+
+// Cuts every array in `value` (at any depth) to its first `max_items`
+// elements; the object holding a cut array records the full length under
+// "_truncated": {"<key>": total}, which the page shows.
+nlohmann::json CapArrays(nlohmann::json value, size_t max_items);
+
+// The report's data model for one run (sections overview, timeline, tables,
+// units_memory; the others are added by the caller under their keys).
+nlohmann::json BuildReportModel(const ProfiledRun& run, const Summary& summary,
+                                const HtmlReportOptions& options = {});
+
+// JSON text safe inside <script type="application/json">: '<', '>', '&',
+// U+2028 and U+2029 are written as \u escapes (only strings can hold them,
+// so the text is still the same JSON); invalid UTF-8 becomes U+FFFD.
+std::string JsonForHtmlScript(const nlohmann::json& value);
+
+// The complete page for `model` (a BuildReportModel result, optionally with
+// more sections).  The page's <title> is model["title"].
+std::string RenderHtmlReport(const nlohmann::json& model);
+
+// A page holding only a diff section: `diff_json` is the diff's JSON as
+// `htpscope diff --format json` prints it (RunDiffToJson).
+std::string RenderDiffHtml(const nlohmann::json& diff_json,
+                           const std::string& title = "htpscope diff");
+
+}  // namespace htpscope

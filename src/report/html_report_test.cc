@@ -1,0 +1,279 @@
+#include "report/html_report.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <random>
+
+#include "formats/corpus_test_util.h"
+#include "report/summary_report.h"
+
+namespace htpscope {
+namespace {
+
+using nlohmann::json;
+using testing_support::CorpusRun;
+using testing_support::TempDir;
+
+const char kHostile[] = "</script><img src=x onerror=alert(1)>&amp;\xE2\x80\xA8\xE2\x80\xA9";
+
+size_t Count(const std::string& text, const std::string& needle) {
+  size_t n = 0;
+  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
+  return n;
+}
+
+// The text between <script type="application/json" id="data"> and </script>.
+std::string EmbeddedData(const std::string& page) {
+  const std::string open = "<script type=\"application/json\" id=\"data\">";
+  size_t begin = page.find(open);
+  EXPECT_NE(begin, std::string::npos);
+  begin += open.size();
+  size_t end = page.find("</script>", begin);
+  EXPECT_NE(end, std::string::npos);
+  return page.substr(begin, end - begin);
+}
+
+TEST(HtmlReportEscaping, ScriptJsonHasNoMarkupCharactersAndParsesBack) {
+  json value = {{"name", kHostile}, {"list", {kHostile, "a<b", "x>y&z"}}};
+  std::string text = JsonForHtmlScript(value);
+  EXPECT_EQ(text.find('<'), std::string::npos);
+  EXPECT_EQ(text.find('>'), std::string::npos);
+  EXPECT_EQ(text.find('&'), std::string::npos);
+  EXPECT_EQ(text.find("\xE2\x80\xA8"), std::string::npos);
+  EXPECT_EQ(text.find("\xE2\x80\xA9"), std::string::npos);
+  EXPECT_NE(text.find("\\u003c/script\\u003e\\u003cimg src=x onerror=alert(1)\\u003e\\u0026amp;"
+                      "\\u2028\\u2029"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(json::parse(text), value);
+}
+
+TEST(HtmlReportEscaping, InvalidUtf8BecomesReplacementCharacter) {
+  json value = {{"name", std::string("op\xFF\xFEname")}};
+  json back = json::parse(JsonForHtmlScript(value));
+  EXPECT_EQ(back["name"], "op\xEF\xBF\xBD\xEF\xBF\xBDname");
+}
+
+TEST(HtmlReportEscaping, PageCarriesHostileStringsOnlyInsideTheJson) {
+  json model = {{"schema", "htpscope.report/1"},
+                {"title", std::string("run ") + kHostile},
+                {"lint", {{"op", kHostile}}}};
+  std::string page = RenderHtmlReport(model);
+  EXPECT_EQ(Count(page, "<img"), 0u);
+  EXPECT_EQ(Count(page, "onerror=alert"), 3u);  // <title> + the JSON's title and op
+  EXPECT_NE(page.find("<title>run &lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;&amp;amp;"),
+            std::string::npos);
+  // Exactly the data script and the page script end.
+  EXPECT_EQ(Count(page, "</script>"), 2u);
+  EXPECT_EQ(json::parse(EmbeddedData(page)), model);
+}
+
+TEST(HtmlReportEscaping, DiffPageHoldsTheDiffSection) {
+  json diff = {{"schema", "htpscope.diff/1"}, {"ops", {{{"name", "conv<1>"}}}}};
+  std::string page = RenderDiffHtml(diff, "A <vs> B");
+  json data = json::parse(EmbeddedData(page));
+  EXPECT_EQ(data["diff"], diff);
+  EXPECT_EQ(data["title"], "A <vs> B");
+  EXPECT_NE(page.find("<title>A &lt;vs&gt; B</title>"), std::string::npos);
+}
+
+OpSlice Slice(int64_t start, int64_t dur) {
+  OpSlice s;
+  s.start_cycles = start;
+  s.dur_cycles = dur;
+  return s;
+}
+
+std::vector<uint32_t> All(const std::vector<OpSlice>& slices) {
+  std::vector<uint32_t> out(slices.size());
+  for (uint32_t i = 0; i < out.size(); ++i) out[i] = i;
+  return out;
+}
+
+TEST(HtmlReportTimeline, WideSlicesStayExactNarrowOnesMergePerPixel) {
+  // pixel = 50 cycles.  Slice 0 is wide; slices 1..10 are 1 cycle each at
+  // 200..209 (column 4); slice 11 is alone in column 6; 12 and 13 share
+  // column 8 and are given out of order.
+  std::vector<OpSlice> slices = {Slice(1000, 100)};
+  for (int i = 0; i < 10; ++i) slices.push_back(Slice(1200 + i, 1));
+  slices.push_back(Slice(1300, 20));
+  slices.push_back(Slice(1420, 30));
+  slices.push_back(Slice(1400, 10));
+  auto bars = DownsampleThreadSlices(slices, All(slices), 1000, 50.0);
+  ASSERT_EQ(bars.size(), 4u);
+  EXPECT_EQ(bars[0].slice_count, 1u);
+  EXPECT_EQ(bars[0].slice_index, 0u);
+  EXPECT_EQ(bars[0].busy_cycles, 100);
+  EXPECT_EQ(bars[1].start_cycles, 1200);
+  EXPECT_EQ(bars[1].end_cycles, 1210);
+  EXPECT_EQ(bars[1].slice_count, 10u);
+  EXPECT_EQ(bars[1].busy_cycles, 10);
+  EXPECT_EQ(bars[2].slice_count, 1u);  // alone in its column: exact
+  EXPECT_EQ(bars[2].slice_index, 11u);
+  EXPECT_EQ(bars[2].end_cycles, 1320);
+  EXPECT_EQ(bars[3].start_cycles, 1400);
+  EXPECT_EQ(bars[3].end_cycles, 1450);
+  EXPECT_EQ(bars[3].slice_count, 2u);
+  EXPECT_EQ(bars[3].busy_cycles, 40);
+  EXPECT_EQ(bars[3].slice_index, 12u);  // the longest merged slice names the bar
+}
+
+TEST(HtmlReportTimeline, DownsamplingPreservesBusyCyclesAndBoundsBars) {
+  // 200,000 back-to-back slices, mostly far narrower than a pixel.
+  std::mt19937_64 rng(7);
+  std::uniform_int_distribution<int64_t> dur(1, 40), gap(0, 5);
+  std::vector<OpSlice> slices;
+  int64_t t = 5000, busy = 0;
+  for (int i = 0; i < 200000; ++i) {
+    int64_t d = i % 1000 == 0 ? 60000 : dur(rng);  // every 1000th slice is wide
+    slices.push_back(Slice(t, d));
+    busy += d;
+    t += d + gap(rng);
+  }
+  const int width_px = 4000;
+  const double pixel = static_cast<double>(t - 5000) / width_px;
+  auto bars = DownsampleThreadSlices(slices, All(slices), 5000, pixel);
+  int64_t bar_busy = 0;
+  size_t exact = 0, merged_slices = 0;
+  for (size_t i = 0; i < bars.size(); ++i) {
+    bar_busy += bars[i].busy_cycles;
+    if (i) {
+      EXPECT_LE(bars[i - 1].start_cycles, bars[i].start_cycles);
+    }
+    if (bars[i].slice_count == 1) ++exact;
+    merged_slices += bars[i].slice_count;
+  }
+  EXPECT_EQ(bar_busy, busy);
+  EXPECT_EQ(merged_slices, slices.size());
+  // Non-overlapping slices: at most one per pixel is wide, and at most one
+  // aggregate per column.
+  EXPECT_LE(bars.size(), 2u * width_px + 2);
+  EXPECT_GE(exact, 200u);  // the wide slices survive exactly
+  EXPECT_LT(bars.size(), slices.size() / 10);
+}
+
+TEST(HtmlReportTimeline, CounterKeepsItsPeakPerPixel) {
+  std::vector<CounterSample> samples;
+  for (int i = 0; i < 10000; ++i) samples.push_back({100 + i, (i * 37) % 1000});
+  samples.push_back({5555, 123456});  // the peak, given out of order
+  auto points = DownsampleCounter(samples, 100, 10.0);
+  EXPECT_LE(points.size(), 1001u);
+  int64_t peak = 0;
+  for (const auto& p : points) peak = std::max(peak, p.max_value);
+  EXPECT_EQ(peak, 123456);
+  EXPECT_EQ(points.front().ts_cycles, 100);
+  EXPECT_EQ(points.back().last_value, (9999 * 37) % 1000);
+}
+
+TEST(HtmlReportModel, CorpusRunKeepsSummaryFiguresAndEveryCycle) {
+  HTPSCOPE_REQUIRE_CORPUS("v8c8_256");
+  ProfiledRun run = LoadRun({CorpusRun("v8c8_256")});
+  Summary summary = Summarize(run);
+  json model = BuildReportModel(run, summary);
+  json expected = SummaryToJson(summary);
+  ASSERT_EQ(expected["ops"].size(), 13u);
+  EXPECT_EQ(model["tables"]["qnn_ops"]["total_rows"], 13);
+  EXPECT_EQ(model["tables"]["htp_op_types"]["rows"].size(), 7u);
+  EXPECT_EQ(model["tables"]["instances"]["rows"].size(), 53u);
+  expected.erase("ops");
+  expected.erase("htp_op_types");
+  EXPECT_EQ(model["overview"], expected);
+  EXPECT_EQ(model["overview"]["graph_wall_cycles"], 186647);
+
+  // Every slice's cycles land in exactly one bar of its thread.
+  const json& tl = model["timeline"];
+  EXPECT_EQ(tl["wall_cycles"], 186647);
+  std::map<uint32_t, int64_t> busy_by_tid;
+  int64_t total = 0, slices = 0;
+  for (const auto& th : tl["threads"]) {
+    for (const auto& b : th["bars"]) {
+      busy_by_tid[th["tid"].get<uint32_t>()] += b[2].get<int64_t>();
+      total += b[2].get<int64_t>();
+      slices += b[3].get<int64_t>();
+    }
+  }
+  EXPECT_EQ(total, 317483);  // work cycles
+  EXPECT_EQ(slices, static_cast<int64_t>(run.optrace->slices.size()));
+  for (const auto& u : summary.units) EXPECT_EQ(busy_by_tid[u.tid], u.busy_cycles) << u.tid;
+  const json& um = model["units_memory"];
+  EXPECT_EQ(um["peak_vtcm_bytes"], 919552);
+  bool vtcm = false;
+  for (const auto& c : um["counters"]) {
+    if (c["name"] != "VTCM alloc") continue;
+    vtcm = true;
+    EXPECT_EQ(c["peak_bytes"], 919552);
+  }
+  EXPECT_TRUE(vtcm);
+}
+
+TEST(HtmlReportModel, TablesAreCappedToTheBiggestRows) {
+  HTPSCOPE_REQUIRE_CORPUS("v8c8_256");
+  ProfiledRun run = LoadRun({CorpusRun("v8c8_256")});
+  Summary summary = Summarize(run);
+  HtmlReportOptions options;
+  options.max_table_rows = 5;
+  json model = BuildReportModel(run, summary, options);
+  const json& ops = model["tables"]["qnn_ops"];
+  EXPECT_EQ(ops["rows"].size(), 5u);
+  EXPECT_EQ(ops["total_rows"], 13);
+  EXPECT_EQ(ops["rows"][0][0], "bbb_indep0");  // the most DPC cycles
+  const json& inst = model["tables"]["instances"];
+  ASSERT_EQ(inst["rows"].size(), 5u);
+  int64_t last_start = -1;
+  for (const auto& r : inst["rows"]) {  // still in start order
+    EXPECT_GE(r[5].get<int64_t>(), last_start);
+    last_start = r[5].get<int64_t>();
+  }
+}
+
+// The minimal optrace a hostile tool could write: one op whose name,
+// types and description are markup.
+std::string HostileTrace() {
+  json op = {{"name", "<img src=x onerror=alert(1)>"},
+             {"ph", "X"},
+             {"pid", 0},
+             {"tid", 256},
+             {"ts", 0},
+             {"dur", 500},
+             {"args",
+              {{"ID", "0x0000000100000001"},
+               {"HTP Op Type", "<script>alert(2)</script>"},
+               {"Description", "<b onmouseover=alert(3)>bold</b>"},
+               {"Flags", {"dma"}},
+               {"QNN Op Type", "<svg onload=alert(4)>"},
+               {"QNN Op Name", "<img src=x onerror=alert(1)>"},
+               {"Start Cycle", 1000},
+               {"Duration (cycles)", 500},
+               {"Dominant Path Cycles", 500}}}};
+  json trace = {{"header",
+                 {{"header_version", {{"major", 1}, {"minor", 0}, {"patch", 0}}},
+                  {"version", {{"major", 1}, {"minor", 1}, {"patch", 0}}},
+                  {"artifact_type", "OP_TRACE"}}},
+                {"traceEvents", {op}}};
+  return trace.dump();
+}
+
+TEST(HtmlReportModel, HostileTraceStringsNeverBecomeMarkup) {
+  std::string dir = TempDir("html_hostile");
+  std::ofstream(dir + "/chrometrace.json") << HostileTrace();
+  ProfiledRun run = LoadRun({dir});
+  Summary summary = Summarize(run);
+  std::string page = RenderHtmlReport(BuildReportModel(run, summary));
+  EXPECT_EQ(Count(page, "<img"), 0u);
+  EXPECT_EQ(Count(page, "<svg"), 0u);
+  EXPECT_EQ(Count(page, "<b "), 0u);
+  EXPECT_EQ(Count(page, "<script>"), 1u);  // the page's own script only
+  json data = json::parse(EmbeddedData(page));
+  const json& tl = data["timeline"];
+  ASSERT_EQ(tl["threads"].size(), 1u);
+  const json& bar = tl["threads"][0]["bars"][0];
+  EXPECT_EQ(tl["strings"][bar[4].get<size_t>()], "<img src=x onerror=alert(1)>");
+  EXPECT_EQ(tl["strings"][bar[6].get<size_t>()], "<script>alert(2)</script>");
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace htpscope
