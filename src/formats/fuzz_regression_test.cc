@@ -10,12 +10,15 @@
 #include <map>
 #include <string>
 
+#include "analysis/summary.h"
 #include "formats/byte_source.h"
 #include "formats/corpus_test_util.h"
+#include "formats/heap_profile.h"
 #include "formats/htp_graph.h"
 #include "formats/input_error.h"
 #include "formats/npy.h"
 #include "formats/optrace.h"
+#include "formats/profile_text.h"
 #include "formats/qhas.h"
 #include "formats/runtrace.h"
 #include "formats/tensor_manifest.h"
@@ -46,6 +49,25 @@ std::string ManifestDataDir() {
   return dir;
 }
 
+// summary_fuzz's input: an optrace, then "\n@@runtrace@@\n" + runtrace and/or
+// "\n@@qhas@@\n" + QHAS, read and summarised as one run.
+void ReplayRun(const std::string& path, const std::string& input) {
+  auto part = [&](std::string_view mark) -> std::string {
+    size_t at = input.find(mark);
+    if (at == std::string::npos) return "";
+    std::string rest = input.substr(at + mark.size());
+    return rest.substr(0, std::min(rest.find("\n@@runtrace@@\n"), rest.find("\n@@qhas@@\n")));
+  };
+  std::string trace =
+      input.substr(0, std::min(input.find("\n@@runtrace@@\n"), input.find("\n@@qhas@@\n")));
+  ProfiledRun run;
+  run.optrace = ParseOptrace(path, trace.data(), trace.size());
+  if (std::string r = part("\n@@runtrace@@\n"); !r.empty()) run.runtrace = ParseRuntrace(path, r);
+  if (std::string q = part("\n@@qhas@@\n"); !q.empty()) run.qhas = ParseQhas(path, q);
+  run.ops = BuildOpInstances(*run.optrace, &run.warnings);
+  Summarize(run);
+}
+
 using Replay = std::function<void(const std::string& path, const std::string& content)>;
 
 // One entry per fuzz target (src/*/<target>_fuzz.cc).
@@ -67,6 +89,22 @@ const std::map<std::string, Replay>& Replays() {
            reader.Read(first, std::min<uint64_t>(out.size(), reader.element_count() - first),
                        out.data(), scratch);
        }},
+      {"profile_text",
+       [](const std::string& p, const std::string& c) {
+         HeapCheckpointsFromProfile(ParseProfileText(p, c), c);
+       }},
+      {"profile_csv",
+       [](const std::string& p, const std::string& c) {
+         HeapCheckpointsFromProfile(ParseProfileCsv(p, c), c);
+       }},
+      {"heap_profile",
+       [](const std::string& p, const std::string& c) {
+         if (c.find('{') != std::string::npos)
+           HeapCheckpointsFromQnnProfile(ParseQnnProfileJson(p, c));
+         else
+           ParseExecuTorchHeapFile(p, c);
+       }},
+      {"summary", [](const std::string& p, const std::string& c) { ReplayRun(p, c); }},
       {"tensor_manifest",
        [](const std::string& p, const std::string& c) {
          ParseTensorManifest(p, simdjson::padded_string(c), ManifestDataDir());
@@ -95,6 +133,8 @@ TEST(FuzzRegression, EveryRecordedInputIsReadOrRejectedCleanly) {
         // Problems with a tensor's data file name that file, and its length.
         if (name == "npy" || name == "tensor_manifest") continue;
         EXPECT_EQ(e.file(), path) << e.what();
+        // Line-oriented readers may judge a whole file without a line.
+        if (name == "profile_text" || name == "profile_csv" || name == "heap_profile") continue;
         EXPECT_TRUE(e.byte_offset() || e.line()) << e.what();
       }
     }
