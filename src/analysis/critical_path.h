@@ -42,7 +42,15 @@ CriticalPath LongestPath(const DependencyGraph& graph, const NodeGroups& groups,
                          const std::vector<std::pair<uint32_t, uint32_t>>& dropped = {});
 
 // QHAS's priority classes, highest first.
-enum class DominantClass : uint8_t { kIdle, kSync, kDmaCheckpoint, kDmaWrite, kDmaRead, kHvx, kHmx };
+enum class DominantClass : uint8_t {
+  kIdle,
+  kSync,
+  kDmaCheckpoint,
+  kDmaWrite,
+  kDmaRead,
+  kHvx,
+  kHmx
+};
 const char* DominantClassName(DominantClass c);
 // From the slice's flags (a slice without known flags takes its thread's
 // unit).  A DMA op writes when it is an output slice or a TcmToDram copy.
@@ -52,7 +60,7 @@ struct DominantSegment {
   int64_t start_cycles = 0, end_cycles = 0;  // absolute
   int32_t slice = -1;                        // index into trace.slices; -1: idle
   uint64_t op_id = 0;                        // 0 when idle
-  bool partial = false;  // only part of the slice is on the path
+  bool partial = false;                      // only part of the slice is on the path
   int64_t cycles() const { return end_cycles - start_cycles; }
 };
 

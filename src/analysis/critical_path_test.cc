@@ -25,14 +25,14 @@ constexpr uint64_t kZeros = 0x0000100200000008;
 // Branch B waits for branch A although it needs only the shared constant:
 // the false dependency de-duplication creates, visible as A in B's inputs.
 ProfiledRun SerializedBranches() {
-  return FakeRun(OptraceJson({
-                     {kInput, "Input", "q::*InputSlice", "dma", 256, 0, 100},
-                     {kBranchA, "branch_a", "q::Conv", "uses_hvx", 512, 100, 400, {kInput, kZeros}},
-                     {kBranchB, "branch_b", "q::Conv", "uses_hvx", 513, 500, 300,
-                      {kInput, kZeros, kBranchA}},
-                     {kOutput, "Output", "q::*OutputSlice", "dma", 256, 800, 50, {kBranchA, kBranchB}},
-                 }),
-                 "");
+  return FakeRun(
+      OptraceJson({
+          {kInput, "Input", "q::*InputSlice", "dma", 256, 0, 100},
+          {kBranchA, "branch_a", "q::Conv", "uses_hvx", 512, 100, 400, {kInput, kZeros}},
+          {kBranchB, "branch_b", "q::Conv", "uses_hvx", 513, 500, 300, {kInput, kZeros, kBranchA}},
+          {kOutput, "Output", "q::*OutputSlice", "dma", 256, 800, 50, {kBranchA, kBranchB}},
+      }),
+      "");
 }
 
 TEST(CriticalPath, LongestPathByMeasuredDurationsAndWhatIf) {
@@ -165,8 +165,8 @@ TEST(CriticalPathCorpus, Chain8FollowsTheMatmulChain) {
   EXPECT_EQ(g.nodes[p.nodes[1]].htp_op_type, "q::ForceFormat_Crouton");
   EXPECT_EQ(g.nodes[p.nodes.back()].id, 0x0000120d00000003u);
   // Without MatMul_3 -> MatMul_4 the chain splits; the longer half remains.
-  CriticalPath cut = LongestPath(g, groups, kAllEdges,
-                                 {{*groups.Find("MatMul_3"), *groups.Find("MatMul_4")}});
+  CriticalPath cut =
+      LongestPath(g, groups, kAllEdges, {{*groups.Find("MatMul_3"), *groups.Find("MatMul_4")}});
   EXPECT_EQ(cut.dropped_edges, 1u);
   EXPECT_EQ(cut.length_cycles, 3394 + 24061 + 4095 + 1181 + 1178 + 1170);
 }

@@ -90,7 +90,8 @@ DependencyGraph BuildDependencyGraph(const HtpGraph* graph, const Optrace* trace
       n.qnn_op_name = hn.grouping;
       n.htp_op_type = hn.type;
       auto qt = hn.scalar_params.find("qnn_op_type");
-      if (qt != hn.scalar_params.end() && qt->second.AsString()) n.qnn_op_type = *qt->second.AsString();
+      if (qt != hn.scalar_params.end() && qt->second.AsString())
+        n.qnn_op_type = *qt->second.AsString();
       n.input_ids = WithoutRepeats(hn.input_ids);
       n.inputs_source = n.input_ids.empty() ? "" : "htp_graph";
       auto start = hn.IntParam("cycles_start");
@@ -286,7 +287,8 @@ std::vector<std::vector<bool>> GroupReachability(const DependencyGraph& graph,
   return reach;
 }
 
-std::vector<SharedTensor> FindSharedTensors(const DependencyGraph& graph, const NodeGroups& groups) {
+std::vector<SharedTensor> FindSharedTensors(const DependencyGraph& graph,
+                                            const NodeGroups& groups) {
   std::vector<SharedTensor> out;
   for (const auto& t : graph.tensors) {
     std::optional<uint32_t> producer_group;

@@ -45,9 +45,9 @@ struct DepNode {
   std::string qnn_op_name;  // the QNN op the compiler grouped this HTP op under
   std::string qnn_op_type;
   std::string htp_op_type;
-  bool in_graph = false;  // a node of *_htp.json
-  bool executed = false;  // has slices in the optrace
-  bool timed = false;     // has measured times (optrace, else htp.json cycles_start/duration)
+  bool in_graph = false;        // a node of *_htp.json
+  bool executed = false;        // has slices in the optrace
+  bool timed = false;           // has measured times (optrace, else htp.json cycles_start/duration)
   int64_t start_cycles = 0;     // first slice start
   int64_t end_cycles = 0;       // last slice end
   int64_t duration_cycles = 0;  // end − start: the op's measured wall; 0 when not timed
@@ -83,15 +83,15 @@ struct DepTensor {
 };
 
 struct DependencyGraph {
-  std::vector<DepNode> nodes;  // by (start cycle, id); untimed nodes last, by id
+  std::vector<DepNode> nodes;                    // by (start cycle, id); untimed nodes last, by id
   std::unordered_map<uint64_t, uint32_t> index;  // op id -> node index
   std::vector<DepEdge> edges;                    // unique (from, to), sorted
   std::vector<std::vector<uint32_t>> in_edges;   // node -> edge indices
   std::vector<std::vector<uint32_t>> out_edges;
-  std::vector<DepTensor> tensors;  // every input id, sorted by id
+  std::vector<DepTensor> tensors;                           // every input id, sorted by id
   std::vector<std::pair<uint64_t, uint64_t>> producer_map;  // (tensor id, node id) from htp.json
-  size_t graph_nodes = 0;      // nodes taken from *_htp.json
-  size_t trace_only_nodes = 0;  // executed ops *_htp.json lacks
+  size_t graph_nodes = 0;                                   // nodes taken from *_htp.json
+  size_t trace_only_nodes = 0;                              // executed ops *_htp.json lacks
   size_t flows_matched = 0, flows_unmatched = 0;
   std::vector<std::string> warnings;
 
@@ -129,9 +129,7 @@ struct SharedTensor {
   std::string producer_group;                // "" when no op produces it
   std::vector<std::string> consumer_groups;  // sorted
   std::vector<uint64_t> consumer_ops;        // sorted
-  bool constant() const {
-    return kind == TensorKind::kStatic || kind == TensorKind::kConstantCopy;
-  }
+  bool constant() const { return kind == TensorKind::kStatic || kind == TensorKind::kConstantCopy; }
 };
 std::vector<SharedTensor> FindSharedTensors(const DependencyGraph& graph, const NodeGroups& groups);
 

@@ -25,11 +25,10 @@ constexpr uint64_t kZeros = 0x0000100200000008;  // the de-duplicated all-zero c
 // Two branches meant to be independent, each with its own scratch constant,
 // after the compiler merged the two constants into one static tensor.
 ProfiledRun TwoBranchesSharingOneConstant() {
-  std::string graph = HtpGraphJson(
-      {{kInput, "q::*InputSlice", "Input", {}},
-       {kBranchA, "q::Conv", "branch_a", {kInput, kZeros}},
-       {kBranchB, "q::Conv", "branch_b", {kInput, kZeros}}},
-      {kZeros});
+  std::string graph = HtpGraphJson({{kInput, "q::*InputSlice", "Input", {}},
+                                    {kBranchA, "q::Conv", "branch_a", {kInput, kZeros}},
+                                    {kBranchB, "q::Conv", "branch_b", {kInput, kZeros}}},
+                                   {kZeros});
   std::string trace = OptraceJson({
       {kInput, "Input", "q::*InputSlice", "dma", 256, 0, 100},
       {kBranchA, "branch_a", "q::Conv", "uses_hvx", 512, 100, 400},
@@ -51,7 +50,8 @@ TEST(DependencyGraph, TwoIndependentBranchesSharingOneConstant) {
   EXPECT_EQ(g.graph_nodes, 3u);
   EXPECT_EQ(g.trace_only_nodes, 1u);
   EXPECT_EQ(g.Find(kOutput)->inputs_source, "optrace");
-  EXPECT_EQ(g.Find(kOutput)->input_ids, (std::vector<uint64_t>{kBranchA, kBranchB}));  // repeat dropped
+  EXPECT_EQ(g.Find(kOutput)->input_ids,
+            (std::vector<uint64_t>{kBranchA, kBranchB}));  // repeat dropped
   EXPECT_EQ(g.Find(kBranchA)->inputs_source, "htp_graph");
   EXPECT_EQ(g.Find(kBranchA)->duration_cycles, 400);
   ASSERT_EQ(g.edges.size(), 4u);  // Input->A, Input->B, A->Output, B->Output
@@ -139,12 +139,13 @@ TEST(DependencyGraph, ExpectedDagSyntaxErrorsNameTheLine) {
 
 TEST(DependencyGraph, FlowsBecomeEdgesBySliceEnds) {
   // No inputs listed at all: only the flow arrows link the three ops.
-  std::string trace = OptraceJson(
-      {{0x0000000100000002, "Input", "q::*InputSlice", "dma", 256, 0, 100},
-       {0x0000000200000010, "conv", "q::Conv", "uses_hvx", 512, 150, 300},
-       {0x0000000300000010, "conv", "q::Conv", "uses_hvx", 513, 150, 200}},
-      {{"input_output", 256, 100, 512, 150}, {"sequencer", 256, 100, 513, 150},
-       {"input_output", 256, 7, 512, 150}});  // no slice ends at 7: unmatched
+  std::string trace =
+      OptraceJson({{0x0000000100000002, "Input", "q::*InputSlice", "dma", 256, 0, 100},
+                   {0x0000000200000010, "conv", "q::Conv", "uses_hvx", 512, 150, 300},
+                   {0x0000000300000010, "conv", "q::Conv", "uses_hvx", 513, 150, 200}},
+                  {{"input_output", 256, 100, 512, 150},
+                   {"sequencer", 256, 100, 513, 150},
+                   {"input_output", 256, 7, 512, 150}});  // no slice ends at 7: unmatched
   ProfiledRun run = FakeRun(trace, "");
   DependencyGraph g = BuildDependencyGraph(nullptr, &*run.optrace, &run.ops);
   ASSERT_EQ(g.edges.size(), 2u);
@@ -183,7 +184,7 @@ TEST(DependencyGraphCorpus, V8c8WeightsCopiedOnceForEightMatmuls) {
   HTPSCOPE_REQUIRE_CORPUS("v8c8_256");
   ProfiledRun run = LoadRun({testing_support::CorpusRun("v8c8_256")});
   DependencyGraph g = BuildDependencyGraph(&*run.htp_graph, &*run.optrace, &run.ops);
-  EXPECT_EQ(g.nodes.size(), 53u);  // 26 graph nodes + 27 executed ops the graph lacks
+  EXPECT_EQ(g.nodes.size(), 53u);   // 26 graph nodes + 27 executed ops the graph lacks
   EXPECT_EQ(g.flows_matched, 72u);  // 92 arrows, 20 of them from tid-1 tensors
   NodeGroups groups = ByQnnOp(g);
   auto shared = FindSharedTensors(g, groups);

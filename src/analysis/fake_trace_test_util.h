@@ -76,8 +76,9 @@ inline std::string OptraceJson(const std::vector<FakeSlice>& slices,
         t.name, t.ts, Hex(t.id)));
   for (size_t i = 0; i < flows.size(); ++i) {
     const auto& f = flows[i];
-    add(fmt::format(R"j({{"cat": "{}", "name": "F", "tid": {}, "pid": 0, "ts": {}, "ph": "s", "id": {}}})j",
-                    f.category, f.from_tid, f.from_ts, i));
+    add(fmt::format(
+        R"j({{"cat": "{}", "name": "F", "tid": {}, "pid": 0, "ts": {}, "ph": "s", "id": {}}})j",
+        f.category, f.from_tid, f.from_ts, i));
     add(fmt::format(
         R"j({{"cat": "{}", "name": "F", "tid": {}, "pid": 0, "ts": {}, "ph": "f", "pb": "e", "id": {}}})j",
         f.category, f.to_tid, f.to_ts, i));
@@ -101,21 +102,25 @@ inline std::string HtpGraphJson(const std::vector<FakeNode>& nodes,
   std::string tensors, node_text;
   int index = 0;
   for (uint64_t t : static_tensors)
-    tensors += fmt::format("{}\"{}\": {{\"id\": {}, \"type\": 4, \"data_type\": 1032, \"dims\": [1]}}",
-                           tensors.empty() ? "" : ",\n", Hex(t), index++);
+    tensors +=
+        fmt::format("{}\"{}\": {{\"id\": {}, \"type\": 4, \"data_type\": 1032, \"dims\": [1]}}",
+                    tensors.empty() ? "" : ",\n", Hex(t), index++);
   for (const auto& n : nodes) {
-    tensors += fmt::format("{}\"{}\": {{\"id\": {}, \"type\": 3, \"data_type\": 1032, \"dims\": [1]}}",
-                           tensors.empty() ? "" : ",\n", Hex(n.id), index++);
+    tensors +=
+        fmt::format("{}\"{}\": {{\"id\": {}, \"type\": 3, \"data_type\": 1032, \"dims\": [1]}}",
+                    tensors.empty() ? "" : ",\n", Hex(n.id), index++);
     std::string inputs;
     for (uint64_t in : n.inputs) inputs += (inputs.empty() ? "\"" : ", \"") + Hex(in) + "\"";
     node_text += fmt::format(
         "{}\"{}\": {{\"type\": \"{}\", \"grouping\": \"{}\", \"tensor_params\": {{}}, "
         "\"scalar_params\": {{\"qnn_op_name\": {{\"1544\": \"{}\"}}}}, \"input_names\": [{}], "
         "\"output_names\": [\"{}\"]}}",
-        node_text.empty() ? "" : ",\n", Hex(n.id), n.type, n.grouping, n.grouping, inputs, Hex(n.id));
+        node_text.empty() ? "" : ",\n", Hex(n.id), n.type, n.grouping, n.grouping, inputs,
+        Hex(n.id));
   }
   return fmt::format(
-      "{{\"header\": {{\"version\": {{\"major\": 1, \"minor\": 0, \"patch\": 0}}, \"artifact_type\": "
+      "{{\"header\": {{\"version\": {{\"major\": 1, \"minor\": 0, \"patch\": 0}}, "
+      "\"artifact_type\": "
       "\"HTP_GRAPH\"}}, \"model.cpp\": \"htp_graph\", \"graph\": {{\"tensors\": {{{}}}, \"nodes\": "
       "{{{}}}}}, \"op_types\": []}}\n",
       tensors, node_text);

@@ -165,7 +165,8 @@ Timeline BuildTimeline(const Optrace& trace, const std::vector<OpInstance>& ops,
     how.push_back(fmt::format("to the last end of {}", *window.to_op));
   }
   if (window.from_cycle) {
-    t.window_start_cycles = std::max(t.window_start_cycles, t.graph_start_cycles + *window.from_cycle);
+    t.window_start_cycles =
+        std::max(t.window_start_cycles, t.graph_start_cycles + *window.from_cycle);
     how.push_back(fmt::format("from graph cycle {}", *window.from_cycle));
   }
   if (window.to_cycle) {
@@ -212,9 +213,9 @@ Timeline BuildTimeline(const Optrace& trace, const std::vector<OpInstance>& ops,
     }
     uint32_t gi = git->second;
     auto cat = category_of.find(s.op_id);
-    OpCategory category = cat != category_of.end()
-                              ? cat->second
-                              : ClassifyOp(trace.Str(s.htp_op_type), trace.Str(s.qnn_op_type), s.flags);
+    OpCategory category = cat != category_of.end() ? cat->second
+                                                   : ClassifyOp(trace.Str(s.htp_op_type),
+                                                                trace.Str(s.qnn_op_type), s.flags);
     if (category == OpCategory::kCompute) t.groups[gi].category = OpCategory::kCompute;
     TimelineSlice ts;
     ts.slice = i;
@@ -258,7 +259,8 @@ Timeline BuildTimeline(const Optrace& trace, const std::vector<OpInstance>& ops,
     it->busy_cycles += ts.end_cycles - ts.start_cycles;
     row_intervals[ts.tid].push_back({ts.start_cycles, ts.end_cycles});
   }
-  for (auto& row : t.rows) row.active_cycles = ComputeConcurrency(row_intervals[row.tid]).active_cycles;
+  for (auto& row : t.rows)
+    row.active_cycles = ComputeConcurrency(row_intervals[row.tid]).active_cycles;
   t.all = ComputeConcurrency(all);
   t.hmx_active_cycles = ComputeConcurrency(hmx).active_cycles;
   t.hvx_active_cycles = ComputeConcurrency(hvx).active_cycles;
@@ -270,8 +272,7 @@ Timeline BuildTimeline(const Optrace& trace, const std::vector<OpInstance>& ops,
 
 void AddSerializationWarnings(Timeline& timeline, const DependencyGraph& graph,
                               const Grouping& grouping) {
-  NodeGroups node_groups =
-      GroupNodes(graph, [&](const DepNode& n) { return grouping.GroupOf(n); });
+  NodeGroups node_groups = GroupNodes(graph, [&](const DepNode& n) { return grouping.GroupOf(n); });
   auto reach = GroupReachability(graph, node_groups, kDataEdges);
   std::vector<GroupActivity> activity;
   std::vector<std::optional<uint32_t>> node_group_of;

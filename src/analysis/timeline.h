@@ -70,8 +70,8 @@ struct TimelineWindow {
 };
 
 struct TimelineSlice {
-  uint32_t slice = 0;  // index into trace.slices
-  uint32_t group = 0;  // index into Timeline::groups
+  uint32_t slice = 0;                        // index into trace.slices
+  uint32_t group = 0;                        // index into Timeline::groups
   int64_t start_cycles = 0, end_cycles = 0;  // clipped to the window
   uint32_t tid = 0;
   SliceMark mark = SliceMark::kGroup;
@@ -87,9 +87,9 @@ struct TimelineRow {
 
 struct TimelineGroup {
   std::string name;
-  char letter = '?';  // its mark in the text timeline
+  char letter = '?';                            // its mark in the text timeline
   OpCategory category = OpCategory::kBoundary;  // compute when any of its ops is
-  ConcurrencyStats stats;                        // over its clipped slices
+  ConcurrencyStats stats;                       // over its clipped slices
   std::vector<uint32_t> tids;
   uint64_t ops = 0;  // distinct op ids
 };
@@ -98,7 +98,7 @@ struct Timeline {
   std::string label;
   int64_t graph_start_cycles = 0, graph_end_cycles = 0;    // the whole trace
   int64_t window_start_cycles = 0, window_end_cycles = 0;  // what is shown
-  std::string window;  // how the window was chosen
+  std::string window;                                      // how the window was chosen
   std::vector<TimelineSlice> slices;
   std::vector<TimelineRow> rows;      // by tid
   std::vector<TimelineGroup> groups;  // by first start

@@ -76,7 +76,7 @@ TEST(Timeline, WindowByCyclesAndByOpsClipsSlices) {
   EXPECT_EQ(t.window_cycles(), 200);
   const TimelineGroup* g = FindGroup(t, "tiled");
   ASSERT_NE(g, nullptr);
-  EXPECT_EQ(g->stats.busy_cycles, 4 * 200);  // every tile runs across the window
+  EXPECT_EQ(g->stats.busy_cycles, 4 * 200);   // every tile runs across the window
   EXPECT_EQ(FindGroup(t, "Input"), nullptr);  // ended before the window
 
   TimelineWindow by_op;
@@ -175,7 +175,7 @@ TEST(TimelineCorpus, GdnSolveSlicesRunFourWide) {
   // QHAS cycles_used of the HVX threads, 4,932,549 + 4,680,342 + 3,198,933 +
   // 3,693,108 = 16,504,932, plus the SyncOp's 634.
   EXPECT_EQ(g->stats.busy_cycles, 16504932 + 634);
-  EXPECT_EQ(t.window_cycles(), 6038358);  // QHAS timeline_cycles
+  EXPECT_EQ(t.window_cycles(), 6038358);   // QHAS timeline_cycles
   EXPECT_EQ(t.hmx_hvx_overlap_cycles, 0);  // no HMX work at all in this run
   DependencyGraph graph = BuildDependencyGraph(nullptr, &*run.optrace, &run.ops);
   AddSerializationWarnings(t, graph, Grouping{});

@@ -16,7 +16,8 @@ void AddGroupingOptions(CLI::App* cmd, std::vector<std::string>& groups, std::st
   cmd->add_option("--group", groups,
                   "A user op group NAME=REGEX (repeatable, first match wins): ops whose QNN op "
                   "name, or else HTP op type, the regex matches");
-  cmd->add_option("--group-by", group_by, "Default grouping of ops: qnn (QNN op) or htp (HTP op type)")
+  cmd->add_option("--group-by", group_by,
+                  "Default grouping of ops: qnn (QNN op) or htp (HTP op type)")
       ->check(CLI::IsMember({"qnn", "htp"}));
 }
 
@@ -66,15 +67,14 @@ void RegisterTimelineCommand(CLI::App& app, CommandRegistry& registry) {
   registry.Add(cmd, [] {
     ProfiledRun run = LoadRun(o.inputs);
     if (!run.optrace)
-      throw std::invalid_argument(
-          fmt::format("{}: timeline needs an optrace (chrometrace.json, artifact_type OP_TRACE)",
-                      run.label));
+      throw std::invalid_argument(fmt::format(
+          "{}: timeline needs an optrace (chrometrace.json, artifact_type OP_TRACE)", run.label));
     Grouping grouping = MakeGrouping(o.groups, o.group_by);
     TimelineWindow window{o.from_cycle, o.to_cycle, o.from_op, o.to_op};
     Timeline timeline = BuildTimeline(*run.optrace, run.ops, grouping, window);
     timeline.label = run.label;
-    DependencyGraph graph = BuildDependencyGraph(run.htp_graph ? &*run.htp_graph : nullptr,
-                                                 &*run.optrace, &run.ops);
+    DependencyGraph graph =
+        BuildDependencyGraph(run.htp_graph ? &*run.htp_graph : nullptr, &*run.optrace, &run.ops);
     AddSerializationWarnings(timeline, graph, grouping);
     if (!o.svg.empty()) WriteFile(o.svg, RenderTimelineSvg(timeline, *run.optrace));
     if (o.json)

@@ -63,7 +63,7 @@ TEST(GraphCommand, NativeJsonDotExpectAndWhatIf) {
   std::ofstream(dir + "/expect.txt") << "Input -> MatMul_0\nMatMul_0 -> MatMul_1\n";
   std::string run = testing_support::CorpusRun("native_256");
   Result r = RunCli("graph " + run + " --json --dot " + dir + "/g.dot --expect " + dir +
-                 "/expect.txt --drop-edge 'Input->MatMul_0'");
+                    "/expect.txt --drop-edge 'Input->MatMul_0'");
   ASSERT_EQ(r.status, 0) << r.out;
   auto j = nlohmann::json::parse(r.out);
   int constants = 0;

@@ -181,8 +181,9 @@ TEST_F(TensorManifestTest, BadJsonNamesFileAndByteOffset) {
   // {"tensors": [{"name": "a", "quantization": {"axis": "x"}}]}: "x" starts at byte 52.
   EXPECT_EQ(
       ErrorOf([&] { Parse(R"({"tensors": [{"name": "a", "quantization": {"axis": "x"}}]})"); }),
-      dir_ + "/manifest.json: at byte 52: tensors[0].quantization.axis: expected an integer "
-             "(malformed number)");
+      dir_ +
+          "/manifest.json: at byte 52: tensors[0].quantization.axis: expected an integer "
+          "(malformed number)");
   std::string not_object = "[1, 2]";
   EXPECT_NE(ErrorOf([&] { Parse(not_object); }).find("manifest.json: at byte 0"),
             std::string::npos);

@@ -99,9 +99,9 @@ GraphView BuildGraphView(const ProfiledRun& run, const GraphViewOptions& options
   v.has_htp_graph = run.htp_graph.has_value();
   v.has_optrace = run.optrace.has_value();
   v.has_qhas = run.qhas.has_value();
-  v.graph = BuildDependencyGraph(run.htp_graph ? &*run.htp_graph : nullptr,
-                                 run.optrace ? &*run.optrace : nullptr,
-                                 run.optrace ? &run.ops : nullptr);
+  v.graph =
+      BuildDependencyGraph(run.htp_graph ? &*run.htp_graph : nullptr,
+                           run.optrace ? &*run.optrace : nullptr, run.optrace ? &run.ops : nullptr);
   for (const auto& w : v.graph.warnings) v.warnings.push_back({"dependency_graph", w});
   const Grouping& grouping = options.grouping;
   v.groups = GroupNodes(v.graph, [&](const DepNode& n) { return grouping.GroupOf(n); });
@@ -147,8 +147,8 @@ GraphView BuildGraphView(const ProfiledRun& run, const GraphViewOptions& options
   for (const auto& [a, b] : options.drop_edges) {
     auto ga = v.groups.Find(a), gb = v.groups.Find(b);
     if (!ga || !gb)
-      throw std::invalid_argument(fmt::format("--drop-edge {}->{}: no op group named \"{}\"", a, b,
-                                              !ga ? a : b));
+      throw std::invalid_argument(
+          fmt::format("--drop-edge {}->{}: no op group named \"{}\"", a, b, !ga ? a : b));
     all_drops.push_back({*ga, *gb});
     CriticalPath p = LongestPath(v.graph, v.groups, kAllEdges, {{*ga, *gb}});
     v.what_if.push_back(
@@ -186,7 +186,8 @@ GraphView BuildGraphView(const ProfiledRun& run, const GraphViewOptions& options
       std::set<uint64_t> critical_ops;
       for (uint32_t n : v.critical.nodes)
         if (v.graph.nodes[n].executed) critical_ops.insert(v.graph.nodes[n].id);
-      for (uint64_t id : critical_ops) (qhas_ops.count(id) ? a.both : a.only_critical).push_back(id);
+      for (uint64_t id : critical_ops)
+        (qhas_ops.count(id) ? a.both : a.only_critical).push_back(id);
       for (const auto& [id, cycles] : qhas_ops)
         if (!critical_ops.count(id)) {
           a.only_qhas.push_back(id);
@@ -249,20 +250,25 @@ std::string RenderGraphText(const GraphView& v, const ProfiledRun& run) {
     auto preds = PredecessorsByGroup(g, v.groups, n);
     std::string list;
     for (const auto& p : preds)
-      list += fmt::format("{}{}: {}", list.empty() ? "" : "; ", AsciiFit(p.group, 60), IdList(p.ops, 8));
-    out += fmt::format("  {} {:<28} [{}]{}  <- {}\n", OpIdHex(node.id), AsciiFit(node.htp_op_type, 28),
-                       AsciiFit(v.groups.names[v.groups.of_node[n]], 40),
-                       node.executed ? "" : node.in_graph ? " (not executed)" : "",
-                       list.empty() ? "(none)" : list);
+      list += fmt::format("{}{}: {}", list.empty() ? "" : "; ", AsciiFit(p.group, 60),
+                          IdList(p.ops, 8));
+    out +=
+        fmt::format("  {} {:<28} [{}]{}  <- {}\n", OpIdHex(node.id), AsciiFit(node.htp_op_type, 28),
+                    AsciiFit(v.groups.names[v.groups.of_node[n]], 40),
+                    node.executed   ? ""
+                    : node.in_graph ? " (not executed)"
+                                    : "",
+                    list.empty() ? "(none)" : list);
   }
 
   Section(out, "Shared tensors (read by ops of more than one op group besides their producer)");
   if (v.shared_tensors.empty()) out += "  (none)\n";
   for (const auto& s : v.shared_tensors)
-    out += fmt::format("  {} {:<13} {}-> {} op groups: {}{}\n", OpIdHex(s.tensor), TensorKindName(s.kind),
-                       s.producer_group.empty() ? "" : "from " + AsciiFit(s.producer_group, 40) + " ",
-                       s.consumer_groups.size(), NameList(s.consumer_groups),
-                       s.constant() ? "  [shared_constant]" : "");
+    out += fmt::format(
+        "  {} {:<13} {}-> {} op groups: {}{}\n", OpIdHex(s.tensor), TensorKindName(s.kind),
+        s.producer_group.empty() ? "" : "from " + AsciiFit(s.producer_group, 40) + " ",
+        s.consumer_groups.size(), NameList(s.consumer_groups),
+        s.constant() ? "  [shared_constant]" : "");
   if (!v.shared_tensors.empty())
     out +=
         "  static and constant_copy tensors are flagged: the compiler de-duplicates byte-identical "
@@ -274,7 +280,8 @@ std::string RenderGraphText(const GraphView& v, const ProfiledRun& run) {
     out += fmt::format("  matched {}, missing {}, extra {}\n", c.matched.size(), c.missing.size(),
                        c.extra.size());
     for (const auto& e : c.missing)
-      out += fmt::format("  missing: {} -> {} (line {})\n", AsciiFit(e.from, 60), AsciiFit(e.to, 60), e.line);
+      out += fmt::format("  missing: {} -> {} (line {})\n", AsciiFit(e.from, 60),
+                         AsciiFit(e.to, 60), e.line);
     for (const auto& e : c.extra)
       out += fmt::format("  extra:   {} -> {}{}\n", AsciiFit(e.from, 60), AsciiFit(e.to, 60),
                          e.data ? "" : " (sequencer order only)");
@@ -282,21 +289,25 @@ std::string RenderGraphText(const GraphView& v, const ProfiledRun& run) {
       out += fmt::format("  unknown: {} is no op group of this graph\n", AsciiFit(n, 60));
   }
 
-  Section(out, "Critical path (longest path by measured op durations over data and sequencer dependencies)");
+  Section(
+      out,
+      "Critical path (longest path by measured op durations over data and sequencer dependencies)");
   if (v.critical.nodes.empty()) {
     out += "  (no timed ops)\n";
   } else {
     out += fmt::format("  {} cycles = {} of the {}-cycle graph wall; {} ops\n",
-                       GroupDigits(v.critical.length_cycles), ShareText(v.critical.length_cycles, v.wall_cycles),
+                       GroupDigits(v.critical.length_cycles),
+                       ShareText(v.critical.length_cycles, v.wall_cycles),
                        v.wall_cycles ? GroupDigits(*v.wall_cycles) : "?", v.critical.nodes.size());
-    out += fmt::format("  {:>3}  {:<24} {:<30} {:<18} {:>12} {:>8}\n", "#", "op group", "HTP op type",
-                       "op id", "cycles", "of wall");
+    out += fmt::format("  {:>3}  {:<24} {:<30} {:<18} {:>12} {:>8}\n", "#", "op group",
+                       "HTP op type", "op id", "cycles", "of wall");
     int i = 0;
     for (uint32_t n : v.critical.nodes) {
       const DepNode& node = g.nodes[n];
       out += fmt::format("  {:>3}  {:<24} {:<30} {:<18} {:>12} {:>8}\n", ++i,
-                         AsciiFit(v.groups.names[v.groups.of_node[n]], 24), AsciiFit(node.htp_op_type, 30),
-                         OpIdHex(node.id), GroupDigits(node.duration_cycles),
+                         AsciiFit(v.groups.names[v.groups.of_node[n]], 24),
+                         AsciiFit(node.htp_op_type, 30), OpIdHex(node.id),
+                         GroupDigits(node.duration_cycles),
                          ShareText(node.duration_cycles, v.wall_cycles));
     }
     out +=
@@ -304,10 +315,13 @@ std::string RenderGraphText(const GraphView& v, const ProfiledRun& run) {
         "assumes unlimited units and no dispatch cost\n";
   }
   if (!v.what_if.empty()) {
-    Section(out, "What-if: dependencies dropped (ESTIMATE: durations as measured, resources not modelled)");
+    Section(
+        out,
+        "What-if: dependencies dropped (ESTIMATE: durations as measured, resources not modelled)");
     for (const auto& w : v.what_if) {
       std::vector<std::string> names;
-      for (const auto& [a, b] : w.dropped) names.push_back(AsciiFit(a, 40) + "->" + AsciiFit(b, 40));
+      for (const auto& [a, b] : w.dropped)
+        names.push_back(AsciiFit(a, 40) + "->" + AsciiFit(b, 40));
       out += fmt::format(
           "  drop {}: {} node edges removed; critical path {} cycles; estimated wall saving {} "
           "cycles ({} of the wall){}\n",
@@ -363,8 +377,10 @@ std::string RenderGraphText(const GraphView& v, const ProfiledRun& run) {
             "{} cycles on both\n",
             c.matched_rows, c.qhas_rows, GroupDigits(c.qhas_idle_cycles));
       else {
-        out += fmt::format("  QHAS dominant_path_htp_0: DIFFERS - {} of {} recomputed rows match; QHAS has {} rows\n",
-                           c.matched_rows, c.ours_rows, c.qhas_rows);
+        out += fmt::format(
+            "  QHAS dominant_path_htp_0: DIFFERS - {} of {} recomputed rows match; QHAS has {} "
+            "rows\n",
+            c.matched_rows, c.ours_rows, c.qhas_rows);
         for (const auto& d : c.differences) out += "    " + d + "\n";
       }
     } else if (v.has_qhas) {
@@ -374,16 +390,17 @@ std::string RenderGraphText(const GraphView& v, const ProfiledRun& run) {
   if (v.critical_vs_qhas) {
     const auto& a = *v.critical_vs_qhas;
     Section(out, "Critical path vs QHAS dominant_path_htp_0 (op ids)");
-    out += fmt::format("  on both: {}; only on the critical path: {}; only on QHAS's path: {} ({} dp cycles)\n",
-                       a.both.size(), a.only_critical.size(), a.only_qhas.size(),
-                       GroupDigits(a.only_qhas_cycles));
+    out += fmt::format(
+        "  on both: {}; only on the critical path: {}; only on QHAS's path: {} ({} dp cycles)\n",
+        a.both.size(), a.only_critical.size(), a.only_qhas.size(), GroupDigits(a.only_qhas_cycles));
     auto names = [&](const std::vector<uint64_t>& ids) {
       std::vector<std::string> parts;
       for (size_t i = 0; i < ids.size() && i < 12; ++i) {
         const DepNode* n = g.Find(ids[i]);
-        parts.push_back(fmt::format("{} ({})", OpIdHex(ids[i]),
-                                    n ? AsciiFit(v.groups.names[v.groups.of_node[g.index.at(ids[i])]], 30)
-                                      : std::string("?")));
+        parts.push_back(
+            fmt::format("{} ({})", OpIdHex(ids[i]),
+                        n ? AsciiFit(v.groups.names[v.groups.of_node[g.index.at(ids[i])]], 30)
+                          : std::string("?")));
       }
       if (ids.size() > 12) parts.push_back(fmt::format("... {} more", ids.size() - 12));
       return fmt::format("{}", fmt::join(parts, ", "));
@@ -396,7 +413,8 @@ std::string RenderGraphText(const GraphView& v, const ProfiledRun& run) {
   }
   if (!v.warnings.empty()) {
     Section(out, "Warnings");
-    for (const auto& w : v.warnings) out += fmt::format("  [{}] {}\n", w.code, AsciiFit(w.message, 2000));
+    for (const auto& w : v.warnings)
+      out += fmt::format("  [{}] {}\n", w.code, AsciiFit(w.message, 2000));
   }
   return out;
 }
@@ -451,12 +469,13 @@ json GraphToJson(const GraphView& v, const ProfiledRun& run) {
   for (const auto& s : v.shared_tensors) {
     json ops = json::array();
     for (uint64_t id : s.consumer_ops) ops.push_back(OpIdHex(id));
-    shared.push_back({{"tensor", OpIdHex(s.tensor)},
-                      {"kind", TensorKindName(s.kind)},
-                      {"producer", s.producer_group.empty() ? json(nullptr) : json(s.producer_group)},
-                      {"consumers", s.consumer_groups},
-                      {"consumer_ops", ops},
-                      {"constant", s.constant()}});
+    shared.push_back(
+        {{"tensor", OpIdHex(s.tensor)},
+         {"kind", TensorKindName(s.kind)},
+         {"producer", s.producer_group.empty() ? json(nullptr) : json(s.producer_group)},
+         {"consumers", s.consumer_groups},
+         {"consumer_ops", ops},
+         {"constant", s.constant()}});
   }
   j["shared_tensors"] = shared;
   if (v.expect) {
@@ -503,7 +522,9 @@ json GraphToJson(const GraphView& v, const ProfiledRun& run) {
     const Optrace& trace = *run.optrace;
     json segments = json::array();
     for (const auto& s : v.dominant->segments) {
-      json sj{{"start_cycle", s.start_cycles}, {"end_cycle", s.end_cycles}, {"cycles", s.cycles()},
+      json sj{{"start_cycle", s.start_cycles},
+              {"end_cycle", s.end_cycles},
+              {"cycles", s.cycles()},
               {"partial", s.partial}};
       if (s.slice < 0) {
         sj["op_id"] = nullptr;
@@ -570,7 +591,8 @@ std::string RenderGraphDot(const GraphView& v) {
   std::string out = "digraph htp_graph {\n  rankdir=LR;\n  node [shape=box, fontsize=10];\n";
   out += fmt::format("  label=\"{}\";\n", DotEscape("htpscope graph: " + v.label));
   for (uint32_t gi = 0; gi < v.groups.names.size(); ++gi) {
-    out += fmt::format("  subgraph \"cluster_{}\" {{\n    label=\"{}\";\n", gi, DotEscape(v.groups.names[gi]));
+    out += fmt::format("  subgraph \"cluster_{}\" {{\n    label=\"{}\";\n", gi,
+                       DotEscape(v.groups.names[gi]));
     for (uint32_t n = 0; n < g.nodes.size(); ++n) {
       if (v.groups.of_node[n] != gi) continue;
       const DepNode& node = g.nodes[n];
@@ -593,10 +615,11 @@ std::string RenderGraphDot(const GraphView& v) {
   for (const auto& s : v.shared_tensors) {
     if (g.Find(s.tensor)) continue;  // an op's output: its edges are drawn above
     std::string id = "tensor_" + OpIdHex(s.tensor);
-    out += fmt::format("  \"{}\" [shape=note, label=\"{}\"{}];\n", id,
-                       DotEscape(fmt::format("{} tensor\n{}\nread by {} groups", TensorKindName(s.kind),
-                                             OpIdHex(s.tensor), s.consumer_groups.size())),
-                       s.constant() ? ", color=red, fontcolor=red" : "");
+    out += fmt::format(
+        "  \"{}\" [shape=note, label=\"{}\"{}];\n", id,
+        DotEscape(fmt::format("{} tensor\n{}\nread by {} groups", TensorKindName(s.kind),
+                              OpIdHex(s.tensor), s.consumer_groups.size())),
+        s.constant() ? ", color=red, fontcolor=red" : "");
     for (uint64_t c : s.consumer_ops)
       out += fmt::format("  \"{}\" -> \"{}\" [style=dotted{}];\n", id, OpIdHex(c),
                          s.constant() ? ", color=red" : "");

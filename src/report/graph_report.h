@@ -22,8 +22,8 @@ namespace htpscope {
 
 struct GraphViewOptions {
   Grouping grouping;
-  std::optional<std::vector<ExpectedEdge>> expected;                // --expect
-  std::vector<std::pair<std::string, std::string>> drop_edges;      // --drop-edge A->B
+  std::optional<std::vector<ExpectedEdge>> expected;            // --expect
+  std::vector<std::pair<std::string, std::string>> drop_edges;  // --drop-edge A->B
 };
 
 struct WhatIf {
@@ -36,7 +36,7 @@ struct WhatIf {
 // Where QHAS's dominant path and the dependency critical path agree.
 struct PathAgreement {
   std::vector<uint64_t> both, only_critical, only_qhas;  // op ids, sorted
-  int64_t only_qhas_cycles = 0;                          // QHAS dp cycles of ops off the critical path
+  int64_t only_qhas_cycles = 0;  // QHAS dp cycles of ops off the critical path
 };
 
 struct GraphView {

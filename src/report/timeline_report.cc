@@ -40,13 +40,16 @@ const char* MarkColor(SliceMark mark) {
   }
   return "#a5a5a5";
 }
-constexpr SliceMark kAllMarks[] = {SliceMark::kSpillFill,     SliceMark::kConcat,
-                                   SliceMark::kForceFormat,   SliceMark::kSlice,
-                                   SliceMark::kDmaCopy,       SliceMark::kDmaCheckpoint,
-                                   SliceMark::kSync,          SliceMark::kOtherService};
+constexpr SliceMark kAllMarks[] = {SliceMark::kSpillFill,   SliceMark::kConcat,
+                                   SliceMark::kForceFormat, SliceMark::kSlice,
+                                   SliceMark::kDmaCopy,     SliceMark::kDmaCheckpoint,
+                                   SliceMark::kSync,        SliceMark::kOtherService};
 
 std::string RowLabel(const TimelineRow& row) {
-  return fmt::format("{} {}", row.kind == UnitKind::kHvx ? "HVX" : row.kind == UnitKind::kHmx ? "HMX" : "tid",
+  return fmt::format("{} {}",
+                     row.kind == UnitKind::kHvx   ? "HVX"
+                     : row.kind == UnitKind::kHmx ? "HMX"
+                                                  : "tid",
                      row.tid);
 }
 
@@ -67,7 +70,8 @@ std::string RowPicture(const Timeline& t, const TimelineRow& row, int width) {
     for (int col = first; col <= last; ++col) {
       double col_start = t.window_start_cycles + col * per_col;
       double col_end = col_start + per_col;
-      double cover = std::min<double>(s.end_cycles, col_end) - std::max<double>(s.start_cycles, col_start);
+      double cover =
+          std::min<double>(s.end_cycles, col_end) - std::max<double>(s.start_cycles, col_start);
       int64_t covered = static_cast<int64_t>(std::max(cover, 0.0)) + 1;  // +1: a touch still shows
       if (covered > best[col]) {
         best[col] = covered;
@@ -119,8 +123,9 @@ std::string XmlEscape(std::string_view text) {
           out += "&apos;";
           break;
         default:
-          out += (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f ? '?'
-                                                                              : static_cast<char>(c);
+          out += (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f
+                     ? '?'
+                     : static_cast<char>(c);
       }
       ++i;
       continue;
@@ -155,8 +160,8 @@ std::string DescribeThreads(const std::vector<uint32_t>& tids) {
   std::string hvx;
   for (size_t i = 0; i < tids.size();) {
     if (UnitKindOfTid(tids[i]) != UnitKind::kHvx) {
-      parts.push_back(fmt::format("{} {}", UnitKindOfTid(tids[i]) == UnitKind::kHmx ? "HMX" : "tid",
-                                  tids[i]));
+      parts.push_back(
+          fmt::format("{} {}", UnitKindOfTid(tids[i]) == UnitKind::kHmx ? "HMX" : "tid", tids[i]));
       ++i;
       continue;
     }
@@ -177,11 +182,11 @@ std::string RenderTimelineText(const Timeline& t, int width) {
   std::string out;
   const size_t label_width = 10;
   out += fmt::format("Timeline of {}\n", AsciiFit(t.label, 200));
-  out += fmt::format(
-      "Window: {}: graph cycles {} .. {} ({} cycles; absolute cycles {} .. {})\n",
-      AsciiFit(t.window, 200), GroupDigits(t.window_start_cycles - t.graph_start_cycles),
-      GroupDigits(t.window_end_cycles - t.graph_start_cycles), GroupDigits(t.window_cycles()),
-      t.window_start_cycles, t.window_end_cycles);
+  out += fmt::format("Window: {}: graph cycles {} .. {} ({} cycles; absolute cycles {} .. {})\n",
+                     AsciiFit(t.window, 200),
+                     GroupDigits(t.window_start_cycles - t.graph_start_cycles),
+                     GroupDigits(t.window_end_cycles - t.graph_start_cycles),
+                     GroupDigits(t.window_cycles()), t.window_start_cycles, t.window_end_cycles);
   out += fmt::format(
       "Scale: {} columns of {:.1f} cycles; each column shows the slice covering most of it; "
       "'.' idle\n\n",
@@ -197,10 +202,11 @@ std::string RenderTimelineText(const Timeline& t, int width) {
       "\nOp groups by first start (graph cycles; busy = sum of slice cycles over threads; "
       "span = last end - first start)\n");
   size_t name_width = 12;
-  for (const auto& g : t.groups) name_width = std::max(name_width, std::min<size_t>(g.name.size(), 40));
-  out += fmt::format("  {:<4} {:<{}} {:>12} {:>12} {:>12} {:>12} {:>9} {:>5}  {}\n", "mark", "group",
-                     name_width, "first start", "last end", "busy", "span", "busy/span", "conc",
-                     "units");
+  for (const auto& g : t.groups)
+    name_width = std::max(name_width, std::min<size_t>(g.name.size(), 40));
+  out += fmt::format("  {:<4} {:<{}} {:>12} {:>12} {:>12} {:>12} {:>9} {:>5}  {}\n", "mark",
+                     "group", name_width, "first start", "last end", "busy", "span", "busy/span",
+                     "conc", "units");
   for (const auto& g : t.groups) {
     out += fmt::format("  {:<4} {:<{}} {:>12} {:>12} {:>12} {:>12} {:>9.2f} {:>5}  {}{}\n",
                        std::string(1, g.letter), AsciiFit(g.name, 40), name_width,
@@ -210,20 +216,22 @@ std::string RenderTimelineText(const Timeline& t, int width) {
                        g.stats.busy_over_span(), g.stats.max_concurrency, DescribeThreads(g.tids),
                        g.category == OpCategory::kCompute ? "" : "  (boundary/system ops only)");
   }
-  out += fmt::format(
-      "  {:<4} {:<{}} {:>12} {:>12} {:>12} {:>12} {:>9.2f} {:>5}\n", "", "(all)", name_width,
-      GroupDigits(t.all.first_start_cycles - t.graph_start_cycles),
-      GroupDigits(t.all.last_end_cycles - t.graph_start_cycles), GroupDigits(t.all.busy_cycles),
-      GroupDigits(t.all.span_cycles), t.all.busy_over_span(), t.all.max_concurrency);
-  out += "  conc = maximum concurrency: most slices running at one cycle (each thread's slice once)\n";
+  out += fmt::format("  {:<4} {:<{}} {:>12} {:>12} {:>12} {:>12} {:>9.2f} {:>5}\n", "", "(all)",
+                     name_width, GroupDigits(t.all.first_start_cycles - t.graph_start_cycles),
+                     GroupDigits(t.all.last_end_cycles - t.graph_start_cycles),
+                     GroupDigits(t.all.busy_cycles), GroupDigits(t.all.span_cycles),
+                     t.all.busy_over_span(), t.all.max_concurrency);
+  out +=
+      "  conc = maximum concurrency: most slices running at one cycle (each thread's slice once)\n";
 
   out += "\nThreads (cycles in the window)\n";
   out += fmt::format("  {:<10} {:>12} {:>12} {:>8}\n", "thread", "busy", "idle", "busy %");
   for (const auto& row : t.rows)
-    out += fmt::format("  {:<10} {:>12} {:>12} {:>8}\n", RowLabel(row), GroupDigits(row.active_cycles),
-                       GroupDigits(t.window_cycles() - row.active_cycles),
-                       Pct(100.0 * static_cast<double>(row.active_cycles) /
-                           static_cast<double>(t.window_cycles())));
+    out +=
+        fmt::format("  {:<10} {:>12} {:>12} {:>8}\n", RowLabel(row), GroupDigits(row.active_cycles),
+                    GroupDigits(t.window_cycles() - row.active_cycles),
+                    Pct(100.0 * static_cast<double>(row.active_cycles) /
+                        static_cast<double>(t.window_cycles())));
   out += fmt::format(
       "\nHMX/HVX overlap: {} cycles = {} of the window (HMX work {} cycles: slices flagged "
       "uses_hmx; HVX work {} cycles: slices on HVX threads)\n",
@@ -231,7 +239,8 @@ std::string RenderTimelineText(const Timeline& t, int width) {
       GroupDigits(t.hmx_active_cycles), GroupDigits(t.hvx_active_cycles));
   if (!t.warnings.empty()) {
     out += "\nWarnings\n";
-    for (const auto& w : t.warnings) out += fmt::format("  [{}] {}\n", w.code, AsciiFit(w.message, 1000));
+    for (const auto& w : t.warnings)
+      out += fmt::format("  [{}] {}\n", w.code, AsciiFit(w.message, 1000));
   }
   return out;
 }
@@ -272,7 +281,9 @@ std::string RenderTimelineSvg(const Timeline& t, const Optrace& trace) {
         "<line x1=\"{:.2f}\" y1=\"{}\" x2=\"{:.2f}\" y2=\"{:.2f}\" stroke=\"#dddddd\"/>\n", x,
         top - 8, x, top + rows_h);
     out += fmt::format("<text x=\"{:.2f}\" y=\"{}\" text-anchor=\"{}\">{}</text>\n", x, top - 12,
-                       i == 0 ? "start" : i == 4 ? "end" : "middle",
+                       i == 0   ? "start"
+                       : i == 4 ? "end"
+                                : "middle",
                        GroupDigits(cycle - t.graph_start_cycles));
   }
   for (size_t r = 0; r < t.rows.size(); ++r) {
@@ -295,9 +306,11 @@ std::string RenderTimelineSvg(const Timeline& t, const Optrace& trace) {
           trace.Str(src.htp_op_type), OpIdHex(src.op_id), MarkName(s.mark),
           s.start_cycles - t.graph_start_cycles, s.end_cycles - t.graph_start_cycles,
           s.end_cycles - s.start_cycles,
-          s.start_cycles != src.start_cycles || s.end_cycles != src.end_cycles() ? " (clipped)" : "");
+          s.start_cycles != src.start_cycles || s.end_cycles != src.end_cycles() ? " (clipped)"
+                                                                                 : "");
       out += fmt::format(
-          "<rect x=\"{:.2f}\" y=\"{:.1f}\" width=\"{:.2f}\" height=\"{}\" fill=\"{}\"><title>{}</title></rect>\n",
+          "<rect x=\"{:.2f}\" y=\"{:.1f}\" width=\"{:.2f}\" height=\"{}\" "
+          "fill=\"{}\"><title>{}</title></rect>\n",
           x, y, w, row_h, color(s), XmlEscape(tip));
     }
     out += "</g>\n";
@@ -319,7 +332,8 @@ std::string RenderTimelineSvg(const Timeline& t, const Optrace& trace) {
     legend(kGroupColors[g % std::size(kGroupColors)],
            fmt::format("{} ({}, conc {})", t.groups[g].name, t.groups[g].letter,
                        t.groups[g].stats.max_concurrency));
-  for (SliceMark m : kAllMarks) legend(MarkColor(m), fmt::format("{} {}", MarkChar(m), MarkName(m)));
+  for (SliceMark m : kAllMarks)
+    legend(MarkColor(m), fmt::format("{} {}", MarkChar(m), MarkName(m)));
   out += "</svg>\n";
   return out;
 }

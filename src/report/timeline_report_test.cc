@@ -18,12 +18,13 @@ using testing_support::OptraceJson;
 // Names from input files reach the SVG: they must not break the XML.  The
 // JSON text below decodes to  a<b>&"c'  and a control character.
 ProfiledRun HostileNames() {
-  return FakeRun(OptraceJson({
-                     {0x0000000100000002, "In<put>", "q::*InputSlice", "dma", 256, 0, 100},
-                     {0x0000000200000010, R"(a<b>&\"c'\u0001)", "q::Conv]]>", "uses_hvx", 512, 100, 400},
-                     {0x0000000300000010, "@Spill", "@Spill", "dma", 256, 100, 50},
-                 }),
-                 "");
+  return FakeRun(
+      OptraceJson({
+          {0x0000000100000002, "In<put>", "q::*InputSlice", "dma", 256, 0, 100},
+          {0x0000000200000010, R"(a<b>&\"c'\u0001)", "q::Conv]]>", "uses_hvx", 512, 100, 400},
+          {0x0000000300000010, "@Spill", "@Spill", "dma", 256, 100, 50},
+      }),
+      "");
 }
 
 // Runs xmllint --noout on `svg`; returns its exit status.
