@@ -51,17 +51,41 @@ struct JsonScanner {
 JsonArrayChunker::JsonArrayChunker(ByteSource& source, std::string member, size_t chunk_bytes)
     : source_(source), member_(std::move(member)), chunk_bytes_(std::max<size_t>(chunk_bytes, 1)) {}
 
+std::pair<std::unique_ptr<char[]>, size_t> JsonArrayChunker::Allocate(size_t bytes) {
+  {
+    std::lock_guard lock(free_mutex_);
+    for (auto it = free_buffers_.begin(); it != free_buffers_.end(); ++it) {
+      if (it->second < bytes) continue;
+      auto buffer = std::move(*it);
+      free_buffers_.erase(it);
+      return buffer;
+    }
+  }
+  // Room for a chunk plus a typical carried tail, so recycled buffers fit.
+  size_t size = std::max(bytes, chunk_bytes_ + chunk_bytes_ / 16 + simdjson::SIMDJSON_PADDING);
+  return {std::unique_ptr<char[]>(new char[size]), size};
+}
+
+void JsonArrayChunker::Recycle(JsonChunk&& chunk) {
+  if (!chunk.storage) return;
+  std::lock_guard lock(free_mutex_);
+  constexpr size_t kMaxFree = 8;  // more than the chunks ever in flight
+  if (free_buffers_.size() < kMaxFree)
+    free_buffers_.emplace_back(std::move(chunk.storage), chunk.storage_bytes);
+  chunk.storage.reset();
+}
+
 bool JsonArrayChunker::Fill() {
   if (eof_) return false;
   size_t kept = size_ - start_;
   if (!buffer_ || capacity_ - size_ < chunk_bytes_ + simdjson::SIMDJSON_PADDING) {
     // Move what is kept to a buffer with room for another chunk of data.
     size_t needed = kept + chunk_bytes_ + simdjson::SIMDJSON_PADDING;
-    auto fresh = std::unique_ptr<char[]>(new char[needed]);
+    auto [fresh, fresh_bytes] = Allocate(needed);
     if (kept) std::memcpy(fresh.get(), buffer_.get() + start_, kept);
     buffer_offset_ += start_;
     buffer_ = std::move(fresh);
-    capacity_ = needed;
+    capacity_ = fresh_bytes;
     size_ = kept;
     start_ = 0;
   }
@@ -76,7 +100,8 @@ bool JsonArrayChunker::Fill() {
   }
   size_ += total;
   bytes_read_ += total;
-  std::memset(buffer_.get() + size_, 0, capacity_ - size_);
+  std::memset(buffer_.get() + size_, 0,
+              std::min<size_t>(capacity_ - size_, simdjson::SIMDJSON_PADDING));
   return total > 0;
 }
 
@@ -158,6 +183,7 @@ std::optional<JsonChunk> JsonArrayChunker::FinalChunk() {
   chunk.file_offset = buffer_offset_ + start_;
   chunk.index = next_index_++;
   buffer_[start_] = '[';
+  chunk.storage_bytes = capacity_;
   chunk.storage = std::move(buffer_);
   finished_ = true;
   return chunk;
@@ -206,14 +232,15 @@ JsonChunk JsonArrayChunker::CutChunk(size_t cut) {
   // The tail from the cut on moves to a fresh buffer; the chunk keeps this one.
   size_t carried = size_ - cut;
   size_t needed = carried + chunk_bytes_ + simdjson::SIMDJSON_PADDING;
-  auto fresh = std::unique_ptr<char[]>(new char[needed]);
+  auto [fresh, fresh_bytes] = Allocate(needed);
   std::memcpy(fresh.get(), buffer_.get() + cut, carried);
+  chunk.storage_bytes = capacity_;
   chunk.storage = std::move(buffer_);
   chunk.storage[chunk.begin] = '[';
   chunk.storage[last - 1] = ']';
   buffer_ = std::move(fresh);
   buffer_offset_ += cut;
-  capacity_ = needed;
+  capacity_ = fresh_bytes;
   size_ = carried;
   start_ = 0;
   return chunk;

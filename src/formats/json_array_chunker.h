@@ -20,9 +20,12 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "formats/byte_source.h"
 
@@ -41,6 +44,7 @@ struct JsonChunk {
   size_t begin = 0;          // the chunk's '[' in storage
   size_t length = 0;         // up to and including its ']'
   size_t capacity = 0;       // bytes allocated from begin (≥ length + SIMDJSON_PADDING)
+  size_t storage_bytes = 0;  // the whole allocation, for JsonArrayChunker::Recycle
   uint64_t file_offset = 0;  // file (decompressed) offset of storage[begin]
   uint64_t index = 0;        // 0, 1, 2, ... in file order
 
@@ -65,7 +69,15 @@ class JsonArrayChunker {
 
   uint64_t bytes_read() const { return bytes_read_; }
 
+  // Hands a parsed chunk's buffer back for a later chunk, so that big inputs
+  // reuse a few buffers instead of faulting in fresh pages for every chunk.
+  // Thread-safe; may be called while another thread is in Next().
+  void Recycle(JsonChunk&& chunk);
+
  private:
+  // A buffer of at least `bytes`, reused when one is free.
+  std::pair<std::unique_ptr<char[]>, size_t> Allocate(size_t bytes);
+
   // Appends up to chunk_bytes_ of new data after the carried-over bytes.
   // Returns false at end of input.
   bool Fill();
@@ -79,6 +91,8 @@ class JsonArrayChunker {
   size_t chunk_bytes_;
   std::unique_ptr<char[]> buffer_;
   size_t capacity_ = 0;
+  std::mutex free_mutex_;
+  std::vector<std::pair<std::unique_ptr<char[]>, size_t>> free_buffers_;
   size_t size_ = 0;             // bytes of data in buffer_
   uint64_t buffer_offset_ = 0;  // file offset of buffer_[0]
   size_t start_ = 0;            // where the next chunk starts in buffer_

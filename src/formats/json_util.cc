@@ -46,6 +46,9 @@ std::optional<std::string> SniffArtifactType(std::string_view json_prefix) {
 }
 
 simdjson::error_code GetInteger(simdjson::ondemand::value value, int64_t* out) {
+  // Nearly every value is a plain integer: parse it once, and only classify
+  // the number when that fails.
+  if (value.get_int64().get(*out) == simdjson::SUCCESS) return simdjson::SUCCESS;
   simdjson::ondemand::number_type type;
   if (auto err = value.get_number_type().get(type)) return err;
   if (type == simdjson::ondemand::number_type::signed_integer) return value.get_int64().get(*out);
@@ -84,8 +87,12 @@ namespace htpscope {
 JsonReader::JsonReader(std::string path, simdjson::padded_string_view buffer, uint64_t base_offset)
     : path_(std::move(path)), buffer_(buffer), base_offset_(base_offset) {}
 
+JsonReader::JsonReader(std::string path, simdjson::padded_string_view buffer, uint64_t base_offset,
+                       simdjson::ondemand::parser* parser)
+    : path_(std::move(path)), buffer_(buffer), base_offset_(base_offset), parser_(parser) {}
+
 JsonReader::object JsonReader::Root() {
-  auto err = parser_.iterate(buffer_).get(doc_);
+  auto err = parser_->iterate(buffer_).get(doc_);
   if (err)
     throw InputError(path_, fmt::format("not valid JSON ({})", simdjson::error_message(err)),
                      base_offset_);
@@ -95,7 +102,7 @@ JsonReader::object JsonReader::Root() {
 }
 
 JsonReader::array JsonReader::RootArray() {
-  auto err = parser_.iterate(buffer_).get(doc_);
+  auto err = parser_->iterate(buffer_).get(doc_);
   if (err)
     throw InputError(path_, fmt::format("not valid JSON ({})", simdjson::error_message(err)),
                      base_offset_);

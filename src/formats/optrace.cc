@@ -94,6 +94,10 @@ class OptraceParser {
   OptraceParser(const std::string& path, simdjson::padded_string_view buffer, Optrace* out,
                 uint64_t base_offset = 0)
       : path_(path), reader_(path, buffer, base_offset), out_(out) {}
+  // Parsing with a worker's `parser`, reused from chunk to chunk.
+  OptraceParser(const std::string& path, simdjson::padded_string_view buffer, Optrace* out,
+                uint64_t base_offset, simdjson::ondemand::parser* parser)
+      : path_(path), reader_(path, buffer, base_offset, parser), out_(out) {}
 
   void Run() {
     auto root = reader_.Root();
@@ -207,8 +211,21 @@ class OptraceParser {
         object args;
         Check(v.get_object().get(args), "args: expected an object");
         raw_.has_args = true;
-        ParseArgs(args);
+        // An op event on a per-QNN-op process is a copy of one on pid 0
+        // (formats §1.3): only whether it is executed is counted.
+        if (raw_.ph == "X" && raw_.pid > 0)
+          ParseCopyArgs(args);
+        else
+          ParseArgs(args);
       }
+    }
+  }
+
+  void ParseCopyArgs(object& args) {
+    for (auto field_result : args) {
+      simdjson::ondemand::field field;
+      Check(std::move(field_result).get(field), "args");
+      if (field.key() == "Start Cycle") raw_.has_start = true;
     }
   }
 
@@ -521,6 +538,7 @@ class ParallelOptraceReader {
     out->path = path_;
     auto source = OpenByteSource(path_);
     JsonArrayChunker chunker(*source, "traceEvents", options_.chunk_bytes);
+    chunker_ = &chunker;
     unsigned threads =
         options_.threads ? options_.threads : std::max(1u, std::thread::hardware_concurrency());
     max_in_flight_ = threads + 1;
@@ -578,6 +596,7 @@ class ParallelOptraceReader {
 
  private:
   void Work() {
+    simdjson::ondemand::parser parser;  // its buffers serve every chunk of this worker
     for (;;) {
       JsonChunk chunk;
       {
@@ -591,11 +610,11 @@ class ParallelOptraceReader {
       auto part = std::make_unique<Optrace>();
       bool chunk_ok = true;
       try {
-        OptraceParser(path_, chunk.view(), part.get(), chunk.file_offset).RunChunk();
+        OptraceParser(path_, chunk.view(), part.get(), chunk.file_offset, &parser).RunChunk();
       } catch (const InputError&) {
         chunk_ok = false;
       }
-      chunk.storage.reset();  // free the bytes before waiting for the merge
+      chunker_->Recycle(std::move(chunk));  // reuse the bytes for a later chunk
       {
         std::lock_guard lock(mutex_);
         --busy_;
@@ -630,6 +649,7 @@ class ParallelOptraceReader {
 
   const std::string& path_;
   ReadOptraceOptions options_;
+  JsonArrayChunker* chunker_ = nullptr;  // outlives the workers (joined in Run)
   std::vector<std::thread> workers_;
   std::mutex mutex_;
   std::condition_variable work_, space_, merged_;
