@@ -6,8 +6,10 @@
 #include <algorithm>
 #include <condition_variable>
 #include <deque>
+#include <filesystem>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string_view>
 #include <thread>
 
@@ -329,10 +331,8 @@ class OptraceParser {
         Warn(fmt::format("{}: counter without ts or value under key \"\"; skipped", Where("")));
         return;
       }
-      auto it = out_->counters.find(raw_.name);
-      if (it == out_->counters.end())
-        it = out_->counters.emplace(std::string(raw_.name), std::vector<CounterSample>()).first;
-      it->second.push_back({raw_.ts, raw_.counter_value});  // relative ts until FinishOptrace()
+      CounterTrack(raw_.name).push_back({raw_.ts, raw_.counter_value});  // relative ts until
+                                                                         // FinishOptrace()
     } else if (ph == "s" || ph == "f") {
       RequirePidTid(true);
       if (!raw_.has_flow_id || !raw_.has_ts) {
@@ -352,7 +352,8 @@ class OptraceParser {
       auto pid = static_cast<uint32_t>(raw_.pid);
       if (raw_.name == "thread_name") {
         RequirePidTid(true);
-        out_->thread_names[{pid, static_cast<uint32_t>(raw_.tid)}] = std::string(raw_.meta_name);
+        out_->thread_names[{pid, static_cast<uint32_t>(raw_.tid)}] =
+            out_->strings.Intern(raw_.meta_name);
       } else if (raw_.name == "process_name") {
         auto& process = out_->processes[pid];
         process.name = std::string(raw_.meta_name);
@@ -406,7 +407,7 @@ class OptraceParser {
     s.qnn_op_name = out_->strings.Intern(raw_.qnn_op_name);
     s.qnn_op_type = out_->strings.Intern(raw_.qnn_op_type);
     s.data_type = out_->strings.Intern(raw_.data_type);
-    s.description = out_->strings.Intern(raw_.description);
+    s.description = InternDescription(s.htp_op_type, raw_.description);
     s.dims_begin = static_cast<uint32_t>(out_->dims.size());
     s.dims_count = static_cast<uint32_t>(raw_.dims.size());
     out_->dims.insert(out_->dims.end(), raw_.dims.begin(), raw_.dims.end());
@@ -420,11 +421,35 @@ class OptraceParser {
 
   void Warn(std::string message) { AddWarning(out_, std::move(message)); }
 
+  // The samples of counter `name`.  Millions of samples share a handful of
+  // names: remember the tracks seen instead of a map lookup per sample.
+  std::vector<CounterSample>& CounterTrack(std::string_view name) {
+    for (auto& [known, track] : recent_counters_)
+      if (known == name) return *track;
+    auto it = out_->counters.find(name);
+    if (it == out_->counters.end())
+      it = out_->counters.emplace(std::string(name), std::vector<CounterSample>()).first;
+    // Map nodes never move, so the name and track stay valid.
+    if (recent_counters_.size() < 16) recent_counters_.emplace_back(it->first, &it->second);
+    return it->second;
+  }
+
+  // An HTP op type's description repeats on every slice of that type: intern
+  // it once per type, not once per slice.
+  StringId InternDescription(StringId htp_op_type, std::string_view text) {
+    if (htp_op_type >= descriptions_.size()) descriptions_.resize(htp_op_type + 1);
+    std::optional<StringId>& known = descriptions_[htp_op_type];
+    if (!known || out_->strings.View(*known) != text) known = out_->strings.Intern(text);
+    return *known;
+  }
+
   const std::string& path_;
   JsonReader reader_;
   Optrace* out_;
   RawEvent raw_;
   uint64_t event_index_ = 0;
+  std::vector<std::pair<std::string_view, std::vector<CounterSample>*>> recent_counters_;
+  std::vector<std::optional<StringId>> descriptions_;  // by HTP op type
 };
 
 void AddWarning(Optrace* trace, std::string message) {
@@ -472,7 +497,22 @@ void FinishOptrace(Optrace* out) {
 
 // Appends a chunk's events (parsed with its own string pool) to `into`, in
 // file order, remapping string ids and pool offsets.
-void MergeChunk(Optrace&& part, Optrace* into) {
+// Makes room for `more` elements.  `expected_total` (0: unknown) is the
+// final size extrapolated from the bytes read so far: reserving it once
+// avoids the copies of geometric growth, whose old and new arrays are both
+// resident at the peak; capacity never touched costs no memory.
+template <typename T>
+void Reserve(std::vector<T>* v, size_t more, size_t expected_total) {
+  const size_t needed = v->size() + more;
+  if (needed <= v->capacity()) return;
+  v->reserve(std::max({needed, expected_total, 2 * v->capacity()}));
+}
+
+void MergeChunk(Optrace&& part, Optrace* into, double growth = 0) {
+  // growth = total bytes ÷ bytes up to the end of this chunk (0: unknown).
+  auto expected = [&](size_t merged_after) {
+    return growth > 0 ? static_cast<size_t>(static_cast<double>(merged_after) * growth * 1.05) : 0;
+  };
   std::vector<StringId> id_map(part.strings.size());
   for (StringId i = 0; i < part.strings.size(); ++i)
     id_map[i] = into->strings.Intern(part.strings.View(i));
@@ -480,7 +520,8 @@ void MergeChunk(Optrace&& part, Optrace* into) {
   const auto inputs_offset = static_cast<uint32_t>(into->input_ids.size());
   into->dims.insert(into->dims.end(), part.dims.begin(), part.dims.end());
   into->input_ids.insert(into->input_ids.end(), part.input_ids.begin(), part.input_ids.end());
-  into->slices.reserve(into->slices.size() + part.slices.size());
+  Reserve(&into->slices, part.slices.size(), expected(into->slices.size() + part.slices.size()));
+  Reserve(&into->flows, part.flows.size(), expected(into->flows.size() + part.flows.size()));
   for (OpSlice s : part.slices) {
     s.htp_op_type = id_map[s.htp_op_type];
     s.qnn_op_name = id_map[s.qnn_op_name];
@@ -501,6 +542,7 @@ void MergeChunk(Optrace&& part, Optrace* into) {
   }
   for (auto& [name, samples] : part.counters) {
     auto& target = into->counters[name];
+    Reserve(&target, samples.size(), expected(target.size() + samples.size()));
     target.insert(target.end(), samples.begin(), samples.end());
   }
   for (auto& [pid, process] : part.processes) {
@@ -512,7 +554,7 @@ void MergeChunk(Optrace&& part, Optrace* into) {
     }
     if (process.sort_index) target.sort_index = process.sort_index;
   }
-  for (auto& [key, name] : part.thread_names) into->thread_names[key] = name;
+  for (auto& [key, name] : part.thread_names) into->thread_names[key] = id_map[name];
   into->duplicate_slices += part.duplicate_slices;
   into->events_read += part.events_read;
   for (auto& w : part.warnings) AddWarning(into, std::move(w));
@@ -539,6 +581,11 @@ class ParallelOptraceReader {
     auto source = OpenByteSource(path_);
     JsonArrayChunker chunker(*source, "traceEvents", options_.chunk_bytes);
     chunker_ = &chunker;
+    if (!source->compressed()) {
+      std::error_code ec;
+      file_bytes_ = std::filesystem::file_size(path_, ec);
+      if (ec) file_bytes_ = 0;
+    }
     unsigned threads =
         options_.threads ? options_.threads : std::max(1u, std::thread::hardware_concurrency());
     max_in_flight_ = threads + 1;
@@ -621,7 +668,7 @@ class ParallelOptraceReader {
         if (!chunk_ok)
           failed_ = true;
         else
-          done_.emplace(chunk.index, std::move(part));
+          done_.emplace(chunk.index, Done{std::move(part), chunk.file_offset + chunk.length});
       }
       merged_.notify_all();
       space_.notify_all();
@@ -631,18 +678,21 @@ class ParallelOptraceReader {
   // Merges the completed chunks that continue the file order.
   bool MergeReady(Optrace* out) {
     for (;;) {
-      std::unique_ptr<Optrace> part;
+      Done done;
       {
         std::lock_guard lock(mutex_);
         if (failed_) return false;
         auto it = done_.find(next_merge_);
         if (it == done_.end()) return true;
-        part = std::move(it->second);
+        done = std::move(it->second);
         done_.erase(it);
         ++next_merge_;
       }
       space_.notify_all();
-      MergeChunk(std::move(*part), out);
+      double growth = file_bytes_ && done.end_offset
+                          ? static_cast<double>(file_bytes_) / static_cast<double>(done.end_offset)
+                          : 0;
+      MergeChunk(std::move(*done.part), out, growth);
       ++out->chunks_parsed;
     }
   }
@@ -654,7 +704,12 @@ class ParallelOptraceReader {
   std::mutex mutex_;
   std::condition_variable work_, space_, merged_;
   std::deque<JsonChunk> queue_;
-  std::map<uint64_t, std::unique_ptr<Optrace>> done_;
+  struct Done {
+    std::unique_ptr<Optrace> part;
+    uint64_t end_offset = 0;  // file offset just past the chunk
+  };
+  std::map<uint64_t, Done> done_;  // by chunk index
+  uint64_t file_bytes_ = 0;        // plain files: their size; 0 for gzip (unknown)
   uint64_t next_merge_ = 0;
   size_t busy_ = 0;
   size_t max_in_flight_ = 2;

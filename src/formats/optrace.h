@@ -110,8 +110,10 @@ struct Optrace {
   std::vector<NonExecutedTensor> non_executed;
   std::map<std::string, std::vector<CounterSample>, std::less<>> counters;  // by counter name
   std::vector<FlowPoint> flows;
-  std::map<uint32_t, TraceProcess> processes;                         // by pid
-  std::map<std::pair<uint32_t, uint32_t>, std::string> thread_names;  // (pid, tid) -> name
+  std::map<uint32_t, TraceProcess> processes;  // by pid
+  // (pid, tid) -> thread name in `strings`: a few distinct names over
+  // hundreds of thousands of per-op threads.
+  std::map<std::pair<uint32_t, uint32_t>, StringId> thread_names;
   int64_t origin_cycles = 0;      // absolute cycle = ts + origin_cycles
   bool origin_known = false;      // false when no event carried "Start Cycle"
   uint64_t duplicate_slices = 0;  // executed copies seen on per-QNN-op processes
@@ -123,8 +125,8 @@ struct Optrace {
 };
 
 struct ReadOptraceOptions {
-  unsigned threads = 0;            // parser threads; 0 = one per core
-  size_t chunk_bytes = 16u << 20;  // target size of the chunks parsed in parallel
+  unsigned threads = 0;           // parser threads; 0 = one per core
+  size_t chunk_bytes = 4u << 20;  // target size of the chunks parsed in parallel
 };
 
 // Reads an OP_TRACE file (plain or gzip), streaming: the traceEvents array is

@@ -55,7 +55,9 @@ void ExpectSameTrace(const Optrace& a, const Optrace& b) {
       EXPECT_EQ(samples[i].value, other[i].value);
     }
   }
-  EXPECT_EQ(a.thread_names, b.thread_names);
+  ASSERT_EQ(a.thread_names.size(), b.thread_names.size());
+  for (const auto& [key, name] : a.thread_names)
+    EXPECT_EQ(a.strings.View(name), b.strings.View(b.thread_names.at(key)));
   EXPECT_EQ(a.processes.size(), b.processes.size());
   EXPECT_EQ(a.warnings, b.warnings);
 }

@@ -48,8 +48,8 @@ TEST(OptraceCorpus, V8c8DeduplicatesAndRecoversOrigin) {
   ASSERT_EQ(s.dims_count, 4u);
   EXPECT_EQ(t.dims[s.dims_begin + 3], 256);
   EXPECT_DOUBLE_EQ(s.cycles_per_packet, 58.2692);
-  EXPECT_EQ(t.thread_names.at({0, 256}), "Type: HMX");
-  EXPECT_EQ(t.thread_names.at({2, 256}), "Core:0 Type: HMX Tid: 256");
+  EXPECT_EQ(t.strings.View(t.thread_names.at({0, 256})), "Type: HMX");
+  EXPECT_EQ(t.strings.View(t.thread_names.at({2, 256})), "Core:0 Type: HMX Tid: 256");
   EXPECT_EQ(t.processes.at(0).name, "Core 0 Overview");
   EXPECT_EQ(t.processes.at(3).name, "QNN::$Const_11");
   EXPECT_TRUE(t.processes.at(3).has_op_id);
@@ -115,7 +115,7 @@ TEST(OptraceParse, HandBuiltTraceGivesAbsoluteCyclesAndDropsDuplicates) {
   ASSERT_EQ(t.flows.size(), 2u);
   EXPECT_EQ(t.flows[1].ts_cycles, 1300);
   EXPECT_EQ(t.processes.at(4).name, "QNN::Input");
-  EXPECT_EQ(t.thread_names.at({0, 512}), "Type: HVX");
+  EXPECT_EQ(t.strings.View(t.thread_names.at({0, 512})), "Type: HVX");
   // 1 pid-0 duplicate-able slice vs 3 kept: reported, not hidden.
   ASSERT_EQ(t.warnings.size(), 1u);
 }

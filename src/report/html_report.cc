@@ -197,7 +197,7 @@ json BuildTimeline(const ProfiledRun& run, const Summary& summary,
     total_bars += bars.size();
     std::string name;
     auto it = trace.thread_names.find({0, tid});
-    if (it != trace.thread_names.end()) name = it->second;
+    if (it != trace.thread_names.end()) name = trace.strings.View(it->second);
     threads.push_back({{"tid", tid},
                        {"kind", UnitKindName(UnitKindOfTid(tid))},
                        {"name", name},
