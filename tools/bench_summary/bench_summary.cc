@@ -1,0 +1,213 @@
+// bench_summary: end-to-end throughput and peak memory of `htpscope summary`
+// on optrace files, side by side with the Python standard-library script
+// people use today (summary_baseline.py), and, for .gz input, against plain
+// single-threaded zlib inflate of the same file.
+//
+//   bench_summary --htpscope BIN [--python SCRIPT] [--repeat N] TRACE...
+//
+// Each measurement runs the program as a child process (fork/exec), so the
+// wall time includes start-up, reading and the whole summary, and the peak
+// resident set (wait4's ru_maxrss) is that run's alone.  htpscope runs N
+// times (best wall time, highest RSS); Python runs once.  Sizes and
+// throughputs count uncompressed bytes: MB = 10^6 bytes.  Both sides' figures
+// (graph wall, work, per-thread cycles_used) are compared, and a mismatch is
+// reported and makes the exit status 1.
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct ChildRun {
+  double seconds = 0;
+  int64_t peak_rss_bytes = 0;
+  std::string out;  // the child's standard output
+};
+
+// Runs argv[0] with argv, capturing stdout in a temporary file.  Throws on a
+// failed start or a non-zero exit.
+ChildRun RunChild(const std::vector<std::string>& argv) {
+  char out_path[] = "/tmp/bench_summary_XXXXXX";
+  int out_fd = mkstemp(out_path);
+  if (out_fd < 0) throw std::runtime_error("mkstemp failed");
+  unlink(out_path);
+  auto start = Clock::now();
+  pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error("fork failed");
+  if (pid == 0) {
+    dup2(out_fd, 1);
+    std::vector<char*> args;
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    execvp(args[0], args.data());
+    _exit(127);
+  }
+  int status = 0;
+  struct rusage usage {};
+  if (wait4(pid, &status, 0, &usage) < 0) throw std::runtime_error("wait4 failed");
+  ChildRun run;
+  run.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  run.peak_rss_bytes = static_cast<int64_t>(usage.ru_maxrss) * 1024;
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    throw std::runtime_error(fmt::format("{} exited with status {}", argv[0],
+                                         WIFEXITED(status) ? WEXITSTATUS(status) : -1));
+  lseek(out_fd, 0, SEEK_SET);
+  char buffer[1 << 16];
+  for (ssize_t n; (n = read(out_fd, buffer, sizeof buffer)) > 0;) run.out.append(buffer, n);
+  close(out_fd);
+  return run;
+}
+
+struct Inflated {
+  int64_t bytes = 0;  // uncompressed
+  double seconds = 0;
+};
+
+// Plain single-threaded zlib inflate of a (multi-member) gzip file into a
+// discarded buffer: the ceiling for any reader of a .gz trace on one core.
+Inflated InflateOnly(const std::string& path) {
+  gzFile f = gzopen(path.c_str(), "rb");
+  if (!f) throw std::runtime_error("cannot open " + path);
+  gzbuffer(f, 1 << 20);
+  std::vector<char> buffer(1 << 20);
+  Inflated r;
+  auto start = Clock::now();
+  for (int n; (n = gzread(f, buffer.data(), static_cast<unsigned>(buffer.size()))) > 0;)
+    r.bytes += n;
+  r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  gzclose(f);
+  return r;
+}
+
+int64_t FileBytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) throw std::runtime_error("cannot open " + path);
+  return static_cast<int64_t>(in.tellg());
+}
+
+bool EndsWith(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// The figures both sides compute: graph wall, work, cycles_used per tid.
+struct Figures {
+  int64_t graph_wall_cycles = 0, work_cycles = 0;
+  std::map<int64_t, int64_t> cycles_used_by_tid;
+  bool operator==(const Figures&) const = default;
+};
+
+Figures FromHtpscope(const nlohmann::json& j) {
+  Figures f;
+  f.graph_wall_cycles = j.at("graph_wall_cycles").get<int64_t>();
+  f.work_cycles = j.at("work_cycles").get<int64_t>();
+  for (const auto& u : j.at("units"))
+    f.cycles_used_by_tid[u.at("tid").get<int64_t>()] = u.at("cycles_used").get<int64_t>();
+  return f;
+}
+
+Figures FromPython(const nlohmann::json& j) {
+  Figures f;
+  f.graph_wall_cycles = j.at("graph_wall_cycles").get<int64_t>();
+  f.work_cycles = j.at("work_cycles").get<int64_t>();
+  for (const auto& [tid, cycles] : j.at("cycles_used").items())
+    f.cycles_used_by_tid[std::stoll(tid)] = cycles.get<int64_t>();
+  return f;
+}
+
+double Mb(int64_t bytes) { return static_cast<double>(bytes) / 1e6; }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string htpscope, python_script;
+  unsigned repeat = 3;
+  std::vector<std::string> traces;
+  CLI::App app{"bench_summary: htpscope summary vs a Python json.load script, on optrace files"};
+  app.add_option("--htpscope", htpscope, "The htpscope binary")->required();
+  app.add_option("--python", python_script, "summary_baseline.py (omit to skip Python)");
+  app.add_option("--repeat", repeat, "htpscope runs per file (best time is kept)")
+      ->capture_default_str();
+  app.add_option("traces", traces, "chrometrace.json or chrometrace.json.gz files")->required();
+  CLI11_PARSE(app, argc, argv);
+
+  bool mismatch = false;
+  try {
+    for (const std::string& trace : traces) {
+      bool gz = EndsWith(trace, ".gz");
+      int64_t file_bytes = FileBytes(trace);
+      std::optional<Inflated> inflate;
+      if (gz) inflate = InflateOnly(trace);
+      int64_t bytes = gz ? inflate->bytes : file_bytes;
+
+      ChildRun best;
+      int64_t peak_rss = 0;
+      for (unsigned i = 0; i < std::max(repeat, 1u); ++i) {
+        ChildRun run = RunChild({htpscope, "summary", "--json", trace});
+        peak_rss = std::max(peak_rss, run.peak_rss_bytes);
+        if (i == 0 || run.seconds < best.seconds) best = std::move(run);
+      }
+      nlohmann::json summary = nlohmann::json::parse(best.out);
+      Figures ours = FromHtpscope(summary);
+      int64_t events = 0;  // len(traceEvents), counted by the Python side
+      fmt::print("{}\n", trace);
+      fmt::print("  file        {:10.1f} MB{}\n", Mb(file_bytes),
+                 gz ? fmt::format(" (gzip; {:.1f} MB uncompressed)", Mb(bytes)) : "");
+      fmt::print(
+          "  htpscope    {:10.3f} s  {:8.0f} MB/s  peak RSS {:8.1f} MB = {:.3f} x the data"
+          "  (best of {})\n",
+          best.seconds, Mb(bytes) / best.seconds, Mb(peak_rss),
+          static_cast<double>(peak_rss) / static_cast<double>(bytes), repeat);
+      if (inflate)
+        fmt::print(
+            "  zlib inflate{:10.3f} s  {:8.0f} MB/s  (one thread, output discarded); "
+            "htpscope reaches {:.0f} % of it\n",
+            inflate->seconds, Mb(bytes) / inflate->seconds,
+            100.0 * inflate->seconds / best.seconds);
+      if (!python_script.empty()) {
+        ChildRun py = RunChild({"python3", python_script, trace});
+        nlohmann::json pj = nlohmann::json::parse(py.out);
+        events = pj.at("events").get<int64_t>();
+        fmt::print(
+            "  python3     {:10.3f} s  {:8.1f} MB/s  peak RSS {:8.1f} MB = {:.2f} x the data\n",
+            py.seconds, Mb(bytes) / py.seconds, Mb(py.peak_rss_bytes),
+            static_cast<double>(py.peak_rss_bytes) / static_cast<double>(bytes));
+        fmt::print(
+            "  events      {:10}     htpscope {:.2f} M events/s, python3 {:.3f} M events/s\n",
+            events, events / best.seconds / 1e6, events / py.seconds / 1e6);
+        fmt::print("  speed-up    {:10.1f} x\n", py.seconds / best.seconds);
+        Figures theirs = FromPython(pj);
+        if (theirs == ours) {
+          fmt::print("  figures     agree: graph wall {} cycles, work {} cycles, {} threads\n",
+                     ours.graph_wall_cycles, ours.work_cycles, ours.cycles_used_by_tid.size());
+        } else {
+          mismatch = true;
+          fmt::print("  figures     DIFFER: graph wall {} vs {}, work {} vs {}\n",
+                     ours.graph_wall_cycles, theirs.graph_wall_cycles, ours.work_cycles,
+                     theirs.work_cycles);
+        }
+      }
+      std::fflush(stdout);
+    }
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "bench_summary: error: {}\n", e.what());
+    return 2;
+  }
+  return mismatch ? 1 : 0;
+}
