@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -155,7 +156,9 @@ void BuildFineFromOptrace(const ProfiledRun& run, Summary* out) {
   fine.work_cycles = work;
   fine.instances = static_cast<int64_t>(run.ops.size());
 
-  std::map<std::string, OpGroup> by_qnn, by_htp;
+  // Groups by interned name: index into the group vector + 1 per StringId.
+  std::vector<uint32_t> qnn_group_of(trace.strings.size(), 0),
+      htp_group_of(trace.strings.size(), 0);
   std::map<OpCategory, CategoryTotal> categories;
   int64_t dpc_sum = 0;
   size_t multi_slice = 0;
@@ -163,15 +166,20 @@ void BuildFineFromOptrace(const ProfiledRun& run, Summary* out) {
     dpc_sum += op.dpc_cycles;
     bool lower_bound = op.slice_count > 1;
     multi_slice += lower_bound;
-    for (auto [map, key] : {std::pair{&by_qnn, trace.Str(op.qnn_op_name)},
-                            std::pair{&by_htp, trace.Str(op.htp_op_type)}}) {
-      OpGroup& g = (*map)[std::string(key)];
-      if (g.instances == 0) {
-        g.name = std::string(key);
-        g.type = map == &by_qnn ? std::string(trace.Str(op.qnn_op_type)) : "";
+    for (auto [groups, group_of, key] :
+         {std::tuple{&fine.qnn_ops, &qnn_group_of, op.qnn_op_name},
+          std::tuple{&fine.htp_op_types, &htp_group_of, op.htp_op_type}}) {
+      uint32_t& index = (*group_of)[key];
+      if (index == 0) {
+        OpGroup g;
+        g.name = std::string(trace.Str(key));
+        g.type = groups == &fine.qnn_ops ? std::string(trace.Str(op.qnn_op_type)) : "";
         g.category = op.category;
         g.dpc_cycles = 0;
+        groups->push_back(std::move(g));
+        index = static_cast<uint32_t>(groups->size());
       }
+      OpGroup& g = (*groups)[index - 1];
       // A group is compute if any of its ops is.
       if (op.category == OpCategory::kCompute) g.category = OpCategory::kCompute;
       *g.dpc_cycles += op.dpc_cycles;
@@ -186,8 +194,6 @@ void BuildFineFromOptrace(const ProfiledRun& run, Summary* out) {
     c.dpc_cycles += op.dpc_cycles;
   }
   fine.dpc_sum_cycles = dpc_sum;
-  for (auto& [name, g] : by_qnn) fine.qnn_ops.push_back(g);
-  for (auto& [name, g] : by_htp) fine.htp_op_types.push_back(g);
   for (auto& [cat, c] : categories) fine.categories.push_back(c);
 
   auto occupancy = ComputeUnitOccupancy(trace);

@@ -1,8 +1,13 @@
 #include "formats/byte_source.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -157,6 +162,37 @@ std::unique_ptr<ByteSource> OpenByteSource(const std::string& path) {
     return std::make_unique<GzipSource>(path, std::move(file), std::move(prefix));
   }
   return std::make_unique<PlainSource>(path, std::move(file), std::move(prefix));
+}
+
+std::unique_ptr<MappedFile> MappedFile::Open(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return nullptr;
+  struct stat st {};
+  unsigned char magic[2] = {0, 0};
+  const bool usable = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+                      ::pread(fd, magic, 2, 0) >= 1 && !(magic[0] == 0x1f && magic[1] == 0x8b);
+  if (!usable) {
+    ::close(fd);
+    return nullptr;
+  }
+  const auto size = static_cast<size_t>(st.st_size);
+  const auto page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+  const size_t mapped_bytes = (size + page - 1) / page * page;
+  // Private and writable: patches stay in this process (copy-on-write).
+  void* data = ::mmap(nullptr, mapped_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+  ::close(fd);  // the mapping keeps the file
+  if (data == MAP_FAILED) return nullptr;
+  ::madvise(data, mapped_bytes, MADV_SEQUENTIAL);
+  return std::unique_ptr<MappedFile>(new MappedFile(static_cast<char*>(data), size, mapped_bytes));
+}
+
+MappedFile::~MappedFile() { ::munmap(data_, mapped_bytes_); }
+
+void MappedFile::Release(size_t begin, size_t end) const {
+  const auto page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+  const size_t first = (begin + page - 1) / page * page;
+  const size_t last = std::min(end, mapped_bytes_) / page * page;
+  if (first < last) ::madvise(data_ + first, last - first, MADV_DONTNEED);
 }
 
 LoadedFile ReadWholeFile(const std::string& path) {

@@ -46,6 +46,35 @@ struct LoadedFile {
 // artifacts (graphs, QHAS, text); the optrace reader streams instead.
 LoadedFile ReadWholeFile(const std::string& path);
 
+// A plain (uncompressed) file mapped into memory copy-on-write: readers may
+// patch a few bytes in place (the changes never reach the file) and hand
+// back pages they are done with, so that memory tracks the bytes being
+// parsed rather than the file size.
+class MappedFile {
+ public:
+  // Maps `path`, or returns nullptr when it is gzip-compressed, empty or
+  // cannot be mapped (callers then stream it with OpenByteSource).
+  static std::unique_ptr<MappedFile> Open(const std::string& path);
+  ~MappedFile();
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+
+  char* data() const { return data_; }
+  size_t size() const { return size_; }  // bytes of the file
+  // Bytes readable from data(): the size rounded up to whole pages.
+  size_t mapped_bytes() const { return mapped_bytes_; }
+  // Drops the whole pages inside [begin, end) from memory: they read as the
+  // file again if touched, and lose any in-place patch.
+  void Release(size_t begin, size_t end) const;
+
+ private:
+  MappedFile(char* data, size_t size, size_t mapped_bytes)
+      : data_(data), size_(size), mapped_bytes_(mapped_bytes) {}
+  char* data_;
+  size_t size_;
+  size_t mapped_bytes_;
+};
+
 // Returns up to `max_bytes` decompressed bytes from the start of `path`, for
 // recognising what kind of artifact a file is.  Never throws on gzip errors
 // past the first bytes; throws InputError if the file cannot be opened.

@@ -49,7 +49,17 @@ struct JsonScanner {
 }  // namespace
 
 JsonArrayChunker::JsonArrayChunker(ByteSource& source, std::string member, size_t chunk_bytes)
-    : source_(source), member_(std::move(member)), chunk_bytes_(std::max<size_t>(chunk_bytes, 1)) {}
+    : source_(&source),
+      member_(std::move(member)),
+      chunk_bytes_(std::max<size_t>(chunk_bytes, 1)) {}
+
+JsonArrayChunker::JsonArrayChunker(const MappedFile& file, std::string member, size_t chunk_bytes)
+    : mapped_(&file),
+      member_(std::move(member)),
+      chunk_bytes_(std::max<size_t>(chunk_bytes, 1)),
+      data_(file.data()),
+      size_(file.size()),
+      eof_(true) {}
 
 std::pair<std::unique_ptr<char[]>, size_t> JsonArrayChunker::Allocate(size_t bytes) {
   {
@@ -67,6 +77,13 @@ std::pair<std::unique_ptr<char[]>, size_t> JsonArrayChunker::Allocate(size_t byt
 }
 
 void JsonArrayChunker::Recycle(JsonChunk&& chunk) {
+  if (chunk.mapped) {
+    // Pages shared with a neighbouring chunk hold its patched byte: the
+    // release keeps to whole pages inside this chunk.
+    chunk.mapped->Release(chunk.begin, chunk.begin + chunk.length);
+    chunk.mapped = nullptr;
+    return;
+  }
   if (!chunk.storage) return;
   std::lock_guard lock(free_mutex_);
   constexpr size_t kMaxFree = 8;  // more than the chunks ever in flight
@@ -85,13 +102,14 @@ bool JsonArrayChunker::Fill() {
     if (kept) std::memcpy(fresh.get(), buffer_.get() + start_, kept);
     buffer_offset_ += start_;
     buffer_ = std::move(fresh);
+    data_ = buffer_.get();
     capacity_ = fresh_bytes;
     size_ = kept;
     start_ = 0;
   }
   size_t total = 0;
   while (total < chunk_bytes_) {
-    size_t n = source_.Read(buffer_.get() + size_ + total, chunk_bytes_ - total);
+    size_t n = source_->Read(buffer_.get() + size_ + total, chunk_bytes_ - total);
     if (n == 0) {
       eof_ = true;
       break;
@@ -113,28 +131,28 @@ void JsonArrayChunker::FindArrayStart() {
   size_t string_start = 0;
   for (;;) {
     for (; i < size_; ++i) {
-      char c = buffer_[i];
+      char c = data_[i];
       bool was_in_string = scanner.in_string;
       bool structural = scanner.Step(c);
       if (!was_in_string && scanner.in_string) string_start = i;
       if (was_in_string && !scanner.in_string && scanner.depth == 1) {
-        std::string_view key(buffer_.get() + string_start + 1, i - string_start - 1);
+        std::string_view key(data_ + string_start + 1, i - string_start - 1);
         if (key != member_) continue;
         // Expect  ws ':' ws '['  (possibly across a refill).
         size_t j = i + 1;
-        while (j < size_ && IsSpace(buffer_[j])) ++j;
+        while (j < size_ && IsSpace(data_[j])) ++j;
         while (j >= size_ && !eof_) {
           Fill();  // keeps [start_, size_) = everything so far since start_ == 0
-          while (j < size_ && IsSpace(buffer_[j])) ++j;
+          while (j < size_ && IsSpace(data_[j])) ++j;
         }
-        if (j >= size_ || buffer_[j] != ':')
+        if (j >= size_ || data_[j] != ':')
           throw ChunkingNotPossible("member key not followed by ':'");
         ++j;
-        while (j < size_ && IsSpace(buffer_[j])) ++j;
-        if (j >= size_ || buffer_[j] != '[') throw ChunkingNotPossible("member is not an array");
+        while (j < size_ && IsSpace(data_[j])) ++j;
+        if (j >= size_ || data_[j] != '[') throw ChunkingNotPossible("member is not an array");
         if (root_open == std::string::npos) throw ChunkingNotPossible("no root object");
         prologue_members_ = std::string(
-            Trim(std::string_view(buffer_.get() + root_open + 1, string_start - root_open - 1)));
+            Trim(std::string_view(data_ + root_open + 1, string_start - root_open - 1)));
         if (!prologue_members_.empty() && prologue_members_.back() == ',')
           prologue_members_.pop_back();
         start_ = j;  // the chunk begins at '['
@@ -156,15 +174,15 @@ std::optional<JsonChunk> JsonArrayChunker::FinalChunk() {
   scanner.depth = 1;  // inside the array, at an element boundary
   size_t close = std::string::npos;
   for (size_t i = start_ + 1; i < size_; ++i) {
-    if (scanner.Step(buffer_[i]) && scanner.depth == 0) {
+    if (scanner.Step(data_[i]) && scanner.depth == 0) {
       close = i;
       break;
     }
   }
-  if (close == std::string::npos || buffer_[close] != ']')
+  if (close == std::string::npos || data_[close] != ']')
     throw ChunkingNotPossible("array is not closed");
   // After ']': [, more members] '}' and only white space.
-  std::string_view rest(buffer_.get() + close + 1, size_ - close - 1);
+  std::string_view rest(data_ + close + 1, size_ - close - 1);
   rest = Trim(rest);
   if (rest.empty() || rest.back() != '}') throw ChunkingNotPossible("root object is not closed");
   rest.remove_suffix(1);
@@ -179,12 +197,28 @@ std::optional<JsonChunk> JsonArrayChunker::FinalChunk() {
   JsonChunk chunk;
   chunk.begin = start_;
   chunk.length = close + 1 - start_;
-  chunk.capacity = capacity_ - start_;
   chunk.file_offset = buffer_offset_ + start_;
   chunk.index = next_index_++;
-  buffer_[start_] = '[';
-  chunk.storage_bytes = capacity_;
-  chunk.storage = std::move(buffer_);
+  if (mapped_ && start_ + chunk.length + simdjson::SIMDJSON_PADDING > mapped_->mapped_bytes()) {
+    // Too close to the mapping's end for simdjson's padding: copy.
+    auto [copy, copy_bytes] = Allocate(chunk.length + simdjson::SIMDJSON_PADDING);
+    std::memcpy(copy.get(), data_ + start_, chunk.length);
+    std::memset(copy.get() + chunk.length, 0, simdjson::SIMDJSON_PADDING);
+    copy[0] = '[';
+    chunk.begin = 0;
+    chunk.capacity = copy_bytes;
+    chunk.storage_bytes = copy_bytes;
+    chunk.storage = std::move(copy);
+  } else if (mapped_) {
+    data_[start_] = '[';
+    chunk.capacity = mapped_->mapped_bytes() - start_;
+    chunk.mapped = mapped_;
+  } else {
+    chunk.capacity = capacity_ - start_;
+    buffer_[start_] = '[';
+    chunk.storage_bytes = capacity_;
+    chunk.storage = std::move(buffer_);
+  }
   finished_ = true;
   return chunk;
 }
@@ -196,6 +230,10 @@ std::optional<JsonChunk> JsonArrayChunker::Next() {
     Fill();
     FindArrayStart();
   }
+  if (mapped_) {
+    size_t cut = NextMappedCut();
+    return cut == std::string::npos ? FinalChunk() : CutChunk(cut);
+  }
   for (;;) {
     if (eof_) return FinalChunk();
     if (size_ - start_ >= chunk_bytes_) {
@@ -203,10 +241,10 @@ std::optional<JsonChunk> JsonArrayChunker::Next() {
       // leaving at least one element in the chunk: the first element's own
       // line start (right after '[' or the carried '\n') is no cut.
       size_t first = start_ + 1;
-      while (first < size_ && IsSpace(buffer_[first])) ++first;
+      while (first < size_ && IsSpace(data_[first])) ++first;
       size_t cut = std::string::npos;
       for (size_t i = size_ - 1; i > first; --i) {
-        if (buffer_[i] == '{' && buffer_[i - 1] == '\n') {
+        if (data_[i] == '{' && data_[i - 1] == '\n') {
           cut = i - 1;
           break;
         }
@@ -220,15 +258,25 @@ std::optional<JsonChunk> JsonArrayChunker::Next() {
 JsonChunk JsonArrayChunker::CutChunk(size_t cut) {
   // The chunk is [start_, cut): '[' or '\n', elements, ',' and white space.
   size_t last = cut;
-  while (last > start_ && IsSpace(buffer_[last - 1])) --last;
-  if (last <= start_ + 1 || buffer_[last - 1] != ',')
+  while (last > start_ && IsSpace(data_[last - 1])) --last;
+  if (last <= start_ + 1 || data_[last - 1] != ',')
     throw ChunkingNotPossible("a line-start '{' is not preceded by ','");
   JsonChunk chunk;
   chunk.begin = start_;
   chunk.length = last - start_;
-  chunk.capacity = capacity_ - start_;  // the carried tail after it serves as padding
   chunk.file_offset = buffer_offset_ + start_;
   chunk.index = next_index_++;
+  if (mapped_) {
+    // A view: the bytes after it (at least the padding, see NextMappedCut)
+    // serve as padding, and the next chunk starts at the cut.
+    chunk.capacity = mapped_->mapped_bytes() - start_;
+    chunk.mapped = mapped_;
+    data_[start_] = '[';
+    data_[last - 1] = ']';
+    start_ = cut;
+    return chunk;
+  }
+  chunk.capacity = capacity_ - start_;  // the carried tail after it serves as padding
   // The tail from the cut on moves to a fresh buffer; the chunk keeps this one.
   size_t carried = size_ - cut;
   size_t needed = carried + chunk_bytes_ + simdjson::SIMDJSON_PADDING;
@@ -239,11 +287,27 @@ JsonChunk JsonArrayChunker::CutChunk(size_t cut) {
   chunk.storage[chunk.begin] = '[';
   chunk.storage[last - 1] = ']';
   buffer_ = std::move(fresh);
+  data_ = buffer_.get();
   buffer_offset_ += cut;
   capacity_ = fresh_bytes;
   size_ = carried;
   start_ = 0;
   return chunk;
+}
+
+size_t JsonArrayChunker::NextMappedCut() const {
+  // Forward from start_ + chunk_bytes_ to the next line that starts with '{'
+  // and leaves room for simdjson's padding before the mapping ends.
+  size_t from = start_ + chunk_bytes_;
+  while (from < size_) {
+    const void* newline = std::memchr(data_ + from, '\n', size_ - from);
+    if (!newline) break;
+    const size_t i = static_cast<size_t>(static_cast<const char*>(newline) - data_);
+    if (i + 1 + simdjson::SIMDJSON_PADDING > size_) break;
+    if (data_[i + 1] == '{') return i;
+    from = i + 1;
+  }
+  return std::string::npos;
 }
 
 }  // namespace htpscope

@@ -45,10 +45,7 @@ std::optional<std::string> SniffArtifactType(std::string_view json_prefix) {
   return std::string(json_prefix.substr(open + 1, close - open - 1));
 }
 
-simdjson::error_code GetInteger(simdjson::ondemand::value value, int64_t* out) {
-  // Nearly every value is a plain integer: parse it once, and only classify
-  // the number when that fails.
-  if (value.get_int64().get(*out) == simdjson::SUCCESS) return simdjson::SUCCESS;
+simdjson::error_code GetIntegralNumber(simdjson::ondemand::value value, int64_t* out) {
   simdjson::ondemand::number_type type;
   if (auto err = value.get_number_type().get(type)) return err;
   if (type == simdjson::ondemand::number_type::signed_integer) return value.get_int64().get(*out);
@@ -60,10 +57,6 @@ simdjson::error_code GetInteger(simdjson::ondemand::value value, int64_t* out) {
     return simdjson::INCORRECT_TYPE;
   *out = static_cast<int64_t>(d);
   return simdjson::SUCCESS;
-}
-
-simdjson::error_code GetNumber(simdjson::ondemand::value value, double* out) {
-  return value.get_double().get(*out);
 }
 
 void ThrowJsonError(const std::string& path, simdjson::ondemand::document& doc,

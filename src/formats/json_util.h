@@ -27,12 +27,23 @@ uint64_t CurrentOffset(simdjson::ondemand::document& doc, simdjson::padded_strin
 // starts with an object that has one, looked for in the first bytes only.
 std::optional<std::string> SniffArtifactType(std::string_view json_prefix);
 
+// GetInteger's slow path: a number that is not a plain int64 literal.
+simdjson::error_code GetIntegralNumber(simdjson::ondemand::value value, int64_t* out);
+
 // Reads a JSON number that must be an integer.  Accepts integral doubles such
 // as 1.0e3 (some writers print them); rejects fractions, NaN and overflow.
-simdjson::error_code GetInteger(simdjson::ondemand::value value, int64_t* out);
+// Inline: called for tens of millions of values on big traces.
+inline simdjson::error_code GetInteger(simdjson::ondemand::value value, int64_t* out) {
+  // Nearly every value is a plain integer: parse it once, and only classify
+  // the number when that fails.
+  if (value.get_int64().get(*out) == simdjson::SUCCESS) return simdjson::SUCCESS;
+  return GetIntegralNumber(value, out);
+}
 
 // Reads any JSON number as a double.
-simdjson::error_code GetNumber(simdjson::ondemand::value value, double* out);
+inline simdjson::error_code GetNumber(simdjson::ondemand::value value, double* out) {
+  return value.get_double().get(*out);
+}
 
 // Raises InputError for a simdjson failure at the parser's current position.
 // `base_offset` is the file offset of buffer[0] (non-zero for a chunk of a file).

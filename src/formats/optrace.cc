@@ -17,6 +17,7 @@
 #include "formats/input_error.h"
 #include "formats/json_array_chunker.h"
 #include "formats/json_util.h"
+#include "formats/optrace_line_matcher.h"
 
 namespace htpscope {
 
@@ -95,11 +96,17 @@ class OptraceParser {
  public:
   OptraceParser(const std::string& path, simdjson::padded_string_view buffer, Optrace* out,
                 uint64_t base_offset = 0)
-      : path_(path), reader_(path, buffer, base_offset), out_(out) {}
+      : path_(path),
+        reader_(path, buffer, base_offset),
+        out_(out),
+        text_end_(buffer.data() + buffer.length()) {}
   // Parsing with a worker's `parser`, reused from chunk to chunk.
   OptraceParser(const std::string& path, simdjson::padded_string_view buffer, Optrace* out,
                 uint64_t base_offset, simdjson::ondemand::parser* parser)
-      : path_(path), reader_(path, buffer, base_offset, parser), out_(out) {}
+      : path_(path),
+        reader_(path, buffer, base_offset, parser),
+        out_(out),
+        text_end_(buffer.data() + buffer.length()) {}
 
   void Run() {
     auto root = reader_.Root();
@@ -161,14 +168,52 @@ class OptraceParser {
 
   void ParseEventArray(array& events) {
     for (auto element : events) {
+      value element_value;
+      Check(element.get(element_value), "");
+      // Counter and flow lines (most events of a big trace) in the writer's
+      // exact layout skip the generic parser; the array's iterator steps
+      // over an element left unread.
+      std::string_view token = element_value.raw_json_token();
+      if (!token.empty() && token.front() == '{' && TakeFastPathLine(token.data())) {
+        ++event_index_;
+        continue;
+      }
       object event;
-      Check(element.get_object().get(event), "expected an object");
+      Check(element_value.get_object().get(event), "expected an object");
       raw_.Reset();
       ParseEvent(event);
       Dispatch();
       ++event_index_;
     }
     out_->events_read = event_index_;
+  }
+
+  // Takes the event at `text` if MatchCounterLine or MatchFlowLine accepts
+  // it, with the general path's checks and results.
+  bool TakeFastPathLine(const char* text) {
+    if (text + 3 >= text_end_ || text[2] != '"') return false;
+    if (text[3] == 'n') {
+      CounterLine line;
+      if (!MatchCounterLine(text, text_end_, &line)) return false;
+      CounterTrack(line.name).push_back({line.ts, line.value});  // relative until FinishOptrace()
+      return true;
+    }
+    if (text[3] == 'c') {
+      FlowLine line;
+      if (!MatchFlowLine(text, text_end_, &line) || line.pid < 0 || line.pid > UINT32_MAX ||
+          line.tid < 0 || line.tid > UINT32_MAX)
+        return false;  // the general path reports what is wrong
+      FlowPoint flow;
+      flow.flow_id = static_cast<uint64_t>(line.id);
+      flow.ts_cycles = line.ts;  // made absolute in FinishOptrace()
+      flow.pid = static_cast<uint32_t>(line.pid);
+      flow.tid = static_cast<uint32_t>(line.tid);
+      flow.category = InternRepeated(kFlowCategory, line.category);
+      flow.is_start = line.is_start;
+      out_->flows.push_back(flow);
+      return true;
+    }
+    return false;
   }
 
   void ReadInt(value v, int64_t* out, std::string_view key) {
@@ -189,27 +234,29 @@ class OptraceParser {
       simdjson::ondemand::field field;
       Check(std::move(field_result).get(field), "");
       auto key = field.key();
+      // One byte rules out most keys before a full compare.
+      const char first = key.raw()[0];
       value v = field.value();
-      if (key == "ph") {
+      if (first == 'p' && key == "ph") {
         ReadString(v, &raw_.ph, "ph");
-      } else if (key == "name") {
+      } else if (first == 'n' && key == "name") {
         ReadString(v, &raw_.name, "name");
-      } else if (key == "pid") {
+      } else if (first == 'p' && key == "pid") {
         ReadInt(v, &raw_.pid, "pid");
-      } else if (key == "tid") {
+      } else if (first == 't' && key == "tid") {
         ReadInt(v, &raw_.tid, "tid");
-      } else if (key == "ts") {
+      } else if (first == 't' && key == "ts") {
         ReadInt(v, &raw_.ts, "ts");
         raw_.has_ts = true;
-      } else if (key == "dur") {
+      } else if (first == 'd' && key == "dur") {
         ReadInt(v, &raw_.dur, "dur");
         raw_.has_dur = true;
-      } else if (key == "cat") {
+      } else if (first == 'c' && key == "cat") {
         ReadString(v, &raw_.cat, "cat");
-      } else if (key == "id") {
+      } else if (first == 'i' && key == "id") {
         ReadInt(v, &raw_.flow_id, "id");
         raw_.has_flow_id = true;
-      } else if (key == "args") {
+      } else if (first == 'a' && key == "args") {
         object args;
         Check(v.get_object().get(args), "args: expected an object");
         raw_.has_args = true;
@@ -223,11 +270,23 @@ class OptraceParser {
     }
   }
 
+  // A copy's args are skipped as raw text (far cheaper than walking their
+  // fields); only whether they hold a "Start Cycle" key matters.  The text
+  // search also finds the key in a nested object, which no real file has.
   void ParseCopyArgs(object& args) {
-    for (auto field_result : args) {
-      simdjson::ondemand::field field;
-      Check(std::move(field_result).get(field), "args");
-      if (field.key() == "Start Cycle") raw_.has_start = true;
+    std::string_view text;
+    Check(args.raw_json().get(text), "args");
+    constexpr std::string_view kKey = "\"Start Cycle\"";
+    for (size_t at = text.find(kKey); at != std::string_view::npos; at = text.find(kKey, at + 1)) {
+      size_t after = at + kKey.size();
+      while (after < text.size() && (text[after] == ' ' || text[after] == '\t' ||
+                                     text[after] == '\n' || text[after] == '\r'))
+        ++after;
+      // A key, not the end of a string value containing an escaped quote.
+      if (after < text.size() && text[after] == ':' && text[at - 1] != '\\') {
+        raw_.has_start = true;
+        return;
+      }
     }
   }
 
@@ -236,37 +295,39 @@ class OptraceParser {
       simdjson::ondemand::field field;
       Check(std::move(field_result).get(field), "args");
       auto key = field.key();
+      // One byte rules out most keys before a full compare.
+      const char first = key.raw()[0];
       value v = field.value();
-      if (key == "ID") {
+      if (first == 'I' && key == "ID") {
         ReadString(v, &raw_.id_text, "args.ID");
-      } else if (key == "Start Cycle") {
+      } else if (first == 'S' && key == "Start Cycle") {
         ReadInt(v, &raw_.start_cycle, "args.\"Start Cycle\"");
         raw_.has_start = true;
-      } else if (key == "Duration (cycles)") {
+      } else if (first == 'D' && key == "Duration (cycles)") {
         ReadInt(v, &raw_.duration, "args.\"Duration (cycles)\"");
         raw_.has_duration = true;
-      } else if (key == "Dominant Path Cycles") {
+      } else if (first == 'D' && key == "Dominant Path Cycles") {
         ReadInt(v, &raw_.dpc, "args.\"Dominant Path Cycles\"");
         raw_.has_dpc = true;
-      } else if (key == "HTP Op Type") {
+      } else if (first == 'H' && key == "HTP Op Type") {
         ReadString(v, &raw_.htp_op_type, "args.\"HTP Op Type\"");
-      } else if (key == "QNN Op Name") {
+      } else if (first == 'Q' && key == "QNN Op Name") {
         ReadString(v, &raw_.qnn_op_name, "args.\"QNN Op Name\"");
-      } else if (key == "QNN Op Type") {
+      } else if (first == 'Q' && key == "QNN Op Type") {
         ReadString(v, &raw_.qnn_op_type, "args.\"QNN Op Type\"");
-      } else if (key == "Data Type") {
+      } else if (first == 'D' && key == "Data Type") {
         ReadString(v, &raw_.data_type, "args.\"Data Type\"");
-      } else if (key == "Description") {
+      } else if (first == 'D' && key == "Description") {
         ReadString(v, &raw_.description, "args.Description");
-      } else if (key == "Cycles per Packet") {
+      } else if (first == 'C' && key == "Cycles per Packet") {
         ReadDouble(v, &raw_.cycles_per_packet, "args.\"Cycles per Packet\"");
-      } else if (key == "Step Size") {
+      } else if (first == 'S' && key == "Step Size") {
         ReadDouble(v, &raw_.step_size, "args.\"Step Size\"");
-      } else if (key == "Zero Offset") {
+      } else if (first == 'Z' && key == "Zero Offset") {
         ReadInt(v, &raw_.zero_offset, "args.\"Zero Offset\"");
-      } else if (key == "Rank") {
+      } else if (first == 'R' && key == "Rank") {
         ReadInt(v, &raw_.rank, "args.Rank");
-      } else if (key == "Dims") {
+      } else if (first == 'D' && key == "Dims") {
         array dims;
         Check(v.get_array().get(dims), "args.Dims: expected an array");
         for (auto d : dims) {
@@ -278,7 +339,7 @@ class OptraceParser {
             Invalid("args.Dims[]", fmt::format("dimension {} out of range", dim));
           raw_.dims.push_back(static_cast<int32_t>(dim));
         }
-      } else if (key == "Inputs Ops") {
+      } else if (first == 'I' && key == "Inputs Ops") {
         array inputs;
         Check(v.get_array().get(inputs), "args.\"Inputs Ops\": expected an array");
         for (auto in : inputs) {
@@ -288,7 +349,7 @@ class OptraceParser {
           if (!id) Invalid("args.\"Inputs Ops\"[]", fmt::format("\"{}\" is not a hex id", text));
           raw_.inputs.push_back(*id);
         }
-      } else if (key == "Flags") {
+      } else if (first == 'F' && key == "Flags") {
         array flags;
         Check(v.get_array().get(flags), "args.Flags: expected an array");
         for (auto f : flags) {
@@ -302,14 +363,14 @@ class OptraceParser {
                         : text == "sync"     ? kFlagSync
                                              : kFlagOther;
         }
-      } else if (key == "") {
+      } else if (first == '"' && key == "") {
         ReadInt(v, &raw_.counter_value, "args.\"\"");
         raw_.has_counter_value = true;
-      } else if (key == "name") {
+      } else if (first == 'n' && key == "name") {
         ReadString(v, &raw_.meta_name, "args.name");
-      } else if (key == "opid") {
+      } else if (first == 'o' && key == "opid") {
         ReadString(v, &raw_.opid_text, "args.opid");
-      } else if (key == "sort_index") {
+      } else if (first == 's' && key == "sort_index") {
         ReadInt(v, &raw_.sort_index, "args.sort_index");
         raw_.has_sort_index = true;
       }
@@ -344,7 +405,7 @@ class OptraceParser {
       flow.ts_cycles = raw_.ts;  // made absolute in Finish()
       flow.pid = static_cast<uint32_t>(raw_.pid);
       flow.tid = static_cast<uint32_t>(raw_.tid);
-      flow.category = out_->strings.Intern(raw_.cat);
+      flow.category = InternRepeated(kFlowCategory, raw_.cat);
       flow.is_start = ph == "s";
       out_->flows.push_back(flow);
     } else if (ph == "M") {
@@ -353,7 +414,7 @@ class OptraceParser {
       if (raw_.name == "thread_name") {
         RequirePidTid(true);
         out_->thread_names[{pid, static_cast<uint32_t>(raw_.tid)}] =
-            out_->strings.Intern(raw_.meta_name);
+            InternRepeated(kThreadName, raw_.meta_name);
       } else if (raw_.name == "process_name") {
         auto& process = out_->processes[pid];
         process.name = std::string(raw_.meta_name);
@@ -403,10 +464,11 @@ class OptraceParser {
     s.step_size = raw_.step_size;
     s.zero_offset = raw_.zero_offset;
     s.tid = static_cast<uint32_t>(raw_.tid);
-    s.htp_op_type = out_->strings.Intern(raw_.htp_op_type.empty() ? raw_.name : raw_.htp_op_type);
-    s.qnn_op_name = out_->strings.Intern(raw_.qnn_op_name);
-    s.qnn_op_type = out_->strings.Intern(raw_.qnn_op_type);
-    s.data_type = out_->strings.Intern(raw_.data_type);
+    s.htp_op_type =
+        InternRepeated(kHtpOpType, raw_.htp_op_type.empty() ? raw_.name : raw_.htp_op_type);
+    s.qnn_op_name = InternRepeated(kQnnOpName, raw_.qnn_op_name);
+    s.qnn_op_type = InternRepeated(kQnnOpType, raw_.qnn_op_type);
+    s.data_type = InternRepeated(kDataType, raw_.data_type);
     s.description = InternDescription(s.htp_op_type, raw_.description);
     s.dims_begin = static_cast<uint32_t>(out_->dims.size());
     s.dims_count = static_cast<uint32_t>(raw_.dims.size());
@@ -434,6 +496,26 @@ class OptraceParser {
     return it->second;
   }
 
+  // Fields whose text mostly repeats the previous event's (the slices of one
+  // QNN op follow each other; a flow's category; a data type): a compare
+  // with the last text is cheaper than hashing into the pool.
+  enum RepeatedField {
+    kHtpOpType,
+    kQnnOpName,
+    kQnnOpType,
+    kDataType,
+    kFlowCategory,
+    kThreadName,
+    kRepeatedFields
+  };
+  StringId InternRepeated(RepeatedField field, std::string_view text) {
+    auto& [last_text, last_id] = last_interned_[field];
+    if (last_id != kNoId && text == last_text) return last_id;
+    last_id = out_->strings.Intern(text);
+    last_text = out_->strings.View(last_id);  // the pool's copy stays valid
+    return last_id;
+  }
+
   // An HTP op type's description repeats on every slice of that type: intern
   // it once per type, not once per slice.
   StringId InternDescription(StringId htp_op_type, std::string_view text) {
@@ -446,10 +528,14 @@ class OptraceParser {
   const std::string& path_;
   JsonReader reader_;
   Optrace* out_;
+  const char* text_end_;  // end of the JSON text being parsed
   RawEvent raw_;
   uint64_t event_index_ = 0;
   std::vector<std::pair<std::string_view, std::vector<CounterSample>*>> recent_counters_;
   std::vector<std::optional<StringId>> descriptions_;  // by HTP op type
+  static constexpr StringId kNoId = UINT32_MAX;
+  std::pair<std::string_view, StringId> last_interned_[kRepeatedFields] = {
+      {{}, kNoId}, {{}, kNoId}, {{}, kNoId}, {{}, kNoId}, {{}, kNoId}, {{}, kNoId}};
 };
 
 void AddWarning(Optrace* trace, std::string message) {
@@ -484,9 +570,13 @@ void FinishOptrace(Optrace* out) {
   for (auto& f : out->flows) f.ts_cycles += origin;
   for (auto& [name, samples] : out->counters) {
     for (auto& c : samples) c.ts_cycles += origin;
-    std::stable_sort(
-        samples.begin(), samples.end(),
-        [](const CounterSample& a, const CounterSample& b) { return a.ts_cycles < b.ts_cycles; });
+    auto earlier = [](const CounterSample& a, const CounterSample& b) {
+      return a.ts_cycles < b.ts_cycles;
+    };
+    // Tracks are written in time order: sorting millions of sorted samples
+    // would cost a merge sort's buffer and passes for nothing.
+    if (!std::is_sorted(samples.begin(), samples.end(), earlier))
+      std::stable_sort(samples.begin(), samples.end(), earlier);
   }
   if (out->duplicate_slices != 0 && out->duplicate_slices != out->slices.size())
     AddWarning(
@@ -578,22 +668,31 @@ class ParallelOptraceReader {
   // Returns false when chunking or any chunk failed: parse whole instead.
   bool Run(Optrace* out) {
     out->path = path_;
-    auto source = OpenByteSource(path_);
-    JsonArrayChunker chunker(*source, "traceEvents", options_.chunk_bytes);
-    chunker_ = &chunker;
-    if (!source->compressed()) {
-      std::error_code ec;
-      file_bytes_ = std::filesystem::file_size(path_, ec);
-      if (ec) file_bytes_ = 0;
+    // Plain files are parsed in place through a mapping; gzip is streamed.
+    std::unique_ptr<MappedFile> mapped = MappedFile::Open(path_);
+    std::unique_ptr<ByteSource> source;
+    std::optional<JsonArrayChunker> chunker;
+    if (mapped) {
+      chunker.emplace(*mapped, "traceEvents", options_.chunk_bytes);
+      file_bytes_ = mapped->size();
+    } else {
+      source = OpenByteSource(path_);
+      chunker.emplace(*source, "traceEvents", options_.chunk_bytes);
+      if (!source->compressed()) {
+        std::error_code ec;
+        file_bytes_ = std::filesystem::file_size(path_, ec);
+        if (ec) file_bytes_ = 0;
+      }
     }
+    chunker_ = &*chunker;
     unsigned threads =
         options_.threads ? options_.threads : std::max(1u, std::thread::hardware_concurrency());
-    max_in_flight_ = threads + 1;
+    max_in_flight_ = 2 * threads + 2;
     for (unsigned i = 0; i < threads; ++i) workers_.emplace_back([this] { Work(); });
     bool ok = true;
     try {
       while (ok) {
-        std::optional<JsonChunk> chunk = chunker.Next();
+        std::optional<JsonChunk> chunk = chunker->Next();
         if (!chunk) break;
         // Merge what is ready before waiting: finished chunks count against
         // the in-flight bound until they are merged.
@@ -630,7 +729,7 @@ class ParallelOptraceReader {
     ok = ok && !failed_ && MergeReady(out) && done_.empty();
     if (!ok) return false;
     // The header (and any other member) lies outside the streamed array.
-    const std::string& others = chunker.other_members();
+    const std::string& others = chunker->other_members();
     simdjson::padded_string other_buffer(others);
     try {
       OptraceParser(path_, other_buffer, out).RunOtherMembers();

@@ -176,3 +176,75 @@ TEST(OptraceGzip, ReadsCompressedFileRecognisedByContent) {
 
 }  // namespace
 }  // namespace htpscope
+
+namespace htpscope {
+namespace {
+
+// Counter and flow lines in the writer's exact layout take a fast path
+// (optrace_line_matcher.h); the same events in any other layout take the
+// general parser.  Both must give the same trace.
+TEST(OptraceFastPath, WriterLayoutAndOtherLayoutsGiveTheSameEvents) {
+  const std::string op =
+      R"({ "name": "Conv", "ph": "X", "tid": 256, "pid": 0, "ts": 10, "dur": 5, "args": {"ID": "0x2", "Start Cycle": 1010}})";
+  const std::string writer =
+      R"({"header": {"version": {"major": 1, "minor": 1, "patch": 0}, "header_version": {"major": 1, "minor": 0, "patch": 0}, "artifact_type": "OP_TRACE"},
+"traceEvents": [
+)" + op +
+      R"(,
+{ "name": "VTCM alloc", "ph": "C", "tid":0, "pid":0, "ts":12, "args": {"": 4096}},
+{ "name": "VTCM alloc", "ph": "C", "tid":0, "pid":0, "ts":11, "args": {"": 2048}},
+{ "cat": "input_output", "name": "InputOutputFlowEvents", "tid": 1, "pid": 0, "ts": 9, "ph": "s", "id": 7},
+{ "cat": "sequencer", "name": "InputOutputFlowEvents", "tid": 256, "pid": 0, "ts": 10, "ph": "f", "pb": "e", "id": 7}
+]}
+)";
+  std::string other = writer;
+  auto replace = [&](const std::string& from, const std::string& to) {
+    auto at = other.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    other.replace(at, from.size(), to);
+  };
+  replace(R"("tid":0, "pid":0, "ts":12)", R"("pid":0, "tid":0, "ts":12)");
+  replace(R"("args": {"": 2048})", R"("args": {"": 2.048e3})");
+  replace(R"("ts": 9, "ph": "s")", R"("ph": "s", "ts": 9)");
+  replace(R"("ts": 10, "ph": "f", "pb": "e")", R"("ts":10, "ph": "f", "pb": "e")");
+  for (const std::string* text : {&writer, const_cast<const std::string*>(&other)}) {
+    Optrace t = ParseOptrace("t.json", text->data(), text->size());
+    EXPECT_EQ(t.events_read, 5u);
+    ASSERT_EQ(t.counters.count("VTCM alloc"), 1u);
+    const auto& vtcm = t.counters.at("VTCM alloc");
+    ASSERT_EQ(vtcm.size(), 2u);  // sorted by time, made absolute (origin 1000)
+    EXPECT_EQ(vtcm[0].ts_cycles, 1011);
+    EXPECT_EQ(vtcm[0].value, 2048);
+    EXPECT_EQ(vtcm[1].ts_cycles, 1012);
+    EXPECT_EQ(vtcm[1].value, 4096);
+    ASSERT_EQ(t.flows.size(), 2u);
+    EXPECT_TRUE(t.flows[0].is_start);
+    EXPECT_EQ(t.flows[0].flow_id, 7u);
+    EXPECT_EQ(t.flows[0].ts_cycles, 1009);
+    EXPECT_EQ(t.flows[0].tid, 1u);
+    EXPECT_EQ(t.Str(t.flows[0].category), "input_output");
+    EXPECT_FALSE(t.flows[1].is_start);
+    EXPECT_EQ(t.flows[1].tid, 256u);
+    EXPECT_EQ(t.Str(t.flows[1].category), "sequencer");
+  }
+}
+
+// A flow line in the writer's layout with a pid out of range is reported by
+// the general parser, with the event's index.
+TEST(OptraceFastPath, OutOfRangeFlowIsStillAnError) {
+  const std::string text =
+      R"({"header": {"version": {"major": 1, "minor": 1, "patch": 0}, "header_version": {"major": 1, "minor": 0, "patch": 0}, "artifact_type": "OP_TRACE"},
+"traceEvents": [
+{ "cat": "input_output", "name": "InputOutputFlowEvents", "tid": 1, "pid": -4, "ts": 9, "ph": "s", "id": 7}
+]}
+)";
+  try {
+    ParseOptrace("t.json", text.data(), text.size());
+    FAIL() << "accepted a negative pid";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("traceEvents[0].pid"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace htpscope

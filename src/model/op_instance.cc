@@ -43,13 +43,18 @@ OpCategory ClassifyOp(std::string_view htp_op_type, std::string_view qnn_op_type
 }
 
 std::vector<OpInstance> BuildOpInstances(const Optrace& trace, std::vector<std::string>* warnings) {
+  // Slices grouped by op ID through a sort of (ID, slice index) pairs: a
+  // hash map probes memory at random for each of hundreds of thousands of
+  // slices, while the IDs arrive nearly sorted.
+  std::vector<std::pair<uint64_t, uint32_t>> by_id(trace.slices.size());
+  for (uint32_t i = 0; i < trace.slices.size(); ++i) by_id[i] = {trace.slices[i].op_id, i};
+  std::sort(by_id.begin(), by_id.end());
   std::vector<OpInstance> ops;
-  std::unordered_map<uint64_t, uint32_t> index_of;
-  index_of.reserve(trace.slices.size());
   size_t mismatches = 0;
-  for (uint32_t i = 0; i < trace.slices.size(); ++i) {
+  for (size_t k = 0; k < by_id.size(); ++k) {
+    const uint32_t i = by_id[k].second;
     const OpSlice& s = trace.slices[i];
-    auto [it, inserted] = index_of.try_emplace(s.op_id, static_cast<uint32_t>(ops.size()));
+    const bool inserted = k == 0 || by_id[k - 1].first != s.op_id;
     if (inserted) {
       OpInstance op;
       op.op_id = s.op_id;
@@ -64,7 +69,7 @@ std::vector<OpInstance> BuildOpInstances(const Optrace& trace, std::vector<std::
       op.first_slice = i;
       ops.push_back(op);
     }
-    OpInstance& op = ops[it->second];
+    OpInstance& op = ops.back();
     if (!inserted &&
         (op.op_start_cycles != s.op_start_cycles || op.op_duration_cycles != s.op_duration_cycles ||
          op.dpc_cycles != s.dpc_cycles))
@@ -78,8 +83,17 @@ std::vector<OpInstance> BuildOpInstances(const Optrace& trace, std::vector<std::
     op.on_hmx_thread = op.on_hmx_thread || unit == UnitKind::kHmx;
     op.on_hvx_thread = op.on_hvx_thread || unit == UnitKind::kHvx;
   }
-  for (auto& op : ops)
-    op.category = ClassifyOp(trace.Str(op.htp_op_type), trace.Str(op.qnn_op_type), op.flags);
+  // A few distinct (HTP type, QNN type, flags) triples cover every op:
+  // classify each triple once.
+  std::unordered_map<uint64_t, OpCategory> category_of;
+  for (auto& op : ops) {
+    const uint64_t key = (static_cast<uint64_t>(op.htp_op_type) << 40) ^
+                         (static_cast<uint64_t>(op.qnn_op_type) << 8) ^ op.flags;
+    auto [it, inserted] = category_of.try_emplace(key, OpCategory::kCompute);
+    if (inserted || trace.strings.size() >= (1u << 24))  // key not unique: classify each op
+      it->second = ClassifyOp(trace.Str(op.htp_op_type), trace.Str(op.qnn_op_type), op.flags);
+    op.category = it->second;
+  }
   std::sort(ops.begin(), ops.end(), [](const OpInstance& a, const OpInstance& b) {
     return a.first_start_cycles != b.first_start_cycles
                ? a.first_start_cycles < b.first_start_cycles

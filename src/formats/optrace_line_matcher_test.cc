@@ -1,0 +1,118 @@
+#include "formats/optrace_line_matcher.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace htpscope {
+namespace {
+
+size_t Counter(const std::string& text, CounterLine* out) {
+  return MatchCounterLine(text.data(), text.data() + text.size(), out);
+}
+size_t Flow(const std::string& text, FlowLine* out) {
+  return MatchFlowLine(text.data(), text.data() + text.size(), out);
+}
+
+// Lines as the optrace writer prints them (copied from a device capture).
+const std::string kCounter =
+    R"({ "name": "VTCM alloc", "ph": "C", "tid":0, "pid":0, "ts":4511, "args": {"": 67584}})";
+const std::string kFlowStart =
+    R"({ "cat": "input_output", "name": "InputOutputFlowEvents", "tid": 1, "pid": 0, "ts": 40052, "ph": "s", "id": 0})";
+const std::string kFlowFinish =
+    R"({ "cat": "sequencer", "name": "InputOutputFlowEvents", "tid": 256, "pid": 0, "ts": 22, "ph": "f", "pb": "e", "id": 17})";
+
+TEST(OptraceLineMatcher, WriterLayoutsAreRead) {
+  CounterLine c;
+  const std::string followed = kCounter + ",\n";
+  ASSERT_EQ(Counter(followed, &c), kCounter.size());
+  EXPECT_EQ(c.name, "VTCM alloc");
+  EXPECT_EQ(c.ts, 4511);
+  EXPECT_EQ(c.value, 67584);
+
+  FlowLine f;
+  ASSERT_EQ(Flow(kFlowStart, &f), kFlowStart.size());
+  EXPECT_EQ(f.category, "input_output");
+  EXPECT_EQ(f.tid, 1);
+  EXPECT_EQ(f.pid, 0);
+  EXPECT_EQ(f.ts, 40052);
+  EXPECT_EQ(f.id, 0);
+  EXPECT_TRUE(f.is_start);
+  ASSERT_EQ(Flow(kFlowFinish, &f), kFlowFinish.size());
+  EXPECT_EQ(f.category, "sequencer");
+  EXPECT_EQ(f.tid, 256);
+  EXPECT_EQ(f.ts, 22);
+  EXPECT_EQ(f.id, 17);
+  EXPECT_FALSE(f.is_start);
+}
+
+TEST(OptraceLineMatcher, NegativeAndZeroIntegers) {
+  CounterLine c;
+  ASSERT_NE(
+      Counter(R"({ "name": "x", "ph": "C", "tid":0, "pid":0, "ts":-12, "args": {"": 0}})", &c), 0u);
+  EXPECT_EQ(c.ts, -12);
+  EXPECT_EQ(c.value, 0);
+  ASSERT_NE(Counter(R"({ "name": "", "ph": "C", "tid":0, "pid":0, "ts":-0, "args": {"": )"
+                    R"(999999999999999999}})",
+                    &c),
+            0u);
+  EXPECT_EQ(c.name, "");
+  EXPECT_EQ(c.ts, 0);
+  EXPECT_EQ(c.value, 999999999999999999);
+}
+
+// Anything but the exact layout goes to the general JSON parser.
+TEST(OptraceLineMatcher, EveryOtherLayoutIsLeftToTheGeneralParser) {
+  CounterLine c;
+  const std::string counter_variants[] = {
+      // other spacing
+      R"({"name": "VTCM alloc", "ph": "C", "tid":0, "pid":0, "ts":4511, "args": {"": 67584}})",
+      R"({ "name": "VTCM alloc", "ph": "C", "tid": 0, "pid":0, "ts":4511, "args": {"": 67584}})",
+      // other key order
+      R"({ "name": "VTCM alloc", "ph": "C", "pid":0, "tid":0, "ts":4511, "args": {"": 67584}})",
+      // an escape in the name, a control character
+      R"({ "name": "VTCM \"a\"", "ph": "C", "tid":0, "pid":0, "ts":4511, "args": {"": 1}})",
+      "{ \"name\": \"a\tb\", \"ph\": \"C\", \"tid\":0, \"pid\":0, \"ts\":1, \"args\": {\"\": 1}}",
+      // number forms: fraction, exponent, leading zero, 19 digits, bare minus
+      R"({ "name": "a", "ph": "C", "tid":0, "pid":0, "ts":4511, "args": {"": 1.5}})",
+      R"({ "name": "a", "ph": "C", "tid":0, "pid":0, "ts":4511, "args": {"": 1e3}})",
+      R"({ "name": "a", "ph": "C", "tid":0, "pid":0, "ts":04511, "args": {"": 1}})",
+      R"({ "name": "a", "ph": "C", "tid":0, "pid":0, "ts":1234567890123456789, "args": {"": 1}})",
+      R"({ "name": "a", "ph": "C", "tid":0, "pid":0, "ts":-, "args": {"": 1}})",
+      // a string where a number belongs, an extra key, another phase
+      R"({ "name": "a", "ph": "C", "tid":0, "pid":0, "ts":"1", "args": {"": 1}})",
+      R"({ "name": "a", "ph": "C", "tid":0, "pid":0, "ts":1, "args": {"": 1, "b": 2}})",
+      R"({ "name": "a", "ph": "X", "tid":0, "pid":0, "ts":1, "args": {"": 1}})",
+      // truncated
+      R"({ "name": "VTCM alloc", "ph": "C", "tid":0, "pid":0, "ts":4511, "args": {"": 67584})",
+      R"({ "name": "VTCM alloc)",
+  };
+  for (const auto& text : counter_variants) EXPECT_EQ(Counter(text, &c), 0u) << text;
+
+  FlowLine f;
+  const std::string flow_variants[] = {
+      // "f" without "pb", "s" with it
+      R"({ "cat": "input_output", "name": "n", "tid": 256, "pid": 0, "ts": 22, "ph": "f", "id": 1})",
+      R"({ "cat": "input_output", "name": "n", "tid": 256, "pid": 0, "ts": 22, "ph": "s", "pb": "e", "id": 1})",
+      // "ph" before "ts", another phase, an extra key, truncated
+      R"({ "cat": "input_output", "name": "n", "tid": 256, "pid": 0, "ph": "s", "ts": 22, "id": 1})",
+      R"({ "cat": "input_output", "name": "n", "tid": 256, "pid": 0, "ts": 22, "ph": "t", "id": 1})",
+      R"({ "cat": "input_output", "name": "n", "tid": 256, "pid": 0, "ts": 22, "ph": "s", "id": 1, "x": 2})",
+      R"({ "cat": "input_output", "name": "n", "tid": 256, "pid": 0, "ts": 22, "ph": "s", "id": 1)",
+  };
+  for (const auto& text : flow_variants) EXPECT_EQ(Flow(text, &f), 0u) << text;
+}
+
+TEST(OptraceLineMatcher, NeverReadsPastTheEnd) {
+  // The matcher is given only a prefix of a valid line: it must stop at the
+  // given end even though the bytes after it would match.
+  CounterLine c;
+  for (size_t length = 0; length < kCounter.size(); ++length)
+    EXPECT_EQ(MatchCounterLine(kCounter.data(), kCounter.data() + length, &c), 0u) << length;
+  FlowLine f;
+  for (size_t length = 0; length < kFlowFinish.size(); ++length)
+    EXPECT_EQ(MatchFlowLine(kFlowFinish.data(), kFlowFinish.data() + length, &f), 0u) << length;
+}
+
+}  // namespace
+}  // namespace htpscope
