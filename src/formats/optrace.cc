@@ -38,6 +38,21 @@ const char* UnitKindName(UnitKind kind) {
   }
 }
 
+const TraceProcess* Optrace::FindProcess(uint32_t pid) const {
+  auto it = std::lower_bound(processes.begin(), processes.end(), pid,
+                             [](const TraceProcess& p, uint32_t key) { return p.pid < key; });
+  return it != processes.end() && it->pid == pid ? &*it : nullptr;
+}
+
+std::string_view Optrace::ThreadName(uint32_t pid, uint32_t tid) const {
+  auto it = std::lower_bound(threads.begin(), threads.end(), std::pair(pid, tid),
+                             [](const TraceThread& t, std::pair<uint32_t, uint32_t> key) {
+                               return std::pair(t.pid, t.tid) < key;
+                             });
+  return it != threads.end() && it->pid == pid && it->tid == tid ? Str(it->name)
+                                                                 : std::string_view();
+}
+
 namespace {
 
 using simdjson::ondemand::array;
@@ -413,11 +428,13 @@ class OptraceParser {
       auto pid = static_cast<uint32_t>(raw_.pid);
       if (raw_.name == "thread_name") {
         RequirePidTid(true);
-        out_->thread_names[{pid, static_cast<uint32_t>(raw_.tid)}] =
-            InternRepeated(kThreadName, raw_.meta_name);
+        out_->threads.push_back(
+            {pid, static_cast<uint32_t>(raw_.tid), InternRepeated(kThreadName, raw_.meta_name)});
       } else if (raw_.name == "process_name") {
-        auto& process = out_->processes[pid];
-        process.name = std::string(raw_.meta_name);
+        TraceProcess process;
+        process.pid = pid;
+        process.name = out_->strings.Intern(raw_.meta_name);
+        process.has_name = true;
         if (!raw_.opid_text.empty()) {
           auto id = ParseHexId(raw_.opid_text);
           if (id) {
@@ -425,8 +442,13 @@ class OptraceParser {
             process.has_op_id = true;
           }
         }
+        out_->processes.push_back(process);  // folded by pid in FinishOptrace()
       } else if (raw_.name == "process_sort_index" && raw_.has_sort_index) {
-        out_->processes[pid].sort_index = raw_.sort_index;
+        TraceProcess process;
+        process.pid = pid;
+        process.sort_index = raw_.sort_index;
+        process.has_sort_index = true;
+        out_->processes.push_back(process);
       }
     }
     // Other phases (none seen in real files) are ignored.
@@ -542,6 +564,50 @@ void AddWarning(Optrace* trace, std::string message) {
   if (trace->warnings.size() < 20) trace->warnings.push_back(std::move(message));
 }
 
+// Folds the metadata records, in file order, into one process per pid and
+// one thread per (pid, tid); a later event's fields win.
+void FoldMetadata(Optrace* out) {
+  auto& processes = out->processes;
+  std::stable_sort(processes.begin(), processes.end(),
+                   [](const TraceProcess& a, const TraceProcess& b) { return a.pid < b.pid; });
+  size_t kept = 0;
+  for (size_t i = 0; i < processes.size(); ++i) {
+    const TraceProcess& p = processes[i];
+    if (kept == 0 || processes[kept - 1].pid != p.pid) {
+      processes[kept++] = p;
+      continue;
+    }
+    TraceProcess& into = processes[kept - 1];
+    if (p.has_name) {
+      into.name = p.name;
+      into.has_name = true;
+    }
+    if (p.has_op_id) {
+      into.qnn_op_id = p.qnn_op_id;
+      into.has_op_id = true;
+    }
+    if (p.has_sort_index) {
+      into.sort_index = p.sort_index;
+      into.has_sort_index = true;
+    }
+  }
+  processes.resize(kept);
+  processes.shrink_to_fit();
+  auto& threads = out->threads;
+  auto key = [](const TraceThread& t) { return std::pair(t.pid, t.tid); };
+  std::stable_sort(threads.begin(), threads.end(),
+                   [&](const TraceThread& a, const TraceThread& b) { return key(a) < key(b); });
+  kept = 0;
+  for (const TraceThread& t : threads) {
+    if (kept && key(threads[kept - 1]) == key(t))
+      threads[kept - 1] = t;  // the later name wins
+    else
+      threads[kept++] = t;
+  }
+  threads.resize(kept);
+  threads.shrink_to_fit();
+}
+
 // Recovers the ts origin and turns relative ts into absolute cycles.
 void FinishOptrace(Optrace* out) {
   // ts + origin == Start Cycle holds for every single-slice op and for one
@@ -578,6 +644,7 @@ void FinishOptrace(Optrace* out) {
     if (!std::is_sorted(samples.begin(), samples.end(), earlier))
       std::stable_sort(samples.begin(), samples.end(), earlier);
   }
+  FoldMetadata(out);
   if (out->duplicate_slices != 0 && out->duplicate_slices != out->slices.size())
     AddWarning(
         out, fmt::format(
@@ -603,9 +670,11 @@ void MergeChunk(Optrace&& part, Optrace* into, double growth = 0) {
   auto expected = [&](size_t merged_after) {
     return growth > 0 ? static_cast<size_t>(static_cast<double>(merged_after) * growth * 1.05) : 0;
   };
+  into->strings.Reserve(expected(into->strings.size() + part.strings.size()));
   std::vector<StringId> id_map(part.strings.size());
   for (StringId i = 0; i < part.strings.size(); ++i)
     id_map[i] = into->strings.Intern(part.strings.View(i));
+
   const auto dims_offset = static_cast<uint32_t>(into->dims.size());
   const auto inputs_offset = static_cast<uint32_t>(into->input_ids.size());
   into->dims.insert(into->dims.end(), part.dims.begin(), part.dims.end());
@@ -635,16 +704,14 @@ void MergeChunk(Optrace&& part, Optrace* into, double growth = 0) {
     Reserve(&target, samples.size(), expected(target.size() + samples.size()));
     target.insert(target.end(), samples.begin(), samples.end());
   }
-  for (auto& [pid, process] : part.processes) {
-    TraceProcess& target = into->processes[pid];
-    if (!process.name.empty()) target.name = process.name;
-    if (process.has_op_id) {
-      target.qnn_op_id = process.qnn_op_id;
-      target.has_op_id = true;
-    }
-    if (process.sort_index) target.sort_index = process.sort_index;
+  for (TraceProcess process : part.processes) {
+    process.name = id_map[process.name];
+    into->processes.push_back(process);
   }
-  for (auto& [key, name] : part.thread_names) into->thread_names[key] = id_map[name];
+  for (TraceThread thread : part.threads) {
+    thread.name = id_map[thread.name];
+    into->threads.push_back(thread);
+  }
   into->duplicate_slices += part.duplicate_slices;
   into->events_read += part.events_read;
   for (auto& w : part.warnings) AddWarning(into, std::move(w));

@@ -93,11 +93,24 @@ struct FlowPoint {
   bool is_start = false;
 };
 
+// A process's metadata (formats §1.3): its "process_name" and
+// "process_sort_index" events folded together, later events winning.
 struct TraceProcess {
-  std::string name;        // "Core 0 Overview", "QNN::bbb_indep0"
-  uint64_t qnn_op_id = 0;  // from args.opid (per-op processes)
-  bool has_op_id = false;
+  uint32_t pid = 0;
+  StringId name = StringPool::kEmpty;  // "Core 0 Overview", "QNN::bbb_indep0"
+  uint64_t qnn_op_id = 0;              // from args.opid (per-op processes)
   int64_t sort_index = 0;
+  bool has_name = false;
+  bool has_op_id = false;
+  bool has_sort_index = false;
+};
+
+// A "thread_name" metadata event.  Per-op processes repeat a few names over
+// hundreds of thousands of threads, so the name is interned.
+struct TraceThread {
+  uint32_t pid = 0;
+  uint32_t tid = 0;
+  StringId name = StringPool::kEmpty;
 };
 
 struct Optrace {
@@ -110,23 +123,25 @@ struct Optrace {
   std::vector<NonExecutedTensor> non_executed;
   std::map<std::string, std::vector<CounterSample>, std::less<>> counters;  // by counter name
   std::vector<FlowPoint> flows;
-  std::map<uint32_t, TraceProcess> processes;  // by pid
-  // (pid, tid) -> thread name in `strings`: a few distinct names over
-  // hundreds of thousands of per-op threads.
-  std::map<std::pair<uint32_t, uint32_t>, StringId> thread_names;
-  int64_t origin_cycles = 0;      // absolute cycle = ts + origin_cycles
-  bool origin_known = false;      // false when no event carried "Start Cycle"
-  uint64_t duplicate_slices = 0;  // executed copies seen on per-QNN-op processes
-  uint64_t events_read = 0;       // every traceEvents element
-  uint64_t chunks_parsed = 0;     // chunks parsed in parallel; 0 when parsed whole
+  std::vector<TraceProcess> processes;  // sorted by pid, one per pid
+  std::vector<TraceThread> threads;     // sorted by (pid, tid), one per pair
+  int64_t origin_cycles = 0;            // absolute cycle = ts + origin_cycles
+  bool origin_known = false;            // false when no event carried "Start Cycle"
+  uint64_t duplicate_slices = 0;        // executed copies seen on per-QNN-op processes
+  uint64_t events_read = 0;             // every traceEvents element
+  uint64_t chunks_parsed = 0;           // chunks parsed in parallel; 0 when parsed whole
   std::vector<std::string> warnings;
 
   std::string_view Str(StringId id) const { return strings.View(id); }
+  // The metadata of process `pid`, or nullptr when it has none.
+  const TraceProcess* FindProcess(uint32_t pid) const;
+  // The name of thread (pid, tid), or "" when it has none.
+  std::string_view ThreadName(uint32_t pid, uint32_t tid) const;
 };
 
 struct ReadOptraceOptions {
   unsigned threads = 0;           // parser threads; 0 = one per core
-  size_t chunk_bytes = 4u << 20;  // target size of the chunks parsed in parallel
+  size_t chunk_bytes = 2u << 20;  // target size of the chunks parsed in parallel
 };
 
 // Reads an OP_TRACE file (plain or gzip), streaming: the traceEvents array is

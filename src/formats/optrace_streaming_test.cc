@@ -55,10 +55,19 @@ void ExpectSameTrace(const Optrace& a, const Optrace& b) {
       EXPECT_EQ(samples[i].value, other[i].value);
     }
   }
-  ASSERT_EQ(a.thread_names.size(), b.thread_names.size());
-  for (const auto& [key, name] : a.thread_names)
-    EXPECT_EQ(a.strings.View(name), b.strings.View(b.thread_names.at(key)));
-  EXPECT_EQ(a.processes.size(), b.processes.size());
+  ASSERT_EQ(a.threads.size(), b.threads.size());
+  for (size_t i = 0; i < a.threads.size(); ++i) {
+    EXPECT_EQ(a.threads[i].pid, b.threads[i].pid);
+    EXPECT_EQ(a.threads[i].tid, b.threads[i].tid);
+    EXPECT_EQ(a.Str(a.threads[i].name), b.Str(b.threads[i].name));
+  }
+  ASSERT_EQ(a.processes.size(), b.processes.size());
+  for (size_t i = 0; i < a.processes.size(); ++i) {
+    EXPECT_EQ(a.processes[i].pid, b.processes[i].pid);
+    EXPECT_EQ(a.Str(a.processes[i].name), b.Str(b.processes[i].name));
+    EXPECT_EQ(a.processes[i].qnn_op_id, b.processes[i].qnn_op_id);
+    EXPECT_EQ(a.processes[i].sort_index, b.processes[i].sort_index);
+  }
   EXPECT_EQ(a.warnings, b.warnings);
 }
 

@@ -48,13 +48,21 @@ TEST(OptraceCorpus, V8c8DeduplicatesAndRecoversOrigin) {
   ASSERT_EQ(s.dims_count, 4u);
   EXPECT_EQ(t.dims[s.dims_begin + 3], 256);
   EXPECT_DOUBLE_EQ(s.cycles_per_packet, 58.2692);
-  EXPECT_EQ(t.strings.View(t.thread_names.at({0, 256})), "Type: HMX");
-  EXPECT_EQ(t.strings.View(t.thread_names.at({2, 256})), "Core:0 Type: HMX Tid: 256");
-  EXPECT_EQ(t.processes.at(0).name, "Core 0 Overview");
-  EXPECT_EQ(t.processes.at(3).name, "QNN::$Const_11");
-  EXPECT_TRUE(t.processes.at(3).has_op_id);
-  EXPECT_EQ(t.processes.at(3).qnn_op_id, 0x11u);
-  EXPECT_EQ(t.processes.at(3).sort_index, 17);
+  EXPECT_EQ(t.ThreadName(0, 256), "Type: HMX");
+  EXPECT_EQ(t.ThreadName(2, 256), "Core:0 Type: HMX Tid: 256");
+  EXPECT_EQ(t.ThreadName(2, 999), "");
+  ASSERT_NE(t.FindProcess(0), nullptr);
+  EXPECT_EQ(t.Str(t.FindProcess(0)->name), "Core 0 Overview");
+  const TraceProcess* p3 = t.FindProcess(3);
+  ASSERT_NE(p3, nullptr);
+  EXPECT_EQ(t.Str(p3->name), "QNN::$Const_11");
+  EXPECT_TRUE(p3->has_op_id);
+  EXPECT_EQ(p3->qnn_op_id, 0x11u);
+  EXPECT_TRUE(p3->has_sort_index);  // a separate process_sort_index event, folded in
+  EXPECT_EQ(p3->sort_index, 17);
+  EXPECT_EQ(t.FindProcess(100000), nullptr);
+  for (size_t i = 1; i < t.processes.size(); ++i)
+    EXPECT_LT(t.processes[i - 1].pid, t.processes[i].pid);
   EXPECT_TRUE(t.warnings.empty());
 }
 
@@ -114,8 +122,9 @@ TEST(OptraceParse, HandBuiltTraceGivesAbsoluteCyclesAndDropsDuplicates) {
   EXPECT_EQ(vtcm[1].value, 4096);
   ASSERT_EQ(t.flows.size(), 2u);
   EXPECT_EQ(t.flows[1].ts_cycles, 1300);
-  EXPECT_EQ(t.processes.at(4).name, "QNN::Input");
-  EXPECT_EQ(t.strings.View(t.thread_names.at({0, 512})), "Type: HVX");
+  ASSERT_NE(t.FindProcess(4), nullptr);
+  EXPECT_EQ(t.Str(t.FindProcess(4)->name), "QNN::Input");
+  EXPECT_EQ(t.ThreadName(0, 512), "Type: HVX");
   // 1 pid-0 duplicate-able slice vs 3 kept: reported, not hidden.
   ASSERT_EQ(t.warnings.size(), 1u);
 }

@@ -1,15 +1,43 @@
 #include "formats/string_pool.h"
 
+#include <algorithm>
+#include <cstring>
+
 namespace htpscope {
 
 StringPool::StringPool() { Intern(""); }
+
+StringPool::StringPool(const StringPool& other) : StringPool() { *this = other; }
+
+StringPool& StringPool::operator=(const StringPool& other) {
+  if (this == &other) return *this;
+  StringPool copy;
+  copy.Reserve(other.size());
+  for (std::string_view text : other.strings_) copy.Intern(text);
+  return *this = std::move(copy);
+}
+
+std::string_view StringPool::Store(std::string_view text) {
+  if (text.empty()) return {};
+  if (block_size_ - block_used_ < text.size()) {
+    constexpr size_t kBlockBytes = 64 << 10;
+    block_size_ = std::max(kBlockBytes, text.size());
+    blocks_.push_back(std::make_unique<char[]>(block_size_));
+    block_used_ = 0;
+  }
+  char* at = blocks_.back().get() + block_used_;
+  std::memcpy(at, text.data(), text.size());
+  block_used_ += text.size();
+  return {at, text.size()};
+}
 
 StringId StringPool::Intern(std::string_view text) {
   auto it = index_.find(text);
   if (it != index_.end()) return it->second;
   auto id = static_cast<StringId>(strings_.size());
-  strings_.emplace_back(text);
-  index_.emplace(std::string_view(strings_.back()), id);
+  std::string_view stored = Store(text);
+  strings_.push_back(stored);
+  index_.emplace(stored, id);
   return id;
 }
 
@@ -17,6 +45,15 @@ StringId StringPool::Find(std::string_view text, bool* found) const {
   auto it = index_.find(text);
   *found = it != index_.end();
   return *found ? it->second : kEmpty;
+}
+
+void StringPool::Reserve(size_t strings) {
+  // At least doubling, so that a stream of slightly larger estimates does
+  // not rehash the index every time.
+  if (strings <= strings_.capacity()) return;
+  strings = std::max(strings, 2 * strings_.capacity());
+  strings_.reserve(strings);
+  index_.reserve(strings);
 }
 
 }  // namespace htpscope

@@ -3,10 +3,10 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
-#include <string>
+#include <memory>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 namespace htpscope {
 
@@ -15,18 +15,34 @@ using StringId = uint32_t;
 class StringPool {
  public:
   StringPool();
+  // Copies re-intern every string into the copy's own storage.
+  StringPool(const StringPool& other);
+  StringPool& operator=(const StringPool& other);
+  StringPool(StringPool&&) noexcept = default;
+  StringPool& operator=(StringPool&&) noexcept = default;
+
   // The id of the empty string; also what absent optional strings get.
   static constexpr StringId kEmpty = 0;
 
   StringId Intern(std::string_view text);
-  // The text of `id`; the view stays valid as long as the pool does.
+  // The text of `id`; the view stays valid as long as the pool does (moves
+  // included).
   std::string_view View(StringId id) const { return strings_[id]; }
   // Returns kEmpty and sets *found=false when `text` was never interned.
   StringId Find(std::string_view text, bool* found) const;
   size_t size() const { return strings_.size(); }
+  // Makes room for `strings` strings in all, so that a pool filled with
+  // hundreds of thousands of names is not rehashed along the way.
+  void Reserve(size_t strings);
 
  private:
-  std::deque<std::string> strings_;  // deque: element addresses stay stable
+  // Copies `text` into the arena: one allocation per block, not per string.
+  std::string_view Store(std::string_view text);
+
+  std::vector<std::unique_ptr<char[]>> blocks_;
+  size_t block_used_ = 0;                  // bytes used in blocks_.back()
+  size_t block_size_ = 0;                  // bytes in blocks_.back()
+  std::vector<std::string_view> strings_;  // by id, into blocks_
   std::unordered_map<std::string_view, StringId> index_;
 };
 

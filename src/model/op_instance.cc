@@ -49,7 +49,11 @@ std::vector<OpInstance> BuildOpInstances(const Optrace& trace, std::vector<std::
   std::vector<std::pair<uint64_t, uint32_t>> by_id(trace.slices.size());
   for (uint32_t i = 0; i < trace.slices.size(); ++i) by_id[i] = {trace.slices[i].op_id, i};
   std::sort(by_id.begin(), by_id.end());
+  size_t distinct = 0;
+  for (size_t k = 0; k < by_id.size(); ++k)
+    distinct += k == 0 || by_id[k - 1].first != by_id[k].first;
   std::vector<OpInstance> ops;
+  ops.reserve(distinct);  // exact: no doubling at the memory peak
   size_t mismatches = 0;
   for (size_t k = 0; k < by_id.size(); ++k) {
     const uint32_t i = by_id[k].second;

@@ -195,9 +195,7 @@ json BuildTimeline(const ProfiledRun& run, const Summary& summary,
            HexId(s.op_id)}));
     }
     total_bars += bars.size();
-    std::string name;
-    auto it = trace.thread_names.find({0, tid});
-    if (it != trace.thread_names.end()) name = trace.strings.View(it->second);
+    std::string name(trace.ThreadName(0, tid));
     threads.push_back({{"tid", tid},
                        {"kind", UnitKindName(UnitKindOfTid(tid))},
                        {"name", name},

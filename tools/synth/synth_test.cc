@@ -419,8 +419,9 @@ TEST(SynthRun, SystemServiceOpIsLeftOutOfTheProfile) {
   EXPECT_EQ(run.optrace->Str(sync->htp_op_type), "SyncOp");
   EXPECT_EQ(run.optrace->Str(sync->qnn_op_name).substr(0, 27), "SystemService_ChunkPreload_");
   bool named = false;
-  for (const auto& [pid, p] : run.optrace->processes)
-    named = named || (p.name == "QNN::SystemService_0" && p.has_op_id && p.qnn_op_id == 0);
+  for (const auto& p : run.optrace->processes)
+    named = named ||
+            (run.optrace->Str(p.name) == "QNN::SystemService_0" && p.has_op_id && p.qnn_op_id == 0);
   EXPECT_TRUE(named);
   const auto& first = *run.profile->Executions().front();
   EXPECT_EQ(first.nodes.size(), t.profile_nodes);
