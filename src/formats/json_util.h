@@ -73,6 +73,10 @@ class JsonReader {
   JsonReader(std::string path, simdjson::padded_string_view buffer, uint64_t base_offset,
              simdjson::ondemand::parser* parser);
 
+  // Parses `buffer` instead (before Root/RootArray only).  Offsets in errors
+  // are still counted from base_offset.
+  void SetBuffer(simdjson::padded_string_view buffer) { buffer_ = buffer; }
+
   // Starts parsing; the document must be a JSON object.
   object Root();
   // Starts parsing; the document must be a JSON array.

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <condition_variable>
+#include <cstring>
 #include <deque>
 #include <filesystem>
 #include <memory>
@@ -114,6 +115,8 @@ class OptraceParser {
       : path_(path),
         reader_(path, buffer, base_offset),
         out_(out),
+        buffer_(buffer),
+        text_begin_(buffer.data()),
         text_end_(buffer.data() + buffer.length()) {}
   // Parsing with a worker's `parser`, reused from chunk to chunk.
   OptraceParser(const std::string& path, simdjson::padded_string_view buffer, Optrace* out,
@@ -121,6 +124,8 @@ class OptraceParser {
       : path_(path),
         reader_(path, buffer, base_offset, parser),
         out_(out),
+        buffer_(buffer),
+        text_begin_(buffer.data()),
         text_end_(buffer.data() + buffer.length()) {}
 
   void Run() {
@@ -141,11 +146,22 @@ class OptraceParser {
     if (!saw_events) throw InputError(path_, "no \"traceEvents\" array", 0);
   }
 
-  // Parses a chunk: a JSON array of trace events.
-  void RunChunk() {
+  // Parses a chunk: a JSON array of trace events.  `scratch` holds, for the
+  // parse, the events TakeFastLines leaves (the caller reuses it).
+  void RunChunk(std::string* scratch) {
+    if (TakeFastLines(buffer_.data(), buffer_.length(), scratch)) {
+      simdjson::padded_string_view rest(scratch->data(), scratch->size(), scratch->capacity());
+      reader_.SetBuffer(rest);  // error offsets no longer match the file: the
+                                // reader falls back to a whole parse on any error
+      text_begin_ = rest.data();
+      text_end_ = rest.data() + rest.length();
+      check_line_starts_ = true;
+    }
     array events = reader_.RootArray();
     ParseEventArray(events);
     reader_.ExpectEnd();
+    if (check_line_starts_ && kept_events_ != rest_line_starts_.size())
+      Invalid("", "a line holds more than one event");
   }
 
   // Parses the root object's members other than traceEvents (the header).
@@ -189,6 +205,12 @@ class OptraceParser {
       // exact layout skip the generic parser; the array's iterator steps
       // over an element left unread.
       std::string_view token = element_value.raw_json_token();
+      if (check_line_starts_) {
+        const auto at = static_cast<size_t>(token.data() - text_begin_);
+        if (kept_events_ >= rest_line_starts_.size() || at != rest_line_starts_[kept_events_])
+          Invalid("", "an event does not start its own line");
+        ++kept_events_;
+      }
       if (!token.empty() && token.front() == '{' && TakeFastPathLine(token.data())) {
         ++event_index_;
         continue;
@@ -206,29 +228,124 @@ class OptraceParser {
   // Takes the event at `text` if MatchCounterLine or MatchFlowLine accepts
   // it, with the general path's checks and results.
   bool TakeFastPathLine(const char* text) {
-    if (text + 3 >= text_end_ || text[2] != '"') return false;
+    FastLine line;
+    if (!MatchFastLine(text, text_end_, &line)) return false;
+    CommitFastLine(line);
+    return true;
+  }
+
+  // A counter or flow line matched by optrace_line_matcher.h.
+  struct FastLine {
+    bool is_counter = false;
+    CounterLine counter;
+    FlowLine flow;
+  };
+
+  // Matches the event at `text`; returns the bytes matched, or 0.  Flows
+  // with a pid or tid out of range are left to the general path, which
+  // reports them.
+  static size_t MatchFastLine(const char* text, const char* end, FastLine* line) {
+    if (end - text < 4 || text[2] != '"') return 0;
     if (text[3] == 'n') {
-      CounterLine line;
-      if (!MatchCounterLine(text, text_end_, &line)) return false;
-      CounterTrack(line.name).push_back({line.ts, line.value});  // relative until FinishOptrace()
-      return true;
+      line->is_counter = true;
+      return MatchCounterLine(text, end, &line->counter);
     }
-    if (text[3] == 'c') {
-      FlowLine line;
-      if (!MatchFlowLine(text, text_end_, &line) || line.pid < 0 || line.pid > UINT32_MAX ||
-          line.tid < 0 || line.tid > UINT32_MAX)
-        return false;  // the general path reports what is wrong
-      FlowPoint flow;
-      flow.flow_id = static_cast<uint64_t>(line.id);
-      flow.ts_cycles = line.ts;  // made absolute in FinishOptrace()
-      flow.pid = static_cast<uint32_t>(line.pid);
-      flow.tid = static_cast<uint32_t>(line.tid);
-      flow.category = InternRepeated(kFlowCategory, line.category);
-      flow.is_start = line.is_start;
-      out_->flows.push_back(flow);
-      return true;
+    if (text[3] != 'c') return 0;
+    line->is_counter = false;
+    const size_t matched = MatchFlowLine(text, end, &line->flow);
+    const FlowLine& f = line->flow;
+    if (f.pid < 0 || f.pid > UINT32_MAX || f.tid < 0 || f.tid > UINT32_MAX) return 0;
+    return matched;
+  }
+
+  // Adds a matched line's event, as Dispatch() would.
+  void CommitFastLine(const FastLine& line) {
+    if (line.is_counter) {
+      CounterTrack(line.counter.name).push_back({line.counter.ts, line.counter.value});
+      return;  // ts relative until FinishOptrace()
     }
-    return false;
+    const FlowLine& f = line.flow;
+    FlowPoint flow;
+    flow.flow_id = static_cast<uint64_t>(f.id);
+    flow.ts_cycles = f.ts;  // made absolute in FinishOptrace()
+    flow.pid = static_cast<uint32_t>(f.pid);
+    flow.tid = static_cast<uint32_t>(f.tid);
+    flow.category = InternRepeated(kFlowCategory, f.category);
+    flow.is_start = f.is_start;
+    out_->flows.push_back(flow);
+  }
+
+  static bool IsJsonSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+
+  // Takes the counter and flow lines of a chunk ("[" events "]") out before
+  // simdjson sees it, and copies every other line to `rest` as a smaller
+  // JSON array.  Returns false (and leaves `rest` unused) when no line was
+  // taken.
+  //
+  // Lines are kept verbatim, so `rest` is valid JSON exactly when the chunk
+  // is: a taken line goes with the comma after it, or, as the last element,
+  // with the comma before it; a line that would leave a comma dangling or
+  // hide a missing one is not taken.  `rest_line_starts_` records where each
+  // kept line starts, so that ParseEventArray can check that every kept line
+  // holds exactly one event: otherwise a taken line might have sat inside
+  // another event, and the chunk fails (and the file is parsed whole).
+  bool TakeFastLines(const char* data, size_t length, std::string* rest) {
+    if (length < 2 || data[0] != '[' || data[length - 1] != ']') return false;
+    const char* p = data + 1;
+    const char* const end = data + length - 1;  // the ']'
+    rest->clear();
+    rest->push_back('[');
+    rest_line_starts_.clear();
+    size_t taken = 0;
+    // Whether what precedes p in the array ends with '[' or ',': a line is
+    // only taken when its own separator is in place.
+    bool separated = true;
+    while (p < end) {
+      while (p < end && IsJsonSpace(*p)) ++p;
+      if (p >= end) break;
+      FastLine line;
+      size_t n = separated ? MatchFastLine(p, end, &line) : 0;
+      if (n) {
+        const char* q = p + n;
+        while (q < end && (*q == ' ' || *q == '\t' || *q == '\r')) ++q;
+        bool take = false;
+        if (q < end && *q == ',') {
+          ++q;
+          while (q < end && (*q == ' ' || *q == '\t' || *q == '\r')) ++q;
+          const char* after = q;
+          while (after < end && IsJsonSpace(*after)) ++after;
+          take = q < end && *q == '\n' && after < end;  // another element follows
+        } else {
+          while (q < end && IsJsonSpace(*q)) ++q;
+          take = q == end;  // the last element: the comma before it goes too
+          if (take) {
+            size_t tail = rest->size();
+            while (IsJsonSpace((*rest)[tail - 1])) --tail;
+            if ((*rest)[tail - 1] == ',') rest->resize(tail - 1);
+          }
+        }
+        if (take) {
+          CommitFastLine(line);
+          ++event_index_;
+          ++taken;
+          p = q;
+          continue;
+        }
+      }
+      const void* newline = std::memchr(p, '\n', static_cast<size_t>(end - p));
+      const char* line_end = newline ? static_cast<const char*>(newline) : end;
+      rest_line_starts_.push_back(rest->size());
+      rest->append(p, static_cast<size_t>(line_end - p));
+      rest->push_back('\n');
+      const char* last = line_end;
+      while (last > p && IsJsonSpace(last[-1])) --last;
+      separated = last[-1] == ',';
+      p = line_end;
+    }
+    if (taken == 0) return false;
+    rest->push_back(']');
+    rest->reserve(rest->size() + simdjson::SIMDJSON_PADDING);
+    return true;
   }
 
   void ReadInt(value v, int64_t* out, std::string_view key) {
@@ -550,7 +667,12 @@ class OptraceParser {
   const std::string& path_;
   JsonReader reader_;
   Optrace* out_;
-  const char* text_end_;  // end of the JSON text being parsed
+  simdjson::padded_string_view buffer_;
+  const char* text_begin_;  // the JSON text being parsed
+  const char* text_end_;
+  std::vector<size_t> rest_line_starts_;  // see TakeFastLines
+  bool check_line_starts_ = false;
+  size_t kept_events_ = 0;  // events parsed from the kept lines
   RawEvent raw_;
   uint64_t event_index_ = 0;
   std::vector<std::pair<std::string_view, std::vector<CounterSample>*>> recent_counters_;
@@ -568,8 +690,10 @@ void AddWarning(Optrace* trace, std::string message) {
 // one thread per (pid, tid); a later event's fields win.
 void FoldMetadata(Optrace* out) {
   auto& processes = out->processes;
-  std::stable_sort(processes.begin(), processes.end(),
-                   [](const TraceProcess& a, const TraceProcess& b) { return a.pid < b.pid; });
+  auto by_pid = [](const TraceProcess& a, const TraceProcess& b) { return a.pid < b.pid; };
+  // Writers emit metadata in pid order: check before sorting.
+  if (!std::is_sorted(processes.begin(), processes.end(), by_pid))
+    std::stable_sort(processes.begin(), processes.end(), by_pid);
   size_t kept = 0;
   for (size_t i = 0; i < processes.size(); ++i) {
     const TraceProcess& p = processes[i];
@@ -595,8 +719,9 @@ void FoldMetadata(Optrace* out) {
   processes.shrink_to_fit();
   auto& threads = out->threads;
   auto key = [](const TraceThread& t) { return std::pair(t.pid, t.tid); };
-  std::stable_sort(threads.begin(), threads.end(),
-                   [&](const TraceThread& a, const TraceThread& b) { return key(a) < key(b); });
+  auto by_key = [&](const TraceThread& a, const TraceThread& b) { return key(a) < key(b); };
+  if (!std::is_sorted(threads.begin(), threads.end(), by_key))
+    std::stable_sort(threads.begin(), threads.end(), by_key);
   kept = 0;
   for (const TraceThread& t : threads) {
     if (kept && key(threads[kept - 1]) == key(t))
@@ -612,10 +737,30 @@ void FoldMetadata(Optrace* out) {
 void FinishOptrace(Optrace* out) {
   // ts + origin == Start Cycle holds for every single-slice op and for one
   // slice of each multi-slice op; the most common difference is the origin.
+  // A difference shared by more than half the slices is the most common
+  // one: a majority vote (two passes) settles the usual case without sorting.
+  std::optional<int64_t> majority;
+  if (!out->slices.empty()) {
+    int64_t candidate = 0;
+    size_t votes = 0;
+    for (const auto& s : out->slices) {
+      const int64_t d = s.op_start_cycles - s.start_cycles;
+      if (votes == 0) candidate = d;
+      votes = d == candidate ? votes + 1 : votes - 1;
+    }
+    size_t agreeing = 0;
+    for (const auto& s : out->slices) agreeing += s.op_start_cycles - s.start_cycles == candidate;
+    if (2 * agreeing > out->slices.size()) majority = candidate;
+  }
   std::vector<int64_t> differences;
-  differences.reserve(out->slices.size());
-  for (const auto& s : out->slices) differences.push_back(s.op_start_cycles - s.start_cycles);
-  if (!differences.empty()) {
+  if (!majority) {
+    differences.reserve(out->slices.size());
+    for (const auto& s : out->slices) differences.push_back(s.op_start_cycles - s.start_cycles);
+  }
+  if (majority) {
+    out->origin_cycles = *majority;
+    out->origin_known = true;
+  } else if (!differences.empty()) {
     std::sort(differences.begin(), differences.end());
     int64_t best = differences[0];
     size_t best_run = 0;
@@ -810,6 +955,7 @@ class ParallelOptraceReader {
  private:
   void Work() {
     simdjson::ondemand::parser parser;  // its buffers serve every chunk of this worker
+    std::string scratch;                // likewise for the events left after TakeFastLines
     for (;;) {
       JsonChunk chunk;
       {
@@ -823,7 +969,8 @@ class ParallelOptraceReader {
       auto part = std::make_unique<Optrace>();
       bool chunk_ok = true;
       try {
-        OptraceParser(path_, chunk.view(), part.get(), chunk.file_offset, &parser).RunChunk();
+        OptraceParser(path_, chunk.view(), part.get(), chunk.file_offset, &parser)
+            .RunChunk(&scratch);
       } catch (const InputError&) {
         chunk_ok = false;
       }

@@ -196,5 +196,63 @@ TEST(OptraceStreamingLayouts, GzipStreams) {
   ExpectSameTrace(streamed, ParseOptrace(path, text.data(), text.size()));
 }
 
+// Counter and flow lines are taken out of a chunk before simdjson parses the
+// rest (TakeFastLines).  Whatever the separators and nesting around them,
+// the streamed read must accept exactly what the whole parse accepts, with
+// the same events.
+TEST(OptraceStreamingLayouts, TakenLinesNeverChangeWhatIsAccepted) {
+  const std::string head =
+      "{\"header\": {\"version\": {\"major\": 1, \"minor\": 1, \"patch\": 0}, "
+      "\"artifact_type\": \"OP_TRACE\"},\n\"traceEvents\": [\n";
+  const std::string op =
+      R"({ "name": "Conv", "ph": "X", "tid": 256, "pid": 0, "ts": 10, "dur": 5, "args": {"ID": "0x2", "Start Cycle": 1010}})";
+  auto counter = [](int ts) {
+    return R"({ "name": "VTCM alloc", "ph": "C", "tid":0, "pid":0, "ts":)" + std::to_string(ts) +
+           R"(, "args": {"": 64}})";
+  };
+  const std::string flow =
+      R"({ "cat": "input_output", "name": "InputOutputFlowEvents", "tid": 1, "pid": 0, "ts": 9, "ph": "s", "id": 7})";
+  // Enough lines that every layout spans several 256-byte chunks.
+  std::string body;
+  for (int i = 0; i < 12; ++i) body += counter(20 + i) + ",\n" + flow + ",\n";
+  struct Layout {
+    std::string name, text;
+    bool valid;
+  };
+  const std::vector<Layout> layouts = {
+      {"counter_last", head + body + op + ",\n" + counter(50) + "\n]}", true},
+      {"op_last", head + body + op + "\n]}", true},
+      {"missing_comma_before_last", head + body + op + "\n" + counter(50) + "\n]}", false},
+      {"missing_comma_between",
+       head + body + counter(50) + "\n" + counter(51) + ",\n" + op + "\n]}", false},
+      {"trailing_comma", head + body + op + ",\n" + counter(50) + ",\n]}", false},
+      // A counter-shaped object on its own line inside another event: it is
+      // part of that event's args, not a counter sample.
+      {"nested",
+       head + body +
+           R"({ "name": "Conv", "ph": "X", "tid": 256, "pid": 0, "ts": 10, "dur": 5, "args": {"ID": "0x2", "Start Cycle": 1010, "extra": [)" +
+           "\n" + counter(77) + ",\n" + counter(78) + "\n]}},\n" + op + "\n]}",
+       true},
+  };
+  for (const auto& layout : layouts) {
+    SCOPED_TRACE(layout.name);
+    std::string path = WriteFile("taken_" + layout.name, layout.text);
+    ReadOptraceOptions options;
+    options.threads = 2;
+    options.chunk_bytes = 256;
+    if (!layout.valid) {
+      EXPECT_THROW(ParseOptrace(path, layout.text.data(), layout.text.size()), InputError);
+      EXPECT_THROW(ReadOptrace(path, options), InputError);
+      continue;
+    }
+    Optrace whole = ParseOptrace(path, layout.text.data(), layout.text.size());
+    Optrace streamed = ReadOptrace(path, options);
+    ExpectSameTrace(streamed, whole);
+    // The nested objects are no samples: 12 from the body (+1 counter_last).
+    EXPECT_EQ(whole.counters.at("VTCM alloc").size(), layout.name == "counter_last" ? 13u : 12u);
+    EXPECT_EQ(whole.flows.size(), 12u);
+  }
+}
+
 }  // namespace
 }  // namespace htpscope

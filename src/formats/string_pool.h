@@ -2,10 +2,11 @@
 // readers store a 32-bit StringId per event instead of a std::string.
 #pragma once
 
+#include <absl/container/flat_hash_map.h>
+
 #include <cstdint>
 #include <memory>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace htpscope {
@@ -43,7 +44,9 @@ class StringPool {
   size_t block_used_ = 0;                  // bytes used in blocks_.back()
   size_t block_size_ = 0;                  // bytes in blocks_.back()
   std::vector<std::string_view> strings_;  // by id, into blocks_
-  std::unordered_map<std::string_view, StringId> index_;
+  // Open addressing: hundreds of thousands of names are interned, and a
+  // node-based map costs an allocation and a cache miss for each.
+  absl::flat_hash_map<std::string_view, StringId> index_;
 };
 
 }  // namespace htpscope
