@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "formats/input_error.h"
+#include "formats/text_util.h"
 
 namespace htpscope {
 namespace {
@@ -23,13 +24,6 @@ std::vector<uint64_t> WithoutRepeats(const std::vector<uint64_t>& ids) {
   for (uint64_t id : ids)
     if (std::find(out.begin(), out.end(), id) == out.end()) out.push_back(id);
   return out;
-}
-
-std::string Trim(std::string_view s) {
-  size_t b = s.find_first_not_of(" \t\r");
-  if (b == std::string_view::npos) return "";
-  size_t e = s.find_last_not_of(" \t\r");
-  return std::string(s.substr(b, e - b + 1));
 }
 
 }  // namespace
@@ -337,14 +331,14 @@ std::vector<ExpectedEdge> ParseExpectedDag(const std::string& path, std::string_
     pos = eol + 1;
     ++line_no;
     if (size_t hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
-    std::string trimmed = Trim(line);
+    std::string trimmed(Trim(line));
     if (trimmed.empty()) continue;
     size_t arrow = trimmed.find("->");
     if (arrow == std::string::npos || trimmed.find("->", arrow + 2) != std::string::npos)
       throw InputError(path, fmt::format("expected one edge \"A -> B\", got \"{}\"", trimmed),
                        std::nullopt, line_no);
-    ExpectedEdge e{Trim(std::string_view(trimmed).substr(0, arrow)),
-                   Trim(std::string_view(trimmed).substr(arrow + 2)), line_no};
+    ExpectedEdge e{std::string(Trim(std::string_view(trimmed).substr(0, arrow))),
+                   std::string(Trim(std::string_view(trimmed).substr(arrow + 2))), line_no};
     if (e.from.empty() || e.to.empty())
       throw InputError(path, "an edge needs a name on both sides of \"->\"", std::nullopt, line_no);
     if (e.from == e.to)
@@ -357,8 +351,8 @@ std::vector<ExpectedEdge> ParseExpectedDag(const std::string& path, std::string_
 
 std::pair<std::string, std::string> ParseEdgeSpec(std::string_view spec) {
   size_t arrow = spec.find("->");
-  std::string a = Trim(spec.substr(0, arrow == std::string_view::npos ? 0 : arrow));
-  std::string b = arrow == std::string_view::npos ? "" : Trim(spec.substr(arrow + 2));
+  std::string a(Trim(spec.substr(0, arrow == std::string_view::npos ? 0 : arrow)));
+  std::string b(arrow == std::string_view::npos ? "" : Trim(spec.substr(arrow + 2)));
   if (a.empty() || b.empty() || b.find("->") != std::string::npos)
     throw std::invalid_argument(fmt::format("--drop-edge \"{}\": expected A->B", spec));
   return {a, b};

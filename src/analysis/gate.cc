@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "formats/input_error.h"
+#include "formats/text_util.h"
 
 namespace htpscope {
 namespace {
@@ -29,12 +30,6 @@ void FinishDelta(MetricDelta& d) {
 }
 
 bool IsSpace(char c) { return c == ' ' || c == '\t'; }
-
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && IsSpace(s.front())) s.remove_prefix(1);
-  while (!s.empty() && IsSpace(s.back())) s.remove_suffix(1);
-  return s;
-}
 
 bool ValidFieldName(std::string_view s) {
   if (s.empty()) return false;

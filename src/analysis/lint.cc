@@ -8,15 +8,10 @@
 #include <functional>
 
 #include "formats/input_error.h"
+#include "formats/text_util.h"
 
 namespace htpscope {
 namespace {
-
-std::string ToLower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 bool Contains(std::string_view text, std::string_view part) {
   return text.find(part) != std::string_view::npos;

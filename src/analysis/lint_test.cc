@@ -7,9 +7,12 @@
 
 #include "formats/corpus_test_util.h"
 #include "formats/input_error.h"
+#include "formats/linting_example_test_util.h"
 
 namespace htpscope {
 namespace {
+
+using testing_support::kLintingLayoutExample;
 
 bool Contains(const std::string& haystack, std::string_view needle) {
   return haystack.find(needle) != std::string::npos;
@@ -27,46 +30,8 @@ std::vector<std::string> BottleneckNames(const LintGraph& g) {
   return out;
 }
 
-// formats.md §5.2b, verbatim: the documented qnn-profile-viewer layout.
-constexpr char kLayoutExample[] = R"(Execute Stats (Average):
-------------------------
-Total Inference Time:
----------------------
-   NetRun:  9120 us
-   Backend (RPC (execute) time): 8800  us
-   Backend (QNN accelerator (execute) time): 8105  us
-   Backend (Num times yield occured): 0  count
-   Backend (Time for initial VTCM acquire): 0  us
-   Backend (Time for HVX + HMX power on and acquire): 0  us
-   Backend (Accelerator (critical path execute) time (cycles)): 1000000  cycles
-      Input OpId_2 (cycles): 0  cycles
-            Wait (Scheduler) time: 0  cycles
-            Overlap time: 0  cycles
-            Overlap (wait) time: 0  cycles
-            Resources:
-      net_conv1_Conv2D:OpId_20 (cycles): 300000  cycles
-            Wait (Scheduler) time: 40  cycles
-            Overlap time: 150000  cycles
-               net_mul_mul:OpId_30
-               Output OpId_3
-            Overlap (wait) time: 40  cycles
-               net_conv1_Conv2D:OpId_20
-            Resources: HVX, HMX, DMA
-      net_mul_mul:OpId_30 (cycles): 600000  cycles
-            Wait (Scheduler) time: 0  cycles
-            Overlap time: 60000  cycles
-               net_conv1_Conv2D:OpId_20
-            Overlap (wait) time: 0  cycles
-            Resources: HVX
-      Output OpId_3 (cycles): 99960  cycles
-            Wait (Scheduler) time: 0  cycles
-            Overlap time: 5000  cycles
-            Overlap (wait) time: 0  cycles
-            Resources: HVX
-)";
-
 TEST(Lint, LayoutExampleByHand) {
-  LintAnalysis a = AnalyzeLint(ParseProfileText("lint.txt", kLayoutExample));
+  LintAnalysis a = AnalyzeLint(ParseProfileText("lint.txt", kLintingLayoutExample));
   EXPECT_EQ(a.path, "lint.txt");
   ASSERT_EQ(a.graphs.size(), 1u);
   EXPECT_TRUE(a.skipped.empty());
@@ -308,7 +273,7 @@ TEST(Lint, OpTypesFromARunReplaceGuesses) {
   std::map<std::string, std::string> types = {{"net_mul_mul", "ElementWiseSubtract"}};
   LintOptions options;
   options.op_types = &types;
-  LintAnalysis a = AnalyzeLint(ParseProfileText("lint.txt", kLayoutExample), options);
+  LintAnalysis a = AnalyzeLint(ParseProfileText("lint.txt", kLintingLayoutExample), options);
   const LintOp& mul = a.graphs[0].ops[2];
   EXPECT_EQ(mul.qnn_op_type, "ElementWiseSubtract");
   EXPECT_EQ(mul.op_kind, "Sub");

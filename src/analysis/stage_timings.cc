@@ -10,25 +10,10 @@
 
 #include "formats/byte_source.h"
 #include "formats/input_error.h"
+#include "formats/text_util.h"
 
 namespace htpscope {
 namespace {
-
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-    s.remove_suffix(1);
-  return s;
-}
-
-bool EqualsIgnoringCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i])))
-      return false;
-  return true;
-}
 
 StageDelta MakeStageDelta(std::string stage, std::optional<double> a, std::optional<double> b) {
   StageDelta d;
@@ -61,7 +46,7 @@ StageTimings ParseStageTimings(const std::string& path, std::string_view text) {
                        line_no);
     std::string_view stage = Trim(line.substr(0, comma));
     std::string_view value = Trim(line.substr(comma + 1));
-    bool header = first_row && EqualsIgnoringCase(value, "seconds");
+    bool header = first_row && EqualsIgnoreCase(value, "seconds");
     first_row = false;
     if (header) continue;
     if (stage.empty()) throw InputError(path, "empty stage name before the comma", {}, line_no);

@@ -129,10 +129,23 @@ void SortGroups(std::vector<OpGroup>& groups) {
     if (a.work != b.work) return a.work > b.work;
     return groups[a.index].name < groups[b.index].name;
   });
-  std::vector<OpGroup> sorted;
-  sorted.reserve(groups.size());
-  for (const Key& k : keys) sorted.push_back(std::move(groups[k.index]));
-  groups = std::move(sorted);
+  // Permuted in place along its cycles: a second vector of groups would
+  // double their memory at the run's peak.
+  std::vector<uint32_t> source(keys.size());  // position i takes groups[source[i]]
+  for (uint32_t i = 0; i < keys.size(); ++i) source[i] = keys[i].index;
+  for (uint32_t start = 0; start < source.size(); ++start) {
+    if (source[start] == start) continue;
+    OpGroup held = std::move(groups[start]);
+    uint32_t at = start;
+    while (source[at] != start) {
+      const uint32_t from = source[at];
+      groups[at] = std::move(groups[from]);
+      source[at] = at;
+      at = from;
+    }
+    groups[at] = std::move(held);
+    source[at] = at;
+  }
 }
 
 void FinishShares(FineView& fine) {
@@ -172,6 +185,20 @@ void BuildFineFromOptrace(const ProfiledRun& run, Summary* out) {
   // Groups by interned name: index into the group vector + 1 per StringId.
   std::vector<uint32_t> qnn_group_of(trace.strings.size(), 0),
       htp_group_of(trace.strings.size(), 0);
+  {
+    // Exact sizes first: a trace may hold hundreds of thousands of groups,
+    // and geometric growth would hold old and new arrays at once.
+    std::vector<bool> qnn_seen(trace.strings.size()), htp_seen(trace.strings.size());
+    size_t qnn_count = 0, htp_count = 0;
+    for (const auto& op : run.ops) {
+      if (!qnn_seen[op.qnn_op_name]) ++qnn_count;
+      if (!htp_seen[op.htp_op_type]) ++htp_count;
+      qnn_seen[op.qnn_op_name] = true;
+      htp_seen[op.htp_op_type] = true;
+    }
+    fine.qnn_ops.reserve(qnn_count);
+    fine.htp_op_types.reserve(htp_count);
+  }
   std::map<OpCategory, CategoryTotal> categories;
   int64_t dpc_sum = 0;
   size_t multi_slice = 0;

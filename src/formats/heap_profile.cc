@@ -12,6 +12,7 @@
 #include "formats/byte_source.h"
 #include "formats/input_error.h"
 #include "formats/json_util.h"
+#include "formats/text_util.h"
 
 namespace htpscope {
 namespace {
@@ -21,20 +22,6 @@ constexpr std::string_view kBefore = "DSP:before_context_created";
 constexpr std::string_view kAfter = "DSP:after_context_freed";
 constexpr size_t kSniffBytes = 16 * 1024;
 constexpr size_t kMaxQuotedChars = 80;
-
-std::string_view Trim(std::string_view s) {
-  size_t begin = 0, end = s.size();
-  while (begin < end && std::isspace(static_cast<unsigned char>(s[begin]))) ++begin;
-  while (end > begin && std::isspace(static_cast<unsigned char>(s[end - 1]))) --end;
-  return s.substr(begin, end - begin);
-}
-
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
-}
 
 std::string Quote(std::string_view text) {
   if (text.size() <= kMaxQuotedChars) return fmt::format("\"{}\"", text);

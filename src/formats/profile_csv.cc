@@ -31,6 +31,7 @@
 #include "formats/byte_source.h"
 #include "formats/input_error.h"
 #include "formats/profile_text.h"
+#include "formats/text_util.h"
 
 namespace htpscope {
 namespace {
@@ -43,19 +44,6 @@ constexpr std::array<std::string_view, 7> kColumns = {
     "Msg Timestamp", "Message",         "Time", "Unit of Measurement", "Timing Source",
     "Event Level",   "Event Identifier"};
 constexpr std::string_view kSourceOpsColumn = "ONNX Source Ops";
-
-std::string_view Trim(std::string_view s) {
-  size_t begin = 0, end = s.size();
-  while (begin < end && std::isspace(static_cast<unsigned char>(s[begin]))) ++begin;
-  while (end > begin && std::isspace(static_cast<unsigned char>(s[end - 1]))) --end;
-  return s.substr(begin, end - begin);
-}
-
-std::string ToLower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 std::string ToUpper(std::string_view s) {
   std::string out(s);

@@ -13,9 +13,12 @@
 
 #include "formats/byte_source.h"
 #include "formats/input_error.h"
+#include "formats/linting_example_test_util.h"
 
 namespace htpscope {
 namespace {
+
+using testing_support::kLintingLayoutExample;
 
 constexpr char kPath[] = "profile.txt";
 
@@ -333,42 +336,7 @@ Execute Stats (Overall):
 
 // formats.md §5.2b, the documented qnn-profile-viewer linting layout.
 TEST(ProfileText, LintingLayout) {
-  ProfileReport r = ParseProfileText(kPath, R"(Execute Stats (Average):
-------------------------
-Total Inference Time:
----------------------
-   NetRun:  9120 us
-   Backend (RPC (execute) time): 8800  us
-   Backend (QNN accelerator (execute) time): 8105  us
-   Backend (Num times yield occured): 0  count
-   Backend (Time for initial VTCM acquire): 0  us
-   Backend (Time for HVX + HMX power on and acquire): 0  us
-   Backend (Accelerator (critical path execute) time (cycles)): 1000000  cycles
-      Input OpId_2 (cycles): 0  cycles
-            Wait (Scheduler) time: 0  cycles
-            Overlap time: 0  cycles
-            Overlap (wait) time: 0  cycles
-            Resources:
-      net_conv1_Conv2D:OpId_20 (cycles): 300000  cycles
-            Wait (Scheduler) time: 40  cycles
-            Overlap time: 150000  cycles
-               net_mul_mul:OpId_30
-               Output OpId_3
-            Overlap (wait) time: 40  cycles
-               net_conv1_Conv2D:OpId_20
-            Resources: HVX, HMX, DMA
-      net_mul_mul:OpId_30 (cycles): 600000  cycles
-            Wait (Scheduler) time: 0  cycles
-            Overlap time: 60000  cycles
-               net_conv1_Conv2D:OpId_20
-            Overlap (wait) time: 0  cycles
-            Resources: HVX
-      Output OpId_3 (cycles): 99960  cycles
-            Wait (Scheduler) time: 0  cycles
-            Overlap time: 5000  cycles
-            Overlap (wait) time: 0  cycles
-            Resources: HVX
-)");
+  ProfileReport r = ParseProfileText(kPath, kLintingLayoutExample);
   EXPECT_TRUE(r.warnings.empty()) << r.warnings.front();
   ASSERT_EQ(r.statistics.size(), 1u);
   const ProfileBlock& b = r.statistics[0];

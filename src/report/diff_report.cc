@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "report/format_util.h"
+#include "report/run_sections.h"
 
 namespace htpscope {
 namespace {
@@ -210,10 +211,6 @@ std::string NoiseSentence(const RunDiff& diff) {
 
 // ---- Text -------------------------------------------------------------------
 
-void Section(std::string& out, std::string_view title) {
-  out += fmt::format("\n{}\n{}\n", title, std::string(title.size(), '-'));
-}
-
 std::string SideLine(const char* name, const DiffSide& side) {
   return fmt::format("{}: {} ({} run{}; {} steady-state execution{}; per-op view from {})\n", name,
                      fmt::join(side.labels, ", "), side.labels.size(),
@@ -275,7 +272,7 @@ std::string GateMark(const GateResult& g) {
 
 void GateRows(std::string& out, const std::vector<GateResult>& gates) {
   if (gates.empty()) return;
-  Section(out, "Gates (--fail-on)");
+  AppendSection(out, "Gates (--fail-on)");
   for (const auto& g : gates)
     out += fmt::format("  {:<5}  {}  — {}\n", GateMark(g), g.expr, g.detail);
   int status = GateExitStatus(gates);
@@ -298,18 +295,18 @@ std::string RenderText(const RunDiff& diff, const std::vector<GateResult>& gates
   std::string out = "htpscope diff: A = baseline, B = candidate\n";
   out += SideLine("A", diff.a);
   out += SideLine("B", diff.b);
-  Section(out, "Verdict");
+  AppendSection(out, "Verdict");
   out += "  " + DiffVerdict(diff) + "\n";
-  Section(out, "Coarse view (µs as printed by the profile viewer)");
+  AppendSection(out, "Coarse view (µs as printed by the profile viewer)");
   MetricRows(out, diff, kCoarse);
   out +=
       "  steady state = median over executions 2..N of every run on the side; cold = execution 1\n"
       "  work = thread-aggregate cycles (summed over threads): a volume, never a wall time\n";
-  Section(out, "Traced execution (cycles of the one execution each optrace/QHAS covers)");
+  AppendSection(out, "Traced execution (cycles of the one execution each optrace/QHAS covers)");
   MetricRows(out, diff, kTraced);
-  Section(out, "Memory (traced execution)");
+  AppendSection(out, "Memory (traced execution)");
   MetricRows(out, diff, kMemory);
-  Section(out, "Units (traced execution)");
+  AppendSection(out, "Units (traced execution)");
   if (diff.units.empty()) {
     out += "  (no per-thread view on either side)\n";
   } else {
@@ -324,13 +321,13 @@ std::string RenderText(const RunDiff& diff, const std::vector<GateResult>& gates
                       u.utilization_pct.b ? Side(u.utilization_pct, false) + " %" : "-");
     out += "  used = cycles_used (union of the thread's slices); util = used ÷ graph wall cycles\n";
   }
-  Section(out, "QNN ops by |ΔDPC| (traced execution; an added/removed op counts whole)");
+  AppendSection(out, "QNN ops by |ΔDPC| (traced execution; an added/removed op counts whole)");
   OpRows(out, diff.qnn_ops, top_n, true);
-  Section(out, "HTP op types by |ΔDPC|");
+  AppendSection(out, "HTP op types by |ΔDPC|");
   OpRows(out, diff.htp_op_types, top_n, false);
   GateRows(out, gates);
   if (!diff.notes.empty() || !diff.a.missing.empty() || !diff.b.missing.empty()) {
-    Section(out, "Notes");
+    AppendSection(out, "Notes");
     for (const auto& n : diff.notes) out += "  * " + n + "\n";
     for (const auto& m : diff.a.missing) out += "  * A missing " + m + "\n";
     for (const auto& m : diff.b.missing) out += "  * B missing " + m + "\n";

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "report/format_util.h"
+#include "report/run_sections.h"
 #include "report/timeline_report.h"
 
 namespace htpscope {
@@ -34,10 +35,6 @@ std::string NameList(const std::vector<std::string>& names) {
   std::vector<std::string> parts;
   for (const auto& n : names) parts.push_back(AsciiFit(n, 60));
   return fmt::format("{}", fmt::join(parts, ", "));
-}
-
-void Section(std::string& out, std::string_view title) {
-  out += fmt::format("\n{}\n{}\n", title, std::string(title.size(), '-'));
 }
 
 // Per op id: dominant-path cycles summed over its slices.
@@ -227,7 +224,7 @@ std::string RenderGraphText(const GraphView& v, const ProfiledRun& run) {
         "producer's id\n",
         g.producer_map.size(), identity);
 
-  Section(out, "Dependencies between op groups (predecessor group -> group: node edges)");
+  AppendSection(out, "Dependencies between op groups (predecessor group -> group: node edges)");
   {
     std::map<std::pair<uint32_t, uint32_t>, std::pair<size_t, uint8_t>> group_edges;
     for (const auto& e : g.edges) {
@@ -244,7 +241,7 @@ std::string RenderGraphText(const GraphView& v, const ProfiledRun& run) {
                          EdgeKindNames(info.second));
   }
 
-  Section(out, "Predecessors of each op, grouped by op group");
+  AppendSection(out, "Predecessors of each op, grouped by op group");
   for (uint32_t n = 0; n < g.nodes.size(); ++n) {
     const DepNode& node = g.nodes[n];
     auto preds = PredecessorsByGroup(g, v.groups, n);
@@ -261,7 +258,8 @@ std::string RenderGraphText(const GraphView& v, const ProfiledRun& run) {
                     list.empty() ? "(none)" : list);
   }
 
-  Section(out, "Shared tensors (read by ops of more than one op group besides their producer)");
+  AppendSection(out,
+                "Shared tensors (read by ops of more than one op group besides their producer)");
   if (v.shared_tensors.empty()) out += "  (none)\n";
   for (const auto& s : v.shared_tensors)
     out += fmt::format(
@@ -275,7 +273,7 @@ std::string RenderGraphText(const GraphView& v, const ProfiledRun& run) {
         "constants, tying branches to one buffer; shape tensors are read-only metadata\n";
 
   if (v.expect) {
-    Section(out, "Expected DAG vs compiled graph (groups named by the expectation)");
+    AppendSection(out, "Expected DAG vs compiled graph (groups named by the expectation)");
     const auto& c = *v.expect;
     out += fmt::format("  matched {}, missing {}, extra {}\n", c.matched.size(), c.missing.size(),
                        c.extra.size());
@@ -289,7 +287,7 @@ std::string RenderGraphText(const GraphView& v, const ProfiledRun& run) {
       out += fmt::format("  unknown: {} is no op group of this graph\n", AsciiFit(n, 60));
   }
 
-  Section(
+  AppendSection(
       out,
       "Critical path (longest path by measured op durations over data and sequencer dependencies)");
   if (v.critical.nodes.empty()) {
@@ -315,7 +313,7 @@ std::string RenderGraphText(const GraphView& v, const ProfiledRun& run) {
         "assumes unlimited units and no dispatch cost\n";
   }
   if (!v.what_if.empty()) {
-    Section(
+    AppendSection(
         out,
         "What-if: dependencies dropped (ESTIMATE: durations as measured, resources not modelled)");
     for (const auto& w : v.what_if) {
@@ -333,7 +331,7 @@ std::string RenderGraphText(const GraphView& v, const ProfiledRun& run) {
 
   if (v.dominant && run.optrace) {
     const Optrace& trace = *run.optrace;
-    Section(out, "Dominant path (QHAS method, recomputed from the optrace)");
+    AppendSection(out, "Dominant path (QHAS method, recomputed from the optrace)");
     out += fmt::format(
         "  {} segments over the {}-cycle wall, {} idle cycles; at each cycle the running slice "
         "of highest priority (HMX > HVX > DMA read > DMA write > checkpoint > sync, then lowest "
@@ -389,7 +387,7 @@ std::string RenderGraphText(const GraphView& v, const ProfiledRun& run) {
   }
   if (v.critical_vs_qhas) {
     const auto& a = *v.critical_vs_qhas;
-    Section(out, "Critical path vs QHAS dominant_path_htp_0 (op ids)");
+    AppendSection(out, "Critical path vs QHAS dominant_path_htp_0 (op ids)");
     out += fmt::format(
         "  on both: {}; only on the critical path: {}; only on QHAS's path: {} ({} dp cycles)\n",
         a.both.size(), a.only_critical.size(), a.only_qhas.size(), GroupDigits(a.only_qhas_cycles));
@@ -412,7 +410,7 @@ std::string RenderGraphText(const GraphView& v, const ProfiledRun& run) {
         "covers every cycle of the wall (resource waits and DMA included)\n";
   }
   if (!v.warnings.empty()) {
-    Section(out, "Warnings");
+    AppendSection(out, "Warnings");
     for (const auto& w : v.warnings)
       out += fmt::format("  [{}] {}\n", w.code, AsciiFit(w.message, 2000));
   }

@@ -7,6 +7,7 @@
 
 #include "formats/json_util.h"
 #include "report/format_util.h"
+#include "report/run_sections.h"
 
 namespace htpscope {
 namespace {
@@ -31,10 +32,6 @@ json PeakJson(const CounterPeak& p, bool has_cycle) {
           {"samples", p.samples}};
 }
 
-void Section(std::string& out, std::string_view title) {
-  out += fmt::format("\n{}\n{}\n", title, std::string(title.size(), '-'));
-}
-
 std::string At(const CounterPeak& p) {
   return p.peak_offset_cycles ? fmt::format("at cycle {} ({} cycles into the execution)",
                                             p.peak_cycle, GroupDigits(*p.peak_offset_cycles))
@@ -42,7 +39,7 @@ std::string At(const CounterPeak& p) {
 }
 
 void RenderPeak(const MemoryView& m, std::string& out) {
-  Section(out, "VTCM allocation");
+  AppendSection(out, "VTCM allocation");
   if (!m.peak_vtcm) {
     out += "  no VTCM allocation data (needs the optrace or the QHAS summary)\n";
     return;
@@ -70,7 +67,7 @@ std::string Share(const std::optional<double>& v) {
 }
 
 void RenderTraffic(const MemoryView& m, int top_n, std::string& out) {
-  Section(out, fmt::format("DRAM and VTCM traffic per op, in bytes ({})", m.traffic_source));
+  AppendSection(out, fmt::format("DRAM and VTCM traffic per op, in bytes ({})", m.traffic_source));
   const TrafficBytes& t = *m.totals;
   out += fmt::format(
       "  total  DRAM read {} ({})  DRAM write {} ({})  VTCM read {} ({})  VTCM write {} ({})\n",
@@ -107,7 +104,7 @@ void RenderTraffic(const MemoryView& m, int top_n, std::string& out) {
 }
 
 void RenderSpillFill(const MemoryView& m, std::string& out) {
-  Section(out, "Spill/Fill (compiler-inserted VTCM<->DRAM round trips)");
+  AppendSection(out, "Spill/Fill (compiler-inserted VTCM<->DRAM round trips)");
   const SpillFillTotals& s = *m.spill_fill;
   if (s.instances == 0) {
     out += fmt::format("  none: no HTP op type contains \"Spill\" or \"Fill\" ({})\n", s.source);
@@ -131,27 +128,23 @@ void RenderSpillFill(const MemoryView& m, std::string& out) {
 
 std::string RenderMemoryText(const MemoryView& m, int top_n) {
   std::string out = fmt::format("htpscope memory: {}\n", m.label);
-  for (const auto& a : m.artifacts)
-    out += fmt::format("  read {:<22} {}\n", ArtifactKindName(a.kind), a.path);
+  out += ReadArtifactLines(m.artifacts);
   out += "  one traced execution (the optrace and QHAS cover the first, cold one)\n";
   RenderPeak(m, out);
   if (m.totals) RenderTraffic(m, top_n, out);
   if (m.spill_fill) RenderSpillFill(m, out);
   if (!m.cross_checks.empty()) {
-    Section(out, "Cross-checks");
+    AppendSection(out, "Cross-checks");
     for (const auto& c : m.cross_checks)
       out += fmt::format("  [{}] {}: {} {} {} {} {} ({})\n", c.agree ? "agree" : "DIFFER", c.name,
                          c.a_source, GroupDigits(std::llround(c.a)), c.agree ? "=" : "vs",
                          c.b_source, GroupDigits(std::llround(c.b)), c.unit);
   }
   if (!m.notes.empty()) {
-    Section(out, "Notes");
+    AppendSection(out, "Notes");
     for (const auto& n : m.notes) out += fmt::format("  {}\n", n);
   }
-  if (!m.missing.empty()) {
-    Section(out, "Missing artifacts (and what they would give)");
-    for (const auto& x : m.missing) out += fmt::format("  {}: {}\n", x.artifact, x.withholds);
-  }
+  out += MissingArtifactsSection(m.missing);
   return out;
 }
 
@@ -159,9 +152,7 @@ json MemoryToJson(const MemoryView& m) {
   json j;
   j["schema"] = "htpscope.memory/1";
   j["label"] = m.label;
-  j["artifacts"] = json::array();
-  for (const auto& a : m.artifacts)
-    j["artifacts"].push_back({{"path", a.path}, {"kind", ArtifactKindName(a.kind)}});
+  j["artifacts"] = ArtifactsJson(m.artifacts);
   if (m.peak_vtcm) {
     json p = PeakJson(*m.peak_vtcm, m.peak_vtcm->samples > 0);
     p["source"] = m.peak_vtcm_source;

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "report/format_util.h"
+#include "report/run_sections.h"
 
 namespace htpscope {
 namespace {
@@ -34,12 +35,8 @@ json GroupJson(const OpGroup& g) {
   return j;
 }
 
-void Section(std::string& out, std::string_view title) {
-  out += fmt::format("\n{}\n{}\n", title, std::string(title.size(), '-'));
-}
-
 void RenderCoarse(const Summary& s, std::string& out) {
-  Section(out, "Coarse view: time per execution (profile-viewer, µs as printed)");
+  AppendSection(out, "Coarse view: time per execution (profile-viewer, µs as printed)");
   if (s.executions.empty()) {
     out += "  (no per-execution blocks in the profile output)\n";
   } else {
@@ -123,7 +120,7 @@ void RenderFine(const Summary& s, int top_n, std::string& out) {
                        : f.source == "qhas"
                            ? "QHAS summary (no optrace given)"
                            : "profile per-node cycles of execution 1 (no optrace, no QHAS)";
-  Section(out, fmt::format("Fine view: one traced execution, in HTP cycles ({})", origin));
+  AppendSection(out, fmt::format("Fine view: one traced execution, in HTP cycles ({})", origin));
   if (f.graph_wall_cycles)
     out +=
         fmt::format("  graph wall     {:>14} cycles  span of executed ops{}\n",
@@ -158,7 +155,7 @@ void RenderFine(const Summary& s, int top_n, std::string& out) {
 }
 
 void RenderUnits(const Summary& s, std::string& out) {
-  Section(out, "Units: hardware-thread occupancy in the traced execution");
+  AppendSection(out, "Units: hardware-thread occupancy in the traced execution");
   out += fmt::format("  {:>5}  {:<5} {:>13} {:>7} {:>13} {:>7}\n", "tid", "kind", "cycles_used",
                      "util %", "busy cycles", "slices");
   for (const auto& u : s.units)
@@ -175,7 +172,7 @@ void RenderUnits(const Summary& s, std::string& out) {
 }
 
 void RenderPhases(const Summary& s, std::string& out) {
-  Section(out, "Runtrace: wall phases per execution (each phase has its own clock)");
+  AppendSection(out, "Runtrace: wall phases per execution (each phase has its own clock)");
   out += fmt::format("  {:>4}  {:<20} {:>13} {:>11} {:>8}\n", "exec", "phase", "wall cycles",
                      "wall µs", "GHz");
   for (const auto& p : s.phases)
@@ -191,15 +188,14 @@ void RenderPhases(const Summary& s, std::string& out) {
 
 std::string RenderSummaryText(const Summary& s, int top_n) {
   std::string out = fmt::format("htpscope summary: {}\n", s.label);
-  for (const auto& a : s.artifacts)
-    out += fmt::format("  read {:<22} {}\n", ArtifactKindName(a.kind), a.path);
+  out += ReadArtifactLines(s.artifacts);
   for (const auto& k : s.skipped) out += fmt::format("  skipped {}\n", k);
   RenderCoarse(s, out);
   if (s.fine) RenderFine(s, top_n, out);
   if (!s.units.empty()) RenderUnits(s, out);
   if (!s.phases.empty()) RenderPhases(s, out);
   if (!s.cross_checks.empty()) {
-    Section(out, "Cross-checks between artifacts");
+    AppendSection(out, "Cross-checks between artifacts");
     for (const auto& c : s.cross_checks) {
       const char* relation = !c.agree ? "vs" : c.a == c.b ? "=" : "≈";
       out += fmt::format("  [{}] {}: {} {:g} {} {} {:g}", c.agree ? "agree" : "DIFFER", c.name,
@@ -211,13 +207,10 @@ std::string RenderSummaryText(const Summary& s, int top_n) {
     }
   }
   if (!s.warnings.empty()) {
-    Section(out, "Warnings");
+    AppendSection(out, "Warnings");
     for (const auto& w : s.warnings) out += fmt::format("  [{}] {}\n", w.code, w.message);
   }
-  if (!s.missing.empty()) {
-    Section(out, "Missing artifacts (and what they would give)");
-    for (const auto& m : s.missing) out += fmt::format("  {}: {}\n", m.artifact, m.withholds);
-  }
+  out += MissingArtifactsSection(s.missing);
   return out;
 }
 
@@ -225,9 +218,7 @@ json SummaryToJson(const Summary& s) {
   json j;
   j["schema"] = "htpscope.summary/1";
   j["label"] = s.label;
-  j["artifacts"] = json::array();
-  for (const auto& a : s.artifacts)
-    j["artifacts"].push_back({{"path", a.path}, {"kind", ArtifactKindName(a.kind)}});
+  j["artifacts"] = ArtifactsJson(s.artifacts);
   j["skipped"] = s.skipped;
 
   j["executions"] = json::array();

@@ -1,0 +1,45 @@
+// The linting-level profile example of formats.md §5.2b, verbatim: the
+// documented qnn-profile-viewer layout, shared by the reader's and the lint
+// analysis's tests (whose expected figures are worked out by hand from it).
+#pragma once
+
+namespace htpscope::testing_support {
+
+inline constexpr char kLintingLayoutExample[] = R"(Execute Stats (Average):
+------------------------
+Total Inference Time:
+---------------------
+   NetRun:  9120 us
+   Backend (RPC (execute) time): 8800  us
+   Backend (QNN accelerator (execute) time): 8105  us
+   Backend (Num times yield occured): 0  count
+   Backend (Time for initial VTCM acquire): 0  us
+   Backend (Time for HVX + HMX power on and acquire): 0  us
+   Backend (Accelerator (critical path execute) time (cycles)): 1000000  cycles
+      Input OpId_2 (cycles): 0  cycles
+            Wait (Scheduler) time: 0  cycles
+            Overlap time: 0  cycles
+            Overlap (wait) time: 0  cycles
+            Resources:
+      net_conv1_Conv2D:OpId_20 (cycles): 300000  cycles
+            Wait (Scheduler) time: 40  cycles
+            Overlap time: 150000  cycles
+               net_mul_mul:OpId_30
+               Output OpId_3
+            Overlap (wait) time: 40  cycles
+               net_conv1_Conv2D:OpId_20
+            Resources: HVX, HMX, DMA
+      net_mul_mul:OpId_30 (cycles): 600000  cycles
+            Wait (Scheduler) time: 0  cycles
+            Overlap time: 60000  cycles
+               net_conv1_Conv2D:OpId_20
+            Overlap (wait) time: 0  cycles
+            Resources: HVX
+      Output OpId_3 (cycles): 99960  cycles
+            Wait (Scheduler) time: 0  cycles
+            Overlap time: 5000  cycles
+            Overlap (wait) time: 0  cycles
+            Resources: HVX
+)";
+
+}  // namespace htpscope::testing_support

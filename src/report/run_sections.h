@@ -1,0 +1,27 @@
+// Text and JSON pieces that every report of a run repeats: which artifacts
+// were read, and which were missing and what they would have given.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analysis/summary.h"
+#include "model/run.h"
+
+namespace htpscope {
+
+// Appends a titled section: a blank line, the title, and a rule under it.
+void AppendSection(std::string& out, std::string_view title);
+
+// "  read <kind> <path>" per artifact, as text reports start.
+std::string ReadArtifactLines(const std::vector<LoadedArtifact>& artifacts);
+
+// [{"path": ..., "kind": ...}] per artifact, as every JSON schema has it.
+nlohmann::json ArtifactsJson(const std::vector<LoadedArtifact>& artifacts);
+
+// The "Missing artifacts" section, or "" when nothing is missing.
+std::string MissingArtifactsSection(const std::vector<MissingArtifact>& missing);
+
+}  // namespace htpscope
