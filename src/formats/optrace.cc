@@ -879,6 +879,7 @@ class ParallelOptraceReader {
 
   // Returns false when chunking or any chunk failed: parse whole instead.
   bool Run(Optrace* out) {
+    out_ = out;
     out->path = path_;
     // Plain files are parsed in place through a mapping; gzip is streamed.
     std::unique_ptr<MappedFile> mapped = MappedFile::Open(path_);
@@ -906,13 +907,9 @@ class ParallelOptraceReader {
       while (ok) {
         std::optional<JsonChunk> chunk = chunker->Next();
         if (!chunk) break;
-        // Merge what is ready before waiting: finished chunks count against
-        // the in-flight bound until they are merged.
+        // Finished chunks count against the in-flight bound until a worker
+        // has merged them.
         for (;;) {
-          if (!MergeReady(out)) {
-            ok = false;
-            break;
-          }
           std::unique_lock lock(mutex_);
           if (failed_) {
             ok = false;
@@ -938,7 +935,8 @@ class ParallelOptraceReader {
     }
     work_.notify_all();
     for (auto& w : workers_) w.join();
-    ok = ok && !failed_ && MergeReady(out) && done_.empty();
+    merging_ = true;  // the workers are gone: this thread merges what is left
+    ok = ok && !failed_ && MergeReady() && done_.empty();
     if (!ok) return false;
     // The header (and any other member) lies outside the streamed array.
     const std::string& others = chunker->other_members();
@@ -975,6 +973,7 @@ class ParallelOptraceReader {
         chunk_ok = false;
       }
       chunker_->Recycle(std::move(chunk));  // reuse the bytes for a later chunk
+      bool merge = false;
       {
         std::lock_guard lock(mutex_);
         --busy_;
@@ -982,21 +981,33 @@ class ParallelOptraceReader {
           failed_ = true;
         else
           done_.emplace(chunk.index, Done{std::move(part), chunk.file_offset + chunk.length});
+        // Merging runs on the workers, one at a time, so that the thread
+        // feeding chunks (and inflating gzip) does nothing else.
+        merge = !merging_ && !failed_;
+        if (merge) merging_ = true;
       }
-      merged_.notify_all();
       space_.notify_all();
+      if (merge) MergeReady();
     }
   }
 
-  // Merges the completed chunks that continue the file order.
-  bool MergeReady(Optrace* out) {
+  // Merges the completed chunks that continue the file order into out_.
+  // Called by the holder of merging_, which it releases (under the same lock
+  // as the last look at done_, so no finished chunk is left unmerged).
+  bool MergeReady() {
     for (;;) {
       Done done;
       {
         std::lock_guard lock(mutex_);
-        if (failed_) return false;
+        if (failed_) {
+          merging_ = false;
+          return false;
+        }
         auto it = done_.find(next_merge_);
-        if (it == done_.end()) return true;
+        if (it == done_.end()) {
+          merging_ = false;
+          return true;
+        }
         done = std::move(it->second);
         done_.erase(it);
         ++next_merge_;
@@ -1005,17 +1016,18 @@ class ParallelOptraceReader {
       double growth = file_bytes_ && done.end_offset
                           ? static_cast<double>(file_bytes_) / static_cast<double>(done.end_offset)
                           : 0;
-      MergeChunk(std::move(*done.part), out, growth);
-      ++out->chunks_parsed;
+      MergeChunk(std::move(*done.part), out_, growth);
+      ++out_->chunks_parsed;
     }
   }
 
   const std::string& path_;
   ReadOptraceOptions options_;
+  Optrace* out_ = nullptr;               // touched only by the holder of merging_
   JsonArrayChunker* chunker_ = nullptr;  // outlives the workers (joined in Run)
   std::vector<std::thread> workers_;
   std::mutex mutex_;
-  std::condition_variable work_, space_, merged_;
+  std::condition_variable work_, space_;
   std::deque<JsonChunk> queue_;
   struct Done {
     std::unique_ptr<Optrace> part;
@@ -1028,6 +1040,7 @@ class ParallelOptraceReader {
   size_t max_in_flight_ = 2;
   bool closing_ = false;
   bool failed_ = false;
+  bool merging_ = false;  // a thread is merging into out_
 };
 
 }  // namespace
