@@ -49,7 +49,7 @@ classify() {  # prints the targets a file seeds
   local f="$1" head
   head="$(head -c 4096 "$f" | tr -d '\0' || true)"
   case "$head" in
-    *'"OP_TRACE"'*) echo optrace ;;
+    *'"OP_TRACE"'*) echo optrace; echo optrace_streaming ;;
     *'"RUN_TRACE"'*) echo runtrace ;;
     *'"HTP_GRAPH"'*) echo htp_graph ;;
     *'"QHAS"'*) echo qhas ;;
@@ -121,7 +121,8 @@ for name in "${targets[@]}"; do
   corpus="$work/corpus/$name"
   mkdir -p "$corpus" "$work/artifacts/$name"
   dirs=("$corpus")
-  for d in "fuzz/seeds/$name" "fuzz/regressions/$name" "$work/seeds/$name"; do
+  base="${name%_streaming}"  # optrace_streaming shares optrace's seeds and dictionary
+  for d in "fuzz/seeds/$base" "fuzz/regressions/$name" "$work/seeds/$name"; do
     [[ -d "$d" ]] && dirs+=("$d")
   done
   args=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
@@ -129,7 +130,7 @@ for name in "${targets[@]}"; do
   # Short (CI) runs use a fixed seed, so that a failure there replays the
   # same mutations locally; long campaigns draw a new seed each time.
   ((seconds < 300)) && args+=(-seed=1)
-  [[ -f "fuzz/dicts/$name.dict" ]] && args+=(-dict="fuzz/dicts/$name.dict")
+  [[ -f "fuzz/dicts/$base.dict" ]] && args+=(-dict="fuzz/dicts/$base.dict")
   echo "== fuzz $name for ${seconds} s"
   log="$work/$name.log"
   start=$(date +%s)

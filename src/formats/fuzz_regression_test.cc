@@ -75,6 +75,28 @@ const std::map<std::string, Replay>& Replays() {
   static const std::map<std::string, Replay> replays = {
       {"optrace",
        [](const std::string& p, const std::string& c) { ParseOptrace(p, c.data(), c.size()); }},
+      {"optrace_streaming",
+       [](const std::string& p, const std::string& c) {
+         // The streamed read must accept and reject what the whole parse does.
+         std::string whole_error, streamed_error;
+         uint64_t whole_events = 0, streamed_events = 0;
+         try {
+           whole_events = ParseOptrace(p, c.data(), c.size()).events_read;
+         } catch (const InputError& e) {
+           whole_error = e.what();
+         }
+         try {
+           ReadOptraceOptions options;
+           options.threads = 2;
+           options.chunk_bytes = 64;
+           streamed_events = ReadOptrace(p, options).events_read;
+         } catch (const InputError& e) {
+           streamed_error = e.what();
+         }
+         EXPECT_EQ(streamed_error, whole_error);
+         EXPECT_EQ(streamed_events, whole_events);
+         if (!whole_error.empty()) ParseOptrace(p, c.data(), c.size());  // rethrows
+       }},
       {"runtrace", [](const std::string& p, const std::string& c) { ParseRuntrace(p, c); }},
       {"htp_graph", [](const std::string& p, const std::string& c) { ParseHtpGraph(p, c); }},
       {"qhas", [](const std::string& p, const std::string& c) { ParseQhas(p, c); }},

@@ -9,7 +9,7 @@ namespace {
 
 bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
-std::string_view Trim(std::string_view text) {
+std::string_view TrimJsonSpace(std::string_view text) {
   while (!text.empty() && IsSpace(text.front())) text.remove_prefix(1);
   while (!text.empty() && IsSpace(text.back())) text.remove_suffix(1);
   return text;
@@ -152,7 +152,7 @@ void JsonArrayChunker::FindArrayStart() {
         if (j >= size_ || data_[j] != '[') throw ChunkingNotPossible("member is not an array");
         if (root_open == std::string::npos) throw ChunkingNotPossible("no root object");
         prologue_members_ = std::string(
-            Trim(std::string_view(data_ + root_open + 1, string_start - root_open - 1)));
+            TrimJsonSpace(std::string_view(data_ + root_open + 1, string_start - root_open - 1)));
         if (!prologue_members_.empty() && prologue_members_.back() == ',')
           prologue_members_.pop_back();
         start_ = j;  // the chunk begins at '['
@@ -183,15 +183,15 @@ std::optional<JsonChunk> JsonArrayChunker::FinalChunk() {
     throw ChunkingNotPossible("array is not closed");
   // After ']': [, more members] '}' and only white space.
   std::string_view rest(data_ + close + 1, size_ - close - 1);
-  rest = Trim(rest);
+  rest = TrimJsonSpace(rest);
   if (rest.empty() || rest.back() != '}') throw ChunkingNotPossible("root object is not closed");
   rest.remove_suffix(1);
-  rest = Trim(rest);
+  rest = TrimJsonSpace(rest);
   if (!rest.empty()) {
     if (rest.front() != ',') throw ChunkingNotPossible("unexpected text after the array");
     rest.remove_prefix(1);
   }
-  std::string epilogue(Trim(rest));
+  std::string epilogue(TrimJsonSpace(rest));
   other_members_ = "{" + prologue_members_ +
                    (prologue_members_.empty() || epilogue.empty() ? "" : ",") + epilogue + "}";
   JsonChunk chunk;

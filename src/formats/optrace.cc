@@ -1,6 +1,7 @@
 #include "formats/optrace.h"
 
 #include <fmt/format.h>
+#include <malloc.h>
 #include <simdjson.h>
 
 #include <algorithm>
@@ -1048,7 +1049,13 @@ class ParallelOptraceReader {
 Optrace ReadOptrace(const std::string& path, const ReadOptraceOptions& options) {
   {
     Optrace trace;
-    if (ParallelOptraceReader(path, options).Run(&trace)) return trace;
+    if (ParallelOptraceReader(path, options).Run(&trace)) {
+      // The workers' parsers, scratch text and chunk parts are freed now, but
+      // glibc keeps freed memory in the workers' arenas, where the analyses
+      // that follow (on this thread) cannot reuse it: hand it back.
+      malloc_trim(0);
+      return trace;
+    }
   }
   LoadedFile file = ReadWholeFile(path);
   return ParseWhole(path, file.bytes);

@@ -18,12 +18,14 @@ class LineCursor {
     return true;
   }
 
-  // A string's content up to its closing quote; no escapes or control
-  // characters (the general parser handles those).
+  // A string's content up to its closing quote, printable ASCII only.
   bool String(std::string_view* out) {
     const char* p = at_;
     while (p < end_ && *p != '"') {
-      if (*p == '\\' || static_cast<unsigned char>(*p) < 0x20) return false;
+      const auto byte = static_cast<unsigned char>(*p);
+      // ASCII only: the general parser validates escapes, control
+      // characters and UTF-8.
+      if (*p == '\\' || byte < 0x20 || byte >= 0x80) return false;
       ++p;
     }
     if (p == end_) return false;
@@ -40,9 +42,12 @@ class LineCursor {
     if (negative) ++p;
     const char* digits = p;
     int64_t value = 0;
-    while (p < end_ && *p >= '0' && *p <= '9' && p - digits < 19) value = value * 10 + (*p++ - '0');
+    while (p < end_ && *p >= '0' && *p <= '9') {
+      if (p - digits == 18) return false;  // 19 digits or more: could overflow
+      value = value * 10 + (*p++ - '0');
+    }
     const auto count = p - digits;
-    if (count == 0 || count > 18 || (count > 1 && *digits == '0')) return false;
+    if (count == 0 || (count > 1 && *digits == '0')) return false;
     if (p < end_ && (*p == '.' || *p == 'e' || *p == 'E')) return false;
     *out = negative ? -value : value;
     at_ = p;

@@ -73,11 +73,16 @@ TEST(OptraceLineMatcher, EveryOtherLayoutIsLeftToTheGeneralParser) {
       // an escape in the name, a control character
       R"({ "name": "VTCM \"a\"", "ph": "C", "tid":0, "pid":0, "ts":4511, "args": {"": 1}})",
       "{ \"name\": \"a\tb\", \"ph\": \"C\", \"tid\":0, \"pid\":0, \"ts\":1, \"args\": {\"\": 1}}",
+      // non-ASCII (here not even valid UTF-8): simdjson validates it
+      "{ \"name\": \"caf\xc3\xa9\", \"ph\": \"C\", \"tid\":0, \"pid\":0, \"ts\":1, \"args\": "
+      "{\"\": 1}}",
+      "{ \"name\": \"\xff\", \"ph\": \"C\", \"tid\":0, \"pid\":0, \"ts\":1, \"args\": {\"\": 1}}",
       // number forms: fraction, exponent, leading zero, 19 digits, bare minus
       R"({ "name": "a", "ph": "C", "tid":0, "pid":0, "ts":4511, "args": {"": 1.5}})",
       R"({ "name": "a", "ph": "C", "tid":0, "pid":0, "ts":4511, "args": {"": 1e3}})",
       R"({ "name": "a", "ph": "C", "tid":0, "pid":0, "ts":04511, "args": {"": 1}})",
       R"({ "name": "a", "ph": "C", "tid":0, "pid":0, "ts":1234567890123456789, "args": {"": 1}})",
+      R"({ "name": "a", "ph": "C", "tid":0, "pid":0, "ts":9999999999999999999, "args": {"": 1}})",
       R"({ "name": "a", "ph": "C", "tid":0, "pid":0, "ts":-, "args": {"": 1}})",
       // a string where a number belongs, an extra key, another phase
       R"({ "name": "a", "ph": "C", "tid":0, "pid":0, "ts":"1", "args": {"": 1}})",
