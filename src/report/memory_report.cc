@@ -207,19 +207,8 @@ json MemoryToJson(const MemoryView& m) {
   } else {
     j["spill_fill"] = nullptr;
   }
-  j["cross_checks"] = json::array();
-  for (const auto& c : m.cross_checks)
-    j["cross_checks"].push_back({{"name", c.name},
-                                 {"unit", c.unit},
-                                 {"a_source", c.a_source},
-                                 {"a", c.a},
-                                 {"b_source", c.b_source},
-                                 {"b", c.b},
-                                 {"agree", c.agree},
-                                 {"note", c.note}});
-  j["missing"] = json::array();
-  for (const auto& x : m.missing)
-    j["missing"].push_back({{"artifact", x.artifact}, {"withholds", x.withholds}});
+  j["cross_checks"] = CrossChecksJson(m.cross_checks);
+  j["missing"] = MissingArtifactsJson(m.missing);
   j["notes"] = m.notes;
   return j;
 }

@@ -22,6 +22,27 @@ nlohmann::json ArtifactsJson(const std::vector<LoadedArtifact>& artifacts) {
   return out;
 }
 
+nlohmann::json CrossChecksJson(const std::vector<CrossCheck>& checks) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& c : checks)
+    out.push_back({{"name", c.name},
+                   {"unit", c.unit},
+                   {"a_source", c.a_source},
+                   {"a", c.a},
+                   {"b_source", c.b_source},
+                   {"b", c.b},
+                   {"agree", c.agree},
+                   {"note", c.note}});
+  return out;
+}
+
+nlohmann::json MissingArtifactsJson(const std::vector<MissingArtifact>& missing) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& m : missing)
+    out.push_back({{"artifact", m.artifact}, {"withholds", m.withholds}});
+  return out;
+}
+
 std::string MissingArtifactsSection(const std::vector<MissingArtifact>& missing) {
   if (missing.empty()) return "";
   std::string out;

@@ -1,5 +1,6 @@
 // Text and JSON pieces that every report of a run repeats: which artifacts
-// were read, and which were missing and what they would have given.
+// were read, how they cross-check, and which were missing and what they
+// would have given.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -20,6 +21,12 @@ std::string ReadArtifactLines(const std::vector<LoadedArtifact>& artifacts);
 
 // [{"path": ..., "kind": ...}] per artifact, as every JSON schema has it.
 nlohmann::json ArtifactsJson(const std::vector<LoadedArtifact>& artifacts);
+
+// [{"name", "unit", "a_source", "a", "b_source", "b", "agree", "note"}].
+nlohmann::json CrossChecksJson(const std::vector<CrossCheck>& checks);
+
+// [{"artifact", "withholds"}].
+nlohmann::json MissingArtifactsJson(const std::vector<MissingArtifact>& missing);
 
 // The "Missing artifacts" section, or "" when nothing is missing.
 std::string MissingArtifactsSection(const std::vector<MissingArtifact>& missing);

@@ -296,22 +296,11 @@ json SummaryToJson(const Summary& s) {
                                     {"wall_us", p.wall_us},
                                     {"wall_cycles", Opt(p.wall_cycles)},
                                     {"effective_ghz", Opt(p.effective_ghz)}});
-  j["cross_checks"] = json::array();
-  for (const auto& c : s.cross_checks)
-    j["cross_checks"].push_back({{"name", c.name},
-                                 {"unit", c.unit},
-                                 {"a_source", c.a_source},
-                                 {"a", c.a},
-                                 {"b_source", c.b_source},
-                                 {"b", c.b},
-                                 {"agree", c.agree},
-                                 {"note", c.note}});
+  j["cross_checks"] = CrossChecksJson(s.cross_checks);
   j["warnings"] = json::array();
   for (const auto& w : s.warnings)
     j["warnings"].push_back({{"code", w.code}, {"message", w.message}});
-  j["missing"] = json::array();
-  for (const auto& m : s.missing)
-    j["missing"].push_back({{"artifact", m.artifact}, {"withholds", m.withholds}});
+  j["missing"] = MissingArtifactsJson(s.missing);
   return j;
 }
 
