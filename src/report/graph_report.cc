@@ -594,9 +594,10 @@ std::string RenderGraphDot(const GraphView& v) {
     for (uint32_t n = 0; n < g.nodes.size(); ++n) {
       if (v.groups.of_node[n] != gi) continue;
       const DepNode& node = g.nodes[n];
-      std::string label = node.htp_op_type + "\n" + OpIdHex(node.id) +
-                          (node.timed ? "\n" + GroupDigits(node.duration_cycles) + " cycles"
-                                      : std::string("\nnot executed"));
+      std::string label =
+          node.htp_op_type + "\n" + OpIdHex(node.id) +
+          (node.timed ? fmt::format("\n{} cycles", GroupDigits(node.duration_cycles))
+                      : std::string("\nnot executed"));
       out += fmt::format("    \"{}\" [label=\"{}\"{}];\n", OpIdHex(node.id), DotEscape(label),
                          on_path.count(n) ? ", color=red, penwidth=2" : "");
     }

@@ -177,8 +177,12 @@ json BuildTimeline(const ProfiledRun& run, const Summary& summary,
   std::map<int, int> description_of_type;  // HTP op type string -> description string
   json threads = json::array();
   size_t total_bars = 0;
+  // Declared once: GCC 12 -O3 mistakes a vector destroyed at the end of each
+  // iteration for a use after free (-Wuse-after-free).
+  std::vector<TimelineBar> bars;
   for (auto& [tid, indices] : by_tid) {
-    auto bars = DownsampleThreadSlices(trace.slices, std::move(indices), origin, pixel_cycles);
+    bars = DownsampleThreadSlices(trace.slices, std::move(indices), origin, pixel_cycles);
+    total_bars += bars.size();
     json rows = json::array();
     for (const auto& b : bars) {
       const OpSlice& s = trace.slices[b.slice_index];
@@ -194,7 +198,6 @@ json BuildTimeline(const ProfiledRun& run, const Summary& summary,
            OpCategoryName(cat == category_of.end() ? OpCategory::kCompute : cat->second),
            HexId(s.op_id)}));
     }
-    total_bars += bars.size();
     std::string name(trace.ThreadName(0, tid));
     threads.push_back({{"tid", tid},
                        {"kind", UnitKindName(UnitKindOfTid(tid))},

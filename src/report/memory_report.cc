@@ -47,7 +47,8 @@ void RenderPeak(const MemoryView& m, std::string& out) {
   const CounterPeak& p = *m.peak_vtcm;
   bool has_cycle = p.samples > 0;
   out += fmt::format("  peak {} bytes ({}){}  [{}]\n", GroupDigits(p.peak_bytes),
-                     HumanBytes(p.peak_bytes), has_cycle ? " " + At(p) : "", m.peak_vtcm_source);
+                     HumanBytes(p.peak_bytes),
+                     has_cycle ? fmt::format(" {}", At(p)) : std::string(), m.peak_vtcm_source);
   if (!m.active_at_peak.empty()) {
     out += "  ops running at that cycle:\n";
     for (const auto& a : m.active_at_peak) out += fmt::format("    {}\n", a);
