@@ -1,22 +1,15 @@
 // The linting-level profile example of formats.md §5.2b, verbatim: the
-// documented qnn-profile-viewer layout, shared by the reader's and the lint
-// analysis's tests (whose expected figures are worked out by hand from it).
+// documented qnn-profile-viewer layout, shared by the reader's, the lint
+// analysis's and the lint report's tests (whose expected figures are worked
+// out by hand from it).
 #pragma once
+
+#include <string>
 
 namespace htpscope::testing_support {
 
-inline constexpr char kLintingLayoutExample[] = R"(Execute Stats (Average):
-------------------------
-Total Inference Time:
----------------------
-   NetRun:  9120 us
-   Backend (RPC (execute) time): 8800  us
-   Backend (QNN accelerator (execute) time): 8105  us
-   Backend (Num times yield occured): 0  count
-   Backend (Time for initial VTCM acquire): 0  us
-   Backend (Time for HVX + HMX power on and acquire): 0  us
-   Backend (Accelerator (critical path execute) time (cycles)): 1000000  cycles
-      Input OpId_2 (cycles): 0  cycles
+// The per-op lines (four ops, 1 000 000 critical-path cycles in all).
+inline const std::string kLintingExampleOps = R"(      Input OpId_2 (cycles): 0  cycles
             Wait (Scheduler) time: 0  cycles
             Overlap time: 0  cycles
             Overlap (wait) time: 0  cycles
@@ -41,5 +34,19 @@ Total Inference Time:
             Overlap (wait) time: 0  cycles
             Resources: HVX
 )";
+
+// The whole example: the statistics block, then the ops.
+inline const std::string kLintingLayoutExample = R"(Execute Stats (Average):
+------------------------
+Total Inference Time:
+---------------------
+   NetRun:  9120 us
+   Backend (RPC (execute) time): 8800  us
+   Backend (QNN accelerator (execute) time): 8105  us
+   Backend (Num times yield occured): 0  count
+   Backend (Time for initial VTCM acquire): 0  us
+   Backend (Time for HVX + HMX power on and acquire): 0  us
+   Backend (Accelerator (critical path execute) time (cycles)): 1000000  cycles
+)" + kLintingExampleOps;
 
 }  // namespace htpscope::testing_support

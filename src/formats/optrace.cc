@@ -266,13 +266,20 @@ class OptraceParser {
       return;  // ts relative until FinishOptrace()
     }
     const FlowLine& f = line.flow;
+    AddFlow(f.id, f.ts, f.pid, f.tid, f.category, f.is_start);
+  }
+
+  // Adds one end of a flow arrow; `pid` and `tid` are already range-checked,
+  // `ts` is relative cycles (made absolute in FinishOptrace()).
+  void AddFlow(int64_t id, int64_t ts, int64_t pid, int64_t tid, std::string_view category,
+               bool is_start) {
     FlowPoint flow;
-    flow.flow_id = static_cast<uint64_t>(f.id);
-    flow.ts_cycles = f.ts;  // made absolute in FinishOptrace()
-    flow.pid = static_cast<uint32_t>(f.pid);
-    flow.tid = static_cast<uint32_t>(f.tid);
-    flow.category = InternRepeated(kFlowCategory, f.category);
-    flow.is_start = f.is_start;
+    flow.flow_id = static_cast<uint64_t>(id);
+    flow.ts_cycles = ts;
+    flow.pid = static_cast<uint32_t>(pid);
+    flow.tid = static_cast<uint32_t>(tid);
+    flow.category = InternRepeated(kFlowCategory, category);
+    flow.is_start = is_start;
     out_->flows.push_back(flow);
   }
 
@@ -533,14 +540,7 @@ class OptraceParser {
         Warn(fmt::format("{}: flow event without id or ts; skipped", Where("")));
         return;
       }
-      FlowPoint flow;
-      flow.flow_id = static_cast<uint64_t>(raw_.flow_id);
-      flow.ts_cycles = raw_.ts;  // made absolute in Finish()
-      flow.pid = static_cast<uint32_t>(raw_.pid);
-      flow.tid = static_cast<uint32_t>(raw_.tid);
-      flow.category = InternRepeated(kFlowCategory, raw_.cat);
-      flow.is_start = ph == "s";
-      out_->flows.push_back(flow);
+      AddFlow(raw_.flow_id, raw_.ts, raw_.pid, raw_.tid, raw_.cat, ph == "s");
     } else if (ph == "M") {
       RequirePidTid(false);
       auto pid = static_cast<uint32_t>(raw_.pid);
@@ -811,6 +811,17 @@ void Reserve(std::vector<T>* v, size_t more, size_t expected_total) {
   v->reserve(std::max({needed, expected_total, 2 * v->capacity()}));
 }
 
+// Appends `from` to `to`, mapping each element's string id `name` through
+// `id_map` (a chunk's pool ids to the merged pool's).
+template <typename T>
+void AppendRemapped(const std::vector<T>& from, StringId T::*name,
+                    const std::vector<StringId>& id_map, std::vector<T>* to) {
+  for (T item : from) {
+    item.*name = id_map[item.*name];
+    to->push_back(item);
+  }
+}
+
 void MergeChunk(Optrace&& part, Optrace* into, double growth = 0) {
   // growth = total bytes ÷ bytes up to the end of this chunk (0: unknown).
   auto expected = [&](size_t merged_after) {
@@ -837,27 +848,15 @@ void MergeChunk(Optrace&& part, Optrace* into, double growth = 0) {
     s.inputs_begin += inputs_offset;
     into->slices.push_back(s);
   }
-  for (NonExecutedTensor t : part.non_executed) {
-    t.name = id_map[t.name];
-    into->non_executed.push_back(t);
-  }
-  for (FlowPoint f : part.flows) {
-    f.category = id_map[f.category];
-    into->flows.push_back(f);
-  }
+  AppendRemapped(part.non_executed, &NonExecutedTensor::name, id_map, &into->non_executed);
+  AppendRemapped(part.flows, &FlowPoint::category, id_map, &into->flows);
   for (auto& [name, samples] : part.counters) {
     auto& target = into->counters[name];
     Reserve(&target, samples.size(), expected(target.size() + samples.size()));
     target.insert(target.end(), samples.begin(), samples.end());
   }
-  for (TraceProcess process : part.processes) {
-    process.name = id_map[process.name];
-    into->processes.push_back(process);
-  }
-  for (TraceThread thread : part.threads) {
-    thread.name = id_map[thread.name];
-    into->threads.push_back(thread);
-  }
+  AppendRemapped(part.processes, &TraceProcess::name, id_map, &into->processes);
+  AppendRemapped(part.threads, &TraceThread::name, id_map, &into->threads);
   into->duplicate_slices += part.duplicate_slices;
   into->events_read += part.events_read;
   for (auto& w : part.warnings) AddWarning(into, std::move(w));

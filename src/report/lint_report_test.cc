@@ -2,45 +2,25 @@
 
 #include <gtest/gtest.h>
 
+#include "formats/linting_example_test_util.h"
+
 namespace htpscope {
 namespace {
+
+using testing_support::kLintingExampleOps;
 
 bool Contains(const std::string& haystack, std::string_view needle) {
   return haystack.find(needle) != std::string::npos;
 }
 
 // formats.md §5.2b with a second graph, to check selection.
-constexpr char kTwoGraphs[] = R"(Execute Stats (Average):
+const std::string kTwoGraphs = R"(Execute Stats (Average):
 ------------------------
 Total Inference Time:
 ---------------------
 Graph 0 (encoder):
    Backend (Accelerator (critical path execute) time (cycles)): 1000000  cycles
-      Input OpId_2 (cycles): 0  cycles
-            Wait (Scheduler) time: 0  cycles
-            Overlap time: 0  cycles
-            Overlap (wait) time: 0  cycles
-            Resources:
-      net_conv1_Conv2D:OpId_20 (cycles): 300000  cycles
-            Wait (Scheduler) time: 40  cycles
-            Overlap time: 150000  cycles
-               net_mul_mul:OpId_30
-               Output OpId_3
-            Overlap (wait) time: 40  cycles
-               net_conv1_Conv2D:OpId_20
-            Resources: HVX, HMX, DMA
-      net_mul_mul:OpId_30 (cycles): 600000  cycles
-            Wait (Scheduler) time: 0  cycles
-            Overlap time: 60000  cycles
-               net_conv1_Conv2D:OpId_20
-            Overlap (wait) time: 0  cycles
-            Resources: HVX
-      Output OpId_3 (cycles): 99960  cycles
-            Wait (Scheduler) time: 0  cycles
-            Overlap time: 5000  cycles
-            Overlap (wait) time: 0  cycles
-            Resources: HVX
-Graph 1 (decoder):
+)" + kLintingExampleOps + R"(Graph 1 (decoder):
    Backend (Accelerator (critical path execute) time (cycles)): 2000  cycles
       dec_div:OpId_9 (cycles): 2000  cycles
             Wait (Scheduler) time: 0  cycles
