@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "report/format_util.h"
+#include "report/json_values.h"
 #include "report/run_sections.h"
 
 namespace htpscope {
@@ -399,24 +400,16 @@ std::string RenderMarkdown(const RunDiff& diff, const std::vector<GateResult>& g
 
 // ---- JSON -------------------------------------------------------------------
 
-json Opt(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
-
-json StatsJson(const std::optional<SampleStats>& s) {
-  if (!s) return nullptr;
-  return json{
-      {"median", s->median}, {"min", s->min}, {"max", s->max}, {"mad", s->mad}, {"n", s->n}};
-}
-
 json DeltaJson(const MetricDelta& d) {
-  return json{{"a", Opt(d.a_value())},
-              {"b", Opt(d.b_value())},
-              {"change", Opt(d.change)},
-              {"change_pct", Opt(d.change_pct)},
+  return json{{"a", OptionalJson(d.a_value())},
+              {"b", OptionalJson(d.b_value())},
+              {"change", OptionalJson(d.change)},
+              {"change_pct", OptionalJson(d.change_pct)},
               {"unit", d.unit},
               {"basis", d.basis},
               {"a_stats", StatsJson(d.a)},
               {"b_stats", StatsJson(d.b)},
-              {"noise_bound", Opt(d.noise_bound)},
+              {"noise_bound", OptionalJson(d.noise_bound)},
               {"within_noise", d.within_noise}};
 }
 
@@ -424,17 +417,17 @@ json OpJson(const OpDelta& op) {
   json j{{"name", op.name},
          {"status", OpMatchName(op.status)},
          {"matched_by", op.matched_by.empty() ? json(nullptr) : json(op.matched_by)},
-         {"a_dpc_cycles", Opt(op.dpc_cycles.a_value())},
-         {"b_dpc_cycles", Opt(op.dpc_cycles.b_value())},
-         {"dpc_change_cycles", Opt(op.dpc_change_cycles())},
-         {"change_pct", Opt(op.dpc_cycles.change_pct)},
+         {"a_dpc_cycles", OptionalJson(op.dpc_cycles.a_value())},
+         {"b_dpc_cycles", OptionalJson(op.dpc_cycles.b_value())},
+         {"dpc_change_cycles", OptionalJson(op.dpc_change_cycles())},
+         {"change_pct", OptionalJson(op.dpc_cycles.change_pct)},
          {"dpc_within_noise", op.dpc_cycles.within_noise},
          {"dpc_lower_bound", op.dpc_lower_bound},
-         {"a_work_cycles", Opt(op.work_cycles.a_value())},
-         {"b_work_cycles", Opt(op.work_cycles.b_value())},
-         {"work_change_pct", Opt(op.work_cycles.change_pct)},
-         {"a_instances", Opt(op.instances.a_value())},
-         {"b_instances", Opt(op.instances.b_value())}};
+         {"a_work_cycles", OptionalJson(op.work_cycles.a_value())},
+         {"b_work_cycles", OptionalJson(op.work_cycles.b_value())},
+         {"work_change_pct", OptionalJson(op.work_cycles.change_pct)},
+         {"a_instances", OptionalJson(op.instances.a_value())},
+         {"b_instances", OptionalJson(op.instances.b_value())}};
   if (op.status != OpMatch::kAdded) j["a_name"] = op.a_name;
   if (!op.type.empty()) j["type"] = op.type;
   if (!op.dims.empty()) j["dims"] = op.dims;
@@ -456,8 +449,8 @@ json GatesJson(const std::vector<GateResult>& gates) {
     for (const auto& e : g.exceeded)
       exceeded.push_back({{"subject", e.subject},
                           {"change", e.change},
-                          {"change_pct", Opt(e.change_pct)},
-                          {"noise_bound", Opt(e.noise_bound)},
+                          {"change_pct", OptionalJson(e.change_pct)},
+                          {"noise_bound", OptionalJson(e.noise_bound)},
                           {"within_noise", e.within_noise}});
     out.push_back({{"expr", g.expr},
                    {"passed", g.passed},
@@ -483,38 +476,6 @@ const char* WallCauseName(WallCause cause) {
   return nullptr;
 }
 
-// ---- JUnit ------------------------------------------------------------------
-
-std::string XmlEscape(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        // XML 1.0 forbids most control characters even when escaped.
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' && c != '\r')
-          out += ' ';
-        else
-          out += c;
-    }
-  }
-  return out;
-}
-
 // ---- Stages -----------------------------------------------------------------
 
 std::string StageCell(const std::optional<SampleStats>& s) {
@@ -527,11 +488,11 @@ std::string Improvement(const StageDelta& d) {
 
 json StageJson(const StageDelta& d) {
   return json{{"stage", d.stage},
-              {"a_seconds", Opt(d.seconds.a_value())},
-              {"b_seconds", Opt(d.seconds.b_value())},
-              {"change_seconds", Opt(d.seconds.change)},
-              {"change_pct", Opt(d.seconds.change_pct)},
-              {"improvement_pct", Opt(d.improvement_pct)}};
+              {"a_seconds", OptionalJson(d.seconds.a_value())},
+              {"b_seconds", OptionalJson(d.seconds.b_value())},
+              {"change_seconds", OptionalJson(d.seconds.change)},
+              {"change_pct", OptionalJson(d.seconds.change_pct)},
+              {"improvement_pct", OptionalJson(d.improvement_pct)}};
 }
 
 }  // namespace
@@ -564,16 +525,16 @@ json RunDiffToJson(const RunDiff& diff, const std::vector<GateResult>& gates) {
   for (const auto& u : diff.units)
     units.push_back({{"tid", u.tid},
                      {"kind", UnitKindName(u.kind)},
-                     {"a_cycles_used", Opt(u.cycles_used.a_value())},
-                     {"b_cycles_used", Opt(u.cycles_used.b_value())},
-                     {"change_pct", Opt(u.cycles_used.change_pct)},
-                     {"a_utilization_pct", Opt(u.utilization_pct.a_value())},
-                     {"b_utilization_pct", Opt(u.utilization_pct.b_value())}});
+                     {"a_cycles_used", OptionalJson(u.cycles_used.a_value())},
+                     {"b_cycles_used", OptionalJson(u.cycles_used.b_value())},
+                     {"change_pct", OptionalJson(u.cycles_used.change_pct)},
+                     {"a_utilization_pct", OptionalJson(u.utilization_pct.a_value())},
+                     {"b_utilization_pct", OptionalJson(u.utilization_pct.b_value())}});
   for (const auto& w : diff.attribution)
     attribution.push_back({{"name", w.name},
                            {"status", OpMatchName(w.status)},
                            {"dpc_change_cycles", w.dpc_change_cycles},
-                           {"share_of_wall_change_pct", Opt(w.share_of_wall_change_pct)}});
+                           {"share_of_wall_change_pct", OptionalJson(w.share_of_wall_change_pct)}});
   j["ops"] = ops;
   j["htp_op_types"] = htp;
   j["units"] = units;

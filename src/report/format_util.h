@@ -1,9 +1,10 @@
-// Number formatting shared by the text reports.
+// Number formatting and escaping shared by the reports.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace htpscope {
 
@@ -16,5 +17,9 @@ std::string OrDash(const std::optional<double>& value, int decimals);
 std::string HumanBytes(int64_t bytes);
 // Cuts `text` to `width` display columns, ending in "…" when cut.
 std::string Ellipsize(const std::string& text, size_t width);
+// Escapes &, <, >, " and ' for XML text and attribute values (SVG, JUnit),
+// and replaces characters XML 1.0 forbids (control characters, invalid
+// UTF-8) with '?'.
+std::string XmlEscape(std::string_view text);
 
 }  // namespace htpscope

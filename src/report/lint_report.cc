@@ -5,14 +5,12 @@
 #include <algorithm>
 
 #include "report/format_util.h"
+#include "report/json_values.h"
 
 namespace htpscope {
 namespace {
 
 using nlohmann::json;
-
-json Opt(const std::optional<int64_t>& v) { return v ? json(*v) : json(nullptr); }
-json Opt(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
 
 const char* FormatName(ProfileFormat format) {
   switch (format) {
@@ -40,11 +38,11 @@ json OpJson(const LintOp& op) {
           {"op_kind", op.op_kind.empty() ? json(nullptr) : json(op.op_kind)},
           {"op_kind_source", op.op_kind_source.empty() ? json(nullptr) : json(op.op_kind_source)},
           {"cycles", op.cycles},
-          {"share_pct", Opt(op.share_pct)},
-          {"wait_cycles", Opt(op.wait_cycles)},
-          {"overlap_cycles", Opt(op.overlap_cycles)},
-          {"overlap_pct", Opt(op.overlap_pct)},
-          {"overlap_wait_cycles", Opt(op.overlap_wait_cycles)},
+          {"share_pct", OptionalJson(op.share_pct)},
+          {"wait_cycles", OptionalJson(op.wait_cycles)},
+          {"overlap_cycles", OptionalJson(op.overlap_cycles)},
+          {"overlap_pct", OptionalJson(op.overlap_pct)},
+          {"overlap_wait_cycles", OptionalJson(op.overlap_wait_cycles)},
           {"exposed_cycles", op.exposed_cycles},
           {"resources", op.resources},
           {"overlap_ops", op.overlap_ops},
@@ -58,8 +56,8 @@ json BottleneckJson(const LintGraph& g, const LintBottleneck& b) {
           {"name", op.label},
           {"exposed_cycles", op.exposed_cycles},
           {"cycles", op.cycles},
-          {"share_pct", Opt(op.share_pct)},
-          {"overlap_pct", Opt(op.overlap_pct)},
+          {"share_pct", OptionalJson(op.share_pct)},
+          {"overlap_pct", OptionalJson(op.overlap_pct)},
           {"resources", op.resources},
           {"reason", b.reason},
           {"hints", HintsJson(op.hints)}};
@@ -75,7 +73,7 @@ json GraphJson(const LintGraph& g) {
           {"graph", g.graph.empty() ? json(nullptr) : json(g.graph)},
           {"execution", g.execution > 0 ? json(g.execution) : json(nullptr)},
           {"first_line", g.first_line > 0 ? json(g.first_line) : json(nullptr)},
-          {"critical_path_cycles", Opt(g.critical_path_cycles)},
+          {"critical_path_cycles", OptionalJson(g.critical_path_cycles)},
           {"critical_path_source",
            g.critical_path_source.empty() ? json(nullptr) : json(g.critical_path_source)},
           {"share_basis_cycles", g.share_basis_cycles},
@@ -83,8 +81,8 @@ json GraphJson(const LintGraph& g) {
            {{"op_cycles", c.op_cycles},
             {"wait_cycles", c.wait_cycles},
             {"accounted_cycles", c.op_cycles + c.wait_cycles},
-            {"difference_cycles", Opt(c.difference_cycles)},
-            {"difference_pct", Opt(c.difference_pct)},
+            {"difference_cycles", OptionalJson(c.difference_cycles)},
+            {"difference_pct", OptionalJson(c.difference_pct)},
             {"agree", c.difference_cycles ? json(c.agree) : json(nullptr)}}},
           {"ops", ops},
           {"bottlenecks", bottlenecks},

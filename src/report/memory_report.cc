@@ -7,15 +7,13 @@
 
 #include "formats/json_util.h"
 #include "report/format_util.h"
+#include "report/json_values.h"
 #include "report/run_sections.h"
 
 namespace htpscope {
 namespace {
 
 using nlohmann::json;
-
-json Opt(const std::optional<int64_t>& v) { return v ? json(*v) : json(nullptr); }
-json Opt(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
 
 void AddTraffic(json& j, const TrafficBytes& b) {
   j["dram_read_bytes"] = b.dram_read;
@@ -28,7 +26,7 @@ json PeakJson(const CounterPeak& p, bool has_cycle) {
   return {{"counter", p.counter},
           {"peak_bytes", p.peak_bytes},
           {"peak_cycle", has_cycle ? json(p.peak_cycle) : json(nullptr)},
-          {"peak_offset_cycles", Opt(p.peak_offset_cycles)},
+          {"peak_offset_cycles", OptionalJson(p.peak_offset_cycles)},
           {"samples", p.samples}};
 }
 
@@ -177,7 +175,7 @@ json MemoryToJson(const MemoryView& m) {
     json row = {{"name", g.name},
                 {"type", g.type},
                 {"instances", g.instances},
-                {"dram_share_pct", Opt(g.dram_share_pct)},
+                {"dram_share_pct", OptionalJson(g.dram_share_pct)},
                 {"dram_dominant", g.dram_dominant}};
     AddTraffic(row, g.bytes);
     j["qnn_ops"].push_back(row);
@@ -186,7 +184,7 @@ json MemoryToJson(const MemoryView& m) {
   for (const auto& op : m.ops) {
     json row = {{"op_id", FormatHexId(op.op_id)},          {"htp_op_type", op.htp_op_type},
                 {"qnn_op_name", op.qnn_op_name},           {"qnn_op_type", op.qnn_op_type},
-                {"category", OpCategoryName(op.category)}, {"cycles", Opt(op.cycles)}};
+                {"category", OpCategoryName(op.category)}, {"cycles", OptionalJson(op.cycles)}};
     AddTraffic(row, op.bytes);
     j["ops"].push_back(row);
   }
@@ -194,8 +192,8 @@ json MemoryToJson(const MemoryView& m) {
     const SpillFillTotals& s = *m.spill_fill;
     json sf = {{"instances", s.instances},
                {"htp_op_types", s.htp_op_types},
-               {"work_cycles", Opt(s.work_cycles)},
-               {"dpc_cycles", Opt(s.dpc_cycles)},
+               {"work_cycles", OptionalJson(s.work_cycles)},
+               {"dpc_cycles", OptionalJson(s.dpc_cycles)},
                {"source", s.source}};
     if (s.bytes) {
       AddTraffic(sf, *s.bytes);

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "report/format_util.h"
+#include "report/json_values.h"
 #include "report/run_sections.h"
 
 namespace htpscope {
@@ -12,25 +13,15 @@ namespace {
 
 using nlohmann::json;
 
-json Opt(const std::optional<int64_t>& v) { return v ? json(*v) : json(nullptr); }
-json Opt(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
-json Opt(const std::optional<uint32_t>& v) { return v ? json(*v) : json(nullptr); }
-
-json StatsJson(const std::optional<SampleStats>& s) {
-  if (!s) return nullptr;
-  return json{
-      {"median", s->median}, {"min", s->min}, {"max", s->max}, {"mad", s->mad}, {"n", s->n}};
-}
-
 json GroupJson(const OpGroup& g) {
   json j{{"name", g.name},
          {"category", OpCategoryName(g.category)},
-         {"dpc_cycles", Opt(g.dpc_cycles)},
+         {"dpc_cycles", OptionalJson(g.dpc_cycles)},
          {"dpc_lower_bound", g.dpc_lower_bound},
          {"work_cycles", g.work_cycles},
          {"instances", g.instances},
-         {"dpc_share_of_wall_pct", Opt(g.dpc_share_of_wall_pct)},
-         {"work_share_pct", Opt(g.work_share_pct)}};
+         {"dpc_share_of_wall_pct", OptionalJson(g.dpc_share_of_wall_pct)},
+         {"work_share_pct", OptionalJson(g.work_share_pct)}};
   if (!g.type.empty()) j["type"] = g.type;
   return j;
 }
@@ -223,18 +214,19 @@ json SummaryToJson(const Summary& s) {
 
   j["executions"] = json::array();
   for (const auto& e : s.executions)
-    j["executions"].push_back({{"index", e.index},
-                               {"cold", &e == &s.executions.front()},
-                               {"qnn_accelerator_us", Opt(e.graph_wall_us)},
-                               {"accelerator_us", Opt(e.compute_busy_us)},
-                               {"accelerator_excluding_wait_us", Opt(e.compute_excluding_wait_us)},
-                               {"overhead_us", Opt(e.overhead_us)},
-                               {"overhead_pct", Opt(e.overhead_pct)},
-                               {"rpc_us", Opt(e.rpc_us)},
-                               {"qnn_execute_us", Opt(e.qnn_execute_us)},
-                               {"accelerator_cycles", Opt(e.work_cycles)},
-                               {"implied_ghz", Opt(e.implied_ghz)},
-                               {"aggregate_cycles", e.aggregate_cycles}});
+    j["executions"].push_back(
+        {{"index", e.index},
+         {"cold", &e == &s.executions.front()},
+         {"qnn_accelerator_us", OptionalJson(e.graph_wall_us)},
+         {"accelerator_us", OptionalJson(e.compute_busy_us)},
+         {"accelerator_excluding_wait_us", OptionalJson(e.compute_excluding_wait_us)},
+         {"overhead_us", OptionalJson(e.overhead_us)},
+         {"overhead_pct", OptionalJson(e.overhead_pct)},
+         {"rpc_us", OptionalJson(e.rpc_us)},
+         {"qnn_execute_us", OptionalJson(e.qnn_execute_us)},
+         {"accelerator_cycles", OptionalJson(e.work_cycles)},
+         {"implied_ghz", OptionalJson(e.implied_ghz)},
+         {"aggregate_cycles", e.aggregate_cycles}});
   if (s.steady_state) {
     const auto& st = *s.steady_state;
     j["steady_state"] = {{"first_index", st.first_index},
@@ -258,13 +250,13 @@ json SummaryToJson(const Summary& s) {
 
   const FineView* f = s.fine ? &*s.fine : nullptr;
   j["fine_source"] = f ? json(f->source) : json(nullptr);
-  j["graph_wall_cycles"] = f ? Opt(f->graph_wall_cycles) : json(nullptr);
-  j["start_cycle"] = f ? Opt(f->start_cycle) : json(nullptr);
-  j["end_cycle"] = f ? Opt(f->end_cycle) : json(nullptr);
-  j["work_cycles"] = f ? Opt(f->work_cycles) : json(nullptr);
-  j["domain_cycles"] = f ? Opt(f->domain_cycles) : json(nullptr);
-  j["domain_tid"] = f ? Opt(f->domain_tid) : json(nullptr);
-  j["dpc_sum_cycles"] = f ? Opt(f->dpc_sum_cycles) : json(nullptr);
+  j["graph_wall_cycles"] = f ? OptionalJson(f->graph_wall_cycles) : json(nullptr);
+  j["start_cycle"] = f ? OptionalJson(f->start_cycle) : json(nullptr);
+  j["end_cycle"] = f ? OptionalJson(f->end_cycle) : json(nullptr);
+  j["work_cycles"] = f ? OptionalJson(f->work_cycles) : json(nullptr);
+  j["domain_cycles"] = f ? OptionalJson(f->domain_cycles) : json(nullptr);
+  j["domain_tid"] = f ? OptionalJson(f->domain_tid) : json(nullptr);
+  j["dpc_sum_cycles"] = f ? OptionalJson(f->dpc_sum_cycles) : json(nullptr);
   j["ops"] = json::array();
   j["htp_op_types"] = json::array();
   j["categories"] = json::array();
@@ -285,8 +277,8 @@ json SummaryToJson(const Summary& s) {
                           {"busy_cycles", u.busy_cycles},
                           {"utilization_pct", u.utilization_pct},
                           {"slices", u.slices}});
-  j["peak_vtcm_bytes"] = Opt(s.peak_vtcm_bytes);
-  j["peak_vtcm_cycle"] = Opt(s.peak_vtcm_cycle);
+  j["peak_vtcm_bytes"] = OptionalJson(s.peak_vtcm_bytes);
+  j["peak_vtcm_cycle"] = OptionalJson(s.peak_vtcm_cycle);
   j["traced_execution"] = s.traced_execution ? json(*s.traced_execution) : json(nullptr);
   j["runtrace_phases"] = json::array();
   for (const auto& p : s.phases)
@@ -294,8 +286,8 @@ json SummaryToJson(const Summary& s) {
                                     {"phase", p.phase},
                                     {"wall_ticks", p.wall_ticks},
                                     {"wall_us", p.wall_us},
-                                    {"wall_cycles", Opt(p.wall_cycles)},
-                                    {"effective_ghz", Opt(p.effective_ghz)}});
+                                    {"wall_cycles", OptionalJson(p.wall_cycles)},
+                                    {"effective_ghz", OptionalJson(p.effective_ghz)}});
   j["cross_checks"] = CrossChecksJson(s.cross_checks);
   j["warnings"] = json::array();
   for (const auto& w : s.warnings)

@@ -101,51 +101,6 @@ std::string Ruler(const Timeline& t, int width, size_t indent) {
 
 }  // namespace
 
-std::string XmlEscape(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (size_t i = 0; i < text.size();) {
-    unsigned char c = static_cast<unsigned char>(text[i]);
-    if (c < 0x80) {
-      switch (c) {
-        case '&':
-          out += "&amp;";
-          break;
-        case '<':
-          out += "&lt;";
-          break;
-        case '>':
-          out += "&gt;";
-          break;
-        case '"':
-          out += "&quot;";
-          break;
-        case '\'':
-          out += "&apos;";
-          break;
-        default:
-          out += (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f
-                     ? '?'
-                     : static_cast<char>(c);
-      }
-      ++i;
-      continue;
-    }
-    size_t len = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 0;
-    bool ok = len > 0 && i + len <= text.size();
-    for (size_t k = 1; ok && k < len; ++k)
-      ok = (static_cast<unsigned char>(text[i + k]) & 0xC0) == 0x80;
-    if (ok) {
-      out.append(text.substr(i, len));
-      i += len;
-    } else {
-      out += '?';
-      ++i;
-    }
-  }
-  return out;
-}
-
 std::string AsciiFit(std::string_view text, size_t width) {
   std::string out;
   for (char ch : text) {

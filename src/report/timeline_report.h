@@ -22,10 +22,6 @@ std::string RenderTimelineSvg(const Timeline& timeline, const Optrace& trace);
 
 nlohmann::json TimelineToJson(const Timeline& timeline, const Optrace& trace);
 
-// Escapes &, <, >, " and ' for XML text and attribute values, and replaces
-// characters XML 1.0 forbids (control characters, invalid UTF-8) with '?'.
-std::string XmlEscape(std::string_view text);
-
 // Printable ASCII only (others become '?'), cut to `width` columns with ".."
 // at the end when longer.
 std::string AsciiFit(std::string_view text, size_t width);

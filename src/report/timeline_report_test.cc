@@ -7,6 +7,7 @@
 
 #include "analysis/fake_trace_test_util.h"
 #include "formats/corpus_test_util.h"
+#include "report/format_util.h"
 
 namespace htpscope {
 namespace {
