@@ -12,17 +12,6 @@ namespace {
 
 constexpr const char* kTrafficCounters[] = {"VTCM read", "VTCM write", "DRAM read", "DRAM write"};
 
-uint8_t FlagsOfQhas(const QhasOpInstance& i) {
-  uint8_t flags = 0;
-  if (i.dma) flags |= kFlagDma;
-  if (i.dma_set) flags |= kFlagDmaSet;
-  if (i.dma_wait) flags |= kFlagDmaWait;
-  if (i.hmx) flags |= kFlagUsesHmx;
-  if (i.hvx) flags |= kFlagUsesHvx;
-  if (i.sync) flags |= kFlagSync;
-  return flags;
-}
-
 // The HTP graph's op_flags param: "uses_hmx", "uses_hvx", "dma", "dma_set", ...
 uint8_t FlagsOfNode(const HtpNode& node) {
   auto it = node.scalar_params.find("op_flags");
@@ -145,7 +134,7 @@ void PerOpTraffic(const ProfiledRun& run, MemoryView* out) {
       op.htp_op_type = i.htp_op;
       op.qnn_op_name = i.qnn_op;
       op.qnn_op_type = i.qnn_op_type;
-      op.category = ClassifyOp(i.htp_op, i.qnn_op_type, FlagsOfQhas(i));
+      op.category = ClassifyOp(i.htp_op, i.qnn_op_type, OpFlagsOf(i));
       op.bytes = QhasTraffic(i);
       op.cycles = i.cycles;
       qhas_by_id.emplace(i.op_id, op.bytes);

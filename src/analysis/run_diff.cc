@@ -35,17 +35,6 @@ void OfferDims(std::map<std::string, DimsCandidate>& best, const std::string& qn
   best[qnn_op] = {compute, elements, std::move(dims)};
 }
 
-uint8_t QhasFlags(const QhasOpInstance& i) {
-  uint8_t flags = 0;
-  if (i.dma) flags |= kFlagDma;
-  if (i.dma_set) flags |= kFlagDmaSet;
-  if (i.dma_wait) flags |= kFlagDmaWait;
-  if (i.hmx) flags |= kFlagUsesHmx;
-  if (i.hvx) flags |= kFlagUsesHvx;
-  if (i.sync) flags |= kFlagSync;
-  return flags;
-}
-
 // ---- Pooling the runs of one side -----------------------------------------
 
 struct OpPool {
@@ -278,7 +267,7 @@ RunFacts CollectRunFacts(const ProfiledRun& run, const SummaryOptions& options) 
   } else if (run.qhas) {
     for (const QhasOpInstance& i : run.qhas->htp_op_instances)
       OfferDims(best, i.qnn_op,
-                ClassifyOp(i.htp_op, i.qnn_op_type, QhasFlags(i)) == OpCategory::kCompute, i.dims);
+                ClassifyOp(i.htp_op, i.qnn_op_type, OpFlagsOf(i)) == OpCategory::kCompute, i.dims);
   }
   for (auto& [name, candidate] : best) facts.qnn_op_dims[name] = std::move(candidate.dims);
   if (run.qhas && !run.qhas->overall.empty()) {

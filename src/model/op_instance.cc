@@ -42,6 +42,17 @@ OpCategory ClassifyOp(std::string_view htp_op_type, std::string_view qnn_op_type
   return OpCategory::kCompute;
 }
 
+uint8_t OpFlagsOf(const QhasOpInstance& op) {
+  uint8_t flags = 0;
+  if (op.dma) flags |= kFlagDma;
+  if (op.dma_set) flags |= kFlagDmaSet;
+  if (op.dma_wait) flags |= kFlagDmaWait;
+  if (op.hmx) flags |= kFlagUsesHmx;
+  if (op.hvx) flags |= kFlagUsesHvx;
+  if (op.sync) flags |= kFlagSync;
+  return flags;
+}
+
 std::vector<OpInstance> BuildOpInstances(const Optrace& trace, std::vector<std::string>* warnings) {
   // Slices grouped by op ID through a sort of (ID, slice index) pairs: a
   // hash map probes memory at random for each of hundreds of thousands of

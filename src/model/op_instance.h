@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "formats/optrace.h"
+#include "formats/qhas.h"
 
 namespace htpscope {
 
@@ -25,6 +26,8 @@ namespace htpscope {
 enum class OpCategory : uint8_t { kCompute, kSystemService, kBoundary };
 const char* OpCategoryName(OpCategory category);
 OpCategory ClassifyOp(std::string_view htp_op_type, std::string_view qnn_op_type, uint8_t flags);
+// A QHAS op instance's flag columns as OpFlag bits, for ClassifyOp.
+uint8_t OpFlagsOf(const QhasOpInstance& op);
 
 struct OpInstance {
   uint64_t op_id = 0;
