@@ -8,32 +8,16 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "cli/cli_test_util.h"
 #include "formats/corpus_test_util.h"
 
 namespace htpscope {
 namespace {
 
-struct Result {
-  int status = -1;
-  std::string out, err;
-};
+using testing_support::CliResult;
+using testing_support::Slurp;
 
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-Result RunCli(const std::string& args) {
-  std::string dir = testing_support::TempDir("lhm_cli_out");
-  std::string command = std::string("'") + HTPSCOPE_BINARY + "' " + args + " > '" + dir +
-                        "/out' 2> '" + dir + "/err'";
-  int raw = std::system(command.c_str());
-  Result r;
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  r.out = Slurp(dir + "/out");
-  r.err = Slurp(dir + "/err");
-  return r;
-}
+CliResult RunCli(const std::string& args) { return testing_support::RunCli(args, "lhm_cli_out"); }
 
 std::string Write(const std::string& dir, const std::string& name, const std::string& content) {
   std::string path = dir + "/" + name;
@@ -63,7 +47,7 @@ Total Inference Time:
 TEST(LintHeapMemoryCli, Lint) {
   std::string dir = testing_support::TempDir("lint_cli");
   std::string file = Write(dir, "lint.txt", kLinting);
-  Result r = RunCli("lint '" + file + "'");
+  CliResult r = RunCli("lint '" + file + "'");
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(Contains(r.out,
                        "1. a_sub:OpId_5  400 exposed cycles — 50.0 % of critical path, 20.0 % "
@@ -91,7 +75,8 @@ TEST(LintHeapMemoryCli, Lint) {
 
 TEST(LintHeapMemoryCli, LintOnDetailedProfileExplainsWhatIsMissing) {
   HTPSCOPE_REQUIRE_CORPUS("native_256");
-  Result r = RunCli("lint '" + testing_support::CorpusFile("native_256", "profile_text.txt") + "'");
+  CliResult r =
+      RunCli("lint '" + testing_support::CorpusFile("native_256", "profile_text.txt") + "'");
   EXPECT_EQ(r.status, 2);
   EXPECT_TRUE(Contains(r.err, "no linting-level data")) << r.err;
   EXPECT_TRUE(r.out.empty()) << r.out;
@@ -105,7 +90,7 @@ TEST(LintHeapMemoryCli, HeapSeveralRunsAndExitStatus) {
   std::string b = Write(dir, "b.txt",
                         "DSP:before_context_created (bytes), 928212\n"
                         "DSP:after_context_freed (bytes), 1060864\n");
-  Result r = RunCli("heap '" + a + "' '" + b + "'");
+  CliResult r = RunCli("heap '" + a + "' '" + b + "'");
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(r.err.empty()) << r.err;
   EXPECT_TRUE(Contains(r.out, "+132,652 (+129.5 KiB)")) << r.out;
@@ -129,7 +114,7 @@ TEST(LintHeapMemoryCli, HeapSeveralRunsAndExitStatus) {
 
 TEST(LintHeapMemoryCli, Memory) {
   HTPSCOPE_REQUIRE_CORPUS("chain8_archive");
-  Result r = RunCli("memory --json '" + testing_support::CorpusRun("chain8_archive") + "'");
+  CliResult r = RunCli("memory --json '" + testing_support::CorpusRun("chain8_archive") + "'");
   ASSERT_EQ(r.status, 0) << r.err;
   nlohmann::json j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["peak_vtcm"]["peak_bytes"], 671744);

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <string>
 
+#include "cli/cli_test_util.h"
 #include "formats/corpus_test_util.h"
 
 namespace htpscope {
@@ -17,27 +18,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Result {
-  int status = -1;
-  std::string out, err;
-};
-
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-Result RunCli(const std::string& args) {
-  std::string dir = testing_support::TempDir("cli_out");
-  std::string command = std::string("'") + HTPSCOPE_BINARY + "' " + args + " > '" + dir +
-                        "/out' 2> '" + dir + "/err'";
-  int raw = std::system(command.c_str());
-  Result r;
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  r.out = Slurp(dir + "/out");
-  r.err = Slurp(dir + "/err");
-  return r;
-}
+using testing_support::CliResult;
+using testing_support::RunCli;
+using testing_support::Slurp;
 
 void Write(const std::string& path, const std::string& content) {
   std::ofstream(path, std::ios::binary) << content;
@@ -67,7 +50,7 @@ TEST(MalformedInputCli, BrokenArtifactsExitWithStatus2AndALocatedMessage) {
   for (const auto& c : cases) {
     SCOPED_TRACE(c.file);
     Write(dir + "/" + c.file, c.content);
-    Result r = RunCli("summary '" + dir + "/" + c.file + "'");
+    CliResult r = RunCli("summary '" + dir + "/" + c.file + "'");
     EXPECT_EQ(r.status, 2) << r.err;
     EXPECT_EQ(r.err.rfind("htpscope: error: " + dir + "/" + c.file + ": at byte ", 0), 0u) << r.err;
     EXPECT_NE(r.err.find(c.expect), std::string::npos) << r.err;
@@ -77,7 +60,7 @@ TEST(MalformedInputCli, BrokenArtifactsExitWithStatus2AndALocatedMessage) {
 }
 
 TEST(MalformedInputCli, MissingPathAndTwoTracesExitWithStatus2) {
-  Result r = RunCli("summary /no/such/run");
+  CliResult r = RunCli("summary /no/such/run");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("/no/such/run: no such file or directory"), std::string::npos) << r.err;
 
@@ -101,7 +84,7 @@ TEST(MalformedInputCli, QhasFromAnotherRunIsAWarningNotAnError) {
   fs::copy_file(
       testing_support::CorpusFile("native_256", "chrometrace_qnn_htp_analysis_summary.json"),
       dir + "/qhas.json");
-  Result r = RunCli("summary --json '" + dir + "'");
+  CliResult r = RunCli("summary --json '" + dir + "'");
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("\"qhas_mismatch\""), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("QHAS op instances have IDs absent from the optrace"), std::string::npos);

@@ -1,0 +1,39 @@
+// Running the built htpscope binary from the CLI tests.
+#pragma once
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include "formats/corpus_test_util.h"
+
+namespace htpscope::testing_support {
+
+struct CliResult {
+  int status = -1;  // exit status, -1 when killed by a signal
+  std::string out, err;
+};
+
+inline std::string Slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// Runs `htpscope <args>` (shell words) with stdout and stderr captured apart,
+// through files in the temporary directory `scratch`.
+inline CliResult RunCli(const std::string& args, const std::string& scratch = "cli_out") {
+  std::string dir = TempDir(scratch);
+  std::string command = std::string("'") + HTPSCOPE_BINARY + "' " + args + " > '" + dir +
+                        "/out' 2> '" + dir + "/err'";
+  int raw = std::system(command.c_str());
+  CliResult r;
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  r.out = Slurp(dir + "/out");
+  r.err = Slurp(dir + "/err");
+  return r;
+}
+
+}  // namespace htpscope::testing_support
