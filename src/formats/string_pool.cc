@@ -32,13 +32,27 @@ std::string_view StringPool::Store(std::string_view text) {
 }
 
 StringId StringPool::Intern(std::string_view text) {
-  auto it = index_.find(text);
-  if (it != index_.end()) return it->second;
-  auto id = static_cast<StringId>(strings_.size());
-  std::string_view stored = Store(text);
-  strings_.push_back(stored);
-  index_.emplace(stored, id);
-  return id;
+  // One hash and one probe, whether or not the text is new.
+  auto it = index_.lazy_emplace(text, [&](const auto& construct) {
+    auto id = static_cast<StringId>(strings_.size());
+    std::string_view stored = Store(text);
+    strings_.push_back(stored);
+    construct(stored, id);
+  });
+  return it->second;
+}
+
+std::vector<StringId> StringPool::InternAll(const StringPool& other) {
+  std::vector<StringId> ids(other.size());
+  // A big pool's index misses the cache on every new string: fetch the
+  // slots of the strings a few places ahead while interning this one.
+  constexpr size_t kAhead = 8;
+  for (size_t i = 0; i < std::min(kAhead, ids.size()); ++i) index_.prefetch(other.strings_[i]);
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (i + kAhead < ids.size()) index_.prefetch(other.strings_[i + kAhead]);
+    ids[i] = Intern(other.strings_[i]);
+  }
+  return ids;
 }
 
 StringId StringPool::Find(std::string_view text, bool* found) const {

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <absl/container/flat_hash_map.h>
+#include <absl/hash/hash.h>
+#include <absl/strings/string_view.h>
 
 #include <cstdint>
 #include <memory>
@@ -26,6 +28,9 @@ class StringPool {
   static constexpr StringId kEmpty = 0;
 
   StringId Intern(std::string_view text);
+  // Interns every string of `other` in id order; returns their ids here
+  // (the map from `other`'s ids to this pool's).
+  std::vector<StringId> InternAll(const StringPool& other);
   // The text of `id`; the view stays valid as long as the pool does (moves
   // included).
   std::string_view View(StringId id) const { return strings_[id]; }
@@ -37,6 +42,14 @@ class StringPool {
   void Reserve(size_t strings);
 
  private:
+  // absl's own string hash: absl::Hash<std::string_view> falls back to
+  // std::hash (a slower byte-wise hash) where absl::string_view is its own type.
+  struct ViewHash {
+    size_t operator()(std::string_view text) const noexcept {
+      return absl::Hash<absl::string_view>{}(absl::string_view(text.data(), text.size()));
+    }
+  };
+
   // Copies `text` into the arena: one allocation per block, not per string.
   std::string_view Store(std::string_view text);
 
@@ -46,7 +59,7 @@ class StringPool {
   std::vector<std::string_view> strings_;  // by id, into blocks_
   // Open addressing: hundreds of thousands of names are interned, and a
   // node-based map costs an allocation and a cache miss for each.
-  absl::flat_hash_map<std::string_view, StringId> index_;
+  absl::flat_hash_map<std::string_view, StringId, ViewHash> index_;
 };
 
 }  // namespace htpscope
