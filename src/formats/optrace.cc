@@ -87,6 +87,22 @@ struct RawEvent {
   std::string_view meta_name, opid_text;
   int64_t sort_index = 0;
   bool has_sort_index = false;
+  // Which keys the event had, for telling whether a copy of its line
+  // (TakeFastLines) would read the same: each of kOpKeys once and no other.
+  uint32_t field_count = 0;
+  uint8_t op_keys = 0;              // OpKey bits
+  const char* args_text = nullptr;  // where the "args" value starts
+
+  enum OpKey : uint8_t {
+    kKeyName = 1,
+    kKeyPh = 2,
+    kKeyTid = 4,
+    kKeyPid = 8,
+    kKeyTs = 16,
+    kKeyDur = 32,
+    kKeyArgs = 64,
+    kOpKeys = 127
+  };
 
   void Reset() {
     name = ph = cat = {};
@@ -106,6 +122,9 @@ struct RawEvent {
     meta_name = opid_text = {};
     sort_index = 0;
     has_sort_index = false;
+    field_count = 0;
+    op_keys = 0;
+    args_text = nullptr;
   }
 };
 
@@ -163,6 +182,8 @@ class OptraceParser {
     reader_.ExpectEnd();
     if (check_line_starts_ && kept_events_ != rest_line_starts_.size())
       Invalid("", "a line holds more than one event");
+    if (next_copy_ != pending_copies_.size())
+      Invalid("", "an op event copied on another process was not read");
   }
 
   // Parses the root object's members other than traceEvents (the header).
@@ -221,6 +242,7 @@ class OptraceParser {
       raw_.Reset();
       ParseEvent(event);
       Dispatch();
+      if (check_line_starts_) ResolveCopies(kept_events_ - 1);
       ++event_index_;
     }
     out_->events_read = event_index_;
@@ -283,6 +305,13 @@ class OptraceParser {
     out_->flows.push_back(flow);
   }
 
+  // Times of at most 18 digits (as the line matcher takes): origins and
+  // ends computed from them cannot overflow int64.
+  static bool InCycleRange(int64_t cycles) {
+    constexpr int64_t kMaxCycles = 999'999'999'999'999'999;
+    return cycles >= -kMaxCycles && cycles <= kMaxCycles;
+  }
+
   static bool IsJsonSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
   // Takes the counter and flow lines of a chunk ("[" events "]") out before
@@ -312,7 +341,12 @@ class OptraceParser {
       while (p < end && IsJsonSpace(*p)) ++p;
       if (p >= end) break;
       FastLine line;
-      size_t n = separated ? MatchFastLine(p, end, &line) : 0;
+      size_t n = 0;
+      int64_t copy_pid = 0;  // > 0: the line is a copy of copy_source_'s event
+      if (separated) {
+        n = MatchFastLine(p, end, &line);
+        if (!n && (n = MatchCopyLine(p, end, &copy_pid)) == 0) copy_pid = 0;
+      }
       if (n) {
         const char* q = p + n;
         while (q < end && (*q == ' ' || *q == '\t' || *q == '\r')) ++q;
@@ -333,7 +367,10 @@ class OptraceParser {
           }
         }
         if (take) {
-          CommitFastLine(line);
+          if (copy_pid > 0)
+            pending_copies_.push_back(copy_source_.kept_line);
+          else
+            CommitFastLine(line);
           ++event_index_;
           ++taken;
           p = q;
@@ -348,12 +385,75 @@ class OptraceParser {
       const char* last = line_end;
       while (last > p && IsJsonSpace(last[-1])) --last;
       separated = last[-1] == ',';
+      RememberCopySource(p, last, rest_line_starts_.size() - 1);
       p = line_end;
     }
     if (taken == 0) return false;
     rest->push_back(']');
     rest->reserve(rest->size() + simdjson::SIMDJSON_PADDING);
     return true;
+  }
+
+  // An op event line on pid 0 kept for simdjson, whose copies (the same
+  // text with another pid) TakeFastLines takes without parsing.
+  struct CopySource {
+    const char* text = nullptr;  // the line's '{' (in the chunk)
+    size_t element_length = 0;   // through the event's closing '}'
+    OpEventPrefix prefix;
+    size_t kept_line = 0;  // its index in rest_line_starts_
+  };
+
+  // Makes the kept line [text, last) (trailing whitespace cut) the source
+  // for later copies when it starts like a pid-0 op event.
+  void RememberCopySource(const char* text, const char* last, size_t kept_line) {
+    OpEventPrefix prefix;
+    if (!MatchOpEventPrefix(text, last, &prefix) || prefix.pid != 0) return;
+    if (last[-1] == ',') --last;  // the element ends before its comma
+    while (last > text && IsJsonSpace(last[-1])) --last;
+    copy_source_ = {text, static_cast<size_t>(last - text), prefix, kept_line};
+  }
+
+  // Matches a line at `text` that is copy_source_'s event with another pid
+  // (1..UINT32_MAX).  Returns the bytes of its event, or 0.  Whether the
+  // source really is a plain pid-0 op event is only known once simdjson has
+  // parsed it: ResolveCopies checks that.
+  size_t MatchCopyLine(const char* text, const char* end, int64_t* pid) const {
+    const CopySource& source = copy_source_;
+    if (!source.text || end - text < 4 || text[3] != 'n') return 0;
+    OpEventPrefix prefix;
+    if (!MatchOpEventPrefix(text, end, &prefix) || prefix.pid <= 0 || prefix.pid > UINT32_MAX)
+      return 0;
+    const size_t before_pid = source.prefix.pid_begin;
+    const size_t tail = source.element_length - source.prefix.pid_end;
+    if (prefix.pid_begin != before_pid || std::memcmp(text, source.text, before_pid) != 0 ||
+        static_cast<size_t>(end - text) - prefix.pid_end < tail ||
+        std::memcmp(text + prefix.pid_end, source.text + source.prefix.pid_end, tail) != 0)
+      return 0;
+    *pid = prefix.pid;
+    return prefix.pid_end + tail;
+  }
+
+  // Counts the copies taken of the kept event just parsed (the
+  // `kept_line`th), as AddOpEvent would have counted each.  The copy reads
+  // like its source only when the source has each op key once and no other,
+  // and is an X event on pid 0; anything else fails the chunk, which is then
+  // parsed whole.
+  void ResolveCopies(size_t kept_line) {
+    if (next_copy_ == pending_copies_.size() || pending_copies_[next_copy_] != kept_line) return;
+    if (raw_.field_count != 7 || raw_.op_keys != RawEvent::kOpKeys || raw_.ph != "X" ||
+        raw_.pid != 0)
+      Invalid("", "an op event copied on another process is not a plain op event");
+    // Only ts and dur may follow args: the rest of the line from args on
+    // holds a "Start Cycle" key exactly when the args do.
+    const char* line_end = kept_line + 1 < rest_line_starts_.size()
+                               ? text_begin_ + rest_line_starts_[kept_line + 1]
+                               : text_end_;
+    const bool executed =
+        raw_.tid != 1 && HasStartCycleKey(std::string_view(
+                             raw_.args_text, static_cast<size_t>(line_end - raw_.args_text)));
+    for (; next_copy_ < pending_copies_.size() && pending_copies_[next_copy_] == kept_line;
+         ++next_copy_)
+      out_->duplicate_slices += executed;
   }
 
   void ReadInt(value v, int64_t* out, std::string_view key) {
@@ -377,26 +477,35 @@ class OptraceParser {
       // One byte rules out most keys before a full compare.
       const char first = key.raw()[0];
       value v = field.value();
+      ++raw_.field_count;
       if (first == 'p' && key == "ph") {
         ReadString(v, &raw_.ph, "ph");
+        raw_.op_keys |= RawEvent::kKeyPh;
       } else if (first == 'n' && key == "name") {
         ReadString(v, &raw_.name, "name");
+        raw_.op_keys |= RawEvent::kKeyName;
       } else if (first == 'p' && key == "pid") {
         ReadInt(v, &raw_.pid, "pid");
+        raw_.op_keys |= RawEvent::kKeyPid;
       } else if (first == 't' && key == "tid") {
         ReadInt(v, &raw_.tid, "tid");
+        raw_.op_keys |= RawEvent::kKeyTid;
       } else if (first == 't' && key == "ts") {
         ReadInt(v, &raw_.ts, "ts");
         raw_.has_ts = true;
+        raw_.op_keys |= RawEvent::kKeyTs;
       } else if (first == 'd' && key == "dur") {
         ReadInt(v, &raw_.dur, "dur");
         raw_.has_dur = true;
+        raw_.op_keys |= RawEvent::kKeyDur;
       } else if (first == 'c' && key == "cat") {
         ReadString(v, &raw_.cat, "cat");
       } else if (first == 'i' && key == "id") {
         ReadInt(v, &raw_.flow_id, "id");
         raw_.has_flow_id = true;
       } else if (first == 'a' && key == "args") {
+        raw_.op_keys |= RawEvent::kKeyArgs;
+        raw_.args_text = v.raw_json_token().data();
         object args;
         Check(v.get_object().get(args), "args: expected an object");
         raw_.has_args = true;
@@ -411,23 +520,31 @@ class OptraceParser {
   }
 
   // A copy's args are skipped as raw text (far cheaper than walking their
-  // fields); only whether they hold a "Start Cycle" key matters.  The text
-  // search also finds the key in a nested object, which no real file has.
+  // fields); only whether they hold a "Start Cycle" key matters.
   void ParseCopyArgs(object& args) {
     std::string_view text;
     Check(args.raw_json().get(text), "args");
+    if (HasStartCycleKey(text)) raw_.has_start = true;
+  }
+
+  // Whether `text` (starting with the args' '{') holds a "Start Cycle" key.
+  // The text search also finds the key in a nested object, which no real
+  // file has.
+  static bool HasStartCycleKey(std::string_view text) {
     constexpr std::string_view kKey = "\"Start Cycle\"";
-    for (size_t at = text.find(kKey); at != std::string_view::npos; at = text.find(kKey, at + 1)) {
+    // memmem skips ahead by the whole key; find() would stop at every '"'.
+    auto find = [&](size_t from) -> size_t {
+      const void* hit = memmem(text.data() + from, text.size() - from, kKey.data(), kKey.size());
+      return hit ? static_cast<size_t>(static_cast<const char*>(hit) - text.data())
+                 : std::string_view::npos;
+    };
+    for (size_t at = find(0); at != std::string_view::npos; at = find(at + 1)) {
       size_t after = at + kKey.size();
-      while (after < text.size() && (text[after] == ' ' || text[after] == '\t' ||
-                                     text[after] == '\n' || text[after] == '\r'))
-        ++after;
+      while (after < text.size() && IsJsonSpace(text[after])) ++after;
       // A key, not the end of a string value containing an escaped quote.
-      if (after < text.size() && text[after] == ':' && text[at - 1] != '\\') {
-        raw_.has_start = true;
-        return;
-      }
+      if (after < text.size() && text[after] == ':' && at > 0 && text[at - 1] != '\\') return true;
     }
+    return false;
   }
 
   void ParseArgs(object& args) {
@@ -525,6 +642,7 @@ class OptraceParser {
 
   void Dispatch() {
     const auto& ph = raw_.ph;
+    if (raw_.has_ts && !InCycleRange(raw_.ts)) Invalid("ts", "out of range");
     if (ph == "X") {
       AddOpEvent();
     } else if (ph == "C") {
@@ -578,6 +696,9 @@ class OptraceParser {
     if (raw_.dur < 0)
       Invalid("dur",
               fmt::format("negative duration {} (the event ends before it starts)", raw_.dur));
+    if (!InCycleRange(raw_.dur)) Invalid("dur", "out of range");
+    if (raw_.has_start && !InCycleRange(raw_.start_cycle))
+      Invalid("args.\"Start Cycle\"", "out of range");
     uint64_t id = 0;
     if (!raw_.id_text.empty()) {
       auto parsed = ParseHexId(raw_.id_text);
@@ -672,6 +793,9 @@ class OptraceParser {
   const char* text_begin_;  // the JSON text being parsed
   const char* text_end_;
   std::vector<size_t> rest_line_starts_;  // see TakeFastLines
+  CopySource copy_source_;                // see MatchCopyLine
+  std::vector<size_t> pending_copies_;    // kept line of each copy taken, in order
+  size_t next_copy_ = 0;                  // the first not yet counted
   bool check_line_starts_ = false;
   size_t kept_events_ = 0;  // events parsed from the kept lines
   RawEvent raw_;
@@ -734,32 +858,49 @@ void FoldMetadata(Optrace* out) {
   threads.shrink_to_fit();
 }
 
+// The difference Start Cycle − ts shared by more than half of `slices`, if
+// one is (Boyer–Moore majority vote: two passes, no sort).
+std::optional<int64_t> MajorityOriginCycles(const std::vector<OpSlice>& slices) {
+  if (slices.empty()) return std::nullopt;
+  int64_t candidate = 0;
+  size_t votes = 0;
+  for (const auto& s : slices) {
+    const int64_t d = s.op_start_cycles - s.start_cycles;
+    if (votes == 0) candidate = d;
+    votes = d == candidate ? votes + 1 : votes - 1;
+  }
+  size_t agreeing = 0;
+  for (const auto& s : slices) agreeing += s.op_start_cycles - s.start_cycles == candidate;
+  if (2 * agreeing > slices.size()) return candidate;
+  return std::nullopt;
+}
+
+// Adds `cycles` to every ts-derived time of `trace` (slices, flows, counter
+// samples).
+void ShiftTimes(Optrace* trace, int64_t cycles) {
+  if (cycles == 0) return;
+  for (auto& s : trace->slices) s.start_cycles += cycles;
+  for (auto& f : trace->flows) f.ts_cycles += cycles;
+  for (auto& [name, samples] : trace->counters)
+    for (auto& c : samples) c.ts_cycles += cycles;
+}
+
 // Recovers the ts origin and turns relative ts into absolute cycles.
-void FinishOptrace(Optrace* out) {
+// `added_cycles` is what the caller already added to every time (a
+// provisional origin applied while merging; 0 when times are still relative).
+void FinishOptrace(Optrace* out, int64_t added_cycles = 0) {
   // ts + origin == Start Cycle holds for every single-slice op and for one
   // slice of each multi-slice op; the most common difference is the origin.
   // A difference shared by more than half the slices is the most common
-  // one: a majority vote (two passes) settles the usual case without sorting.
-  std::optional<int64_t> majority;
-  if (!out->slices.empty()) {
-    int64_t candidate = 0;
-    size_t votes = 0;
-    for (const auto& s : out->slices) {
-      const int64_t d = s.op_start_cycles - s.start_cycles;
-      if (votes == 0) candidate = d;
-      votes = d == candidate ? votes + 1 : votes - 1;
-    }
-    size_t agreeing = 0;
-    for (const auto& s : out->slices) agreeing += s.op_start_cycles - s.start_cycles == candidate;
-    if (2 * agreeing > out->slices.size()) majority = candidate;
-  }
+  // one: a majority vote settles the usual case without sorting.
+  std::optional<int64_t> majority = MajorityOriginCycles(out->slices);
   std::vector<int64_t> differences;
   if (!majority) {
     differences.reserve(out->slices.size());
     for (const auto& s : out->slices) differences.push_back(s.op_start_cycles - s.start_cycles);
   }
   if (majority) {
-    out->origin_cycles = *majority;
+    out->origin_cycles = added_cycles + *majority;
     out->origin_known = true;
   } else if (!differences.empty()) {
     std::sort(differences.begin(), differences.end());
@@ -774,14 +915,13 @@ void FinishOptrace(Optrace* out) {
       }
       i = j;
     }
-    out->origin_cycles = best;
+    out->origin_cycles = added_cycles + best;
     out->origin_known = true;
+  } else {
+    out->origin_cycles = 0;  // no slice: times stay relative
   }
-  const int64_t origin = out->origin_cycles;
-  for (auto& s : out->slices) s.start_cycles += origin;
-  for (auto& f : out->flows) f.ts_cycles += origin;
+  ShiftTimes(out, out->origin_cycles - added_cycles);
   for (auto& [name, samples] : out->counters) {
-    for (auto& c : samples) c.ts_cycles += origin;
     auto earlier = [](const CounterSample& a, const CounterSample& b) {
       return a.ts_cycles < b.ts_cycles;
     };
@@ -822,15 +962,30 @@ void AppendRemapped(const std::vector<T>& from, StringId T::*name,
   }
 }
 
-void MergeChunk(Optrace&& part, Optrace* into, double growth = 0) {
+// Times are made absolute while merging, with the origin voted by the first
+// chunk that settles one: FinishOptrace then only corrects them when the
+// whole file votes otherwise, instead of a serial pass over every sample.
+struct ProvisionalOrigin {
+  int64_t cycles = 0;  // added to every time merged so far
+  bool chosen = false;
+};
+
+void MergeChunk(Optrace&& part, Optrace* into, ProvisionalOrigin* origin, double growth = 0) {
+  if (!origin->chosen) {
+    if (auto majority = MajorityOriginCycles(part.slices)) {
+      origin->cycles = *majority;
+      origin->chosen = true;
+      ShiftTimes(into, origin->cycles);  // the chunks merged before this one
+    }
+  }
+  ShiftTimes(&part, origin->cycles);
+
   // growth = total bytes ÷ bytes up to the end of this chunk (0: unknown).
   auto expected = [&](size_t merged_after) {
     return growth > 0 ? static_cast<size_t>(static_cast<double>(merged_after) * growth * 1.05) : 0;
   };
   into->strings.Reserve(expected(into->strings.size() + part.strings.size()));
-  std::vector<StringId> id_map(part.strings.size());
-  for (StringId i = 0; i < part.strings.size(); ++i)
-    id_map[i] = into->strings.Intern(part.strings.View(i));
+  const std::vector<StringId> id_map = into->strings.InternAll(part.strings);
 
   const auto dims_offset = static_cast<uint32_t>(into->dims.size());
   const auto inputs_offset = static_cast<uint32_t>(into->input_ids.size());
@@ -946,7 +1101,7 @@ class ParallelOptraceReader {
     } catch (const InputError&) {
       return false;  // reported with the right offset by the whole-file parse
     }
-    FinishOptrace(out);
+    FinishOptrace(out, origin_.cycles);
     return true;
   }
 
@@ -1016,7 +1171,7 @@ class ParallelOptraceReader {
       double growth = file_bytes_ && done.end_offset
                           ? static_cast<double>(file_bytes_) / static_cast<double>(done.end_offset)
                           : 0;
-      MergeChunk(std::move(*done.part), out_, growth);
+      MergeChunk(std::move(*done.part), out_, &origin_, growth);
       ++out_->chunks_parsed;
     }
   }
@@ -1024,6 +1179,7 @@ class ParallelOptraceReader {
   const std::string& path_;
   ReadOptraceOptions options_;
   Optrace* out_ = nullptr;               // touched only by the holder of merging_
+  ProvisionalOrigin origin_;             // likewise
   JsonArrayChunker* chunker_ = nullptr;  // outlives the workers (joined in Run)
   std::vector<std::thread> workers_;
   std::mutex mutex_;

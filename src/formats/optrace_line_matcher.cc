@@ -74,6 +74,18 @@ size_t MatchCounterLine(const char* text, const char* end, CounterLine* out) {
   return 0;
 }
 
+size_t MatchOpEventPrefix(const char* text, const char* end, OpEventPrefix* out) {
+  LineCursor c(text, end);
+  if (!(c.Literal("{ \"name\": \"") && c.String(&out->name) &&
+        c.Literal(", \"ph\": \"X\", \"tid\": ") && c.Integer(&out->tid) &&
+        c.Literal(", \"pid\": ")))
+    return 0;
+  out->pid_begin = c.consumed(text);
+  if (!c.Integer(&out->pid)) return 0;
+  out->pid_end = c.consumed(text);
+  return c.Literal(", ") ? out->pid_end : 0;
+}
+
 size_t MatchFlowLine(const char* text, const char* end, FlowLine* out) {
   LineCursor c(text, end);
   std::string_view name;

@@ -31,6 +31,25 @@ struct FlowLine {
   bool is_start = false;  // "ph": "s" (else "f")
 };
 
+// The start of an op event line, through its pid:
+//
+//   { "name": "q::Conv2d", "ph": "X", "tid": 256, "pid": 0, "ts": 3300, ...
+//
+// The writer prints each op event twice, on pid 0 and on its QNN op's
+// process, with identical text but for the pid (formats §1.3): a line whose
+// text equals an earlier pid-0 line's but for the pid digits is that
+// event's copy.
+struct OpEventPrefix {
+  std::string_view name;
+  int64_t tid = 0, pid = 0;
+  size_t pid_begin = 0;  // offset of the pid's first digit in the line
+  size_t pid_end = 0;    // offset just past its last digit
+};
+
+// Matches an op event prefix at `text` ('{'), followed by ", ".  Returns the
+// bytes matched through the pid digits (== pid_end), or 0.
+size_t MatchOpEventPrefix(const char* text, const char* end, OpEventPrefix* out);
+
 // Matches the counter line starting at `text` ('{') and ending before `end`.
 // Returns the bytes matched (through the closing '}'), or 0.
 size_t MatchCounterLine(const char* text, const char* end, CounterLine* out);

@@ -119,5 +119,34 @@ TEST(OptraceLineMatcher, NeverReadsPastTheEnd) {
     EXPECT_EQ(MatchFlowLine(kFlowFinish.data(), kFlowFinish.data() + length, &f), 0u) << length;
 }
 
+TEST(OptraceLineMatcher, OpEventPrefixFindsThePid) {
+  // The start of an op line as the writer prints it (device capture).
+  const std::string line =
+      R"({ "name": "q::*InputSlice", "ph": "X", "tid": 256, "pid": 12, "ts": 22, "dur": 3267, )"
+      R"("args": {}})";
+  OpEventPrefix prefix;
+  const size_t matched = MatchOpEventPrefix(line.data(), line.data() + line.size(), &prefix);
+  const size_t pid_at = line.find("12, \"ts\"");
+  ASSERT_EQ(matched, pid_at + 2);
+  EXPECT_EQ(prefix.name, "q::*InputSlice");
+  EXPECT_EQ(prefix.tid, 256);
+  EXPECT_EQ(prefix.pid, 12);
+  EXPECT_EQ(prefix.pid_begin, pid_at);
+  EXPECT_EQ(prefix.pid_end, pid_at + 2);
+
+  for (const std::string bad : {
+           R"({ "name": "a", "ph": "C", "tid": 256, "pid": 0, "ts": 1})",   // not X
+           R"({ "name": "a", "ph": "X", "pid": 0, "tid": 256, "ts": 1})",   // key order
+           R"({ "name": "a", "ph": "X", "tid": 256, "pid":0, "ts": 1})",    // spacing
+           R"({ "name": "a", "ph": "X", "tid": 256, "pid": 0.0, "ts": 1})", // not an integer
+           R"({ "name": "a", "ph": "X", "tid": 256, "pid": 0})",            // nothing follows
+           R"({ "name": "a\"b", "ph": "X", "tid": 256, "pid": 0, "ts": 1})", // escape
+           R"({ "name": "a", "ph": "X", "tid": 256, "pid": 01, "ts": 1})",  // leading zero
+       }) {
+    SCOPED_TRACE(bad);
+    EXPECT_EQ(MatchOpEventPrefix(bad.data(), bad.data() + bad.size(), &prefix), 0u);
+  }
+}
+
 }  // namespace
 }  // namespace htpscope

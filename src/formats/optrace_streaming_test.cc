@@ -254,5 +254,83 @@ TEST(OptraceStreamingLayouts, TakenLinesNeverChangeWhatIsAccepted) {
   }
 }
 
+// Every op event is written twice, on pid 0 and on its QNN op's process
+// (formats §1.3).  The streamed read counts a copy whose line equals its
+// pid-0 line but for the pid without parsing it; the counts must be the
+// whole parse's, and a source line that is no plain op event must send the
+// file to the whole parse.
+TEST(OptraceStreamingLayouts, OpEventCopiesCountAsTheWholeParseCounts) {
+  const std::string head =
+      "{\"header\": {\"version\": {\"major\": 1, \"minor\": 1, \"patch\": 0}, "
+      "\"artifact_type\": \"OP_TRACE\"},\n\"traceEvents\": [\n";
+  // An op event line on `pid`, with `args` and `extra` members after dur.
+  auto op = [](int pid, int tid, const std::string& args, const std::string& extra = "") {
+    return R"({ "name": "Conv", "ph": "X", "tid": )" + std::to_string(tid) + R"(, "pid": )" +
+           std::to_string(pid) + R"(, "ts": 10, "dur": 5)" + extra + R"(, "args": {"ID": "0x2", )" +
+           args + "}}";
+  };
+  const std::string executed = R"("Start Cycle": 1010)";
+  const std::string metadata =
+      R"({ "cat": "__metadata", "pid": 7, "ph": "M", "name": "process_name", "args": {"name": "QNN::conv"}})";
+  struct Layout {
+    std::string name;
+    std::vector<std::string> lines;
+    uint64_t duplicate_slices;  // by hand: executed copies
+    bool taken;                 // read in chunks, with no whole-file fallback
+  };
+  const std::vector<Layout> layouts = {
+      {"copies",
+       {op(0, 256, executed), metadata, op(7, 256, executed), op(8, 256, executed)},
+       2,
+       true},
+      // tid 1 events are tensors, not executed ops.
+      {"tensor_copy", {op(0, 1, executed), op(7, 1, executed)}, 0, true},
+      {"not_executed_copy", {op(0, 256, R"("Rank": 4)"), op(7, 256, R"("Rank": 4)")}, 0, true},
+      // A nested "Start Cycle" does not make the pid-0 event executed, but a
+      // copy's text search finds it: both reads must count the copy.
+      {"nested_start",
+       {op(0, 256, R"("x": {"Start Cycle": 5})"), op(7, 256, R"("x": {"Start Cycle": 5})")},
+       1,
+       true},
+      // One byte of args differs: no copy, parsed as any event.
+      {"different_args",
+       {op(0, 256, executed), op(7, 256, R"("Start Cycle": 1011)"), op(8, 256, executed)},
+       2,
+       true},
+      {"copy_first", {op(7, 256, executed), op(0, 256, executed)}, 1, true},
+      // An extra key, or a second pid (which wins over the copy's own), makes
+      // the copy read differently from its source: parsed whole.
+      {"extra_key",
+       {op(0, 256, executed, R"(, "cat": "x")"), op(7, 256, executed, R"(, "cat": "x")")},
+       1,
+       false},
+      {"second_pid",
+       {op(0, 256, executed, R"(, "pid": 0)"), op(7, 256, executed, R"(, "pid": 0)")},
+       0,
+       false},
+  };
+  for (const auto& layout : layouts) {
+    SCOPED_TRACE(layout.name);
+    std::string text = head;
+    // Repeated so that each layout spans several chunks.
+    for (int i = 0; i < 8; ++i)
+      for (const auto& line : layout.lines) text += line + ",\n";
+    text += R"({ "name": "VTCM alloc", "ph": "C", "tid":0, "pid":0, "ts":3, "args": {"": 64}})";
+    text += "\n]}";
+    std::string path = WriteFile("copies_" + layout.name, text);
+    Optrace whole = ParseOptrace(path, text.data(), text.size());
+    EXPECT_EQ(whole.duplicate_slices, 8 * layout.duplicate_slices);
+    for (size_t chunk_bytes : {size_t{256}, size_t{1} << 20}) {
+      SCOPED_TRACE(chunk_bytes);
+      ReadOptraceOptions options;
+      options.threads = 2;
+      options.chunk_bytes = chunk_bytes;
+      Optrace streamed = ReadOptrace(path, options);
+      ExpectSameTrace(streamed, whole);
+      EXPECT_EQ(streamed.chunks_parsed > 0, layout.taken);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace htpscope
