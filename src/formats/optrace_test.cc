@@ -255,5 +255,43 @@ TEST(OptraceFastPath, OutOfRangeFlowIsStillAnError) {
   }
 }
 
+TEST(Optrace, TimesBeyondEighteenDigitsAreAnError) {
+  // Origins (Start Cycle - ts) and slice ends (ts + dur) must fit in int64.
+  const std::string head =
+      R"({"header": {"version": {"major": 1, "minor": 1, "patch": 0}, "artifact_type": "OP_TRACE"},
+"traceEvents": [
+)";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {R"({ "name": "Conv", "ph": "X", "tid": 256, "pid": 0, "ts": 9000000000000000000, "dur": 5, "args": {"Start Cycle": 1}})",
+       "traceEvents[0].ts"},
+      {R"({ "name": "Conv", "ph": "X", "tid": 256, "pid": 0, "ts": 1, "dur": 1000000000000000000, "args": {"Start Cycle": 1}})",
+       "traceEvents[0].dur"},
+      {R"({ "name": "Conv", "ph": "X", "tid": 256, "pid": 0, "ts": 1, "dur": 5, "args": {"Start Cycle": -9000000000000000000}})",
+       "traceEvents[0].args.\"Start Cycle\""},
+      {R"({ "name": "VTCM alloc", "ph": "C", "tid": 0, "pid": 0, "ts": -1000000000000000000, "args": {"": 1}})",
+       "traceEvents[0].ts"},
+  };
+  for (const auto& [event, where] : cases) {
+    SCOPED_TRACE(event);
+    const std::string text = head + event + "\n]}";
+    try {
+      ParseOptrace("t.json", text.data(), text.size());
+      FAIL() << "accepted";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(where + ": out of range"), std::string::npos)
+          << e.what();
+    }
+  }
+  // 18 digits are still read.
+  const std::string ok =
+      head +
+      R"({ "name": "Conv", "ph": "X", "tid": 256, "pid": 0, "ts": -999999999999999999, "dur": 5, "args": {"Start Cycle": 999999999999999999}})" +
+      "\n]}";
+  Optrace t = ParseOptrace("t.json", ok.data(), ok.size());
+  ASSERT_EQ(t.slices.size(), 1u);
+  EXPECT_EQ(t.origin_cycles, 1999999999999999998);
+  EXPECT_EQ(t.slices[0].start_cycles, 999999999999999999);
+}
+
 }  // namespace
 }  // namespace htpscope
