@@ -712,7 +712,7 @@ TEST(MalformedInput, GzipCorruptStreamsAreLocatedErrors) {
   bad_method[2] = 7;  // compression method other than deflate
   std::vector<Damage> damages = {
       {"crc", bad_crc, "corrupt gzip stream: incorrect data check"},
-      {"isize", bad_size, "corrupt gzip stream: incorrect length check"},
+      {"isize", bad_size, "corrupt gzip stream: incorrect data check"},
       {"method", bad_method, "corrupt gzip stream: unknown compression method"},
       {"garbage", garbage, "corrupt gzip stream"},
       {"magic only", std::string("\x1f\x8b", 2), "gzip stream is truncated"},
