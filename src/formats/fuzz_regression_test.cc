@@ -77,24 +77,40 @@ const std::map<std::string, Replay>& Replays() {
        [](const std::string& p, const std::string& c) { ParseOptrace(p, c.data(), c.size()); }},
       {"optrace_streaming",
        [](const std::string& p, const std::string& c) {
-         // The streamed read must accept and reject what the whole parse does.
+         // The streamed read must accept and reject what the whole parse
+         // does, with the same events in the same order (chunk sizes as the
+         // fuzz target picks them).
          std::string whole_error, streamed_error;
-         uint64_t whole_events = 0, streamed_events = 0;
+         Optrace whole, streamed;
          try {
-           whole_events = ParseOptrace(p, c.data(), c.size()).events_read;
+           whole = ParseOptrace(p, c.data(), c.size());
          } catch (const InputError& e) {
            whole_error = e.what();
          }
          try {
            ReadOptraceOptions options;
            options.threads = 2;
-           options.chunk_bytes = 64;
-           streamed_events = ReadOptrace(p, options).events_read;
+           options.chunk_bytes = c.size() % 2 ? 64 : 4096;
+           streamed = ReadOptrace(p, options);
          } catch (const InputError& e) {
            streamed_error = e.what();
          }
          EXPECT_EQ(streamed_error, whole_error);
-         EXPECT_EQ(streamed_events, whole_events);
+         EXPECT_EQ(streamed.events_read, whole.events_read);
+         EXPECT_EQ(streamed.duplicate_slices, whole.duplicate_slices);
+         auto flow_ids = [](const Optrace& t) {
+           std::vector<uint64_t> ids;
+           for (const auto& f : t.flows) ids.push_back(f.flow_id);
+           return ids;
+         };
+         EXPECT_EQ(flow_ids(streamed), flow_ids(whole));
+         auto samples = [](const Optrace& t) {
+           std::vector<std::pair<int64_t, int64_t>> all;
+           for (const auto& [name, track] : t.counters)
+             for (const auto& sample : track) all.emplace_back(sample.ts_cycles, sample.value);
+           return all;
+         };
+         EXPECT_EQ(samples(streamed), samples(whole));
          if (!whole_error.empty()) ParseOptrace(p, c.data(), c.size());  // rethrows
        }},
       {"runtrace", [](const std::string& p, const std::string& c) { ParseRuntrace(p, c); }},

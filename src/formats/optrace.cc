@@ -166,11 +166,31 @@ class OptraceParser {
     if (!saw_events) throw InputError(path_, "no \"traceEvents\" array", 0);
   }
 
-  // Parses a chunk: a JSON array of trace events.  `scratch` holds, for the
-  // parse, the events TakeFastLines leaves (the caller reuses it).
-  void RunChunk(std::string* scratch) {
-    if (TakeFastLines(buffer_.data(), buffer_.length(), scratch)) {
-      simdjson::padded_string_view rest(scratch->data(), scratch->size(), scratch->capacity());
+  // A counter or flow line matched by optrace_line_matcher.h.
+  struct FastLine {
+    bool is_counter = false;
+    CounterLine counter;
+    FlowLine flow;
+  };
+
+  struct TakenLine {
+    FastLine line;
+    size_t kept_before;  // kept lines before it in the chunk
+  };
+
+  // A worker's buffers, reused from chunk to chunk.
+  struct ChunkScratch {
+    std::string rest;              // the events TakeFastLines leaves, as JSON
+    std::vector<TakenLine> taken;  // the counter and flow lines it took, in file order
+  };
+
+  // Parses a chunk: a JSON array of trace events.
+  void RunChunk(ChunkScratch* scratch) {
+    taken_lines_ = &scratch->taken;
+    taken_lines_->clear();
+    if (TakeFastLines(buffer_.data(), buffer_.length(), &scratch->rest)) {
+      const std::string& text = scratch->rest;
+      simdjson::padded_string_view rest(text.data(), text.size(), text.capacity());
       reader_.SetBuffer(rest);  // error offsets no longer match the file: the
                                 // reader falls back to a whole parse on any error
       text_begin_ = rest.data();
@@ -231,6 +251,7 @@ class OptraceParser {
         const auto at = static_cast<size_t>(token.data() - text_begin_);
         if (kept_events_ >= rest_line_starts_.size() || at != rest_line_starts_[kept_events_])
           Invalid("", "an event does not start its own line");
+        CommitTakenLines(kept_events_);
         ++kept_events_;
       }
       if (!token.empty() && token.front() == '{' && TakeFastPathLine(token.data())) {
@@ -245,7 +266,20 @@ class OptraceParser {
       if (check_line_starts_) ResolveCopies(kept_events_ - 1);
       ++event_index_;
     }
+    CommitTakenLines(SIZE_MAX);
     out_->events_read = event_index_;
+  }
+
+  // Adds the lines TakeFastLines took from before the `kept_line`th kept
+  // line, in file order.
+  void CommitTakenLines(size_t kept_line) {
+    if (!taken_lines_) return;
+    const std::vector<TakenLine>& taken = *taken_lines_;
+    for (; next_taken_ < taken.size() && taken[next_taken_].kept_before <= kept_line;
+         ++next_taken_) {
+      CommitFastLine(taken[next_taken_].line);
+      ++event_index_;
+    }
   }
 
   // Takes the event at `text` if MatchCounterLine or MatchFlowLine accepts
@@ -256,13 +290,6 @@ class OptraceParser {
     CommitFastLine(line);
     return true;
   }
-
-  // A counter or flow line matched by optrace_line_matcher.h.
-  struct FastLine {
-    bool is_counter = false;
-    CounterLine counter;
-    FlowLine flow;
-  };
 
   // Matches the event at `text`; returns the bytes matched, or 0.  Flows
   // with a pid or tid out of range are left to the general path, which
@@ -367,11 +394,15 @@ class OptraceParser {
           }
         }
         if (take) {
-          if (copy_pid > 0)
+          if (copy_pid > 0) {
             pending_copies_.push_back(copy_source_.kept_line);
-          else
-            CommitFastLine(line);
-          ++event_index_;
+            ++event_index_;
+          } else {
+            // Committed in file order among the kept events (ParseEventArray):
+            // a counter track or the flows must not depend on which lines
+            // were taken.
+            taken_lines_->push_back({line, rest_line_starts_.size()});
+          }
           ++taken;
           p = q;
           continue;
@@ -792,10 +823,12 @@ class OptraceParser {
   simdjson::padded_string_view buffer_;
   const char* text_begin_;  // the JSON text being parsed
   const char* text_end_;
-  std::vector<size_t> rest_line_starts_;  // see TakeFastLines
-  CopySource copy_source_;                // see MatchCopyLine
-  std::vector<size_t> pending_copies_;    // kept line of each copy taken, in order
-  size_t next_copy_ = 0;                  // the first not yet counted
+  std::vector<size_t> rest_line_starts_;           // see TakeFastLines
+  CopySource copy_source_;                         // see MatchCopyLine
+  std::vector<size_t> pending_copies_;             // kept line of each copy taken, in order
+  std::vector<TakenLine>* taken_lines_ = nullptr;  // RunChunk's, in file order
+  size_t next_taken_ = 0;                          // the first not yet committed
+  size_t next_copy_ = 0;                           // the first not yet counted
   bool check_line_starts_ = false;
   size_t kept_events_ = 0;  // events parsed from the kept lines
   RawEvent raw_;
@@ -1107,8 +1140,8 @@ class ParallelOptraceReader {
 
  private:
   void Work() {
-    simdjson::ondemand::parser parser;  // its buffers serve every chunk of this worker
-    std::string scratch;                // likewise for the events left after TakeFastLines
+    simdjson::ondemand::parser parser;    // its buffers serve every chunk of this worker
+    OptraceParser::ChunkScratch scratch;  // likewise for TakeFastLines' output
     for (;;) {
       JsonChunk chunk;
       {

@@ -45,7 +45,12 @@ void ExpectSameTrace(const Optrace& a, const Optrace& b) {
       EXPECT_EQ(a.dims[x.dims_begin + k], b.dims[y.dims_begin + k]);
   }
   EXPECT_EQ(a.non_executed.size(), b.non_executed.size());
-  EXPECT_EQ(a.flows.size(), b.flows.size());
+  ASSERT_EQ(a.flows.size(), b.flows.size());
+  for (size_t i = 0; i < a.flows.size(); ++i) {
+    EXPECT_EQ(a.flows[i].flow_id, b.flows[i].flow_id) << "flow " << i;
+    EXPECT_EQ(a.flows[i].ts_cycles, b.flows[i].ts_cycles) << "flow " << i;
+    EXPECT_EQ(a.flows[i].is_start, b.flows[i].is_start) << "flow " << i;
+  }
   ASSERT_EQ(a.counters.size(), b.counters.size());
   for (const auto& [name, samples] : a.counters) {
     const auto& other = b.counters.at(name);
@@ -329,6 +334,50 @@ TEST(OptraceStreamingLayouts, OpEventCopiesCountAsTheWholeParseCounts) {
       ExpectSameTrace(streamed, whole);
       EXPECT_EQ(streamed.chunks_parsed > 0, layout.taken);
     }
+  }
+}
+
+// Lines the pre-pass takes and lines it leaves to simdjson, interleaved:
+// the flows and the samples of a track (two share a ts) keep file order.
+TEST(OptraceStreamingLayouts, TakenAndKeptLinesKeepFileOrder) {
+  const std::string head =
+      "{\"header\": {\"version\": {\"major\": 1, \"minor\": 1, \"patch\": 0}, "
+      "\"artifact_type\": \"OP_TRACE\"},\n\"traceEvents\": [\n";
+  auto flow = [](int id, bool writer_layout) {
+    return writer_layout
+               ? R"({ "cat": "io", "name": "F", "tid": 1, "pid": 0, "ts": 9, "ph": "s", "id": )" +
+                     std::to_string(id) + "}"
+               : R"({ "ph": "s", "cat": "io", "name": "F", "tid": 1, "pid": 0, "ts": 9, "id": )" +
+                     std::to_string(id) + "}";
+  };
+  auto counter = [](int value, bool writer_layout) {
+    return writer_layout
+               ? R"({ "name": "VTCM alloc", "ph": "C", "tid":0, "pid":0, "ts":5, "args": {"": )" +
+                     std::to_string(value) + "}}"
+               : R"({ "ph": "C", "name": "VTCM alloc", "tid":0, "pid":0, "ts":5, "args": {"": )" +
+                     std::to_string(value) + "}}";
+  };
+  std::string text = head;
+  for (int i = 0; i < 40; ++i) {
+    const bool writer_layout = i % 3 != 1;  // every third line is left to simdjson
+    text += flow(i, writer_layout) + ",\n" + counter(i, writer_layout) + ",\n";
+  }
+  text += flow(40, false) + "\n]}";
+  std::string path = WriteFile("order", text);
+  Optrace whole = ParseOptrace(path, text.data(), text.size());
+  ASSERT_EQ(whole.flows.size(), 41u);
+  for (uint64_t i = 0; i < whole.flows.size(); ++i) EXPECT_EQ(whole.flows[i].flow_id, i);
+  const auto& track = whole.counters.at("VTCM alloc");
+  ASSERT_EQ(track.size(), 40u);
+  for (int64_t i = 0; i < 40; ++i) EXPECT_EQ(track[static_cast<size_t>(i)].value, i);
+  for (size_t chunk_bytes : {size_t{256}, size_t{4096}}) {
+    SCOPED_TRACE(chunk_bytes);
+    ReadOptraceOptions options;
+    options.threads = 2;
+    options.chunk_bytes = chunk_bytes;
+    Optrace streamed = ReadOptrace(path, options);
+    EXPECT_GT(streamed.chunks_parsed, 0u);
+    ExpectSameTrace(streamed, whole);
   }
 }
 
