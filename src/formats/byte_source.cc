@@ -80,7 +80,7 @@ class GzipSource : public ByteSource {
     std::memcpy(in_.data(), prefix.data(), prefix.size());
     state_->next_in = reinterpret_cast<uint8_t*>(in_.data());
     state_->avail_in = static_cast<uint32_t>(prefix.size());
-    consumed_ = prefix.size();
+    consumed_ = last_fill_ = prefix.size();
   }
 
   size_t Read(char* out, size_t capacity) override {
@@ -108,7 +108,10 @@ class GzipSource : public ByteSource {
       written += chunk - state_->avail_out;
       // Positive codes but ISAL_NEED_DICT only say that input or output ran out.
       if (rc < 0 || rc == ISAL_NEED_DICT) {
-        Damage(fmt::format("corrupt gzip stream: {}", Problem(rc)), consumed_ - state_->avail_in);
+        // After an error igzip's avail_in may exceed what it was given:
+        // then the damage is put at the end of what was read.
+        const uint64_t unread = state_->avail_in <= last_fill_ ? state_->avail_in : 0;
+        Damage(fmt::format("corrupt gzip stream: {}", Problem(rc)), consumed_ - unread);
       } else if (state_->block_state == ISAL_BLOCK_FINISH) {
         member_done_ = true;  // its CRC-32 and length checked
       }
@@ -166,6 +169,7 @@ class GzipSource : public ByteSource {
       eof_ = true;
     }
     consumed_ += n;
+    last_fill_ = n;
     state_->next_in = reinterpret_cast<uint8_t*>(in_.data());
     state_->avail_in = static_cast<uint32_t>(n);
   }
@@ -174,6 +178,7 @@ class GzipSource : public ByteSource {
   std::vector<char> in_;
   std::unique_ptr<inflate_state> state_;  // ~40 KB of tables and window
   uint64_t consumed_ = 0;
+  uint64_t last_fill_ = 0;  // bytes put in in_ by the last Refill (or the prefix)
   bool eof_ = false;
   bool member_done_ = false;
   bool finished_ = false;

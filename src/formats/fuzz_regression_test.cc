@@ -174,6 +174,10 @@ TEST(FuzzRegression, EveryRecordedInputIsReadOrRejectedCleanly) {
         // Line-oriented readers may judge a whole file without a line.
         if (name == "profile_text" || name == "profile_csv" || name == "heap_profile") continue;
         EXPECT_TRUE(e.byte_offset() || e.line()) << e.what();
+        // A byte offset lies within the input, or one past its end.
+        if (e.byte_offset()) {
+          EXPECT_LE(*e.byte_offset(), fs::file_size(input.path())) << e.what();
+        }
       }
     }
   }
