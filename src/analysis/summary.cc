@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <future>
 #include <map>
 #include <tuple>
 #include <unordered_map>
@@ -170,6 +171,10 @@ void BuildFineFromOptrace(const ProfiledRun& run, Summary* out) {
     out->warnings.push_back({"empty_trace", "the optrace has no executed op events: no fine view"});
     return;
   }
+  // Thread occupancy reads only the slices: computed on a second core while
+  // this one builds the op groups.
+  auto occupancy_computed =
+      std::async(std::launch::async, [&trace] { return ComputeUnitOccupancy(trace); });
   int64_t start = INT64_MAX, end = INT64_MIN, work = 0;
   for (const auto& s : trace.slices) {
     start = std::min(start, s.start_cycles);
@@ -236,7 +241,7 @@ void BuildFineFromOptrace(const ProfiledRun& run, Summary* out) {
   fine.dpc_sum_cycles = dpc_sum;
   for (auto& [cat, c] : categories) fine.categories.push_back(c);
 
-  auto occupancy = ComputeUnitOccupancy(trace);
+  const std::vector<UnitOccupancy> occupancy = occupancy_computed.get();
   for (const auto& u : occupancy) {
     UnitRow row;
     row.tid = u.tid;
