@@ -167,6 +167,106 @@ class OptraceParser {
     if (!saw_events) throw InputError(path_, "no \"traceEvents\" array", 0);
   }
 
+  // Reads an op event on pid 0 in the writer's exact layout at `text`
+  // (ending before `end`) into raw_, as ParseEvent and ParseArgs would (the
+  // same fields, the same values), so that Dispatch() takes it as from the
+  // general path; returns the bytes of the event, or 0:
+  //
+  //   { "name": "q::Conv", "ph": "X", "tid": 256, "pid": 0, "ts": 3300, "dur": 1213,
+  //     "args": { "ID": "0x0000101200000002","HTP Op Type": "q::Conv","Dims": [1,8],...,
+  //     "Dominant Path Cycles": 1213} }                                      (one line)
+  //
+  // Args keys are the writer's known ones, in any order; strings are
+  // printable ASCII without escapes.  Anything else (another key, spacing,
+  // escape, number form, an ID or input that is no hex id, a dimension out
+  // of range) returns 0, and the general path parses the event (and
+  // reports what is wrong with it).
+  size_t MatchOpLine(const char* text, const char* end) {
+    OpEventPrefix prefix;
+    if (!MatchOpEventPrefix(text, end, &prefix) || prefix.pid != 0) return 0;
+    RawEvent& r = raw_;
+    r.Reset();
+    LineCursor c(text + prefix.pid_end, end);
+    if (!(c.Literal(", \"ts\": ") && c.Integer(&r.ts) && c.Literal(", \"dur\": ") &&
+          c.Integer(&r.dur) && c.Literal(", \"args\": ")))
+      return 0;
+    r.args_text = c.at();
+    if (!c.Literal("{ ")) return 0;
+    auto string = [&](std::string_view* out) { return c.Literal("\"") && c.String(out); };
+    for (;;) {
+      std::string_view key;
+      if (!(string(&key) && c.Literal(": "))) return 0;
+      bool ok = false;
+      if (IsKey(key, "ID")) {
+        ok = string(&r.id_text);
+      } else if (IsKey(key, "HTP Op Type")) {
+        ok = string(&r.htp_op_type);
+      } else if (IsKey(key, "Description")) {
+        ok = string(&r.description);
+      } else if (IsKey(key, "Data Type")) {
+        ok = string(&r.data_type);
+      } else if (IsKey(key, "QNN Op Type")) {
+        ok = string(&r.qnn_op_type);
+      } else if (IsKey(key, "QNN Op Name")) {
+        ok = string(&r.qnn_op_name);
+      } else if (IsKey(key, "Rank")) {
+        ok = c.Integer(&r.rank);
+      } else if (IsKey(key, "Zero Offset")) {
+        ok = c.Integer(&r.zero_offset);
+      } else if (IsKey(key, "Start Cycle")) {
+        ok = r.has_start = c.Integer(&r.start_cycle);
+      } else if (IsKey(key, "Duration (cycles)")) {
+        ok = r.has_duration = c.Integer(&r.duration);
+      } else if (IsKey(key, "Dominant Path Cycles")) {
+        ok = r.has_dpc = c.Integer(&r.dpc);
+      } else if (IsKey(key, "Step Size")) {
+        ok = c.Number(&r.step_size);
+      } else if (IsKey(key, "Cycles per Packet")) {
+        ok = c.Number(&r.cycles_per_packet);
+      } else if (IsKey(key, "Dims") || IsKey(key, "Inputs Ops") || IsKey(key, "Flags")) {
+        ok = MatchOpLineList(key, c, string);
+      }
+      if (!ok) return 0;
+      if (c.Literal(",")) continue;
+      if (c.Literal("} }")) break;
+      return 0;
+    }
+    r.name = prefix.name;
+    r.ph = "X";
+    r.pid = prefix.pid;
+    r.tid = prefix.tid;
+    r.has_ts = r.has_dur = r.has_args = true;
+    r.field_count = 7;
+    r.op_keys = RawEvent::kOpKeys;
+    return c.consumed(text);
+  }
+
+  // The array value of args `key` (Dims, Inputs Ops or Flags) in MatchOpLine.
+  template <typename StringReader>
+  bool MatchOpLineList(std::string_view key, LineCursor& c, StringReader& string) {
+    if (!c.Literal("[")) return false;
+    if (c.Literal("]")) return true;
+    RawEvent& r = raw_;
+    do {
+      if (IsKey(key, "Dims")) {
+        int64_t dim = 0;
+        if (!c.Integer(&dim) || dim < 0 || dim > INT32_MAX) return false;
+        r.dims.push_back(static_cast<int32_t>(dim));
+        continue;
+      }
+      std::string_view text;
+      if (!string(&text)) return false;
+      if (IsKey(key, "Flags")) {
+        r.flags |= FlagOf(text);
+        continue;
+      }
+      auto id = ParseHexId(text);
+      if (!id) return false;
+      r.inputs.push_back(*id);
+    } while (c.Literal(","));
+    return c.Literal("]");
+  }
+
   // A counter or flow line matched by optrace_line_matcher.h.
   struct FastLine {
     bool is_counter = false;
@@ -255,9 +355,17 @@ class OptraceParser {
         CommitTakenLines(kept_events_);
         ++kept_events_;
       }
-      if (!token.empty() && token.front() == '{' && TakeFastPathLine(token.data())) {
-        ++event_index_;
-        continue;
+      if (!token.empty() && token.front() == '{') {
+        if (TakeFastPathLine(token.data())) {
+          ++event_index_;
+          continue;
+        }
+        if (MatchOpLine(token.data(), text_end_)) {  // simdjson skips the unread element
+          Dispatch();
+          if (check_line_starts_) ResolveCopies(kept_events_ - 1);
+          ++event_index_;
+          continue;
+        }
       }
       object event;
       Check(element_value.get_object().get(event), "expected an object");
@@ -338,6 +446,22 @@ class OptraceParser {
   static bool InCycleRange(int64_t cycles) {
     constexpr int64_t kMaxCycles = 999'999'999'999'999'999;
     return cycles >= -kMaxCycles && cycles <= kMaxCycles;
+  }
+
+  // key == text, with text's length known at compile time.
+  template <size_t N>
+  static bool IsKey(std::string_view key, const char (&text)[N]) {
+    return key.size() == N - 1 && std::memcmp(key.data(), text, N - 1) == 0;
+  }
+
+  static uint8_t FlagOf(std::string_view text) {
+    return text == "dma"        ? kFlagDma
+           : text == "dma_set"  ? kFlagDmaSet
+           : text == "dma_wait" ? kFlagDmaWait
+           : text == "uses_hmx" ? kFlagUsesHmx
+           : text == "uses_hvx" ? kFlagUsesHvx
+           : text == "sync"     ? kFlagSync
+                                : kFlagOther;
   }
 
   static bool IsJsonSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
@@ -644,13 +768,7 @@ class OptraceParser {
         for (auto f : flags) {
           std::string_view text;
           Check(f.get_string().get(text), "args.Flags[]: expected a string");
-          raw_.flags |= text == "dma"        ? kFlagDma
-                        : text == "dma_set"  ? kFlagDmaSet
-                        : text == "dma_wait" ? kFlagDmaWait
-                        : text == "uses_hmx" ? kFlagUsesHmx
-                        : text == "uses_hvx" ? kFlagUsesHvx
-                        : text == "sync"     ? kFlagSync
-                                             : kFlagOther;
+          raw_.flags |= FlagOf(text);
         }
       } else if (first == '"' && key == "") {
         ReadInt(v, &raw_.counter_value, "args.\"\"");

@@ -1,67 +1,37 @@
 #include "formats/optrace_line_matcher.h"
 
+#include <charconv>
 #include <cstring>
 
 namespace htpscope {
-namespace {
 
-// A cursor over [at, end) that only moves on a match.
-class LineCursor {
- public:
-  LineCursor(const char* at, const char* end) : at_(at), end_(end) {}
-
-  bool Literal(std::string_view text) {
-    if (static_cast<size_t>(end_ - at_) < text.size() ||
-        std::memcmp(at_, text.data(), text.size()) != 0)
-      return false;
-    at_ += text.size();
-    return true;
+bool LineCursor::Number(double* out) {
+  const char* p = at_;
+  auto digits = [&] {
+    const char* first = p;
+    while (p < end_ && *p >= '0' && *p <= '9') ++p;
+    return p - first;
+  };
+  if (p < end_ && *p == '-') ++p;
+  const char* integer = p;
+  const auto integer_digits = digits();
+  if (integer_digits == 0 || (integer_digits > 1 && *integer == '0')) return false;
+  if (p < end_ && *p == '.') {
+    ++p;
+    if (digits() == 0) return false;
   }
-
-  // A string's content up to its closing quote, printable ASCII only.
-  bool String(std::string_view* out) {
-    const char* p = at_;
-    while (p < end_ && *p != '"') {
-      const auto byte = static_cast<unsigned char>(*p);
-      // ASCII only: the general parser validates escapes, control
-      // characters and UTF-8.
-      if (*p == '\\' || byte < 0x20 || byte >= 0x80) return false;
-      ++p;
-    }
-    if (p == end_) return false;
-    *out = std::string_view(at_, static_cast<size_t>(p - at_));
-    at_ = p + 1;
-    return true;
+  if (p < end_ && (*p == 'e' || *p == 'E')) {
+    ++p;
+    if (p < end_ && (*p == '+' || *p == '-')) ++p;
+    if (digits() == 0) return false;
   }
-
-  // A JSON integer literal of at most 18 digits (no overflow possible); a
-  // fraction or exponent after it fails the next Literal.
-  bool Integer(int64_t* out) {
-    const char* p = at_;
-    bool negative = p < end_ && *p == '-';
-    if (negative) ++p;
-    const char* digits = p;
-    int64_t value = 0;
-    while (p < end_ && *p >= '0' && *p <= '9') {
-      if (p - digits == 18) return false;  // 19 digits or more: could overflow
-      value = value * 10 + (*p++ - '0');
-    }
-    const auto count = p - digits;
-    if (count == 0 || (count > 1 && *digits == '0')) return false;
-    if (p < end_ && (*p == '.' || *p == 'e' || *p == 'E')) return false;
-    *out = negative ? -value : value;
-    at_ = p;
-    return true;
-  }
-
-  size_t consumed(const char* start) const { return static_cast<size_t>(at_ - start); }
-
- private:
-  const char* at_;
-  const char* end_;
-};
-
-}  // namespace
+  // The JSON literal [at_, p), converted with correct rounding (as simdjson
+  // does); out of double's range is left to the general parser.
+  auto [end, error] = std::from_chars(at_, p, *out);
+  if (error != std::errc() || end != p) return false;
+  at_ = p;
+  return true;
+}
 
 size_t MatchCounterLine(const char* text, const char* end, CounterLine* out) {
   LineCursor c(text, end);

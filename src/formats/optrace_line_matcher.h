@@ -9,13 +9,81 @@
 // A matcher accepts exactly that text and nothing else: any other spacing,
 // key order, escape, number form or extra key makes it return false, and the
 // caller parses the event with the general JSON path.  So a match never
-// changes a result, it only skips the generic parser's work.
+// changes a result, it only skips the generic parser's work.  Op event lines
+// (formats §1.3) are matched by the reader itself (optrace.cc, MatchOpLine)
+// from OpEventPrefix and LineCursor steps.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string_view>
 
 namespace htpscope {
+
+// A cursor over [at, end) that only moves on a match: the matchers below
+// are sequences of its steps.
+class LineCursor {
+ public:
+  LineCursor(const char* at, const char* end) : at_(at), end_(end) {}
+
+  // `text` exactly (a string literal: its length is known at compile time,
+  // so the compare is a few loads).
+  template <size_t N>
+  bool Literal(const char (&text)[N]) {
+    constexpr size_t length = N - 1;
+    if (static_cast<size_t>(end_ - at_) < length || std::memcmp(at_, text, length) != 0)
+      return false;
+    at_ += length;
+    return true;
+  }
+
+  // A string's content up to its closing quote (the opening one already
+  // read): printable ASCII without escapes only (the general parser
+  // validates escapes, control characters and UTF-8).
+  bool String(std::string_view* out) {
+    const char* p = at_;
+    while (p < end_ && *p != '"') {
+      const auto byte = static_cast<unsigned char>(*p);
+      if (*p == '\\' || byte < 0x20 || byte >= 0x80) return false;
+      ++p;
+    }
+    if (p == end_) return false;
+    *out = std::string_view(at_, static_cast<size_t>(p - at_));
+    at_ = p + 1;
+    return true;
+  }
+
+  // A JSON integer literal of at most 18 digits (no overflow possible); a
+  // fraction or exponent after it fails.
+  bool Integer(int64_t* out) {
+    const char* p = at_;
+    const bool negative = p < end_ && *p == '-';
+    if (negative) ++p;
+    const char* digits = p;
+    int64_t value = 0;
+    while (p < end_ && *p >= '0' && *p <= '9') {
+      if (p - digits == 18) return false;  // 19 digits or more: could overflow
+      value = value * 10 + (*p++ - '0');
+    }
+    const auto count = p - digits;
+    if (count == 0 || (count > 1 && *digits == '0')) return false;
+    if (p < end_ && (*p == '.' || *p == 'e' || *p == 'E')) return false;
+    *out = negative ? -value : value;
+    at_ = p;
+    return true;
+  }
+
+  // A JSON number literal, as a correctly rounded double.
+  bool Number(double* out);
+
+  const char* at() const { return at_; }
+  size_t consumed(const char* start) const { return static_cast<size_t>(at_ - start); }
+
+ private:
+  const char* at_;
+  const char* end_;
+};
 
 struct CounterLine {
   std::string_view name;  // counter name, without escapes

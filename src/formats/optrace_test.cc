@@ -4,7 +4,9 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
+#include <optional>
 #include <set>
 
 #include "formats/corpus_test_util.h"
@@ -291,6 +293,115 @@ TEST(Optrace, TimesBeyondEighteenDigitsAreAnError) {
   ASSERT_EQ(t.slices.size(), 1u);
   EXPECT_EQ(t.origin_cycles, 1999999999999999998);
   EXPECT_EQ(t.slices[0].start_cycles, 999999999999999999);
+}
+
+// Op events on pid 0 in the writer's layout are read by a line matcher;
+// every variant must give what the general path gives for the same event
+// written as `{"name"...` (a layout no matcher takes), error or events.
+TEST(OptraceFastPath, OpLinesReadAsTheGeneralPathReadsThem) {
+  const std::string head =
+      R"({"header": {"version": {"major": 1, "minor": 1, "patch": 0}, "artifact_type": "OP_TRACE"},
+"traceEvents": [
+)";
+  const std::string writer =
+      R"x({ "name": "q::Conv", "ph": "X", "tid": 256, "pid": 0, "ts": 10, "dur": 5, "args": { "ID": "0x0000101200000002","HTP Op Type": "q::Conv","Description": "Conv2d with strides=(1,1), it's fine","Dims": [1,8,32,256],"Data Type": "QUInt8","Rank": 4,"Step Size": 0.00787402,"Zero Offset": 128,"Inputs Ops": ["0x0000100359320003","0x10"],"Flags": ["dma","uses_hmx"],"Cycles per Packet": 19.5661,"QNN Op Type": "Conv2d","QNN Op Name": "conv_0","Start Cycle": 1010,"Duration (cycles)": 6,"Dominant Path Cycles": 4} })x";
+  auto with = [&](const std::string& from, const std::string& to) {
+    std::string line = writer;
+    const size_t at = line.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    if (at != std::string::npos) line.replace(at, from.size(), to);
+    return line;
+  };
+  const std::vector<std::pair<std::string, std::string>> variants = {
+      {"writer", writer},
+      {"escape", with("it's fine", R"(it\"s \u00e9)")},
+      {"utf8_name", with("q::Conv\", \"ph\"", "q::Conv\xc3\xa9\", \"ph\"")},
+      {"unknown_key", with(R"("Rank": 4,)", R"("Rank": 4,"Foo": [1, {"a": 2}],)")},
+      {"exponent", with("0.00787402", "7.87402e-3")},
+      {"integer_double", with("19.5661", "19")},
+      {"negative_zero", with("0.00787402", "-0.0")},
+      {"huge_double", with("19.5661", "1e999")},
+      {"rank_fraction", with(R"("Rank": 4)", R"("Rank": 4.0)")},
+      {"negative_dim", with("[1,8,32,256]", "[1,-8]")},
+      {"big_dim", with("[1,8,32,256]", "[2147483648]")},
+      {"empty_lists", with(R"("Dims": [1,8,32,256])", R"("Dims": [],"Flags": [])")},
+      {"twice_dims", with(R"("Data Type")", R"("Dims": [7],"Data Type")")},
+      {"bad_input", with("\"0x10\"", "\"zz\"")},
+      {"bad_id", with("0x0000101200000002", "nothex")},
+      {"negative_dur", with(R"("dur": 5)", R"("dur": -5)")},
+      {"nineteen_digits", with("1010", "1000000000000000000")},
+      {"tensor", with(R"("tid": 256)", R"("tid": 1)")},
+      {"not_executed", with(R"(,"Start Cycle": 1010)", "")},
+      {"spacing", with(R"("Rank": 4)", R"("Rank" : 4)")},
+      {"leading_zero", with(R"("Zero Offset": 128)", R"("Zero Offset": 0128)")},
+  };
+  for (const auto& [name, line] : variants) {
+    SCOPED_TRACE(name);
+    const std::string matched = head + line + "\n]}";
+    std::string general = matched;
+    general.replace(general.find("{ \"name\""), 8, "{\"name\"");
+    std::optional<Optrace> a, b;
+    try {
+      a = ParseOptrace("m.json", matched.data(), matched.size());
+    } catch (const InputError&) {
+    }
+    try {
+      b = ParseOptrace("g.json", general.data(), general.size());
+    } catch (const InputError&) {
+    }
+    ASSERT_EQ(a.has_value(), b.has_value());
+    if (!a) continue;
+    ASSERT_EQ(a->slices.size(), b->slices.size());
+    EXPECT_EQ(a->non_executed.size(), b->non_executed.size());
+    for (size_t i = 0; i < a->slices.size(); ++i) {
+      const OpSlice& x = a->slices[i];
+      const OpSlice& y = b->slices[i];
+      EXPECT_EQ(x.op_id, y.op_id);
+      EXPECT_EQ(x.start_cycles, y.start_cycles);
+      EXPECT_EQ(x.dur_cycles, y.dur_cycles);
+      EXPECT_EQ(x.op_start_cycles, y.op_start_cycles);
+      EXPECT_EQ(x.op_duration_cycles, y.op_duration_cycles);
+      EXPECT_EQ(x.dpc_cycles, y.dpc_cycles);
+      EXPECT_EQ(x.zero_offset, y.zero_offset);
+      EXPECT_EQ(x.rank, y.rank);
+      EXPECT_EQ(x.flags, y.flags);
+      EXPECT_EQ(std::signbit(x.step_size), std::signbit(y.step_size));
+      EXPECT_EQ(x.step_size, y.step_size);
+      EXPECT_EQ(x.cycles_per_packet, y.cycles_per_packet);
+      EXPECT_EQ(a->Str(x.htp_op_type), b->Str(y.htp_op_type));
+      EXPECT_EQ(a->Str(x.description), b->Str(y.description));
+      EXPECT_EQ(a->Str(x.qnn_op_name), b->Str(y.qnn_op_name));
+      EXPECT_EQ(a->Str(x.qnn_op_type), b->Str(y.qnn_op_type));
+      EXPECT_EQ(a->Str(x.data_type), b->Str(y.data_type));
+      ASSERT_EQ(x.dims_count, y.dims_count);
+      for (uint32_t k = 0; k < x.dims_count; ++k)
+        EXPECT_EQ(a->dims[x.dims_begin + k], b->dims[y.dims_begin + k]);
+      ASSERT_EQ(x.inputs_count, y.inputs_count);
+      for (uint32_t k = 0; k < x.inputs_count; ++k)
+        EXPECT_EQ(a->input_ids[x.inputs_begin + k], b->input_ids[y.inputs_begin + k]);
+    }
+  }
+  // The writer line's values, by hand.
+  const std::string text = head + writer + "\n]}";
+  Optrace t = ParseOptrace("t.json", text.data(), text.size());
+  ASSERT_EQ(t.slices.size(), 1u);
+  const OpSlice& s = t.slices[0];
+  EXPECT_EQ(s.op_id, 0x0000101200000002u);
+  EXPECT_EQ(s.start_cycles, 1010);  // origin 1000
+  EXPECT_EQ(s.dur_cycles, 5);
+  EXPECT_EQ(s.op_duration_cycles, 6);
+  EXPECT_EQ(s.dpc_cycles, 4);
+  EXPECT_EQ(s.step_size, 0.00787402);
+  EXPECT_EQ(s.cycles_per_packet, 19.5661);
+  EXPECT_EQ(s.zero_offset, 128);
+  EXPECT_EQ(s.rank, 4);
+  EXPECT_EQ(s.flags, kFlagDma | kFlagUsesHmx);
+  EXPECT_EQ(t.Str(s.description), "Conv2d with strides=(1,1), it's fine");
+  EXPECT_EQ(t.Str(s.qnn_op_name), "conv_0");
+  ASSERT_EQ(s.dims_count, 4u);
+  EXPECT_EQ(t.dims[s.dims_begin + 3], 256);
+  ASSERT_EQ(s.inputs_count, 2u);
+  EXPECT_EQ(t.input_ids[s.inputs_begin + 1], 0x10u);
 }
 
 }  // namespace
