@@ -199,6 +199,10 @@ std::optional<JsonChunk> JsonArrayChunker::FinalChunk() {
   chunk.length = close + 1 - start_;
   chunk.file_offset = buffer_offset_ + start_;
   chunk.index = next_index_++;
+  if (source_) {
+    chunk.read_bytes = bytes_read_;
+    chunk.source_bytes = source_->file_bytes_consumed();
+  }
   if (mapped_ && start_ + chunk.length + simdjson::SIMDJSON_PADDING > mapped_->mapped_bytes()) {
     // Too close to the mapping's end for simdjson's padding: copy.
     auto [copy, copy_bytes] = Allocate(chunk.length + simdjson::SIMDJSON_PADDING);
@@ -266,6 +270,10 @@ JsonChunk JsonArrayChunker::CutChunk(size_t cut) {
   chunk.length = last - start_;
   chunk.file_offset = buffer_offset_ + start_;
   chunk.index = next_index_++;
+  if (source_) {
+    chunk.read_bytes = bytes_read_;
+    chunk.source_bytes = source_->file_bytes_consumed();
+  }
   if (mapped_) {
     // A view: the bytes after it (at least the padding, see NextMappedCut)
     // serve as padding, and the next chunk starts at the cut.

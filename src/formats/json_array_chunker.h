@@ -53,6 +53,11 @@ struct JsonChunk {
   size_t storage_bytes = 0;            // the whole allocation, for JsonArrayChunker::Recycle
   uint64_t file_offset = 0;            // file (decompressed) offset of storage[begin]
   uint64_t index = 0;                  // 0, 1, 2, ... in file order
+  // Streamed sources: bytes read (decompressed) when the chunk was cut, and
+  // the file bytes (compressed, for gzip) consumed by then; 0 for a mapping.
+  // Their ratio extrapolates a gzip file's decompressed size.
+  uint64_t read_bytes = 0;
+  uint64_t source_bytes = 0;
 
   simdjson::padded_string_view view() const {
     const char* base = mapped ? mapped->data() : storage.get();

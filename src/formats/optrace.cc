@@ -1201,11 +1201,9 @@ class ParallelOptraceReader {
     } else {
       source = OpenByteSource(path_);
       chunker.emplace(*source, "traceEvents", options_.chunk_bytes);
-      if (!source->compressed()) {
-        std::error_code ec;
-        file_bytes_ = std::filesystem::file_size(path_, ec);
-        if (ec) file_bytes_ = 0;
-      }
+      std::error_code ec;
+      const uint64_t size = std::filesystem::file_size(path_, ec);
+      if (!ec) (source->compressed() ? compressed_file_bytes_ : file_bytes_) = size;
     }
     chunker_ = &*chunker;
     unsigned threads =
@@ -1290,7 +1288,8 @@ class ParallelOptraceReader {
         if (!chunk_ok)
           failed_ = true;
         else
-          done_.emplace(chunk.index, Done{std::move(part), chunk.file_offset + chunk.length});
+          done_.emplace(chunk.index, Done{std::move(part), chunk.file_offset + chunk.length,
+                                          ExpectedTotalBytes(chunk)});
         // Merging runs on the workers, one at a time, so that the thread
         // feeding chunks (and inflating gzip) does nothing else.
         merge = !merging_ && !failed_;
@@ -1323,8 +1322,9 @@ class ParallelOptraceReader {
         ++next_merge_;
       }
       space_.notify_all();
-      double growth = file_bytes_ && done.end_offset
-                          ? static_cast<double>(file_bytes_) / static_cast<double>(done.end_offset)
+      double growth = done.expected_total_bytes && done.end_offset
+                          ? static_cast<double>(done.expected_total_bytes) /
+                                static_cast<double>(done.end_offset)
                           : 0;
       MergeChunk(std::move(*done.part), out_, &origin_, growth);
       ++out_->chunks_parsed;
@@ -1340,12 +1340,25 @@ class ParallelOptraceReader {
   std::mutex mutex_;
   std::condition_variable work_, space_;
   std::deque<JsonChunk> queue_;
+  // The bytes of the whole (decompressed) file, as known when `chunk` was
+  // cut: a plain file's size, or for gzip the bytes read so far scaled by
+  // the compressed bytes left; 0 when unknown.
+  uint64_t ExpectedTotalBytes(const JsonChunk& chunk) const {
+    if (file_bytes_) return file_bytes_;
+    if (!compressed_file_bytes_ || !chunk.source_bytes) return 0;
+    return static_cast<uint64_t>(static_cast<double>(chunk.read_bytes) *
+                                 static_cast<double>(compressed_file_bytes_) /
+                                 static_cast<double>(chunk.source_bytes));
+  }
+
   struct Done {
     std::unique_ptr<Optrace> part;
-    uint64_t end_offset = 0;  // file offset just past the chunk
+    uint64_t end_offset = 0;            // file offset just past the chunk
+    uint64_t expected_total_bytes = 0;  // ExpectedTotalBytes
   };
-  std::map<uint64_t, Done> done_;  // by chunk index
-  uint64_t file_bytes_ = 0;        // plain files: their size; 0 for gzip (unknown)
+  std::map<uint64_t, Done> done_;       // by chunk index
+  uint64_t file_bytes_ = 0;             // plain files: their size; 0 for gzip (unknown)
+  uint64_t compressed_file_bytes_ = 0;  // gzip files: their size on disk
   uint64_t next_merge_ = 0;
   size_t busy_ = 0;
   size_t max_in_flight_ = 2;
