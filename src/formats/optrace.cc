@@ -182,7 +182,7 @@ class OptraceParser {
   // of range) returns 0, and the general path parses the event (and
   // reports what is wrong with it).
   size_t MatchOpLine(const char* text, const char* end) {
-    OpEventPrefix prefix;
+    OpEventPrefix& prefix = op_prefix_;
     if (!MatchOpEventPrefix(text, end, &prefix) || prefix.pid != 0) return 0;
     RawEvent& r = raw_;
     r.Reset();
@@ -274,20 +274,26 @@ class OptraceParser {
     FlowLine flow;
   };
 
+  static constexpr uint32_t kNoOp = UINT32_MAX;
   struct TakenLine {
-    FastLine line;
-    size_t kept_before;  // kept lines before it in the chunk
+    FastLine line;        // a counter or flow, unless `op` is set
+    uint32_t op = kNoOp;  // else: the slot in ChunkScratch::ops of a pid-0 op event
+    size_t kept_before;   // kept lines before it in the chunk
   };
 
   // A worker's buffers, reused from chunk to chunk.
   struct ChunkScratch {
     std::string rest;              // the events TakeFastLines leaves, as JSON
-    std::vector<TakenLine> taken;  // the counter and flow lines it took, in file order
+    std::vector<TakenLine> taken;  // the lines it took, in file order
+    // The op events it took, as MatchOpLine read them; slots are swapped
+    // with raw_, so their vectors keep their capacity from chunk to chunk.
+    std::vector<RawEvent> ops;
   };
 
   // Parses a chunk: a JSON array of trace events.
   void RunChunk(ChunkScratch* scratch) {
     taken_lines_ = &scratch->taken;
+    taken_ops_ = &scratch->ops;
     taken_lines_->clear();
     if (TakeFastLines(buffer_.data(), buffer_.length(), &scratch->rest)) {
       const std::string& text = scratch->rest;
@@ -386,7 +392,13 @@ class OptraceParser {
     const std::vector<TakenLine>& taken = *taken_lines_;
     for (; next_taken_ < taken.size() && taken[next_taken_].kept_before <= kept_line;
          ++next_taken_) {
-      CommitFastLine(taken[next_taken_].line);
+      const TakenLine& line = taken[next_taken_];
+      if (line.op != kNoOp) {
+        std::swap(raw_, (*taken_ops_)[line.op]);
+        Dispatch();
+      } else {
+        CommitFastLine(line.line);
+      }
       ++event_index_;
     }
   }
@@ -495,9 +507,11 @@ class OptraceParser {
       FastLine line;
       size_t n = 0;
       int64_t copy_pid = 0;  // > 0: the line is a copy of copy_source_'s event
+      bool op = false;       // a pid-0 op event, read into raw_ by MatchOpLine
       if (separated) {
         n = MatchFastLine(p, end, &line);
         if (!n && (n = MatchCopyLine(p, end, &copy_pid)) == 0) copy_pid = 0;
+        if (!n) op = (n = MatchOpLine(p, end)) != 0;
       }
       if (n) {
         const char* q = p + n;
@@ -520,13 +534,26 @@ class OptraceParser {
         }
         if (take) {
           if (copy_pid > 0) {
-            pending_copies_.push_back(copy_source_.kept_line);
+            if (copy_source_.resolved)
+              out_->duplicate_slices += copy_source_.executed;
+            else
+              pending_copies_.push_back(copy_source_.kept_line);
             ++event_index_;
           } else {
             // Committed in file order among the kept events (ParseEventArray):
-            // a counter track or the flows must not depend on which lines
-            // were taken.
-            taken_lines_->push_back({line, rest_line_starts_.size()});
+            // the slices, a counter track or the flows must not depend on
+            // which lines were taken.
+            uint32_t slot = kNoOp;
+            if (op) {
+              slot = static_cast<uint32_t>(ops_taken_++);
+              if (slot == taken_ops_->size()) taken_ops_->emplace_back();
+              std::swap((*taken_ops_)[slot], raw_);
+              // No nested object in the matched layout: a copy holds a
+              // "Start Cycle" key exactly when this event does (ParseCopyArgs).
+              const RawEvent& event = (*taken_ops_)[slot];
+              copy_source_ = {p, n, op_prefix_, 0, true, event.has_start && event.tid != 1};
+            }
+            taken_lines_->push_back({line, slot, rest_line_starts_.size()});
           }
           ++taken;
           p = q;
@@ -556,7 +583,9 @@ class OptraceParser {
     const char* text = nullptr;  // the line's '{' (in the chunk)
     size_t element_length = 0;   // through the event's closing '}'
     OpEventPrefix prefix;
-    size_t kept_line = 0;  // its index in rest_line_starts_
+    size_t kept_line = 0;   // its index in rest_line_starts_, when kept for simdjson
+    bool resolved = false;  // taken by MatchOpLine: whether its copies count is known
+    bool executed = false;  // if resolved: whether each copy counts as executed
   };
 
   // Makes the kept line [text, last) (trailing whitespace cut) the source
@@ -566,7 +595,7 @@ class OptraceParser {
     if (!MatchOpEventPrefix(text, last, &prefix) || prefix.pid != 0) return;
     if (last[-1] == ',') --last;  // the element ends before its comma
     while (last > text && IsJsonSpace(last[-1])) --last;
-    copy_source_ = {text, static_cast<size_t>(last - text), prefix, kept_line};
+    copy_source_ = {text, static_cast<size_t>(last - text), prefix, kept_line, false, false};
   }
 
   // Matches a line at `text` that is copy_source_'s event with another pid
@@ -946,6 +975,9 @@ class OptraceParser {
   CopySource copy_source_;                         // see MatchCopyLine
   std::vector<size_t> pending_copies_;             // kept line of each copy taken, in order
   std::vector<TakenLine>* taken_lines_ = nullptr;  // RunChunk's, in file order
+  std::vector<RawEvent>* taken_ops_ = nullptr;     // RunChunk's
+  size_t ops_taken_ = 0;                           // slots of taken_ops_ in use
+  OpEventPrefix op_prefix_;                        // of the line MatchOpLine read last
   size_t next_taken_ = 0;                          // the first not yet committed
   size_t next_copy_ = 0;                           // the first not yet counted
   bool check_line_starts_ = false;
