@@ -7,15 +7,15 @@
 #   bash scripts/bench.sh [WORK_DIR]        (default: /tmp/htpscope-bench)
 #
 # Environment: HTPSCOPE_BENCH_OPS="16000 165000" (QNN ops per generated run;
-# ~6.2 KB of optrace per op), HTPSCOPE_BENCH_REPEAT=3 (htpscope runs per file,
-# best kept).  Needs ~8 GB of disk and, for Python on the 1 GB trace, ~6 GB
+# ~6.2 KB of optrace per op), HTPSCOPE_BENCH_REPEAT=5 (htpscope and inflate runs per
+# file, interleaved, best kept).  Needs ~8 GB of disk and, for Python on the 1 GB trace, ~6 GB
 # of memory.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
 work="${1:-/tmp/htpscope-bench}"
 ops_list="${HTPSCOPE_BENCH_OPS:-16000 165000}"
-repeat="${HTPSCOPE_BENCH_REPEAT:-3}"
+repeat="${HTPSCOPE_BENCH_REPEAT:-5}"
 
 bash scripts/install-deps.sh
 echo "== build (Release)"

@@ -191,21 +191,26 @@ int main(int argc, char** argv) {
     for (const std::string& trace : traces) {
       bool gz = EndsWith(trace, ".gz");
       int64_t file_bytes = FileBytes(trace);
+      // Timed: `htpscope summary FILE` as people run it (text report), and
+      // for .gz the inflate baselines, interleaved so that all see the same
+      // machine (a shared virtual one drifts by tens of percent in minutes);
+      // the best of each is kept.
       std::optional<Inflated> inflate, igzip;
-      if (gz) {
-        inflate = InflateOnly(trace);
-        igzip = InflateOnlyIgzip(trace);
-      }
-      int64_t bytes = gz ? inflate->bytes : file_bytes;
-
-      // Timed: `htpscope summary FILE` as people run it (text report).
+      auto keep_faster = [](std::optional<Inflated>& best, const Inflated& run) {
+        if (!best || run.seconds < best->seconds) best = run;
+      };
       ChildRun best;
       int64_t peak_rss = 0;
       for (unsigned i = 0; i < std::max(repeat, 1u); ++i) {
+        if (gz) {
+          keep_faster(inflate, InflateOnly(trace));
+          keep_faster(igzip, InflateOnlyIgzip(trace));
+        }
         ChildRun run = RunChild({htpscope, "summary", trace});
         peak_rss = std::max(peak_rss, run.peak_rss_bytes);
         if (i == 0 || run.seconds < best.seconds) best = std::move(run);
       }
+      int64_t bytes = gz ? inflate->bytes : file_bytes;
       // Once more with --json, for the figures compared with Python (the
       // JSON lists every op, so it costs more: reported on its own line).
       ChildRun json_run = RunChild({htpscope, "summary", "--json", trace});
@@ -226,13 +231,15 @@ int main(int argc, char** argv) {
           static_cast<double>(json_run.peak_rss_bytes) / static_cast<double>(bytes));
       if (inflate)
         fmt::print(
-            "  zlib inflate{:10.3f} s  {:8.0f} MB/s  (one thread, output discarded); "
+            "  zlib inflate{:10.3f} s  {:8.0f} MB/s  (one thread, output discarded, best of the "
+            "same runs); "
             "htpscope reaches {:.0f} % of it\n",
             inflate->seconds, Mb(bytes) / inflate->seconds,
             100.0 * inflate->seconds / best.seconds);
       if (igzip)
         fmt::print(
-            "  igzip inflate{:9.3f} s  {:8.0f} MB/s  (ISA-L, one thread, output discarded); "
+            "  igzip inflate{:9.3f} s  {:8.0f} MB/s  (ISA-L, one thread, output discarded, best of "
+            "the same runs); "
             "htpscope reaches {:.0f} % of it\n",
             igzip->seconds, Mb(bytes) / igzip->seconds, 100.0 * igzip->seconds / best.seconds);
       if (!python_script.empty()) {
