@@ -9,6 +9,7 @@
 #include "formats/corpus_test_util.h"
 #include "formats/input_error.h"
 #include "formats/optrace.h"
+#include "formats/optrace_test_util.h"
 
 namespace htpscope {
 namespace {
@@ -25,25 +26,7 @@ void ExpectSameTrace(const Optrace& a, const Optrace& b) {
   EXPECT_EQ(a.events_read, b.events_read);
   EXPECT_EQ(a.origin_cycles, b.origin_cycles);
   EXPECT_EQ(a.duplicate_slices, b.duplicate_slices);
-  ASSERT_EQ(a.slices.size(), b.slices.size());
-  for (size_t i = 0; i < a.slices.size(); ++i) {
-    const OpSlice& x = a.slices[i];
-    const OpSlice& y = b.slices[i];
-    EXPECT_EQ(x.op_id, y.op_id);
-    EXPECT_EQ(x.start_cycles, y.start_cycles);
-    EXPECT_EQ(x.dur_cycles, y.dur_cycles);
-    EXPECT_EQ(x.dpc_cycles, y.dpc_cycles);
-    EXPECT_EQ(x.tid, y.tid);
-    EXPECT_EQ(x.flags, y.flags);
-    EXPECT_EQ(a.Str(x.htp_op_type), b.Str(y.htp_op_type));
-    EXPECT_EQ(a.Str(x.qnn_op_name), b.Str(y.qnn_op_name));
-    ASSERT_EQ(x.inputs_count, y.inputs_count);
-    for (uint32_t k = 0; k < x.inputs_count; ++k)
-      EXPECT_EQ(a.input_ids[x.inputs_begin + k], b.input_ids[y.inputs_begin + k]);
-    ASSERT_EQ(x.dims_count, y.dims_count);
-    for (uint32_t k = 0; k < x.dims_count; ++k)
-      EXPECT_EQ(a.dims[x.dims_begin + k], b.dims[y.dims_begin + k]);
-  }
+  testing_support::ExpectSameSlices(a, b);
   EXPECT_EQ(a.non_executed.size(), b.non_executed.size());
   ASSERT_EQ(a.flows.size(), b.flows.size());
   for (size_t i = 0; i < a.flows.size(); ++i) {

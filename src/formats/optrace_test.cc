@@ -4,13 +4,13 @@
 #include <zlib.h>
 
 #include <algorithm>
-#include <cmath>
 #include <fstream>
 #include <optional>
 #include <set>
 
 #include "formats/corpus_test_util.h"
 #include "formats/input_error.h"
+#include "formats/optrace_test_util.h"
 
 namespace htpscope {
 namespace {
@@ -351,35 +351,8 @@ TEST(OptraceFastPath, OpLinesReadAsTheGeneralPathReadsThem) {
     }
     ASSERT_EQ(a.has_value(), b.has_value());
     if (!a) continue;
-    ASSERT_EQ(a->slices.size(), b->slices.size());
     EXPECT_EQ(a->non_executed.size(), b->non_executed.size());
-    for (size_t i = 0; i < a->slices.size(); ++i) {
-      const OpSlice& x = a->slices[i];
-      const OpSlice& y = b->slices[i];
-      EXPECT_EQ(x.op_id, y.op_id);
-      EXPECT_EQ(x.start_cycles, y.start_cycles);
-      EXPECT_EQ(x.dur_cycles, y.dur_cycles);
-      EXPECT_EQ(x.op_start_cycles, y.op_start_cycles);
-      EXPECT_EQ(x.op_duration_cycles, y.op_duration_cycles);
-      EXPECT_EQ(x.dpc_cycles, y.dpc_cycles);
-      EXPECT_EQ(x.zero_offset, y.zero_offset);
-      EXPECT_EQ(x.rank, y.rank);
-      EXPECT_EQ(x.flags, y.flags);
-      EXPECT_EQ(std::signbit(x.step_size), std::signbit(y.step_size));
-      EXPECT_EQ(x.step_size, y.step_size);
-      EXPECT_EQ(x.cycles_per_packet, y.cycles_per_packet);
-      EXPECT_EQ(a->Str(x.htp_op_type), b->Str(y.htp_op_type));
-      EXPECT_EQ(a->Str(x.description), b->Str(y.description));
-      EXPECT_EQ(a->Str(x.qnn_op_name), b->Str(y.qnn_op_name));
-      EXPECT_EQ(a->Str(x.qnn_op_type), b->Str(y.qnn_op_type));
-      EXPECT_EQ(a->Str(x.data_type), b->Str(y.data_type));
-      ASSERT_EQ(x.dims_count, y.dims_count);
-      for (uint32_t k = 0; k < x.dims_count; ++k)
-        EXPECT_EQ(a->dims[x.dims_begin + k], b->dims[y.dims_begin + k]);
-      ASSERT_EQ(x.inputs_count, y.inputs_count);
-      for (uint32_t k = 0; k < x.inputs_count; ++k)
-        EXPECT_EQ(a->input_ids[x.inputs_begin + k], b->input_ids[y.inputs_begin + k]);
-    }
+    testing_support::ExpectSameSlices(*a, *b);
   }
   // The writer line's values, by hand.
   const std::string text = head + writer + "\n]}";
