@@ -47,6 +47,6 @@ done
 # Let the first read of each file come from the page cache, as for every later one.
 cat "${traces[@]}" > /dev/null
 
-echo "== summary: htpscope vs python3 (json.load), and zlib inflate for .gz"
+echo "== summary: htpscope vs python3 (json.load), and zlib and igzip inflate for .gz"
 build/release/tools/bench_summary/bench_summary --htpscope "$root/build/release/htpscope" \
   --python "$root/tools/bench_summary/summary_baseline.py" --repeat "$repeat" "${traces[@]}"
