@@ -194,15 +194,7 @@ std::optional<JsonChunk> JsonArrayChunker::FinalChunk() {
   std::string epilogue(TrimJsonSpace(rest));
   other_members_ = "{" + prologue_members_ +
                    (prologue_members_.empty() || epilogue.empty() ? "" : ",") + epilogue + "}";
-  JsonChunk chunk;
-  chunk.begin = start_;
-  chunk.length = close + 1 - start_;
-  chunk.file_offset = buffer_offset_ + start_;
-  chunk.index = next_index_++;
-  if (source_) {
-    chunk.read_bytes = bytes_read_;
-    chunk.source_bytes = source_->file_bytes_consumed();
-  }
+  JsonChunk chunk = ChunkAtStart(close + 1 - start_);
   if (mapped_ && start_ + chunk.length + simdjson::SIMDJSON_PADDING > mapped_->mapped_bytes()) {
     // Too close to the mapping's end for simdjson's padding: copy.
     auto [copy, copy_bytes] = Allocate(chunk.length + simdjson::SIMDJSON_PADDING);
@@ -259,21 +251,26 @@ std::optional<JsonChunk> JsonArrayChunker::Next() {
   }
 }
 
-JsonChunk JsonArrayChunker::CutChunk(size_t cut) {
-  // The chunk is [start_, cut): '[' or '\n', elements, ',' and white space.
-  size_t last = cut;
-  while (last > start_ && IsSpace(data_[last - 1])) --last;
-  if (last <= start_ + 1 || data_[last - 1] != ',')
-    throw ChunkingNotPossible("a line-start '{' is not preceded by ','");
+JsonChunk JsonArrayChunker::ChunkAtStart(size_t length) {
   JsonChunk chunk;
   chunk.begin = start_;
-  chunk.length = last - start_;
+  chunk.length = length;
   chunk.file_offset = buffer_offset_ + start_;
   chunk.index = next_index_++;
   if (source_) {
     chunk.read_bytes = bytes_read_;
     chunk.source_bytes = source_->file_bytes_consumed();
   }
+  return chunk;
+}
+
+JsonChunk JsonArrayChunker::CutChunk(size_t cut) {
+  // The chunk is [start_, cut): '[' or '\n', elements, ',' and white space.
+  size_t last = cut;
+  while (last > start_ && IsSpace(data_[last - 1])) --last;
+  if (last <= start_ + 1 || data_[last - 1] != ',')
+    throw ChunkingNotPossible("a line-start '{' is not preceded by ','");
+  JsonChunk chunk = ChunkAtStart(last - start_);
   if (mapped_) {
     // A view: the bytes after it (at least the padding, see NextMappedCut)
     // serve as padding, and the next chunk starts at the cut.

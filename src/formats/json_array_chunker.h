@@ -100,6 +100,9 @@ class JsonArrayChunker {
   std::optional<JsonChunk> FinalChunk();
   // Hands [start_, cut) over as a chunk and keeps the rest for the next one.
   JsonChunk CutChunk(size_t cut);
+  // The next chunk's position fields: `length` bytes from start_ (its
+  // storage is the caller's to set).
+  JsonChunk ChunkAtStart(size_t length);
 
   // The next cut in a mapped file: the first element start at least
   // chunk_bytes_ after start_, or npos.
