@@ -15,6 +15,7 @@
 #include <optional>
 #include <string_view>
 #include <thread>
+#include <variant>
 
 #include "formats/byte_source.h"
 #include "formats/input_error.h"
@@ -267,16 +268,12 @@ class OptraceParser {
     return c.Literal("]");
   }
 
-  // A counter or flow line matched by optrace_line_matcher.h.
-  struct FastLine {
-    bool is_counter = false;
-    CounterLine counter;
-    FlowLine flow;
-  };
+  // A counter, flow or metadata line matched by optrace_line_matcher.h.
+  using FastLine = std::variant<CounterLine, FlowLine, MetadataLine>;
 
   static constexpr uint32_t kNoOp = UINT32_MAX;
   struct TakenLine {
-    FastLine line;        // a counter or flow, unless `op` is set
+    FastLine line;        // a counter, flow or metadata line, unless `op` is set
     uint32_t op = kNoOp;  // else: the slot in ChunkScratch::ops of a pid-0 op event
     size_t kept_before;   // kept lines before it in the chunk
   };
@@ -417,25 +414,31 @@ class OptraceParser {
   // reports them.
   static size_t MatchFastLine(const char* text, const char* end, FastLine* line) {
     if (end - text < 4 || text[2] != '"') return 0;
-    if (text[3] == 'n') {
-      line->is_counter = true;
-      return MatchCounterLine(text, end, &line->counter);
-    }
+    if (text[3] == 'n') return MatchCounterLine(text, end, &line->emplace<CounterLine>());
     if (text[3] != 'c') return 0;
-    line->is_counter = false;
-    const size_t matched = MatchFlowLine(text, end, &line->flow);
-    const FlowLine& f = line->flow;
+    if (size_t matched = MatchMetadataLine(text, end, &line->emplace<MetadataLine>())) {
+      const MetadataLine& m = std::get<MetadataLine>(*line);
+      // A thread_name needs its tid (RequirePidTid): else the general path reports it.
+      const bool tid_ok = m.has_tid ? m.tid >= 0 && m.tid <= UINT32_MAX : m.name != "thread_name";
+      return m.pid >= 0 && m.pid <= UINT32_MAX && tid_ok ? matched : 0;
+    }
+    const size_t matched = MatchFlowLine(text, end, &line->emplace<FlowLine>());
+    const FlowLine& f = std::get<FlowLine>(*line);
     if (f.pid < 0 || f.pid > UINT32_MAX || f.tid < 0 || f.tid > UINT32_MAX) return 0;
     return matched;
   }
 
   // Adds a matched line's event, as Dispatch() would.
   void CommitFastLine(const FastLine& line) {
-    if (line.is_counter) {
-      CounterTrack(line.counter.name).push_back({line.counter.ts, line.counter.value});
+    if (const auto* counter = std::get_if<CounterLine>(&line)) {
+      CounterTrack(counter->name).push_back({counter->ts, counter->value});
       return;  // ts relative until FinishOptrace()
     }
-    const FlowLine& f = line.flow;
+    if (const auto* metadata = std::get_if<MetadataLine>(&line)) {
+      AddMetadata(*metadata);
+      return;
+    }
+    const FlowLine& f = std::get<FlowLine>(line);
     AddFlow(f.id, f.ts, f.pid, f.tid, f.category, f.is_start);
   }
 
@@ -451,6 +454,36 @@ class OptraceParser {
     flow.category = InternRepeated(kFlowCategory, category);
     flow.is_start = is_start;
     out_->flows.push_back(flow);
+  }
+
+  // Adds a metadata event: a thread's or a process's name, or a process's
+  // sort index; other names are ignored.  `pid` (and, for a thread_name,
+  // `tid`) are already range-checked.
+  void AddMetadata(const MetadataLine& m) {
+    const auto pid = static_cast<uint32_t>(m.pid);
+    if (m.name == "thread_name") {
+      out_->threads.push_back(
+          {pid, static_cast<uint32_t>(m.tid), InternRepeated(kThreadName, m.arg_name)});
+    } else if (m.name == "process_name") {
+      TraceProcess process;
+      process.pid = pid;
+      process.name = out_->strings.Intern(m.arg_name);
+      process.has_name = true;
+      if (!m.opid_text.empty()) {
+        auto id = ParseHexId(m.opid_text);
+        if (id) {
+          process.qnn_op_id = *id;
+          process.has_op_id = true;
+        }
+      }
+      out_->processes.push_back(process);  // folded by pid in FinishOptrace()
+    } else if (m.name == "process_sort_index" && m.has_sort_index) {
+      TraceProcess process;
+      process.pid = pid;
+      process.sort_index = m.sort_index;
+      process.has_sort_index = true;
+      out_->processes.push_back(process);
+    }
   }
 
   // Times of at most 18 digits (as the line matcher takes): origins and
@@ -840,31 +873,17 @@ class OptraceParser {
       AddFlow(raw_.flow_id, raw_.ts, raw_.pid, raw_.tid, raw_.cat, ph == "s");
     } else if (ph == "M") {
       RequirePidTid(false);
-      auto pid = static_cast<uint32_t>(raw_.pid);
-      if (raw_.name == "thread_name") {
-        RequirePidTid(true);
-        out_->threads.push_back(
-            {pid, static_cast<uint32_t>(raw_.tid), InternRepeated(kThreadName, raw_.meta_name)});
-      } else if (raw_.name == "process_name") {
-        TraceProcess process;
-        process.pid = pid;
-        process.name = out_->strings.Intern(raw_.meta_name);
-        process.has_name = true;
-        if (!raw_.opid_text.empty()) {
-          auto id = ParseHexId(raw_.opid_text);
-          if (id) {
-            process.qnn_op_id = *id;
-            process.has_op_id = true;
-          }
-        }
-        out_->processes.push_back(process);  // folded by pid in FinishOptrace()
-      } else if (raw_.name == "process_sort_index" && raw_.has_sort_index) {
-        TraceProcess process;
-        process.pid = pid;
-        process.sort_index = raw_.sort_index;
-        process.has_sort_index = true;
-        out_->processes.push_back(process);
-      }
+      if (raw_.name == "thread_name") RequirePidTid(true);
+      MetadataLine m;
+      m.name = raw_.name;
+      m.pid = raw_.pid;
+      m.tid = raw_.tid;
+      m.has_tid = raw_.tid >= 0;
+      m.arg_name = raw_.meta_name;
+      m.opid_text = raw_.opid_text;
+      m.sort_index = raw_.sort_index;
+      m.has_sort_index = raw_.has_sort_index;
+      AddMetadata(m);
     }
     // Other phases (none seen in real files) are ignored.
   }

@@ -19,7 +19,8 @@ inline void RequireSame(bool ok, const char* reads, const char* what) {
 }
 
 // Every event of `a` equals `b`'s, in the same order: slices field by field,
-// flows, counter samples, copies, tensors, and the ts origin.
+// flows, counter samples, processes, threads, copies, tensors, and the ts
+// origin.
 inline void RequireSameEvents(const Optrace& a, const Optrace& b, const char* reads) {
   RequireSame(a.events_read == b.events_read, reads, "events read");
   RequireSame(a.duplicate_slices == b.duplicate_slices, reads, "copies");
@@ -61,6 +62,20 @@ inline void RequireSameEvents(const Optrace& a, const Optrace& b, const char* re
                     a.flows[i].is_start == b.flows[i].is_start &&
                     a.Str(a.flows[i].category) == b.Str(b.flows[i].category),
                 reads, "a flow");
+  RequireSame(a.processes.size() == b.processes.size(), reads, "processes");
+  for (size_t i = 0; i < a.processes.size(); ++i) {
+    const TraceProcess& x = a.processes[i];
+    const TraceProcess& y = b.processes[i];
+    RequireSame(x.pid == y.pid && a.Str(x.name) == b.Str(y.name) && x.has_name == y.has_name &&
+                    x.has_op_id == y.has_op_id && x.qnn_op_id == y.qnn_op_id &&
+                    x.has_sort_index == y.has_sort_index && x.sort_index == y.sort_index,
+                reads, "a process");
+  }
+  RequireSame(a.threads.size() == b.threads.size(), reads, "threads");
+  for (size_t i = 0; i < a.threads.size(); ++i)
+    RequireSame(a.threads[i].pid == b.threads[i].pid && a.threads[i].tid == b.threads[i].tid &&
+                    a.Str(a.threads[i].name) == b.Str(b.threads[i].name),
+                reads, "a thread");
   RequireSame(a.counters.size() == b.counters.size(), reads, "counter tracks");
   for (const auto& [name, samples] : a.counters) {
     auto it = b.counters.find(name);

@@ -74,4 +74,27 @@ size_t MatchFlowLine(const char* text, const char* end, FlowLine* out) {
   return 0;
 }
 
+size_t MatchMetadataLine(const char* text, const char* end, MetadataLine* out) {
+  LineCursor c(text, end);
+  *out = MetadataLine();
+  if (!(c.Literal("{ \"cat\": \"__metadata\", \"pid\": ") && c.Integer(&out->pid))) return 0;
+  if (c.Literal(", \"tid\": ")) {
+    if (!c.Integer(&out->tid)) return 0;
+    out->has_tid = true;
+  }
+  if (!(c.Literal(", \"ph\": \"M\", \"name\": \"") && c.String(&out->name) &&
+        c.Literal(", \"args\": {\"")))
+    return 0;
+  if (c.Literal("name\": \"")) {
+    if (!c.String(&out->arg_name)) return 0;
+    if (c.Literal(", \"opid\": \"") && !c.String(&out->opid_text)) return 0;
+  } else if (c.Literal("sort_index\": ")) {
+    if (!c.Integer(&out->sort_index)) return 0;
+    out->has_sort_index = true;
+  } else {
+    return 0;
+  }
+  return c.Literal("}}") ? c.consumed(text) : 0;
+}
+
 }  // namespace htpscope

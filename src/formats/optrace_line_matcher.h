@@ -1,10 +1,13 @@
-// Fast paths for the two event shapes that make up most of an optrace's
-// events: counter samples and flow-arrow ends (formats §1.5, §1.6).  The
-// optrace writer prints each on one line with a fixed key order and spacing:
+// Fast paths for the event shapes that make up most of an optrace's events:
+// counter samples, flow-arrow ends and metadata (formats §1.6, §1.7, §1.2).
+// The optrace writer prints each on one line with a fixed key order and
+// spacing:
 //
 //   { "name": "VTCM alloc", "ph": "C", "tid":0, "pid":0, "ts":22, "args": {"": 65536}}
 //   { "cat": "input_output", "name": "InputOutputFlowEvents", "tid": 1, "pid": 0,
 //     "ts": 17, "ph": "s", "id": 1}                        (one line; "f" adds "pb": "e")
+//   { "cat": "__metadata", "pid": 2, "tid": 256, "ph": "M", "name": "thread_name",
+//     "args": {"name": "Core:0 Type: HMX Tid: 256"}}       (one line; see MetadataLine)
 //
 // A matcher accepts exactly that text and nothing else: any other spacing,
 // key order, escape, number form or extra key makes it return false, and the
@@ -99,6 +102,26 @@ struct FlowLine {
   bool is_start = false;  // "ph": "s" (else "f")
 };
 
+// A metadata event: one of
+//
+//   { "cat": "__metadata", "pid": 0, "tid": 256, "ph": "M", "name": "thread_name", "args": {"name":
+//   "Type: HMX"}} { "cat": "__metadata", "pid": 9, "ph": "M", "name": "process_name", "args":
+//   {"name": "QNN::conv_1", "opid": "0x22"}} { "cat": "__metadata", "pid": 9, "ph": "M", "name":
+//   "process_sort_index", "args": {"sort_index": 33}}
+//
+// "tid" is optional for every name, and "opid" for a process_name; which
+// name goes with which args is left to the reader, as for the general path.
+struct MetadataLine {
+  std::string_view name;  // what the event names: "thread_name", ...
+  int64_t pid = 0;
+  int64_t tid = -1;  // -1: no "tid" key
+  bool has_tid = false;
+  std::string_view arg_name;   // args.name, or empty
+  std::string_view opid_text;  // args.opid, or empty
+  int64_t sort_index = 0;      // args.sort_index
+  bool has_sort_index = false;
+};
+
 // The start of an op event line, through its pid:
 //
 //   { "name": "q::Conv2d", "ph": "X", "tid": 256, "pid": 0, "ts": 3300, ...
@@ -124,5 +147,8 @@ size_t MatchCounterLine(const char* text, const char* end, CounterLine* out);
 
 // Matches the flow line starting at `text`; same contract.
 size_t MatchFlowLine(const char* text, const char* end, FlowLine* out);
+
+// Matches the metadata line starting at `text`; same contract.
+size_t MatchMetadataLine(const char* text, const char* end, MetadataLine* out);
 
 }  // namespace htpscope

@@ -13,6 +13,9 @@ size_t Counter(const std::string& text, CounterLine* out) {
 size_t Flow(const std::string& text, FlowLine* out) {
   return MatchFlowLine(text.data(), text.data() + text.size(), out);
 }
+size_t Metadata(const std::string& text, MetadataLine* out) {
+  return MatchMetadataLine(text.data(), text.data() + text.size(), out);
+}
 
 // Lines as the optrace writer prints them (copied from a device capture).
 const std::string kCounter =
@@ -44,6 +47,67 @@ TEST(OptraceLineMatcher, WriterLayoutsAreRead) {
   EXPECT_EQ(f.ts, 22);
   EXPECT_EQ(f.id, 17);
   EXPECT_FALSE(f.is_start);
+}
+
+// Metadata lines as the writer prints them (device captures).
+const std::string kThreadName =
+    R"({ "cat": "__metadata", "pid": 10, "tid": 512, "ph": "M", "name": "thread_name", "args": {"name": "Core:0 Type: HVX Tid: 512"}})";
+const std::string kProcessName =
+    R"({ "cat": "__metadata", "pid": 11, "ph": "M", "name": "process_name", "args": {"name": "QNN::bbb_indep6", "opid": "0x0000000000000025"}})";
+const std::string kSortIndex =
+    R"({ "cat": "__metadata", "pid": 0, "ph": "M", "name": "process_sort_index", "args": {"sort_index": 1}})";
+
+TEST(OptraceLineMatcher, MetadataLayoutsAreRead) {
+  MetadataLine m;
+  ASSERT_EQ(Metadata(kThreadName + ",\n", &m), kThreadName.size());
+  EXPECT_EQ(m.name, "thread_name");
+  EXPECT_EQ(m.pid, 10);
+  EXPECT_TRUE(m.has_tid);
+  EXPECT_EQ(m.tid, 512);
+  EXPECT_EQ(m.arg_name, "Core:0 Type: HVX Tid: 512");
+  EXPECT_EQ(m.opid_text, "");
+  EXPECT_FALSE(m.has_sort_index);
+
+  ASSERT_EQ(Metadata(kProcessName, &m), kProcessName.size());
+  EXPECT_EQ(m.name, "process_name");
+  EXPECT_EQ(m.pid, 11);
+  EXPECT_FALSE(m.has_tid);
+  EXPECT_EQ(m.tid, -1);
+  EXPECT_EQ(m.arg_name, "QNN::bbb_indep6");
+  EXPECT_EQ(m.opid_text, "0x0000000000000025");
+
+  ASSERT_EQ(Metadata(kSortIndex, &m), kSortIndex.size());
+  EXPECT_EQ(m.name, "process_sort_index");
+  EXPECT_EQ(m.pid, 0);
+  EXPECT_EQ(m.arg_name, "");  // nothing left over from the line before
+  EXPECT_EQ(m.opid_text, "");
+  EXPECT_TRUE(m.has_sort_index);
+  EXPECT_EQ(m.sort_index, 1);
+
+  const std::string no_opid =
+      R"({ "cat": "__metadata", "pid": 0, "ph": "M", "name": "process_name", "args": {"name": "Core 0 Overview"}})";
+  ASSERT_EQ(Metadata(no_opid, &m), no_opid.size());
+  EXPECT_EQ(m.arg_name, "Core 0 Overview");
+  EXPECT_EQ(m.opid_text, "");
+
+  const std::string bad[] = {
+      // other key order, spacing, cat
+      R"({ "cat": "__metadata", "tid": 512, "pid": 10, "ph": "M", "name": "thread_name", "args": {"name": "a"}})",
+      R"({ "cat": "__metadata", "pid":10, "ph": "M", "name": "process_sort_index", "args": {"sort_index": 1}})",
+      R"({"cat": "__metadata", "pid": 10, "ph": "M", "name": "process_sort_index", "args": {"sort_index": 1}})",
+      R"({ "cat": "metadata", "pid": 10, "ph": "M", "name": "process_sort_index", "args": {"sort_index": 1}})",
+      // another phase, other args, an extra arg, both args, a number form
+      R"({ "cat": "__metadata", "pid": 10, "ph": "m", "name": "process_sort_index", "args": {"sort_index": 1}})",
+      R"({ "cat": "__metadata", "pid": 10, "ph": "M", "name": "process_name", "args": {"label": "a"}})",
+      R"({ "cat": "__metadata", "pid": 10, "ph": "M", "name": "process_name", "args": {"name": "a", "opid": "0x1", "x": 1}})",
+      R"({ "cat": "__metadata", "pid": 10, "ph": "M", "name": "process_name", "args": {"name": "a", "sort_index": 1}})",
+      R"({ "cat": "__metadata", "pid": 10, "ph": "M", "name": "process_sort_index", "args": {"sort_index": 1.0}})",
+      R"({ "cat": "__metadata", "pid": -, "ph": "M", "name": "process_sort_index", "args": {"sort_index": 1}})",
+      // an escape, a missing brace
+      R"({ "cat": "__metadata", "pid": 10, "ph": "M", "name": "process_name", "args": {"name": "a\"b"}})",
+      R"({ "cat": "__metadata", "pid": 10, "ph": "M", "name": "process_sort_index", "args": {"sort_index": 1})",
+  };
+  for (const auto& text : bad) EXPECT_EQ(Metadata(text, &m), 0u) << text;
 }
 
 TEST(OptraceLineMatcher, NegativeAndZeroIntegers) {
@@ -117,6 +181,10 @@ TEST(OptraceLineMatcher, NeverReadsPastTheEnd) {
   FlowLine f;
   for (size_t length = 0; length < kFlowFinish.size(); ++length)
     EXPECT_EQ(MatchFlowLine(kFlowFinish.data(), kFlowFinish.data() + length, &f), 0u) << length;
+  MetadataLine m;
+  for (const std::string* line : {&kThreadName, &kProcessName, &kSortIndex})
+    for (size_t length = 0; length < line->size(); ++length)
+      EXPECT_EQ(MatchMetadataLine(line->data(), line->data() + length, &m), 0u) << length;
 }
 
 TEST(OptraceLineMatcher, OpEventPrefixFindsThePid) {
@@ -135,13 +203,13 @@ TEST(OptraceLineMatcher, OpEventPrefixFindsThePid) {
   EXPECT_EQ(prefix.pid_end, pid_at + 2);
 
   for (const std::string bad : {
-           R"({ "name": "a", "ph": "C", "tid": 256, "pid": 0, "ts": 1})",   // not X
-           R"({ "name": "a", "ph": "X", "pid": 0, "tid": 256, "ts": 1})",   // key order
-           R"({ "name": "a", "ph": "X", "tid": 256, "pid":0, "ts": 1})",    // spacing
-           R"({ "name": "a", "ph": "X", "tid": 256, "pid": 0.0, "ts": 1})", // not an integer
-           R"({ "name": "a", "ph": "X", "tid": 256, "pid": 0})",            // nothing follows
-           R"({ "name": "a\"b", "ph": "X", "tid": 256, "pid": 0, "ts": 1})", // escape
-           R"({ "name": "a", "ph": "X", "tid": 256, "pid": 01, "ts": 1})",  // leading zero
+           R"({ "name": "a", "ph": "C", "tid": 256, "pid": 0, "ts": 1})",     // not X
+           R"({ "name": "a", "ph": "X", "pid": 0, "tid": 256, "ts": 1})",     // key order
+           R"({ "name": "a", "ph": "X", "tid": 256, "pid":0, "ts": 1})",      // spacing
+           R"({ "name": "a", "ph": "X", "tid": 256, "pid": 0.0, "ts": 1})",   // not an integer
+           R"({ "name": "a", "ph": "X", "tid": 256, "pid": 0})",              // nothing follows
+           R"({ "name": "a\"b", "ph": "X", "tid": 256, "pid": 0, "ts": 1})",  // escape
+           R"({ "name": "a", "ph": "X", "tid": 256, "pid": 01, "ts": 1})",    // leading zero
        }) {
     SCOPED_TRACE(bad);
     EXPECT_EQ(MatchOpEventPrefix(bad.data(), bad.data() + bad.size(), &prefix), 0u);

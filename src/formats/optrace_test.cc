@@ -377,5 +377,87 @@ TEST(OptraceFastPath, OpLinesReadAsTheGeneralPathReadsThem) {
   EXPECT_EQ(t.input_ids[s.inputs_begin + 1], 0x10u);
 }
 
+// Metadata lines in the writer's layout (optrace_line_matcher.h) give the
+// processes and threads the general parser gives, errors included.
+TEST(OptraceFastPath, MetadataLinesReadAsTheGeneralPathReadsThem) {
+  const std::string head =
+      R"({"header": {"version": {"major": 1, "minor": 1, "patch": 0}, "artifact_type": "OP_TRACE"},
+"traceEvents": [
+)";
+  const std::string op =
+      R"({ "name": "Conv", "ph": "X", "tid": 256, "pid": 0, "ts": 10, "dur": 5, "args": {"ID": "0x2", "Start Cycle": 1010}})";
+  const std::string lines[] = {
+      R"({ "cat": "__metadata", "pid": 0, "ph": "M", "name": "process_name", "args": {"name": "Core 0 Overview"}})",
+      R"({ "cat": "__metadata", "pid": 0, "tid": 256, "ph": "M", "name": "thread_name", "args": {"name": "Type: HMX"}})",
+      R"({ "cat": "__metadata", "pid": 9, "ph": "M", "name": "process_name", "args": {"name": "QNN::conv_1", "opid": "0x0000000000000022"}})",
+      R"({ "cat": "__metadata", "pid": 9, "ph": "M", "name": "process_sort_index", "args": {"sort_index": 33}})",
+      R"({ "cat": "__metadata", "pid": 9, "tid": 512, "ph": "M", "name": "thread_name", "args": {"name": "Core:0 Type: HVX Tid: 512"}})",
+      R"({ "cat": "__metadata", "pid": 9, "ph": "M", "name": "process_sort_index", "args": {"sort_index": 34}})",
+      R"({ "cat": "__metadata", "pid": 7, "ph": "M", "name": "process_name", "args": {"name": "QNN::bad", "opid": "zz"}})",
+      R"({ "cat": "__metadata", "pid": 7, "ph": "M", "name": "process_labels", "args": {"name": "ignored"}})",
+      R"({ "cat": "__metadata", "pid": 7, "ph": "M", "name": "process_sort_index", "args": {"name": "no index"}})",
+  };
+  auto trace_of = [&](const std::vector<std::string>& events) {
+    std::string text = head;
+    for (size_t i = 0; i < events.size(); ++i)
+      text += events[i] + (i + 1 < events.size() ? ",\n" : "\n");
+    return text + "]}";
+  };
+  auto general_of = [](std::string text) {  // no line in the writer's layout
+    for (size_t at; (at = text.find("{ \"cat\"")) != std::string::npos;)
+      text.replace(at, 7, "{\"cat\"");
+    return text;
+  };
+  std::vector<std::string> events(std::begin(lines), std::end(lines));
+  events.insert(events.begin() + 2, op);
+  const std::string matched = trace_of(events);
+  for (const std::string& text : {matched, general_of(matched)}) {
+    Optrace t = ParseOptrace("t.json", text.data(), text.size());
+    EXPECT_EQ(t.events_read, 10u);
+    ASSERT_EQ(t.processes.size(), 3u);  // by pid, later events winning
+    EXPECT_EQ(t.processes[0].pid, 0u);
+    EXPECT_EQ(t.Str(t.processes[0].name), "Core 0 Overview");
+    EXPECT_FALSE(t.processes[0].has_op_id);
+    EXPECT_EQ(t.processes[1].pid, 7u);
+    EXPECT_EQ(t.Str(t.processes[1].name), "QNN::bad");
+    EXPECT_FALSE(t.processes[1].has_op_id);
+    EXPECT_FALSE(t.processes[1].has_sort_index);
+    EXPECT_EQ(t.processes[2].pid, 9u);
+    EXPECT_EQ(t.Str(t.processes[2].name), "QNN::conv_1");
+    EXPECT_TRUE(t.processes[2].has_op_id);
+    EXPECT_EQ(t.processes[2].qnn_op_id, 0x22u);
+    EXPECT_EQ(t.processes[2].sort_index, 34);
+    ASSERT_EQ(t.threads.size(), 2u);
+    EXPECT_EQ(t.threads[0].pid, 0u);
+    EXPECT_EQ(t.threads[0].tid, 256u);
+    EXPECT_EQ(t.Str(t.threads[0].name), "Type: HMX");
+    EXPECT_EQ(t.threads[1].pid, 9u);
+    EXPECT_EQ(t.threads[1].tid, 512u);
+    EXPECT_EQ(t.Str(t.threads[1].name), "Core:0 Type: HVX Tid: 512");
+  }
+  // Lines the general path refuses are refused in either layout, with the
+  // event's index and key.
+  const std::pair<std::string, std::string> errors[] = {
+      {R"({ "cat": "__metadata", "pid": 3, "ph": "M", "name": "thread_name", "args": {"name": "no tid"}})",
+       "traceEvents[1].tid"},
+      {R"({ "cat": "__metadata", "pid": -3, "ph": "M", "name": "process_sort_index", "args": {"sort_index": 1}})",
+       "traceEvents[1].pid"},
+      {R"({ "cat": "__metadata", "pid": 3, "tid": 4294967296, "ph": "M", "name": "thread_name", "args": {"name": "a"}})",
+       "traceEvents[1].tid"},
+  };
+  for (const auto& [line, where] : errors) {
+    const std::string text = trace_of({lines[0], line});
+    for (const std::string& form : {text, general_of(text)}) {
+      SCOPED_TRACE(form);
+      try {
+        ParseOptrace("t.json", form.data(), form.size());
+        ADD_FAILURE() << "accepted";
+      } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find(where), std::string::npos) << e.what();
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace htpscope
