@@ -1176,7 +1176,14 @@ struct ProvisionalOrigin {
   bool chosen = false;
 };
 
-void MergeChunk(Optrace&& part, Optrace* into, ProvisionalOrigin* origin, double growth = 0) {
+// How the file's size compares with a chunk's position and length, for
+// extrapolating the final size of the arrays a chunk is merged into.
+struct ChunkExtent {
+  double growth = 0;            // total bytes ÷ bytes through this chunk; 0: unknown
+  double chunks_remaining = 0;  // bytes after this chunk ÷ this chunk's bytes
+};
+
+void MergeChunk(Optrace&& part, Optrace* into, ProvisionalOrigin* origin, ChunkExtent extent = {}) {
   if (!origin->chosen) {
     if (auto majority = MajorityOriginCycles(part.slices)) {
       origin->cycles = *majority;
@@ -1186,19 +1193,38 @@ void MergeChunk(Optrace&& part, Optrace* into, ProvisionalOrigin* origin, double
   }
   ShiftTimes(&part, origin->cycles);
 
-  // growth = total bytes ÷ bytes up to the end of this chunk (0: unknown).
-  auto expected = [&](size_t merged_after) {
-    return growth > 0 ? static_cast<size_t>(static_cast<double>(merged_after) * growth * 1.05) : 0;
+  // The larger of two extrapolations: as dense as the file so far, or as
+  // dense as this chunk till the end.  Events come in sections (formats
+  // §1.8: ops, then flows, then counters), so an array's first elements may
+  // come late; the first alone would grow it by doubling from there, each
+  // step copied to fresh pages.  An overestimate costs address space only.
+  auto expected = [&](size_t merged_after, size_t from_part) {
+    const double so_far = static_cast<double>(merged_after) * extent.growth;
+    const double from_here = static_cast<double>(merged_after) +
+                             static_cast<double>(from_part) * extent.chunks_remaining;
+    return extent.growth > 0 ? static_cast<size_t>(std::max(so_far, from_here) * 1.05) : 0;
   };
-  into->strings.Reserve(expected(into->strings.size() + part.strings.size()));
+  // The pool's hash index is written when reserved, so it is reserved
+  // from the density so far only.
+  into->strings.Reserve(expected(into->strings.size() + part.strings.size(), 0));
   const std::vector<StringId> id_map = into->strings.InternAll(part.strings);
 
+  // Every array grows once to its extrapolated size, not by doubling.
+  auto reserve = [&](auto* into_array, const auto& part_array) {
+    Reserve(into_array, part_array.size(),
+            expected(into_array->size() + part_array.size(), part_array.size()));
+  };
+  reserve(&into->dims, part.dims);
+  reserve(&into->input_ids, part.input_ids);
+  reserve(&into->slices, part.slices);
+  reserve(&into->flows, part.flows);
+  reserve(&into->non_executed, part.non_executed);
+  reserve(&into->processes, part.processes);
+  reserve(&into->threads, part.threads);
   const auto dims_offset = static_cast<uint32_t>(into->dims.size());
   const auto inputs_offset = static_cast<uint32_t>(into->input_ids.size());
   into->dims.insert(into->dims.end(), part.dims.begin(), part.dims.end());
   into->input_ids.insert(into->input_ids.end(), part.input_ids.begin(), part.input_ids.end());
-  Reserve(&into->slices, part.slices.size(), expected(into->slices.size() + part.slices.size()));
-  Reserve(&into->flows, part.flows.size(), expected(into->flows.size() + part.flows.size()));
   for (OpSlice s : part.slices) {
     s.htp_op_type = id_map[s.htp_op_type];
     s.qnn_op_name = id_map[s.qnn_op_name];
@@ -1213,7 +1239,7 @@ void MergeChunk(Optrace&& part, Optrace* into, ProvisionalOrigin* origin, double
   AppendRemapped(part.flows, &FlowPoint::category, id_map, &into->flows);
   for (auto& [name, samples] : part.counters) {
     auto& target = into->counters[name];
-    Reserve(&target, samples.size(), expected(target.size() + samples.size()));
+    reserve(&target, samples);
     target.insert(target.end(), samples.begin(), samples.end());
   }
   AppendRemapped(part.processes, &TraceProcess::name, id_map, &into->processes);
@@ -1340,7 +1366,7 @@ class ParallelOptraceReader {
           failed_ = true;
         else
           done_.emplace(chunk.index, Done{std::move(part), chunk.file_offset + chunk.length,
-                                          ExpectedTotalBytes(chunk)});
+                                          chunk.length, ExpectedTotalBytes(chunk)});
         // Merging runs on the workers, one at a time, so that the thread
         // feeding chunks (and inflating gzip) does nothing else.
         merge = !merging_ && !failed_;
@@ -1373,11 +1399,14 @@ class ParallelOptraceReader {
         ++next_merge_;
       }
       space_.notify_all();
-      double growth = done.expected_total_bytes && done.end_offset
-                          ? static_cast<double>(done.expected_total_bytes) /
-                                static_cast<double>(done.end_offset)
-                          : 0;
-      MergeChunk(std::move(*done.part), out_, &origin_, growth);
+      ChunkExtent extent;
+      if (done.expected_total_bytes && done.end_offset && done.length) {
+        const auto total = static_cast<double>(done.expected_total_bytes);
+        const auto end = static_cast<double>(done.end_offset);
+        extent.growth = total / end;
+        extent.chunks_remaining = std::max(0.0, total - end) / static_cast<double>(done.length);
+      }
+      MergeChunk(std::move(*done.part), out_, &origin_, extent);
       ++out_->chunks_parsed;
     }
   }
@@ -1405,6 +1434,7 @@ class ParallelOptraceReader {
   struct Done {
     std::unique_ptr<Optrace> part;
     uint64_t end_offset = 0;            // file offset just past the chunk
+    uint64_t length = 0;                // the chunk's bytes
     uint64_t expected_total_bytes = 0;  // ExpectedTotalBytes
   };
   std::map<uint64_t, Done> done_;       // by chunk index
