@@ -59,7 +59,8 @@ const std::string kSortIndex =
 
 TEST(OptraceLineMatcher, MetadataLayoutsAreRead) {
   MetadataLine m;
-  ASSERT_EQ(Metadata(kThreadName + ",\n", &m), kThreadName.size());
+  const std::string followed = kThreadName + ",\n";  // the views point into it
+  ASSERT_EQ(Metadata(followed, &m), kThreadName.size());
   EXPECT_EQ(m.name, "thread_name");
   EXPECT_EQ(m.pid, 10);
   EXPECT_TRUE(m.has_tid);
