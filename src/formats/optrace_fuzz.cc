@@ -12,29 +12,7 @@
 #include "formats/optrace.h"
 #include "formats/optrace_fuzz_compare.h"
 
-namespace {
-
 using namespace htpscope;
-
-// The input with `{ "name"` and `{ "cat"` turned into `{"name"` and
-// `{"cat"`: the same JSON (the quote after "{ " cannot be inside a string of a
-// valid document), but no line in the matchers' layout.
-std::string WithoutMatchedLayout(const uint8_t* data, size_t size) {
-  std::string text(reinterpret_cast<const char*>(data), size);
-  std::string out;
-  out.reserve(text.size());
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (text.compare(i, 8, "{ \"name\"") == 0 || text.compare(i, 7, "{ \"cat\"") == 0) {
-      out += '{';
-      ++i;  // drop the space
-      continue;
-    }
-    out += text[i];
-  }
-  return out;
-}
-
-}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::optional<Optrace> matched;
@@ -50,7 +28,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } catch (const InputError& e) {
     fuzz::CheckError(e, fuzz::kFuzzPath, fuzz::AsText(data, size));
   }
-  const std::string general_text = WithoutMatchedLayout(data, size);
+  const std::string general_text =
+      fuzz::WithoutMatchedLayout(std::string_view(reinterpret_cast<const char*>(data), size));
   std::optional<Optrace> general;
   try {
     general = ParseOptrace(fuzz::kFuzzPath, general_text.data(), general_text.size());

@@ -10,6 +10,7 @@
 
 #include "formats/corpus_test_util.h"
 #include "formats/input_error.h"
+#include "formats/optrace_fuzz_compare.h"
 #include "formats/optrace_test_util.h"
 
 namespace htpscope {
@@ -191,6 +192,12 @@ TEST(OptraceGzip, ReadsCompressedFileRecognisedByContent) {
 namespace htpscope {
 namespace {
 
+// The start of an optrace, up to its first event.
+const std::string kOptraceHead =
+    R"({"header": {"version": {"major": 1, "minor": 1, "patch": 0}, "artifact_type": "OP_TRACE"},
+"traceEvents": [
+)";
+
 // Counter and flow lines in the writer's exact layout take a fast path
 // (optrace_line_matcher.h); the same events in any other layout take the
 // general parser.  Both must give the same trace.
@@ -259,10 +266,6 @@ TEST(OptraceFastPath, OutOfRangeFlowIsStillAnError) {
 
 TEST(Optrace, TimesBeyondEighteenDigitsAreAnError) {
   // Origins (Start Cycle - ts) and slice ends (ts + dur) must fit in int64.
-  const std::string head =
-      R"({"header": {"version": {"major": 1, "minor": 1, "patch": 0}, "artifact_type": "OP_TRACE"},
-"traceEvents": [
-)";
   const std::vector<std::pair<std::string, std::string>> cases = {
       {R"({ "name": "Conv", "ph": "X", "tid": 256, "pid": 0, "ts": 9000000000000000000, "dur": 5, "args": {"Start Cycle": 1}})",
        "traceEvents[0].ts"},
@@ -275,7 +278,7 @@ TEST(Optrace, TimesBeyondEighteenDigitsAreAnError) {
   };
   for (const auto& [event, where] : cases) {
     SCOPED_TRACE(event);
-    const std::string text = head + event + "\n]}";
+    const std::string text = kOptraceHead + event + "\n]}";
     try {
       ParseOptrace("t.json", text.data(), text.size());
       FAIL() << "accepted";
@@ -286,7 +289,7 @@ TEST(Optrace, TimesBeyondEighteenDigitsAreAnError) {
   }
   // 18 digits are still read.
   const std::string ok =
-      head +
+      kOptraceHead +
       R"({ "name": "Conv", "ph": "X", "tid": 256, "pid": 0, "ts": -999999999999999999, "dur": 5, "args": {"Start Cycle": 999999999999999999}})" +
       "\n]}";
   Optrace t = ParseOptrace("t.json", ok.data(), ok.size());
@@ -299,10 +302,6 @@ TEST(Optrace, TimesBeyondEighteenDigitsAreAnError) {
 // every variant must give what the general path gives for the same event
 // written as `{"name"...` (a layout no matcher takes), error or events.
 TEST(OptraceFastPath, OpLinesReadAsTheGeneralPathReadsThem) {
-  const std::string head =
-      R"({"header": {"version": {"major": 1, "minor": 1, "patch": 0}, "artifact_type": "OP_TRACE"},
-"traceEvents": [
-)";
   const std::string writer =
       R"x({ "name": "q::Conv", "ph": "X", "tid": 256, "pid": 0, "ts": 10, "dur": 5, "args": { "ID": "0x0000101200000002","HTP Op Type": "q::Conv","Description": "Conv2d with strides=(1,1), it's fine","Dims": [1,8,32,256],"Data Type": "QUInt8","Rank": 4,"Step Size": 0.00787402,"Zero Offset": 128,"Inputs Ops": ["0x0000100359320003","0x10"],"Flags": ["dma","uses_hmx"],"Cycles per Packet": 19.5661,"QNN Op Type": "Conv2d","QNN Op Name": "conv_0","Start Cycle": 1010,"Duration (cycles)": 6,"Dominant Path Cycles": 4} })x";
   auto with = [&](const std::string& from, const std::string& to) {
@@ -337,9 +336,8 @@ TEST(OptraceFastPath, OpLinesReadAsTheGeneralPathReadsThem) {
   };
   for (const auto& [name, line] : variants) {
     SCOPED_TRACE(name);
-    const std::string matched = head + line + "\n]}";
-    std::string general = matched;
-    general.replace(general.find("{ \"name\""), 8, "{\"name\"");
+    const std::string matched = kOptraceHead + line + "\n]}";
+    const std::string general = fuzz::WithoutMatchedLayout(matched);
     std::optional<Optrace> a, b;
     try {
       a = ParseOptrace("m.json", matched.data(), matched.size());
@@ -355,7 +353,7 @@ TEST(OptraceFastPath, OpLinesReadAsTheGeneralPathReadsThem) {
     testing_support::ExpectSameSlices(*a, *b);
   }
   // The writer line's values, by hand.
-  const std::string text = head + writer + "\n]}";
+  const std::string text = kOptraceHead + writer + "\n]}";
   Optrace t = ParseOptrace("t.json", text.data(), text.size());
   ASSERT_EQ(t.slices.size(), 1u);
   const OpSlice& s = t.slices[0];
@@ -380,10 +378,6 @@ TEST(OptraceFastPath, OpLinesReadAsTheGeneralPathReadsThem) {
 // Metadata lines in the writer's layout (optrace_line_matcher.h) give the
 // processes and threads the general parser gives, errors included.
 TEST(OptraceFastPath, MetadataLinesReadAsTheGeneralPathReadsThem) {
-  const std::string head =
-      R"({"header": {"version": {"major": 1, "minor": 1, "patch": 0}, "artifact_type": "OP_TRACE"},
-"traceEvents": [
-)";
   const std::string op =
       R"({ "name": "Conv", "ph": "X", "tid": 256, "pid": 0, "ts": 10, "dur": 5, "args": {"ID": "0x2", "Start Cycle": 1010}})";
   const std::string lines[] = {
@@ -398,20 +392,15 @@ TEST(OptraceFastPath, MetadataLinesReadAsTheGeneralPathReadsThem) {
       R"({ "cat": "__metadata", "pid": 7, "ph": "M", "name": "process_sort_index", "args": {"name": "no index"}})",
   };
   auto trace_of = [&](const std::vector<std::string>& events) {
-    std::string text = head;
+    std::string text = kOptraceHead;
     for (size_t i = 0; i < events.size(); ++i)
       text += events[i] + (i + 1 < events.size() ? ",\n" : "\n");
     return text + "]}";
   };
-  auto general_of = [](std::string text) {  // no line in the writer's layout
-    for (size_t at; (at = text.find("{ \"cat\"")) != std::string::npos;)
-      text.replace(at, 7, "{\"cat\"");
-    return text;
-  };
   std::vector<std::string> events(std::begin(lines), std::end(lines));
   events.insert(events.begin() + 2, op);
   const std::string matched = trace_of(events);
-  for (const std::string& text : {matched, general_of(matched)}) {
+  for (const std::string& text : {matched, fuzz::WithoutMatchedLayout(matched)}) {
     Optrace t = ParseOptrace("t.json", text.data(), text.size());
     EXPECT_EQ(t.events_read, 10u);
     ASSERT_EQ(t.processes.size(), 3u);  // by pid, later events winning
@@ -447,7 +436,7 @@ TEST(OptraceFastPath, MetadataLinesReadAsTheGeneralPathReadsThem) {
   };
   for (const auto& [line, where] : errors) {
     const std::string text = trace_of({lines[0], line});
-    for (const std::string& form : {text, general_of(text)}) {
+    for (const std::string& form : {text, fuzz::WithoutMatchedLayout(text)}) {
       SCOPED_TRACE(form);
       try {
         ParseOptrace("t.json", form.data(), form.size());
