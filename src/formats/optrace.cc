@@ -419,12 +419,12 @@ class OptraceParser {
     if (size_t matched = MatchMetadataLine(text, end, &line->emplace<MetadataLine>())) {
       const MetadataLine& m = std::get<MetadataLine>(*line);
       // A thread_name needs its tid (RequirePidTid): else the general path reports it.
-      const bool tid_ok = m.has_tid ? m.tid >= 0 && m.tid <= UINT32_MAX : m.name != "thread_name";
-      return m.pid >= 0 && m.pid <= UINT32_MAX && tid_ok ? matched : 0;
+      const bool tid_ok = m.has_tid ? IsPidOrTid(m.tid) : m.name != "thread_name";
+      return IsPidOrTid(m.pid) && tid_ok ? matched : 0;
     }
     const size_t matched = MatchFlowLine(text, end, &line->emplace<FlowLine>());
     const FlowLine& f = std::get<FlowLine>(*line);
-    if (f.pid < 0 || f.pid > UINT32_MAX || f.tid < 0 || f.tid > UINT32_MAX) return 0;
+    if (!IsPidOrTid(f.pid) || !IsPidOrTid(f.tid)) return 0;
     return matched;
   }
 
@@ -485,6 +485,9 @@ class OptraceParser {
       out_->processes.push_back(process);
     }
   }
+
+  // A pid or tid the model can hold (uint32); -1 stands for a missing one.
+  static bool IsPidOrTid(int64_t value) { return value >= 0 && value <= UINT32_MAX; }
 
   // Times of at most 18 digits (as the line matcher takes): origins and
   // ends computed from them cannot overflow int64.
@@ -847,9 +850,8 @@ class OptraceParser {
   }
 
   void RequirePidTid(bool need_tid) {
-    if (raw_.pid < 0 || raw_.pid > UINT32_MAX) Invalid("pid", "missing or out of range");
-    if (need_tid && (raw_.tid < 0 || raw_.tid > UINT32_MAX))
-      Invalid("tid", "missing or out of range");
+    if (!IsPidOrTid(raw_.pid)) Invalid("pid", "missing or out of range");
+    if (need_tid && !IsPidOrTid(raw_.tid)) Invalid("tid", "missing or out of range");
   }
 
   void Dispatch() {
