@@ -20,6 +20,7 @@ namespace htpscope {
 namespace {
 
 constexpr size_t kReadBlockBytes = 1 << 20;
+constexpr size_t kFirstReadBlockBytes = 16 << 10;
 
 class FileHandle {
  public:
@@ -74,11 +75,11 @@ class GzipSource : public ByteSource {
   GzipSource(std::string path, std::unique_ptr<FileHandle> file, std::string prefix)
       : ByteSource(std::move(path)),
         file_(std::move(file)),
-        in_(kReadBlockBytes),
+        in_(new char[kReadBlockBytes]),  // not zero-filled: every byte read is written first
         state_(std::make_unique<inflate_state>()) {
     StartMember();
-    std::memcpy(in_.data(), prefix.data(), prefix.size());
-    state_->next_in = reinterpret_cast<uint8_t*>(in_.data());
+    std::memcpy(in_.get(), prefix.data(), prefix.size());
+    state_->next_in = reinterpret_cast<uint8_t*>(in_.get());
     state_->avail_in = static_cast<uint32_t>(prefix.size());
     consumed_ = last_fill_ = prefix.size();
   }
@@ -161,8 +162,12 @@ class GzipSource : public ByteSource {
     damage_.emplace(path_, std::move(problem), byte_offset);
   }
 
+  // Reads the next block of compressed bytes.  Blocks start small and
+  // double up to kReadBlockBytes, so that sniffing a file's first bytes
+  // (ReadPrefix) does not read and inflate a whole megabyte.
   void Refill() {
-    size_t n = std::fread(in_.data(), 1, in_.size(), file_->get());
+    size_t n = std::fread(in_.get(), 1, fill_bytes_, file_->get());
+    fill_bytes_ = std::min(2 * fill_bytes_, kReadBlockBytes);
     if (n == 0) {
       if (std::ferror(file_->get()))
         throw InputError(path_, fmt::format("read error: {}", std::strerror(errno)), consumed_);
@@ -170,12 +175,13 @@ class GzipSource : public ByteSource {
     }
     consumed_ += n;
     last_fill_ = n;
-    state_->next_in = reinterpret_cast<uint8_t*>(in_.data());
+    state_->next_in = reinterpret_cast<uint8_t*>(in_.get());
     state_->avail_in = static_cast<uint32_t>(n);
   }
 
   std::unique_ptr<FileHandle> file_;
-  std::vector<char> in_;
+  std::unique_ptr<char[]> in_;  // kReadBlockBytes
+  size_t fill_bytes_ = kFirstReadBlockBytes;
   std::unique_ptr<inflate_state> state_;  // ~40 KB of tables and window
   uint64_t consumed_ = 0;
   uint64_t last_fill_ = 0;  // bytes put in in_ by the last Refill (or the prefix)
