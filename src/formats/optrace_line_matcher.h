@@ -17,6 +17,7 @@
 // from OpEventPrefix and LineCursor steps.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -46,12 +47,20 @@ class LineCursor {
   // validates escapes, control characters and UTF-8).
   bool String(std::string_view* out) {
     const char* p = at_;
-    while (p < end_ && *p != '"') {
-      const auto byte = static_cast<unsigned char>(*p);
-      if (*p == '\\' || byte < 0x20 || byte >= 0x80) return false;
-      ++p;
+    if constexpr (std::endian::native == std::endian::little) {
+      // Eight bytes at a time up to the first one that ends the plain run.
+      while (end_ - p >= 8) {
+        uint64_t word;
+        std::memcpy(&word, p, 8);
+        if (const uint64_t stops = StringStopBytes(word)) {
+          p += std::countr_zero(stops) / 8;
+          break;
+        }
+        p += 8;
+      }
     }
-    if (p == end_) return false;
+    while (p < end_ && !IsStringStop(static_cast<unsigned char>(*p))) ++p;
+    if (p == end_ || *p != '"') return false;
     *out = std::string_view(at_, static_cast<size_t>(p - at_));
     at_ = p + 1;
     return true;
@@ -79,6 +88,24 @@ class LineCursor {
 
   // A JSON number literal, as a correctly rounded double.
   bool Number(double* out);
+
+  // A byte that ends a run of String's plain characters: the closing
+  // quote, a backslash, a control character or a non-ASCII byte.
+  static constexpr bool IsStringStop(unsigned char byte) {
+    return byte == '"' || byte == '\\' || byte < 0x20 || byte >= 0x80;
+  }
+
+  // The high bit of each byte of `word` (eight bytes of text, first byte
+  // lowest) is set where IsStringStop holds; above the first such byte,
+  // others may be set falsely (borrows), so only the lowest set bit is
+  // exact.
+  static constexpr uint64_t StringStopBytes(uint64_t word) {
+    constexpr uint64_t kOnes = 0x0101010101010101, kHighs = 0x8080808080808080;
+    auto zero_bytes = [](uint64_t w) { return (w - kOnes) & ~w & kHighs; };
+    const uint64_t below_space = (word - kOnes * 0x20) & ~word & kHighs;
+    return zero_bytes(word ^ (kOnes * '"')) | zero_bytes(word ^ (kOnes * '\\')) | below_space |
+           (word & kHighs);
+  }
 
   const char* at() const { return at_; }
   size_t consumed(const char* start) const { return static_cast<size_t>(at_ - start); }

@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace htpscope {
 namespace {
@@ -186,6 +189,64 @@ TEST(OptraceLineMatcher, NeverReadsPastTheEnd) {
   for (const std::string* line : {&kThreadName, &kProcessName, &kSortIndex})
     for (size_t length = 0; length < line->size(); ++length)
       EXPECT_EQ(MatchMetadataLine(line->data(), line->data() + length, &m), 0u) << length;
+}
+
+// String's content as read one byte at a time: up to the closing quote, or
+// nothing when a backslash, a control character or a non-ASCII byte comes
+// first.
+std::optional<std::string> PlainStringUpToQuote(const std::string& text) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    if (byte == '"') return text.substr(0, i);
+    if (byte == '\\' || byte < 0x20 || byte >= 0x80) return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+TEST(LineCursor, StringStopsAtTheFirstSpecialByteWhereverItFalls) {
+  // String reads eight bytes at a time: put every byte value at every
+  // offset of two words, after plain text, and before and after a quote.
+  int checked = 0;
+  for (int value = 0; value < 256; ++value) {
+    for (size_t at = 0; at < 17; ++at) {
+      for (const std::string& tail :
+           {std::string("\"tail"), std::string("ab\"c"), std::string("\x01\"x"), std::string("")}) {
+        std::string text(at, 'a');
+        text += static_cast<char>(value);
+        text += tail;
+        LineCursor c(text.data(), text.data() + text.size());
+        std::string_view read;
+        const std::optional<std::string> expected = PlainStringUpToQuote(text);
+        ASSERT_EQ(c.String(&read), expected.has_value()) << value << " at " << at;
+        if (expected) {
+          EXPECT_EQ(read, *expected) << value << " at " << at;
+          EXPECT_EQ(c.at(), text.data() + expected->size() + 1);
+        } else {
+          EXPECT_EQ(c.at(), text.data());  // no match: the cursor stays
+        }
+        ++checked;
+      }
+    }
+  }
+  EXPECT_EQ(checked, 256 * 17 * 4);
+  // Hand cases: a borrow from a stop byte must not hide an earlier one.
+  for (const auto& [text, expected] : std::vector<std::pair<std::string, std::string>>{
+           {"abcdefg\"", "abcdefg"},
+           {"\"\x1f", ""},
+           {"0123456789abcdef\"", "0123456789abcdef"},
+           {"\x7f\x7f\"", "\x7f\x7f"},  // DEL is ASCII and not a control byte here
+       }) {
+    LineCursor c(text.data(), text.data() + text.size());
+    std::string_view read;
+    ASSERT_TRUE(c.String(&read)) << text;
+    EXPECT_EQ(read, expected);
+  }
+  for (const std::string text :
+       {"abcdefgh\x1f\"", "abc\\\"", "abcdefghijkl\xc3\xa9\"", "no quote"}) {
+    LineCursor c(text.data(), text.data() + text.size());
+    std::string_view read;
+    EXPECT_FALSE(c.String(&read)) << text;
+  }
 }
 
 TEST(OptraceLineMatcher, OpEventPrefixFindsThePid) {
