@@ -281,7 +281,7 @@ class OptraceParser {
   // A worker's buffers, reused from chunk to chunk.
   struct ChunkScratch {
     std::string rest;              // the events TakeFastLines leaves, as JSON
-    std::vector<TakenLine> taken;  // the lines it took, in file order
+    std::vector<TakenLine> taken;  // the lines it took after the first kept one, in file order
     // The op events it took, as MatchOpLine read them; slots are swapped
     // with raw_, so their vectors keep their capacity from chunk to chunk.
     std::vector<RawEvent> ops;
@@ -574,6 +574,16 @@ class OptraceParser {
               out_->duplicate_slices += copy_source_.executed;
             else
               pending_copies_.push_back(copy_source_.kept_line);
+            ++event_index_;
+          } else if (rest_line_starts_.empty()) {
+            // No line kept before it, so no event parsed later precedes it:
+            // added now, in file order, instead of being held for later.
+            if (op) {
+              copy_source_ = {p, n, op_prefix_, 0, true, raw_.has_start && raw_.tid != 1};
+              Dispatch();
+            } else {
+              CommitFastLine(line);
+            }
             ++event_index_;
           } else {
             // Committed in file order among the kept events (ParseEventArray):
