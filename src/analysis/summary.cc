@@ -114,22 +114,34 @@ void BuildCoarse(const ProfiledRun& run, Summary* out) {
   }
 }
 
+// How groups are listed: by DPC (absent counts as -1), then work, both
+// descending, then by name.  The name's text is in the key: groups often tie
+// on both counts, and a look-up per compare would miss the cache.
+struct GroupOrderKey {
+  int64_t dpc, work;
+  const char* name;
+  uint32_t name_length;
+  uint32_t index;  // of the group being ordered
+
+  bool operator<(const GroupOrderKey& other) const {
+    if (dpc != other.dpc) return dpc > other.dpc;
+    if (work != other.work) return work > other.work;
+    return std::string_view(name, name_length) < std::string_view(other.name, other.name_length);
+  }
+};
+
+GroupOrderKey OrderKeyOf(int64_t dpc, int64_t work, std::string_view name, uint32_t index) {
+  return {dpc, work, name.data(), static_cast<uint32_t>(name.size()), index};
+}
+
 void SortGroups(std::vector<OpGroup>& groups) {
-  // Sorted as (key, index) pairs and then permuted once: a trace can hold
-  // hundreds of thousands of groups, and swapping whole groups (two strings
-  // each) inside the sort costs several times more.
-  struct Key {
-    int64_t dpc, work;
-    uint32_t index;
-  };
-  std::vector<Key> keys(groups.size());
+  // Sorted as (key, index) pairs and then permuted once: swapping whole
+  // groups (two strings each) inside the sort costs several times more.
+  std::vector<GroupOrderKey> keys(groups.size());
   for (uint32_t i = 0; i < groups.size(); ++i)
-    keys[i] = {groups[i].dpc_cycles.value_or(-1), groups[i].work_cycles, i};
-  std::sort(keys.begin(), keys.end(), [&](const Key& a, const Key& b) {
-    if (a.dpc != b.dpc) return a.dpc > b.dpc;
-    if (a.work != b.work) return a.work > b.work;
-    return groups[a.index].name < groups[b.index].name;
-  });
+    keys[i] =
+        OrderKeyOf(groups[i].dpc_cycles.value_or(-1), groups[i].work_cycles, groups[i].name, i);
+  std::sort(keys.begin(), keys.end());
   // Permuted in place along its cycles: a second vector of groups would
   // double their memory at the run's peak.
   std::vector<uint32_t> source(keys.size());  // position i takes groups[source[i]]
@@ -149,18 +161,65 @@ void SortGroups(std::vector<OpGroup>& groups) {
   }
 }
 
+// A group's shares of the graph wall (its DPC) and of the total work.
+void SetShares(const FineView& fine, OpGroup& g) {
+  if (g.dpc_cycles && fine.graph_wall_cycles && *fine.graph_wall_cycles > 0)
+    g.dpc_share_of_wall_pct =
+        static_cast<double>(*g.dpc_cycles) / static_cast<double>(*fine.graph_wall_cycles) * 100;
+  if (fine.work_cycles && *fine.work_cycles > 0)
+    g.work_share_pct =
+        static_cast<double>(g.work_cycles) / static_cast<double>(*fine.work_cycles) * 100;
+}
+
 void FinishShares(FineView& fine) {
   for (auto* groups : {&fine.qnn_ops, &fine.htp_op_types}) {
-    for (auto& g : *groups) {
-      if (g.dpc_cycles && fine.graph_wall_cycles && *fine.graph_wall_cycles > 0)
-        g.dpc_share_of_wall_pct =
-            static_cast<double>(*g.dpc_cycles) / static_cast<double>(*fine.graph_wall_cycles) * 100;
-      if (fine.work_cycles && *fine.work_cycles > 0)
-        g.work_share_pct =
-            static_cast<double>(g.work_cycles) / static_cast<double>(*fine.work_cycles) * 100;
-    }
+    for (auto& g : *groups) SetShares(fine, g);
     SortGroups(*groups);
   }
+}
+
+// The totals of one op group (a QNN op name or an HTP op type) while the
+// optrace's ops are summed: compact and without strings, so that hundreds
+// of thousands of groups are summed and sorted before their names are
+// copied, once, in listing order.
+struct GroupTotals {
+  int64_t dpc_cycles = 0;  // Σ DPC once per op ID
+  int64_t work_cycles = 0;
+  int64_t instances = 0;
+  StringId name = StringPool::kEmpty;
+  StringId type = StringPool::kEmpty;  // QNN op type; unused for HTP op types
+  OpCategory category = OpCategory::kCompute;
+  bool dpc_lower_bound = false;
+};
+
+// The OpGroups of `totals` in listing order, with their shares of `fine`.
+std::vector<OpGroup> ListGroups(const std::vector<GroupTotals>& totals, bool with_type,
+                                const Optrace& trace, const FineView& fine) {
+  std::vector<GroupOrderKey> keys(totals.size());
+  for (uint32_t i = 0; i < totals.size(); ++i)
+    keys[i] = OrderKeyOf(totals[i].dpc_cycles, totals[i].work_cycles, trace.Str(totals[i].name), i);
+  std::sort(keys.begin(), keys.end());
+  std::vector<OpGroup> groups;
+  groups.reserve(keys.size());
+  constexpr size_t kAhead = 8;  // keys order the totals at random: fetch ahead
+  for (size_t k = 0; k < keys.size(); ++k) {
+    if (k + kAhead < keys.size()) {
+      __builtin_prefetch(&totals[keys[k + kAhead].index]);
+      __builtin_prefetch(keys[k + kAhead].name);
+    }
+    const GroupOrderKey& key = keys[k];
+    const GroupTotals& t = totals[key.index];
+    OpGroup& g = groups.emplace_back();
+    g.name.assign(key.name, key.name_length);
+    if (with_type) g.type = trace.Str(t.type);
+    g.category = t.category;
+    g.dpc_cycles = t.dpc_cycles;
+    g.work_cycles = t.work_cycles;
+    g.instances = t.instances;
+    g.dpc_lower_bound = t.dpc_lower_bound;
+    SetShares(fine, g);
+  }
+  return groups;
 }
 
 void BuildFineFromOptrace(const ProfiledRun& run, Summary* out) {
@@ -190,20 +249,7 @@ void BuildFineFromOptrace(const ProfiledRun& run, Summary* out) {
   // Groups by interned name: index into the group vector + 1 per StringId.
   std::vector<uint32_t> qnn_group_of(trace.strings.size(), 0),
       htp_group_of(trace.strings.size(), 0);
-  {
-    // Exact sizes first: a trace may hold hundreds of thousands of groups,
-    // and geometric growth would hold old and new arrays at once.
-    std::vector<bool> qnn_seen(trace.strings.size()), htp_seen(trace.strings.size());
-    size_t qnn_count = 0, htp_count = 0;
-    for (const auto& op : run.ops) {
-      if (!qnn_seen[op.qnn_op_name]) ++qnn_count;
-      if (!htp_seen[op.htp_op_type]) ++htp_count;
-      qnn_seen[op.qnn_op_name] = true;
-      htp_seen[op.htp_op_type] = true;
-    }
-    fine.qnn_ops.reserve(qnn_count);
-    fine.htp_op_types.reserve(htp_count);
-  }
+  std::vector<GroupTotals> qnn_totals, htp_totals;
   std::map<OpCategory, CategoryTotal> categories;
   int64_t dpc_sum = 0;
   size_t multi_slice = 0;
@@ -211,26 +257,24 @@ void BuildFineFromOptrace(const ProfiledRun& run, Summary* out) {
     dpc_sum += op.dpc_cycles;
     bool lower_bound = op.slice_count > 1;
     multi_slice += lower_bound;
-    for (auto [groups, group_of, key] :
-         {std::tuple{&fine.qnn_ops, &qnn_group_of, op.qnn_op_name},
-          std::tuple{&fine.htp_op_types, &htp_group_of, op.htp_op_type}}) {
+    for (auto [totals, group_of, key] : {std::tuple{&qnn_totals, &qnn_group_of, op.qnn_op_name},
+                                         std::tuple{&htp_totals, &htp_group_of, op.htp_op_type}}) {
       uint32_t& index = (*group_of)[key];
       if (index == 0) {
-        OpGroup g;
-        g.name = std::string(trace.Str(key));
-        g.type = groups == &fine.qnn_ops ? std::string(trace.Str(op.qnn_op_type)) : "";
-        g.category = op.category;
-        g.dpc_cycles = 0;
-        groups->push_back(std::move(g));
-        index = static_cast<uint32_t>(groups->size());
+        GroupTotals t;
+        t.name = key;
+        t.type = op.qnn_op_type;
+        t.category = op.category;
+        totals->push_back(t);
+        index = static_cast<uint32_t>(totals->size());
       }
-      OpGroup& g = (*groups)[index - 1];
+      GroupTotals& t = (*totals)[index - 1];
       // A group is compute if any of its ops is.
-      if (op.category == OpCategory::kCompute) g.category = OpCategory::kCompute;
-      *g.dpc_cycles += op.dpc_cycles;
-      g.work_cycles += op.work_cycles;
-      g.instances += 1;
-      g.dpc_lower_bound = g.dpc_lower_bound || lower_bound;
+      if (op.category == OpCategory::kCompute) t.category = OpCategory::kCompute;
+      t.dpc_cycles += op.dpc_cycles;
+      t.work_cycles += op.work_cycles;
+      t.instances += 1;
+      t.dpc_lower_bound = t.dpc_lower_bound || lower_bound;
     }
     CategoryTotal& c = categories[op.category];
     c.category = op.category;
@@ -265,7 +309,8 @@ void BuildFineFromOptrace(const ProfiledRun& run, Summary* out) {
                                         "(counted once per op ID) is a lower bound — "
                                         "QHAS counts each slice's own share",
                                         multi_slice)});
-  FinishShares(fine);
+  fine.qnn_ops = ListGroups(qnn_totals, true, trace, fine);
+  fine.htp_op_types = ListGroups(htp_totals, false, trace, fine);
   out->fine = std::move(fine);
 }
 

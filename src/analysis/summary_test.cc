@@ -1,5 +1,6 @@
 #include "analysis/summary.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -217,6 +218,62 @@ TEST(SummaryConstructed, HandComputedWallWorkDomain) {
   EXPECT_EQ(s.fine->qnn_ops[2].category, OpCategory::kSystemService);
   EXPECT_EQ(s.fine->dpc_sum_cycles, 220);
   EXPECT_EQ(s.missing.size(), 4u);
+}
+
+// Groups are listed by DPC, then work, both descending, then by name.
+// QNN ops: top (DPC 70) first; big, alpha, mid and zeta share DPC 50, big
+// has the most work (40 against 30), the other three tie and go by name.
+// HTP types: q::T1 = alpha + mid + zeta (DPC 150, work 90), q::T2 = big + top
+// (DPC 120, work 50).  Work = 3 * 30 + 40 + 10 = 140.
+TEST(SummaryConstructed, GroupsTiedOnDpcAndWorkAreListedByName) {
+  std::string text = R"({"header": {"artifact_type": "OP_TRACE"}, "traceEvents": [)";
+  const struct {
+    const char* name;
+    const char* htp_type;
+    int dpc, dur;
+  } ops[] = {{"zeta", "q::T1", 50, 30},
+             {"alpha", "q::T1", 50, 30},
+             {"top", "q::T2", 70, 10},
+             {"mid", "q::T1", 50, 30},
+             {"big", "q::T2", 50, 40}};
+  int ts = 0, id = 1;
+  for (const auto& op : ops) {
+    if (id > 1) text += ",";
+    text += fmt::format(
+        R"j({{"name": "{1}", "ph": "X", "tid": 256, "pid": 0, "ts": {2}, "dur": {3}, "args": )j"
+        R"j({{"ID": "0x{0:x}", "Start Cycle": {4}, "Duration (cycles)": {3}, )j"
+        R"j("Dominant Path Cycles": {5}, "QNN Op Name": "{1}", "QNN Op Type": "Conv2d", )j"
+        R"j("HTP Op Type": "{6}"}}}})j",
+        id, op.name, ts, op.dur, 1000 + ts, op.dpc, op.htp_type);
+    ts += op.dur;
+    ++id;
+  }
+  text += "]}";
+  ProfiledRun run;
+  run.optrace = ParseOptrace("ties.json", text.data(), text.size());
+  run.ops = BuildOpInstances(*run.optrace);
+  Summary s = Summarize(run);
+  ASSERT_TRUE(s.fine);
+  EXPECT_EQ(s.fine->work_cycles, 140);
+  std::vector<std::string> names;
+  for (const OpGroup& g : s.fine->qnn_ops) names.push_back(g.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"top", "big", "alpha", "mid", "zeta"}));
+  const OpGroup& big = s.fine->qnn_ops[1];
+  EXPECT_EQ(big.type, "Conv2d");
+  EXPECT_EQ(big.dpc_cycles, 50);
+  EXPECT_EQ(big.work_cycles, 40);
+  EXPECT_EQ(big.instances, 1);
+  EXPECT_DOUBLE_EQ(*big.work_share_pct, 40.0 / 140 * 100);
+  EXPECT_DOUBLE_EQ(*big.dpc_share_of_wall_pct, 50.0 / 140 * 100);  // wall = 140: back to back
+  ASSERT_EQ(s.fine->htp_op_types.size(), 2u);
+  EXPECT_EQ(s.fine->htp_op_types[0].name, "q::T1");
+  EXPECT_EQ(s.fine->htp_op_types[0].type, "");
+  EXPECT_EQ(s.fine->htp_op_types[0].dpc_cycles, 150);
+  EXPECT_EQ(s.fine->htp_op_types[0].work_cycles, 90);
+  EXPECT_EQ(s.fine->htp_op_types[0].instances, 3);
+  EXPECT_EQ(s.fine->htp_op_types[1].name, "q::T2");
+  EXPECT_EQ(s.fine->htp_op_types[1].dpc_cycles, 120);
+  EXPECT_EQ(s.fine->htp_op_types[1].work_cycles, 50);
 }
 
 }  // namespace
