@@ -101,6 +101,7 @@ JsonReader::object JsonReader::Root() {
   if (err)
     throw InputError(path_, fmt::format("not valid JSON ({})", simdjson::error_message(err)),
                      base_offset_);
+  started_ = true;
   object root;
   Check(doc_.get_object().get(root), "top level: expected a JSON object");
   return root;
@@ -111,6 +112,7 @@ JsonReader::array JsonReader::RootArray() {
   if (err)
     throw InputError(path_, fmt::format("not valid JSON ({})", simdjson::error_message(err)),
                      base_offset_);
+  started_ = true;
   array root;
   Check(doc_.get_array().get(root), "expected a JSON array");
   return root;
@@ -207,6 +209,9 @@ void JsonReader::Invalid(std::string_view problem) {
   throw InputError(path_, std::string(problem), Offset());
 }
 
-uint64_t JsonReader::Offset() { return base_offset_ + CurrentOffset(doc_, buffer_); }
+uint64_t JsonReader::Offset() {
+  // A document not yet iterated has no position to ask for.
+  return base_offset_ + (started_ ? CurrentOffset(doc_, buffer_) : 0);
+}
 
 }  // namespace htpscope

@@ -124,7 +124,8 @@ class JsonReader {
   [[noreturn]] void Fail(simdjson::error_code err, std::string_view ctx);
   // A semantic error (not a JSON one) at the current position.
   [[noreturn]] void Invalid(std::string_view problem);
-  // File offset of the parser's current position.
+  // File offset of the parser's current position; before Root or RootArray,
+  // that of the buffer's start (base_offset).
   uint64_t Offset();
   const std::string& path() const { return path_; }
 
@@ -134,6 +135,7 @@ class JsonReader {
   std::string path_;
   simdjson::padded_string_view buffer_;
   uint64_t base_offset_ = 0;
+  bool started_ = false;  // doc_ iterates buffer_ (Root or RootArray succeeded)
   simdjson::ondemand::parser own_parser_;
   // own_parser_, or a caller's parser reused across documents so that its
   // buffers (~5 bytes per input byte) are not allocated afresh each time.

@@ -1,5 +1,6 @@
 // The streaming, multi-threaded optrace read must give exactly what parsing
 // the whole document gives, whatever the chunk size and layout.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <zlib.h>
 
@@ -166,6 +167,43 @@ TEST(OptraceStreamingLayouts, ErrorsAreTheWholeParsesErrors) {
       std::string("{\"header\": {\"artifact_type\": \"QHAS\"},\n\"traceEvents\": [\n") + kEvents +
       "]}";
   EXPECT_THROW(ReadOptrace(WriteFile("type", qhas)), InputError);
+}
+
+// Op lines in the writer's layout are read by the pre-pass, before simdjson
+// sees the chunk; an event it reads that breaks a rule (a negative
+// duration) still gives the whole parse's error.
+TEST(OptraceStreamingLayouts, ErrorsInLinesThePrePassReadsAreTheWholeParsesErrors) {
+  std::string text = "{\"header\": {\"artifact_type\": \"OP_TRACE\"},\n\"traceEvents\": [\n";
+  for (int i = 0; i < 6; ++i) {
+    const int pid = i % 2;  // each event, then its copy on pid 1
+    const int dur = i == 4 ? -5 : 5;
+    text += fmt::format(
+        R"j({{ "name": "q::Conv", "ph": "X", "tid": 256, "pid": {}, "ts": {}, "dur": {}, )j"
+        R"j("args": {{ "ID": "0x{:016x}","Start Cycle": {},"Dominant Path Cycles": 4}} }})j",
+        pid, 10 * i, dur, 0x100 + i / 2, 1000 + 10 * i);
+    text += i == 5 ? "\n]}" : ",\n";
+  }
+  std::string path = WriteFile("negative_dur", text);
+  std::string whole_error, streamed_error;
+  try {
+    ParseOptrace(path, text.data(), text.size());
+  } catch (const InputError& e) {
+    whole_error = e.what();
+  }
+  for (size_t chunk_bytes : {size_t{64}, size_t{256}, size_t{1} << 20}) {
+    SCOPED_TRACE(chunk_bytes);
+    try {
+      ReadOptraceOptions options;
+      options.threads = 2;
+      options.chunk_bytes = chunk_bytes;
+      ReadOptrace(path, options);
+    } catch (const InputError& e) {
+      streamed_error = e.what();
+    }
+    EXPECT_NE(whole_error.find("traceEvents[4].dur: negative duration -5"), std::string::npos)
+        << whole_error;
+    EXPECT_EQ(streamed_error, whole_error);
+  }
 }
 
 TEST(OptraceStreamingLayouts, GzipStreams) {
