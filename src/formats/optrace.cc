@@ -168,10 +168,11 @@ class OptraceParser {
     if (!saw_events) throw InputError(path_, "no \"traceEvents\" array", 0);
   }
 
-  // Reads an op event on pid 0 in the writer's exact layout at `text`
-  // (ending before `end`) into raw_, as ParseEvent and ParseArgs would (the
-  // same fields, the same values), so that Dispatch() takes it as from the
-  // general path; returns the bytes of the event, or 0:
+  // Reads an op event in the writer's exact layout at `text` (ending before
+  // `end`) into raw_, as ParseEvent and ParseArgs (ParseCopyArgs for a copy
+  // on a per-QNN-op process) would: the same fields, the same values, so
+  // that Dispatch() takes it as from the general path.  Returns the bytes of
+  // the event, or 0:
   //
   //   { "name": "q::Conv", "ph": "X", "tid": 256, "pid": 0, "ts": 3300, "dur": 1213,
   //     "args": { "ID": "0x0000101200000002","HTP Op Type": "q::Conv","Dims": [1,8],...,
@@ -184,7 +185,7 @@ class OptraceParser {
   // reports what is wrong with it).
   size_t MatchOpLine(const char* text, const char* end) {
     OpEventPrefix& prefix = op_prefix_;
-    if (!MatchOpEventPrefix(text, end, &prefix) || prefix.pid != 0) return 0;
+    if (!MatchOpEventPrefix(text, end, &prefix) || !IsPidOrTid(prefix.pid)) return 0;
     RawEvent& r = raw_;
     r.Reset();
     LineCursor c(text + prefix.pid_end, end);
@@ -232,6 +233,18 @@ class OptraceParser {
       if (c.Literal("} }")) break;
       return 0;
     }
+    if (prefix.pid > 0) {
+      // A copy: of its args the general path reads only whether they hold
+      // a "Start Cycle" key (ParseCopyArgs).
+      const int64_t ts = r.ts, dur = r.dur;
+      const bool has_start = r.has_start;
+      const char* args_text = r.args_text;
+      r.Reset();  // keeps the vectors' capacity, unlike a fresh RawEvent
+      r.ts = ts;
+      r.dur = dur;
+      r.has_start = has_start;
+      r.args_text = args_text;
+    }
     r.name = prefix.name;
     r.ph = "X";
     r.pid = prefix.pid;
@@ -274,7 +287,7 @@ class OptraceParser {
   static constexpr uint32_t kNoOp = UINT32_MAX;
   struct TakenLine {
     FastLine line;        // a counter, flow or metadata line, unless `op` is set
-    uint32_t op = kNoOp;  // else: the slot in ChunkScratch::ops of a pid-0 op event
+    uint32_t op = kNoOp;  // else: the slot in ChunkScratch::ops of an op event
     size_t kept_before;   // kept lines before it in the chunk
   };
 
@@ -543,7 +556,7 @@ class OptraceParser {
       FastLine line;
       size_t n = 0;
       int64_t copy_pid = 0;  // > 0: the line is a copy of copy_source_'s event
-      bool op = false;       // a pid-0 op event, read into raw_ by MatchOpLine
+      bool op = false;       // an op event, read into raw_ by MatchOpLine
       if (separated) {
         n = MatchFastLine(p, end, &line);
         if (!n && (n = MatchCopyLine(p, end, &copy_pid)) == 0) copy_pid = 0;
@@ -579,7 +592,8 @@ class OptraceParser {
             // No line kept before it, so no event parsed later precedes it:
             // added now, in file order, instead of being held for later.
             if (op) {
-              copy_source_ = {p, n, op_prefix_, 0, true, raw_.has_start && raw_.tid != 1};
+              if (op_prefix_.pid == 0)
+                copy_source_ = {p, n, op_prefix_, 0, true, raw_.has_start && raw_.tid != 1};
               Dispatch();
             } else {
               CommitFastLine(line);
@@ -597,7 +611,8 @@ class OptraceParser {
               // No nested object in the matched layout: a copy holds a
               // "Start Cycle" key exactly when this event does (ParseCopyArgs).
               const RawEvent& event = (*taken_ops_)[slot];
-              copy_source_ = {p, n, op_prefix_, 0, true, event.has_start && event.tid != 1};
+              if (op_prefix_.pid == 0)
+                copy_source_ = {p, n, op_prefix_, 0, true, event.has_start && event.tid != 1};
             }
             taken_lines_->push_back({line, slot, rest_line_starts_.size()});
           }

@@ -333,6 +333,18 @@ TEST(OptraceFastPath, OpLinesReadAsTheGeneralPathReadsThem) {
       {"not_executed", with(R"(,"Start Cycle": 1010)", "")},
       {"spacing", with(R"("Rank": 4)", R"("Rank" : 4)")},
       {"leading_zero", with(R"("Zero Offset": 128)", R"("Zero Offset": 0128)")},
+      // Copies on a per-QNN-op process: only whether they are executed counts.
+      {"copy", with(R"("pid": 0)", R"("pid": 5)")},
+      {"copy_not_executed",
+       with(R"("pid": 0)", R"("pid": 5)")
+           .replace(with(R"("pid": 0)", R"("pid": 5)").find(R"(,"Start Cycle")"), 19, "")},
+      {"copy_bad_id",
+       with(R"("pid": 0)", R"("pid": 5)")
+           .replace(with(R"("pid": 0)", R"("pid": 5)").find("0x00001012"), 10, "nothex!!!!")},
+      {"copy_negative_dur",
+       with(R"("pid": 0, "ts": 10, "dur": 5)", R"("pid": 5, "ts": 10, "dur": -5)")},
+      {"copy_pid_too_big", with(R"("pid": 0)", R"("pid": 4294967296)")},
+      {"negative_pid", with(R"("pid": 0)", R"("pid": -1)")},
   };
   for (const auto& [name, line] : variants) {
     SCOPED_TRACE(name);
@@ -350,6 +362,8 @@ TEST(OptraceFastPath, OpLinesReadAsTheGeneralPathReadsThem) {
     ASSERT_EQ(a.has_value(), b.has_value());
     if (!a) continue;
     EXPECT_EQ(a->non_executed.size(), b->non_executed.size());
+    EXPECT_EQ(a->duplicate_slices, b->duplicate_slices);
+    EXPECT_EQ(a->warnings, b->warnings);
     testing_support::ExpectSameSlices(*a, *b);
   }
   // The writer line's values, by hand.
