@@ -12,6 +12,7 @@
 #include <future>
 #include <memory>
 #include <mutex>
+#include <numeric>
 #include <optional>
 #include <string_view>
 #include <thread>
@@ -1041,14 +1042,32 @@ void AddWarning(Optrace* trace, std::string message) {
   if (trace->warnings.size() < 20) trace->warnings.push_back(std::move(message));
 }
 
+// Sorts metadata records by pid, keeping file order among equal pids.
+// Per-QNN-op processes are numbered densely from 0, so a counting sort
+// takes one pass; sparse pids fall back to a merge sort.
+template <typename Record>
+void StableSortByPid(std::vector<Record>& records) {
+  auto by_pid = [](const Record& a, const Record& b) { return a.pid < b.pid; };
+  if (std::is_sorted(records.begin(), records.end(), by_pid)) return;
+  uint32_t max_pid = 0;
+  for (const Record& r : records) max_pid = std::max(max_pid, r.pid);
+  if (max_pid > 4 * records.size() + 1024) {
+    std::stable_sort(records.begin(), records.end(), by_pid);
+    return;
+  }
+  std::vector<uint32_t> next(size_t{max_pid} + 2, 0);  // next[pid]: where its next record goes
+  for (const Record& r : records) ++next[r.pid + 1];
+  std::partial_sum(next.begin(), next.end(), next.begin());
+  std::vector<Record> sorted(records.size());
+  for (const Record& r : records) sorted[next[r.pid]++] = r;
+  records.swap(sorted);
+}
+
 // Folds the metadata records, in file order, into one process per pid and
 // one thread per (pid, tid); a later event's fields win.
 void FoldMetadata(Optrace* out) {
   auto& processes = out->processes;
-  auto by_pid = [](const TraceProcess& a, const TraceProcess& b) { return a.pid < b.pid; };
-  // Writers emit metadata in pid order: check before sorting.
-  if (!std::is_sorted(processes.begin(), processes.end(), by_pid))
-    std::stable_sort(processes.begin(), processes.end(), by_pid);
+  StableSortByPid(processes);
   size_t kept = 0;
   for (size_t i = 0; i < processes.size(); ++i) {
     const TraceProcess& p = processes[i];
@@ -1075,8 +1094,17 @@ void FoldMetadata(Optrace* out) {
   auto& threads = out->threads;
   auto key = [](const TraceThread& t) { return std::pair(t.pid, t.tid); };
   auto by_key = [&](const TraceThread& a, const TraceThread& b) { return key(a) < key(b); };
-  if (!std::is_sorted(threads.begin(), threads.end(), by_key))
-    std::stable_sort(threads.begin(), threads.end(), by_key);
+  if (!std::is_sorted(threads.begin(), threads.end(), by_key)) {
+    StableSortByPid(threads);
+    // Then each process's few threads by tid.
+    auto by_tid = [](const TraceThread& a, const TraceThread& b) { return a.tid < b.tid; };
+    for (auto run = threads.begin(); run != threads.end();) {
+      auto run_end =
+          std::find_if(run, threads.end(), [&](const TraceThread& t) { return t.pid != run->pid; });
+      if (!std::is_sorted(run, run_end, by_tid)) std::stable_sort(run, run_end, by_tid);
+      run = run_end;
+    }
+  }
   kept = 0;
   for (const TraceThread& t : threads) {
     if (kept && key(threads[kept - 1]) == key(t))
@@ -1118,7 +1146,9 @@ void ShiftTimes(Optrace* trace, int64_t cycles) {
 // Recovers the ts origin and turns relative ts into absolute cycles.
 // `added_cycles` is what the caller already added to every time (a
 // provisional origin applied while merging; 0 when times are still relative).
-void FinishOptrace(Optrace* out, int64_t added_cycles = 0) {
+// `agreeing_slices`, when known, counts the slices whose Start Cycle equals
+// their time as it stands: more than half settle the origin without a pass.
+void FinishOptrace(Optrace* out, int64_t added_cycles = 0, size_t agreeing_slices = 0) {
   // The metadata (hundreds of thousands of per-op processes to sort) is
   // independent of the times: folded on a second core meanwhile.
   auto metadata_folded = std::async(std::launch::async, [out] { FoldMetadata(out); });
@@ -1126,7 +1156,9 @@ void FinishOptrace(Optrace* out, int64_t added_cycles = 0) {
   // slice of each multi-slice op; the most common difference is the origin.
   // A difference shared by more than half the slices is the most common
   // one: a majority vote settles the usual case without sorting.
-  std::optional<int64_t> majority = MajorityOriginCycles(out->slices);
+  std::optional<int64_t> majority = 2 * agreeing_slices > out->slices.size()
+                                        ? std::optional<int64_t>(0)
+                                        : MajorityOriginCycles(out->slices);
   std::vector<int64_t> differences;
   if (!majority) {
     differences.reserve(out->slices.size());
@@ -1201,6 +1233,7 @@ void AppendRemapped(const std::vector<T>& from, StringId T::*name,
 struct ProvisionalOrigin {
   int64_t cycles = 0;  // added to every time merged so far
   bool chosen = false;
+  size_t agreeing_slices = 0;  // merged slices whose Start Cycle equals their time
 };
 
 // How the file's size compares with a chunk's position and length, for
@@ -1216,6 +1249,8 @@ void MergeChunk(Optrace&& part, Optrace* into, ProvisionalOrigin* origin, ChunkE
       origin->cycles = *majority;
       origin->chosen = true;
       ShiftTimes(into, origin->cycles);  // the chunks merged before this one
+      for (const OpSlice& s : into->slices)
+        origin->agreeing_slices += s.op_start_cycles == s.start_cycles;
     }
   }
   ShiftTimes(&part, origin->cycles);
@@ -1252,7 +1287,9 @@ void MergeChunk(Optrace&& part, Optrace* into, ProvisionalOrigin* origin, ChunkE
   const auto inputs_offset = static_cast<uint32_t>(into->input_ids.size());
   into->dims.insert(into->dims.end(), part.dims.begin(), part.dims.end());
   into->input_ids.insert(into->input_ids.end(), part.input_ids.begin(), part.input_ids.end());
+  size_t agreeing = 0;
   for (OpSlice s : part.slices) {
+    agreeing += s.op_start_cycles == s.start_cycles;
     s.htp_op_type = id_map[s.htp_op_type];
     s.qnn_op_name = id_map[s.qnn_op_name];
     s.qnn_op_type = id_map[s.qnn_op_type];
@@ -1262,6 +1299,7 @@ void MergeChunk(Optrace&& part, Optrace* into, ProvisionalOrigin* origin, ChunkE
     s.inputs_begin += inputs_offset;
     into->slices.push_back(s);
   }
+  if (origin->chosen) origin->agreeing_slices += agreeing;
   AppendRemapped(part.non_executed, &NonExecutedTensor::name, id_map, &into->non_executed);
   AppendRemapped(part.flows, &FlowPoint::category, id_map, &into->flows);
   for (auto& [name, samples] : part.counters) {
@@ -1358,7 +1396,7 @@ class ParallelOptraceReader {
     } catch (const InputError&) {
       return false;  // reported with the right offset by the whole-file parse
     }
-    FinishOptrace(out, origin_.cycles);
+    FinishOptrace(out, origin_.cycles, origin_.agreeing_slices);
     return true;
   }
 

@@ -206,6 +206,37 @@ TEST(OptraceStreamingLayouts, ErrorsInLinesThePrePassReadsAreTheWholeParsesError
   }
 }
 
+// The origin is voted by the first chunk that settles one and applied to
+// the times as chunks are merged; the whole file's vote must still win.
+// Three ops put Start Cycle 100 after ts, the seven after them 200: the
+// first small chunks vote 100, the file 200.
+TEST(OptraceStreamingLayouts, TheWholeFilesOriginWinsOverTheFirstChunksVote) {
+  std::string text = "{\"header\": {\"artifact_type\": \"OP_TRACE\"},\n\"traceEvents\": [\n";
+  for (int i = 0; i < 10; ++i) {
+    const int ts = 10 * i, origin = i < 3 ? 100 : 200;
+    text += fmt::format(
+        R"j({{ "name": "q::Conv", "ph": "X", "tid": 256, "pid": 0, "ts": {}, "dur": 5, )j"
+        R"j("args": {{ "ID": "0x{:x}","Start Cycle": {},"Dominant Path Cycles": 4}} }})j",
+        ts, 0x100 + i, ts + origin);
+    text += i == 9 ? "\n]}" : ",\n";
+  }
+  std::string path = WriteFile("two_origins", text);
+  Optrace whole = ParseOptrace(path, text.data(), text.size());
+  EXPECT_EQ(whole.origin_cycles, 200);
+  for (size_t chunk_bytes : {size_t{64}, size_t{300}, size_t{1} << 20}) {
+    SCOPED_TRACE(chunk_bytes);
+    ReadOptraceOptions options;
+    options.threads = 2;
+    options.chunk_bytes = chunk_bytes;
+    Optrace streamed = ReadOptrace(path, options);
+    EXPECT_EQ(streamed.origin_cycles, 200);
+    ASSERT_EQ(streamed.slices.size(), 10u);
+    EXPECT_EQ(streamed.slices[0].start_cycles, 200);  // ts 0 + 200
+    EXPECT_EQ(streamed.slices[9].start_cycles, 290);
+    ExpectSameTrace(streamed, whole);
+  }
+}
+
 TEST(OptraceStreamingLayouts, GzipStreams) {
   HTPSCOPE_REQUIRE_CORPUS("native_256");
   std::string path = testing_support::CorpusFile("native_256", "chrometrace.json");

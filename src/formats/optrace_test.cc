@@ -389,6 +389,51 @@ TEST(OptraceFastPath, OpLinesReadAsTheGeneralPathReadsThem) {
   EXPECT_EQ(t.input_ids[s.inputs_begin + 1], 0x10u);
 }
 
+// Metadata is folded into one process per pid and one thread per (pid,
+// tid), ordered by them, a later event's fields winning; dense pids are
+// sorted by counting, a sparse one sends them to a merge sort.
+TEST(OptraceMetadata, FoldsByPidAndTidWithLaterEventsWinning) {
+  const std::string events[] = {
+      R"({"name": "thread_name", "ph": "M", "pid": 5, "tid": 512, "args": {"name": "a"}})",
+      R"({"name": "thread_name", "ph": "M", "pid": 2, "tid": 256, "args": {"name": "b"}})",
+      R"({"name": "thread_name", "ph": "M", "pid": 5, "tid": 256, "args": {"name": "c"}})",
+      R"({"name": "thread_name", "ph": "M", "pid": 5, "tid": 512, "args": {"name": "d"}})",
+      R"({"name": "process_name", "ph": "M", "pid": 4000000000, "args": {"name": "far"}})",
+      R"({"name": "process_name", "ph": "M", "pid": 3, "args": {"name": "near"}})",
+      R"({"name": "process_sort_index", "ph": "M", "pid": 4000000000, "args": {"sort_index": 2}})",
+      R"({"name": "process_name", "ph": "M", "pid": 3, "args": {"name": "nearer"}})",
+  };
+  std::string text = kOptraceHead;
+  for (size_t i = 0; i < std::size(events); ++i)
+    text += events[i] + (i + 1 < std::size(events) ? ",\n" : "\n");
+  text += "]}";
+  Optrace t = ParseOptrace("m.json", text.data(), text.size());
+  ASSERT_EQ(t.threads.size(), 3u);
+  EXPECT_EQ(t.threads[0].pid, 2u);
+  EXPECT_EQ(t.Str(t.threads[0].name), "b");
+  EXPECT_EQ(t.threads[1].pid, 5u);
+  EXPECT_EQ(t.threads[1].tid, 256u);
+  EXPECT_EQ(t.Str(t.threads[1].name), "c");
+  EXPECT_EQ(t.threads[2].tid, 512u);
+  EXPECT_EQ(t.Str(t.threads[2].name), "d");
+  ASSERT_EQ(t.processes.size(), 2u);
+  EXPECT_EQ(t.processes[0].pid, 3u);
+  EXPECT_EQ(t.Str(t.processes[0].name), "nearer");
+  EXPECT_EQ(t.processes[1].pid, 4000000000u);
+  EXPECT_EQ(t.Str(t.processes[1].name), "far");
+  EXPECT_EQ(t.processes[1].sort_index, 2);
+  // Without the sparse pid, the processes take the counting sort.
+  std::string dense = text;
+  for (size_t at; (at = dense.find("4000000000")) != std::string::npos;) dense.replace(at, 10, "7");
+  Optrace d = ParseOptrace("d.json", dense.data(), dense.size());
+  ASSERT_EQ(d.processes.size(), 2u);
+  EXPECT_EQ(d.processes[0].pid, 3u);
+  EXPECT_EQ(d.Str(d.processes[0].name), "nearer");
+  EXPECT_EQ(d.processes[1].pid, 7u);
+  EXPECT_EQ(d.Str(d.processes[1].name), "far");
+  EXPECT_EQ(d.processes[1].sort_index, 2);
+}
+
 // Metadata lines in the writer's layout (optrace_line_matcher.h) give the
 // processes and threads the general parser gives, errors included.
 TEST(OptraceFastPath, MetadataLinesReadAsTheGeneralPathReadsThem) {
