@@ -7,7 +7,7 @@
 #   bash scripts/bench.sh [WORK_DIR]        (default: /tmp/htpscope-bench)
 #
 # Environment: HTPSCOPE_BENCH_OPS="16000 165000" (QNN ops per generated run;
-# ~6.2 KB of optrace per op), HTPSCOPE_BENCH_REPEAT=5 (htpscope and inflate runs per
+# ~6.2 KB of optrace per op), HTPSCOPE_BENCH_REPEAT=9 (htpscope and inflate runs per
 # file, interleaved, best kept).  Needs ~8 GB of disk and, for Python on the 1 GB trace, ~6 GB
 # of memory.
 set -euo pipefail
@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 root="$(pwd)"
 work="${1:-/tmp/htpscope-bench}"
 ops_list="${HTPSCOPE_BENCH_OPS:-16000 165000}"
-repeat="${HTPSCOPE_BENCH_REPEAT:-5}"
+repeat="${HTPSCOPE_BENCH_REPEAT:-9}"
 
 bash scripts/install-deps.sh
 echo "== build (Release)"
