@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <future>
+#include <memory>
 #include <unordered_map>
 
 namespace htpscope {
@@ -11,6 +13,80 @@ namespace {
 bool Contains(std::string_view text, std::string_view part) {
   return text.find(part) != std::string_view::npos;
 }
+
+// The slices' (op ID, slice index) pairs in ascending order, as two sorted
+// halves: each half is filled and sorted on its own core, and read in
+// merged order through a Cursor, so no merged copy is made.
+class SortedSliceIds {
+ public:
+  struct IdAndSlice {
+    uint64_t id;
+    uint32_t slice;
+    bool operator<(const IdAndSlice& o) const { return id != o.id ? id < o.id : slice < o.slice; }
+  };
+
+  explicit SortedSliceIds(const std::vector<OpSlice>& slices)
+      : n_(static_cast<uint32_t>(slices.size())),
+        half_(n_ < kSecondCoreFrom ? n_ : n_ / 2),
+        pairs_(new IdAndSlice[n_]) {  // not zeroed: each half is written by the core sorting it
+    // Returns the distinct IDs of the half.
+    auto sort = [&](uint32_t begin, uint32_t end) {
+      for (uint32_t i = begin; i < end; ++i) pairs_[i] = {slices[i].op_id, i};
+      std::sort(pairs_.get() + begin, pairs_.get() + end);
+      size_t distinct = 0;
+      for (uint32_t i = begin; i < end; ++i)
+        distinct += i == begin || pairs_[i - 1].id != pairs_[i].id;
+      return distinct;
+    };
+    if (half_ == n_) {
+      distinct_bound_ = sort(0, n_);
+      return;
+    }
+    auto first_half = std::async(std::launch::async, sort, 0, half_);
+    distinct_bound_ = sort(half_, n_);
+    distinct_bound_ += first_half.get();
+  }
+
+  // The distinct IDs, counting once more each ID found in both halves: an
+  // upper bound, exact when no ID spans the halves.
+  size_t distinct_bound() const { return distinct_bound_; }
+
+  // Steps through the pairs in ascending order: after each true Next(),
+  // slice() is the pair's slice and NewId() whether its ID differs from the
+  // previous pair's (true for the first).
+  class Cursor {
+   public:
+    explicit Cursor(const SortedSliceIds& ids) : ids_(ids), a_(0), b_(ids.half_) {}
+    bool Next() {
+      const bool a_left = a_ < ids_.half_, b_left = b_ < ids_.n_;
+      if (!a_left && !b_left) return false;
+      const IdAndSlice* pairs = ids_.pairs_.get();
+      const IdAndSlice& next =
+          a_left && (!b_left || pairs[a_] < pairs[b_]) ? pairs[a_++] : pairs[b_++];
+      new_id_ = first_ || next.id != id_;
+      first_ = false;
+      id_ = next.id;
+      slice_ = next.slice;
+      return true;
+    }
+    uint32_t slice() const { return slice_; }
+    bool NewId() const { return new_id_; }
+
+   private:
+    const SortedSliceIds& ids_;
+    uint32_t a_, b_;  // next pair of each half
+    uint64_t id_ = 0;
+    uint32_t slice_ = 0;
+    bool first_ = true, new_id_ = false;
+  };
+  Cursor Walk() const { return Cursor(*this); }
+
+ private:
+  static constexpr uint32_t kSecondCoreFrom = 1u << 15;  // slices; fewer sort in a blink
+  uint32_t n_, half_;
+  std::unique_ptr<IdAndSlice[]> pairs_;
+  size_t distinct_bound_ = 0;
+};
 
 }  // namespace
 
@@ -57,19 +133,15 @@ std::vector<OpInstance> BuildOpInstances(const Optrace& trace, std::vector<std::
   // Slices grouped by op ID through a sort of (ID, slice index) pairs: a
   // hash map probes memory at random for each of hundreds of thousands of
   // slices, while the IDs arrive nearly sorted.
-  std::vector<std::pair<uint64_t, uint32_t>> by_id(trace.slices.size());
-  for (uint32_t i = 0; i < trace.slices.size(); ++i) by_id[i] = {trace.slices[i].op_id, i};
-  std::sort(by_id.begin(), by_id.end());
-  size_t distinct = 0;
-  for (size_t k = 0; k < by_id.size(); ++k)
-    distinct += k == 0 || by_id[k - 1].first != by_id[k].first;
+  SortedSliceIds ids(trace.slices);
   std::vector<OpInstance> ops;
-  ops.reserve(distinct);  // exact: no doubling at the memory peak
+  // No doubling at the memory peak; capacity past the end is never touched.
+  ops.reserve(ids.distinct_bound());
   size_t mismatches = 0;
-  for (size_t k = 0; k < by_id.size(); ++k) {
-    const uint32_t i = by_id[k].second;
+  for (auto pair = ids.Walk(); pair.Next();) {
+    const uint32_t i = pair.slice();
     const OpSlice& s = trace.slices[i];
-    const bool inserted = k == 0 || by_id[k - 1].first != s.op_id;
+    const bool inserted = pair.NewId();
     if (inserted) {
       OpInstance op;
       op.op_id = s.op_id;

@@ -2,6 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "formats/corpus_test_util.h"
 
 namespace htpscope {
@@ -49,6 +56,86 @@ TEST(OpInstances, GdnJoinsSlicesByIdWithThreadAggregateWork) {
   EXPECT_EQ(solve->category, OpCategory::kCompute);
   for (size_t i = 1; i < ops.size(); ++i)
     EXPECT_LE(ops[i - 1].first_start_cycles, ops[i].first_start_cycles);
+}
+
+// A trace big enough that the ID sort runs on two cores, with each op's
+// slices scattered over both halves, joined as a plain map join would:
+// every field, the order (first start, then ID), and the count of slices
+// that disagree with their op's first slice.
+TEST(OpInstances, ScatteredSlicesOfALargeTraceJoinAsAMapJoinDoes) {
+  Optrace t;
+  std::mt19937_64 random(7);
+  constexpr uint32_t kSlices = 90000, kOps = 30000;
+  for (uint32_t i = 0; i < kSlices; ++i) {
+    OpSlice s;
+    const uint64_t op = random() % kOps;
+    s.op_id = (op + 0x1000) << 32 | (op % 97);
+    s.start_cycles = static_cast<int64_t>(random() % 1000000);
+    s.dur_cycles = static_cast<int64_t>(random() % 500);
+    s.op_start_cycles = static_cast<int64_t>(op * 10);
+    s.op_duration_cycles = 5;
+    s.dpc_cycles = random() % 50 == 0 ? 1 : 2;  // some slices disagree
+    s.tid = random() % 2 ? 256 : 512;
+    s.flags = static_cast<uint8_t>(1u << (random() % 3));
+    t.slices.push_back(s);
+  }
+  struct Expected {
+    OpInstance op;
+    bool seen = false;
+  };
+  std::map<uint64_t, Expected> joined;
+  size_t disagreeing = 0;
+  for (uint32_t i = 0; i < kSlices; ++i) {
+    const OpSlice& s = t.slices[i];
+    Expected& e = joined[s.op_id];
+    if (!e.seen) {
+      e.seen = true;
+      e.op.op_id = s.op_id;
+      e.op.op_start_cycles = s.op_start_cycles;
+      e.op.op_duration_cycles = s.op_duration_cycles;
+      e.op.dpc_cycles = s.dpc_cycles;
+      e.op.first_start_cycles = s.start_cycles;
+      e.op.last_end_cycles = s.end_cycles();
+      e.op.first_slice = i;
+    } else if (s.dpc_cycles != e.op.dpc_cycles) {
+      ++disagreeing;
+    }
+    e.op.work_cycles += s.dur_cycles;
+    e.op.first_start_cycles = std::min(e.op.first_start_cycles, s.start_cycles);
+    e.op.last_end_cycles = std::max(e.op.last_end_cycles, s.end_cycles());
+    e.op.flags |= s.flags;
+    ++e.op.slice_count;
+    e.op.on_hmx_thread = e.op.on_hmx_thread || s.tid == 256;
+    e.op.on_hvx_thread = e.op.on_hvx_thread || s.tid == 512;
+  }
+  std::vector<OpInstance> expected;
+  for (const auto& [id, e] : joined) expected.push_back(e.op);
+  std::sort(expected.begin(), expected.end(), [](const OpInstance& a, const OpInstance& b) {
+    return std::pair(a.first_start_cycles, a.op_id) < std::pair(b.first_start_cycles, b.op_id);
+  });
+  ASSERT_GT(disagreeing, 0u);
+
+  std::vector<std::string> warnings;
+  const std::vector<OpInstance> ops = BuildOpInstances(t, &warnings);
+  ASSERT_EQ(ops.size(), expected.size());
+  for (size_t k = 0; k < ops.size(); ++k) {
+    SCOPED_TRACE(k);
+    const OpInstance &a = ops[k], &b = expected[k];
+    ASSERT_EQ(a.op_id, b.op_id);
+    EXPECT_EQ(a.first_slice, b.first_slice);
+    EXPECT_EQ(a.slice_count, b.slice_count);
+    EXPECT_EQ(a.work_cycles, b.work_cycles);
+    EXPECT_EQ(a.first_start_cycles, b.first_start_cycles);
+    EXPECT_EQ(a.last_end_cycles, b.last_end_cycles);
+    EXPECT_EQ(a.dpc_cycles, b.dpc_cycles);
+    EXPECT_EQ(a.op_start_cycles, b.op_start_cycles);
+    EXPECT_EQ(a.flags, b.flags);
+    EXPECT_EQ(a.on_hmx_thread, b.on_hmx_thread);
+    EXPECT_EQ(a.on_hvx_thread, b.on_hvx_thread);
+  }
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings[0].rfind(std::to_string(disagreeing) + " slices disagree", 0), 0u)
+      << warnings[0];
 }
 
 }  // namespace
