@@ -583,6 +583,11 @@ class OptraceParser {
           }
         }
         if (take) {
+          // A pid-0 op event is the source of the copies that follow it.  No
+          // nested object in the matched layout: a copy holds a "Start
+          // Cycle" key exactly when this event does (ParseCopyArgs).
+          if (op && op_prefix_.pid == 0)
+            copy_source_ = {p, n, op_prefix_, 0, true, raw_.has_start && raw_.tid != 1};
           if (copy_pid > 0) {
             if (copy_source_.resolved)
               out_->duplicate_slices += copy_source_.executed;
@@ -593,8 +598,6 @@ class OptraceParser {
             // No line kept before it, so no event parsed later precedes it:
             // added now, in file order, instead of being held for later.
             if (op) {
-              if (op_prefix_.pid == 0)
-                copy_source_ = {p, n, op_prefix_, 0, true, raw_.has_start && raw_.tid != 1};
               Dispatch();
             } else {
               CommitFastLine(line);
@@ -609,11 +612,6 @@ class OptraceParser {
               slot = static_cast<uint32_t>(ops_taken_++);
               if (slot == taken_ops_->size()) taken_ops_->emplace_back();
               std::swap((*taken_ops_)[slot], raw_);
-              // No nested object in the matched layout: a copy holds a
-              // "Start Cycle" key exactly when this event does (ParseCopyArgs).
-              const RawEvent& event = (*taken_ops_)[slot];
-              if (op_prefix_.pid == 0)
-                copy_source_ = {p, n, op_prefix_, 0, true, event.has_start && event.tid != 1};
             }
             taken_lines_->push_back({line, slot, rest_line_starts_.size()});
           }
