@@ -35,6 +35,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/statistics.h"
 #include "formats/byte_source.h"
 
 namespace {
@@ -153,12 +154,9 @@ Figures FromPython(const nlohmann::json& j) {
 
 double Mb(int64_t bytes) { return static_cast<double>(bytes) / 1e6; }
 
-// The middle value (the mean of the middle two for an even count).
-double Median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const size_t n = values.size();
-  if (n == 0) return 0;
-  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+// The median of `seconds` (at least one run).
+double Median(const std::vector<double>& seconds) {
+  return htpscope::ComputeStats(seconds)->median;
 }
 
 }  // namespace
