@@ -22,6 +22,38 @@ std::string ReadText(const std::string& path) {
   return ss.str();
 }
 
+// `path` read as ReadOptrace streams it, in chunks of about `chunk_bytes` on
+// two threads.
+Optrace ReadInChunks(const std::string& path, size_t chunk_bytes) {
+  ReadOptraceOptions options;
+  options.threads = 2;
+  options.chunk_bytes = chunk_bytes;
+  return ReadOptrace(path, options);
+}
+
+// The message of the InputError `read()` throws, or "" when it throws none.
+template <typename Read>
+std::string ErrorOf(Read read) {
+  try {
+    read();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// The start of a hand-written optrace, up to its first event.
+constexpr char kHead[] = "{\"header\": {\"artifact_type\": \"OP_TRACE\"},\n\"traceEvents\": [\n";
+
+// An op event on one line in the optrace writer's layout, which the
+// pre-pass reads (MatchOpLine).
+std::string WriterOpLine(int pid, int64_t ts, int64_t dur, uint64_t id, int64_t start_cycle) {
+  return fmt::format(
+      R"j({{ "name": "q::Conv", "ph": "X", "tid": 256, "pid": {}, "ts": {}, "dur": {}, )j"
+      R"j("args": {{ "ID": "0x{:016x}","Start Cycle": {},"Dominant Path Cycles": 4}} }})j",
+      pid, ts, dur, id, start_cycle);
+}
+
 void ExpectSameTrace(const Optrace& a, const Optrace& b) {
   EXPECT_EQ(a.version, b.version);
   EXPECT_EQ(a.events_read, b.events_read);
@@ -68,10 +100,7 @@ TEST_P(OptraceStreaming, SmallChunksOnTwoThreadsEqualTheWholeParse) {
   std::string text = ReadText(path);
   Optrace whole = ParseOptrace(path, text.data(), text.size());
   for (size_t chunk_bytes : {size_t{300}, size_t{4096}, size_t{1} << 20}) {
-    ReadOptraceOptions options;
-    options.threads = 2;
-    options.chunk_bytes = chunk_bytes;
-    Optrace streamed = ReadOptrace(path, options);
+    Optrace streamed = ReadInChunks(path, chunk_bytes);
     SCOPED_TRACE(chunk_bytes);
     // The fast path ran (a fallback to the whole parse would give 0).
     EXPECT_GE(streamed.chunks_parsed, chunk_bytes == 300 ? 100u : 1u);
@@ -120,10 +149,7 @@ TEST(OptraceStreamingLayouts, HeaderAfterEventsOneLineAndIndentedGiveTheSameResu
   for (size_t i = 0; i < layouts.size(); ++i) {
     SCOPED_TRACE(i);
     std::string path = WriteFile(std::to_string(i), layouts[i]);
-    ReadOptraceOptions options;
-    options.threads = 2;
-    options.chunk_bytes = 256;
-    Optrace t = ReadOptrace(path, options);
+    Optrace t = ReadInChunks(path, 256);
     ASSERT_EQ(t.slices.size(), 2u);
     // Line-start events are cut into chunks (layouts 0, 1); an array with no
     // line-start '{' is one chunk, never a fallback.
@@ -140,28 +166,14 @@ TEST(OptraceStreamingLayouts, HeaderAfterEventsOneLineAndIndentedGiveTheSameResu
 
 TEST(OptraceStreamingLayouts, ErrorsAreTheWholeParsesErrors) {
   std::string bad =
-      std::string("{\"header\": {\"artifact_type\": \"OP_TRACE\"},\n\"traceEvents\": [\n") +
-      kEvents +
+      std::string(kHead) + kEvents +
       ",\n{\"name\": \"C\", \"ph\": \"X\", \"tid\": 256, \"pid\": 0, \"ts\": \"late\", \"dur\": "
       "1}\n]}";
   std::string path = WriteFile("bad", bad);
-  std::string whole_error, streamed_error;
-  try {
-    ParseOptrace(path, bad.data(), bad.size());
-  } catch (const InputError& e) {
-    whole_error = e.what();
-  }
-  try {
-    ReadOptraceOptions options;
-    options.threads = 2;
-    options.chunk_bytes = 256;
-    ReadOptrace(path, options);
-  } catch (const InputError& e) {
-    streamed_error = e.what();
-  }
+  const std::string whole_error = ErrorOf([&] { ParseOptrace(path, bad.data(), bad.size()); });
   EXPECT_NE(whole_error.find("traceEvents[3].ts: expected an integer"), std::string::npos)
       << whole_error;
-  EXPECT_EQ(streamed_error, whole_error);
+  EXPECT_EQ(ErrorOf([&] { ReadInChunks(path, 256); }), whole_error);
   // A wrong artifact type in a file that streams fine is still refused.
   std::string qhas =
       std::string("{\"header\": {\"artifact_type\": \"QHAS\"},\n\"traceEvents\": [\n") + kEvents +
@@ -173,36 +185,19 @@ TEST(OptraceStreamingLayouts, ErrorsAreTheWholeParsesErrors) {
 // sees the chunk; an event it reads that breaks a rule (a negative
 // duration) still gives the whole parse's error.
 TEST(OptraceStreamingLayouts, ErrorsInLinesThePrePassReadsAreTheWholeParsesErrors) {
-  std::string text = "{\"header\": {\"artifact_type\": \"OP_TRACE\"},\n\"traceEvents\": [\n";
+  std::string text = kHead;
   for (int i = 0; i < 6; ++i) {
-    const int pid = i % 2;  // each event, then its copy on pid 1
-    const int dur = i == 4 ? -5 : 5;
-    text += fmt::format(
-        R"j({{ "name": "q::Conv", "ph": "X", "tid": 256, "pid": {}, "ts": {}, "dur": {}, )j"
-        R"j("args": {{ "ID": "0x{:016x}","Start Cycle": {},"Dominant Path Cycles": 4}} }})j",
-        pid, 10 * i, dur, 0x100 + i / 2, 1000 + 10 * i);
+    // Each event, then its copy on pid 1.
+    text += WriterOpLine(i % 2, 10 * i, i == 4 ? -5 : 5, 0x100 + i / 2, 1000 + 10 * i);
     text += i == 5 ? "\n]}" : ",\n";
   }
   std::string path = WriteFile("negative_dur", text);
-  std::string whole_error, streamed_error;
-  try {
-    ParseOptrace(path, text.data(), text.size());
-  } catch (const InputError& e) {
-    whole_error = e.what();
-  }
+  const std::string whole_error = ErrorOf([&] { ParseOptrace(path, text.data(), text.size()); });
+  EXPECT_NE(whole_error.find("traceEvents[4].dur: negative duration -5"), std::string::npos)
+      << whole_error;
   for (size_t chunk_bytes : {size_t{64}, size_t{256}, size_t{1} << 20}) {
     SCOPED_TRACE(chunk_bytes);
-    try {
-      ReadOptraceOptions options;
-      options.threads = 2;
-      options.chunk_bytes = chunk_bytes;
-      ReadOptrace(path, options);
-    } catch (const InputError& e) {
-      streamed_error = e.what();
-    }
-    EXPECT_NE(whole_error.find("traceEvents[4].dur: negative duration -5"), std::string::npos)
-        << whole_error;
-    EXPECT_EQ(streamed_error, whole_error);
+    EXPECT_EQ(ErrorOf([&] { ReadInChunks(path, chunk_bytes); }), whole_error);
   }
 }
 
@@ -211,13 +206,10 @@ TEST(OptraceStreamingLayouts, ErrorsInLinesThePrePassReadsAreTheWholeParsesError
 // Three ops put Start Cycle 100 after ts, the seven after them 200: the
 // first small chunks vote 100, the file 200.
 TEST(OptraceStreamingLayouts, TheWholeFilesOriginWinsOverTheFirstChunksVote) {
-  std::string text = "{\"header\": {\"artifact_type\": \"OP_TRACE\"},\n\"traceEvents\": [\n";
+  std::string text = kHead;
   for (int i = 0; i < 10; ++i) {
     const int ts = 10 * i, origin = i < 3 ? 100 : 200;
-    text += fmt::format(
-        R"j({{ "name": "q::Conv", "ph": "X", "tid": 256, "pid": 0, "ts": {}, "dur": 5, )j"
-        R"j("args": {{ "ID": "0x{:x}","Start Cycle": {},"Dominant Path Cycles": 4}} }})j",
-        ts, 0x100 + i, ts + origin);
+    text += WriterOpLine(0, ts, 5, 0x100 + i, ts + origin);
     text += i == 9 ? "\n]}" : ",\n";
   }
   std::string path = WriteFile("two_origins", text);
@@ -225,10 +217,7 @@ TEST(OptraceStreamingLayouts, TheWholeFilesOriginWinsOverTheFirstChunksVote) {
   EXPECT_EQ(whole.origin_cycles, 200);
   for (size_t chunk_bytes : {size_t{64}, size_t{300}, size_t{1} << 20}) {
     SCOPED_TRACE(chunk_bytes);
-    ReadOptraceOptions options;
-    options.threads = 2;
-    options.chunk_bytes = chunk_bytes;
-    Optrace streamed = ReadOptrace(path, options);
+    Optrace streamed = ReadInChunks(path, chunk_bytes);
     EXPECT_EQ(streamed.origin_cycles, 200);
     ASSERT_EQ(streamed.slices.size(), 10u);
     EXPECT_EQ(streamed.slices[0].start_cycles, 200);  // ts 0 + 200
@@ -245,10 +234,7 @@ TEST(OptraceStreamingLayouts, GzipStreams) {
   gzFile gz = gzopen(gz_path.c_str(), "wb");
   gzwrite(gz, text.data(), static_cast<unsigned>(text.size()));
   gzclose(gz);
-  ReadOptraceOptions options;
-  options.threads = 2;
-  options.chunk_bytes = 2048;
-  Optrace streamed = ReadOptrace(gz_path, options);
+  Optrace streamed = ReadInChunks(gz_path, 2048);
   EXPECT_GT(streamed.chunks_parsed, 10u);
   ExpectSameTrace(streamed, ParseOptrace(path, text.data(), text.size()));
 }
@@ -294,16 +280,13 @@ TEST(OptraceStreamingLayouts, TakenLinesNeverChangeWhatIsAccepted) {
   for (const auto& layout : layouts) {
     SCOPED_TRACE(layout.name);
     std::string path = WriteFile("taken_" + layout.name, layout.text);
-    ReadOptraceOptions options;
-    options.threads = 2;
-    options.chunk_bytes = 256;
     if (!layout.valid) {
       EXPECT_THROW(ParseOptrace(path, layout.text.data(), layout.text.size()), InputError);
-      EXPECT_THROW(ReadOptrace(path, options), InputError);
+      EXPECT_THROW(ReadInChunks(path, 256), InputError);
       continue;
     }
     Optrace whole = ParseOptrace(path, layout.text.data(), layout.text.size());
-    Optrace streamed = ReadOptrace(path, options);
+    Optrace streamed = ReadInChunks(path, 256);
     ExpectSameTrace(streamed, whole);
     // The nested objects are no samples: 12 from the body (+1 counter_last).
     EXPECT_EQ(whole.counters.at("VTCM alloc").size(), layout.name == "counter_last" ? 13u : 12u);
@@ -379,10 +362,7 @@ TEST(OptraceStreamingLayouts, OpEventCopiesCountAsTheWholeParseCounts) {
     EXPECT_EQ(whole.duplicate_slices, 8 * layout.duplicate_slices);
     for (size_t chunk_bytes : {size_t{256}, size_t{1} << 20}) {
       SCOPED_TRACE(chunk_bytes);
-      ReadOptraceOptions options;
-      options.threads = 2;
-      options.chunk_bytes = chunk_bytes;
-      Optrace streamed = ReadOptrace(path, options);
+      Optrace streamed = ReadInChunks(path, chunk_bytes);
       ExpectSameTrace(streamed, whole);
       EXPECT_EQ(streamed.chunks_parsed > 0, layout.taken);
     }
@@ -424,10 +404,7 @@ TEST(OptraceStreamingLayouts, TakenAndKeptLinesKeepFileOrder) {
   for (int64_t i = 0; i < 40; ++i) EXPECT_EQ(track[static_cast<size_t>(i)].value, i);
   for (size_t chunk_bytes : {size_t{256}, size_t{4096}}) {
     SCOPED_TRACE(chunk_bytes);
-    ReadOptraceOptions options;
-    options.threads = 2;
-    options.chunk_bytes = chunk_bytes;
-    Optrace streamed = ReadOptrace(path, options);
+    Optrace streamed = ReadInChunks(path, chunk_bytes);
     EXPECT_GT(streamed.chunks_parsed, 0u);
     ExpectSameTrace(streamed, whole);
   }

@@ -416,22 +416,20 @@ TEST(OptraceMetadata, FoldsByPidAndTidWithLaterEventsWinning) {
   EXPECT_EQ(t.Str(t.threads[1].name), "c");
   EXPECT_EQ(t.threads[2].tid, 512u);
   EXPECT_EQ(t.Str(t.threads[2].name), "d");
-  ASSERT_EQ(t.processes.size(), 2u);
-  EXPECT_EQ(t.processes[0].pid, 3u);
-  EXPECT_EQ(t.Str(t.processes[0].name), "nearer");
-  EXPECT_EQ(t.processes[1].pid, 4000000000u);
-  EXPECT_EQ(t.Str(t.processes[1].name), "far");
-  EXPECT_EQ(t.processes[1].sort_index, 2);
-  // Without the sparse pid, the processes take the counting sort.
+  // With the sparse pid the processes take the merge sort; with pid 7 in
+  // its place, the counting sort.
   std::string dense = text;
   for (size_t at; (at = dense.find("4000000000")) != std::string::npos;) dense.replace(at, 10, "7");
-  Optrace d = ParseOptrace("d.json", dense.data(), dense.size());
-  ASSERT_EQ(d.processes.size(), 2u);
-  EXPECT_EQ(d.processes[0].pid, 3u);
-  EXPECT_EQ(d.Str(d.processes[0].name), "nearer");
-  EXPECT_EQ(d.processes[1].pid, 7u);
-  EXPECT_EQ(d.Str(d.processes[1].name), "far");
-  EXPECT_EQ(d.processes[1].sort_index, 2);
+  for (const auto& [trace_text, far_pid] : {std::pair{text, 4000000000u}, std::pair{dense, 7u}}) {
+    SCOPED_TRACE(far_pid);
+    Optrace m = ParseOptrace("m.json", trace_text.data(), trace_text.size());
+    ASSERT_EQ(m.processes.size(), 2u);
+    EXPECT_EQ(m.processes[0].pid, 3u);
+    EXPECT_EQ(m.Str(m.processes[0].name), "nearer");
+    EXPECT_EQ(m.processes[1].pid, far_pid);
+    EXPECT_EQ(m.Str(m.processes[1].name), "far");
+    EXPECT_EQ(m.processes[1].sort_index, 2);
+  }
 }
 
 // Metadata lines in the writer's layout (optrace_line_matcher.h) give the
