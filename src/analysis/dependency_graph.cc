@@ -7,7 +7,7 @@
 #include <set>
 #include <stdexcept>
 
-#include "formats/input_error.h"
+#include "base/errors.h"
 #include "formats/text_util.h"
 
 namespace htpscope {
@@ -27,8 +27,6 @@ std::vector<uint64_t> WithoutRepeats(const std::vector<uint64_t>& ids) {
 }
 
 }  // namespace
-
-std::string OpIdHex(uint64_t id) { return fmt::format("0x{:016x}", id); }
 
 std::string EdgeKindNames(uint8_t kinds) {
   static constexpr std::pair<uint8_t, const char*> kNames[] = {

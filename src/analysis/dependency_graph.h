@@ -171,7 +171,4 @@ struct DagComparison {
 DagComparison CompareWithExpected(const DependencyGraph& graph, const NodeGroups& groups,
                                   const std::vector<ExpectedEdge>& expected);
 
-// "0x0000104900000002".
-std::string OpIdHex(uint64_t id);
-
 }  // namespace htpscope

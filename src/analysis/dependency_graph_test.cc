@@ -5,7 +5,7 @@
 #include "analysis/fake_trace_test_util.h"
 #include "analysis/timeline.h"
 #include "formats/corpus_test_util.h"
-#include "formats/input_error.h"
+#include "base/errors.h"
 
 namespace htpscope {
 namespace {

@@ -5,7 +5,7 @@
 #include <charconv>
 #include <cmath>
 
-#include "formats/input_error.h"
+#include "base/errors.h"
 #include "formats/text_util.h"
 
 namespace htpscope {

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "formats/input_error.h"
+#include "base/errors.h"
 
 namespace htpscope {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "formats/input_error.h"
+#include "base/errors.h"
 
 namespace htpscope {
 namespace {

@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <functional>
 
-#include "formats/input_error.h"
+#include "base/errors.h"
 #include "formats/text_util.h"
 
 namespace htpscope {

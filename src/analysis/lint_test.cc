@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "formats/corpus_test_util.h"
-#include "formats/input_error.h"
+#include "base/errors.h"
 #include "formats/linting_example_test_util.h"
 
 namespace htpscope {

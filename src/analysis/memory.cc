@@ -16,14 +16,7 @@ constexpr const char* kTrafficCounters[] = {"VTCM read", "VTCM write", "DRAM rea
 uint8_t FlagsOfNode(const HtpNode& node) {
   auto it = node.scalar_params.find("op_flags");
   if (it == node.scalar_params.end() || !it->second.AsString()) return 0;
-  const std::string& f = *it->second.AsString();
-  if (f == "dma") return kFlagDma;
-  if (f == "dma_set") return kFlagDmaSet;
-  if (f == "dma_wait") return kFlagDmaWait;
-  if (f == "uses_hmx") return kFlagUsesHmx;
-  if (f == "uses_hvx") return kFlagUsesHvx;
-  if (f == "sync") return kFlagSync;
-  return kFlagOther;
+  return OpFlagOfName(*it->second.AsString());
 }
 
 std::string StringParam(const HtpNode& node, const std::string& key) {

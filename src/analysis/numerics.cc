@@ -12,7 +12,7 @@
 #include <thread>
 #include <tuple>
 
-#include "formats/input_error.h"
+#include "base/errors.h"
 #include "formats/npy.h"
 
 namespace htpscope {

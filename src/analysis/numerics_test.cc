@@ -12,7 +12,7 @@
 #include <functional>
 #include <limits>
 
-#include "formats/input_error.h"
+#include "base/errors.h"
 
 namespace htpscope {
 namespace {

@@ -9,7 +9,7 @@
 #include <set>
 
 #include "formats/byte_source.h"
-#include "formats/input_error.h"
+#include "base/errors.h"
 #include "formats/text_util.h"
 
 namespace htpscope {

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "formats/input_error.h"
+#include "base/errors.h"
 
 namespace htpscope {
 namespace {

@@ -8,7 +8,7 @@
 #include "analysis/run_diff.h"
 #include "analysis/stage_timings.h"
 #include "cli/commands.h"
-#include "formats/input_error.h"
+#include "base/errors.h"
 #include "model/run.h"
 #include "report/diff_report.h"
 

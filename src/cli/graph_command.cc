@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "cli/commands.h"
-#include "formats/input_error.h"
+#include "base/errors.h"
 #include "model/run.h"
 #include "report/graph_report.h"
 

@@ -3,7 +3,7 @@
 #include "analysis/lint.h"
 #include "cli/commands.h"
 #include "formats/artifact_kind.h"
-#include "formats/input_error.h"
+#include "base/errors.h"
 #include "formats/profile_text.h"
 #include "model/run.h"
 #include "report/lint_report.h"

@@ -9,7 +9,7 @@
 #include <exception>
 
 #include "cli/commands.h"
-#include "formats/input_error.h"
+#include "base/errors.h"
 
 int main(int argc, char** argv) {
   // A fixed heap policy, for a steady peak: glibc's default raises its mmap

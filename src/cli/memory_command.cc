@@ -2,7 +2,7 @@
 
 #include "analysis/memory.h"
 #include "cli/commands.h"
-#include "formats/input_error.h"
+#include "base/errors.h"
 #include "model/run.h"
 #include "report/memory_report.h"
 

@@ -10,7 +10,7 @@
 
 #include "analysis/summary.h"
 #include "cli/commands.h"
-#include "formats/input_error.h"
+#include "base/errors.h"
 #include "model/run.h"
 #include "report/graph_report.h"
 #include "report/html_report.h"

@@ -14,7 +14,7 @@
 #include <optional>
 #include <vector>
 
-#include "formats/input_error.h"
+#include "base/errors.h"
 
 namespace htpscope {
 namespace {

@@ -15,7 +15,7 @@
 #include "formats/corpus_test_util.h"
 #include "formats/heap_profile.h"
 #include "formats/htp_graph.h"
-#include "formats/input_error.h"
+#include "base/errors.h"
 #include "formats/npy.h"
 #include "formats/optrace.h"
 #include "formats/profile_text.h"

@@ -15,7 +15,7 @@
 #include <string>
 #include <string_view>
 
-#include "formats/input_error.h"
+#include "base/errors.h"
 
 namespace htpscope::fuzz {
 

@@ -10,7 +10,7 @@
 
 #include "formats/artifact_kind.h"
 #include "formats/byte_source.h"
-#include "formats/input_error.h"
+#include "base/errors.h"
 #include "formats/json_util.h"
 #include "formats/text_util.h"
 

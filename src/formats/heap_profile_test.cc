@@ -8,7 +8,7 @@
 #include <string>
 
 #include "formats/corpus_test_util.h"
-#include "formats/input_error.h"
+#include "base/errors.h"
 
 namespace htpscope {
 namespace {

@@ -8,30 +8,6 @@
 
 namespace htpscope {
 
-std::optional<uint64_t> ParseHexId(std::string_view text) {
-  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X'))
-    text.remove_prefix(2);
-  if (text.empty() || text.size() > 16) return std::nullopt;
-  // By hand: millions of IDs in a big optrace, and from_chars' general-base
-  // loop costs several times more.  At most 16 digits: no overflow.
-  uint64_t value = 0;
-  for (char c : text) {
-    unsigned digit;
-    if (c >= '0' && c <= '9')
-      digit = static_cast<unsigned>(c - '0');
-    else if (c >= 'a' && c <= 'f')
-      digit = static_cast<unsigned>(c - 'a' + 10);
-    else if (c >= 'A' && c <= 'F')
-      digit = static_cast<unsigned>(c - 'A' + 10);
-    else
-      return std::nullopt;
-    value = value << 4 | digit;
-  }
-  return value;
-}
-
-std::string FormatHexId(uint64_t id) { return fmt::format("0x{:016x}", id); }
-
 uint64_t CurrentOffset(simdjson::ondemand::document& doc, simdjson::padded_string_view buffer) {
   const char* location = nullptr;
   if (doc.current_location().get(location) != simdjson::SUCCESS || location == nullptr)

@@ -8,16 +8,10 @@
 #include <string>
 #include <string_view>
 
-#include "formats/input_error.h"
+#include "base/errors.h"
+#include "base/op_vocabulary.h"
 
 namespace htpscope {
-
-// Parses a hex id such as "0x0000104900000002" or the unpadded "0x13".
-// IDs are compared as integers everywhere, so padding does not matter.
-std::optional<uint64_t> ParseHexId(std::string_view text);
-
-// Formats an id the way the optrace does: "0x" + 16 zero-padded hex digits.
-std::string FormatHexId(uint64_t id);
 
 // Byte offset of the on-demand parser's current position in `buffer`, or the
 // buffer length when the parser is past its end.

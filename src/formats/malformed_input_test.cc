@@ -18,7 +18,7 @@
 #include "formats/byte_source.h"
 #include "formats/corpus_test_util.h"
 #include "formats/htp_graph.h"
-#include "formats/input_error.h"
+#include "base/errors.h"
 #include "formats/npy.h"
 #include "formats/optrace.h"
 #include "formats/qhas.h"

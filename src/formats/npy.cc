@@ -13,7 +13,7 @@
 #include <cstring>
 #include <limits>
 
-#include "formats/input_error.h"
+#include "base/errors.h"
 
 namespace htpscope {
 namespace {

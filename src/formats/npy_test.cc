@@ -9,7 +9,7 @@
 #include <fstream>
 #include <limits>
 
-#include "formats/input_error.h"
+#include "base/errors.h"
 
 namespace htpscope {
 namespace {

@@ -18,30 +18,13 @@
 #include <thread>
 #include <variant>
 
+#include "base/errors.h"
 #include "formats/byte_source.h"
-#include "formats/input_error.h"
 #include "formats/json_array_chunker.h"
 #include "formats/json_util.h"
 #include "formats/optrace_line_matcher.h"
 
 namespace htpscope {
-
-UnitKind UnitKindOfTid(uint32_t tid) {
-  if (tid == 256) return UnitKind::kHmx;
-  if (tid >= 512 && tid < 768) return UnitKind::kHvx;
-  return UnitKind::kUnknown;
-}
-
-const char* UnitKindName(UnitKind kind) {
-  switch (kind) {
-    case UnitKind::kHmx:
-      return "HMX";
-    case UnitKind::kHvx:
-      return "HVX";
-    default:
-      return "UNKNOWN";
-  }
-}
 
 const TraceProcess* Optrace::FindProcess(uint32_t pid) const {
   auto it = std::lower_bound(processes.begin(), processes.end(), pid,
@@ -272,7 +255,7 @@ class OptraceParser {
       std::string_view text;
       if (!string(&text)) return false;
       if (IsKey(key, "Flags")) {
-        r.flags |= FlagOf(text);
+        r.flags |= OpFlagOfName(text);
         continue;
       }
       auto id = ParseHexId(text);
@@ -514,16 +497,6 @@ class OptraceParser {
   template <size_t N>
   static bool IsKey(std::string_view key, const char (&text)[N]) {
     return key.size() == N - 1 && std::memcmp(key.data(), text, N - 1) == 0;
-  }
-
-  static uint8_t FlagOf(std::string_view text) {
-    return text == "dma"        ? kFlagDma
-           : text == "dma_set"  ? kFlagDmaSet
-           : text == "dma_wait" ? kFlagDmaWait
-           : text == "uses_hmx" ? kFlagUsesHmx
-           : text == "uses_hvx" ? kFlagUsesHvx
-           : text == "sync"     ? kFlagSync
-                                : kFlagOther;
   }
 
   static bool IsJsonSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
@@ -857,7 +830,7 @@ class OptraceParser {
         for (auto f : flags) {
           std::string_view text;
           Check(f.get_string().get(text), "args.Flags[]: expected a string");
-          raw_.flags |= FlagOf(text);
+          raw_.flags |= OpFlagOfName(text);
         }
       } else if (first == '"' && key == "") {
         ReadInt(v, &raw_.counter_value, "args.\"\"");

@@ -18,27 +18,10 @@
 #include <utility>
 #include <vector>
 
-#include "formats/string_pool.h"
+#include "base/op_vocabulary.h"
+#include "base/string_pool.h"
 
 namespace htpscope {
-
-// Bits of an op event's `Flags` array.
-enum OpFlag : uint8_t {
-  kFlagDma = 1 << 0,
-  kFlagDmaSet = 1 << 1,
-  kFlagDmaWait = 1 << 2,
-  kFlagUsesHmx = 1 << 3,
-  kFlagUsesHvx = 1 << 4,
-  kFlagSync = 1 << 5,
-  kFlagOther = 1 << 6,
-};
-
-// The hardware thread an event ran on, from the thread naming convention:
-// tid 256 is the HMX / main sequencer thread (it also carries DMA and sync),
-// tids 512.. are HVX threads.
-enum class UnitKind : uint8_t { kHmx, kHvx, kUnknown };
-UnitKind UnitKindOfTid(uint32_t tid);
-const char* UnitKindName(UnitKind kind);
 
 // One executed op slice from the overview process.  A single-threaded op
 // instance has one slice; an HVX op split across threads has several slices

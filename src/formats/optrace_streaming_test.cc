@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "formats/corpus_test_util.h"
-#include "formats/input_error.h"
+#include "base/errors.h"
 #include "formats/optrace.h"
 #include "formats/optrace_test_util.h"
 

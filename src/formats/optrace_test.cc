@@ -9,7 +9,7 @@
 #include <set>
 
 #include "formats/corpus_test_util.h"
-#include "formats/input_error.h"
+#include "base/errors.h"
 #include "formats/optrace_fuzz_compare.h"
 #include "formats/optrace_test_util.h"
 

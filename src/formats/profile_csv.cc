@@ -29,7 +29,7 @@
 #include <unordered_set>
 
 #include "formats/byte_source.h"
-#include "formats/input_error.h"
+#include "base/errors.h"
 #include "formats/profile_text.h"
 #include "formats/text_util.h"
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "formats/input_error.h"
+#include "base/errors.h"
 #include "formats/profile_text.h"
 
 namespace htpscope {

@@ -10,7 +10,7 @@
 #include <utility>
 
 #include "formats/byte_source.h"
-#include "formats/input_error.h"
+#include "base/errors.h"
 #include "formats/text_util.h"
 
 namespace htpscope {

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "formats/byte_source.h"
-#include "formats/input_error.h"
+#include "base/errors.h"
 #include "formats/linting_example_test_util.h"
 
 namespace htpscope {

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "formats/corpus_test_util.h"
-#include "formats/input_error.h"
+#include "base/errors.h"
 
 namespace htpscope {
 namespace {

@@ -11,7 +11,7 @@
 #include <system_error>
 
 #include "formats/byte_source.h"
-#include "formats/input_error.h"
+#include "base/errors.h"
 #include "formats/json_util.h"
 
 namespace htpscope {

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <functional>
 
-#include "formats/input_error.h"
+#include "base/errors.h"
 
 namespace htpscope {
 namespace {

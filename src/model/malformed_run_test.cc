@@ -11,7 +11,7 @@
 #include <string>
 
 #include "formats/corpus_test_util.h"
-#include "formats/input_error.h"
+#include "base/errors.h"
 #include "model/run.h"
 
 namespace htpscope {

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "formats/input_error.h"
+#include "base/errors.h"
 
 namespace htpscope {
 namespace {

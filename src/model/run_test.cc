@@ -6,7 +6,7 @@
 #include <fstream>
 
 #include "formats/corpus_test_util.h"
-#include "formats/input_error.h"
+#include "base/errors.h"
 
 namespace htpscope {
 namespace {

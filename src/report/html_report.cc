@@ -46,22 +46,6 @@ class StringTable {
   std::unordered_map<std::string_view, int> index_;
 };
 
-std::string HexId(uint64_t id) { return fmt::format("0x{:016x}", id); }
-
-std::string FlagNames(uint8_t flags) {
-  static constexpr std::pair<uint8_t, const char*> kNames[] = {
-      {kFlagDma, "dma"},          {kFlagDmaSet, "dma_set"},   {kFlagDmaWait, "dma_wait"},
-      {kFlagUsesHmx, "uses_hmx"}, {kFlagUsesHvx, "uses_hvx"}, {kFlagSync, "sync"},
-      {kFlagOther, "other"}};
-  std::string out;
-  for (auto [bit, name] : kNames) {
-    if (!(flags & bit)) continue;
-    if (!out.empty()) out += ' ';
-    out += name;
-  }
-  return out;
-}
-
 json Column(std::string key, std::string label, std::string type, std::string help = "") {
   json c{{"key", std::move(key)}, {"label", std::move(label)}, {"type", std::move(type)}};
   if (!help.empty()) c["help"] = std::move(help);
@@ -145,10 +129,10 @@ json InstanceTable(const ProfiledRun& run, int64_t origin_cycles, size_t max_row
                         : op.on_hvx_thread                   ? "HVX"
                                                              : "";
     rows.push_back(
-        json::array({HexId(op.op_id), trace.Str(op.qnn_op_name), trace.Str(op.qnn_op_type),
+        json::array({OpIdHex(op.op_id), trace.Str(op.qnn_op_name), trace.Str(op.qnn_op_type),
                      trace.Str(op.htp_op_type), OpCategoryName(op.category),
                      op.first_start_cycles - origin_cycles, op.op_duration_cycles, op.dpc_cycles,
-                     op.work_cycles, op.slice_count, units, FlagNames(op.flags)}));
+                     op.work_cycles, op.slice_count, units, OpFlagNames(op.flags, " ")}));
   }
   json table = Table("Op instances", "Every executed HTP op instance (op ID), in start order",
                      std::move(columns), std::move(rows), run.ops.size(),
@@ -196,7 +180,7 @@ json BuildTimeline(const ProfiledRun& run, const Summary& summary,
            strings.Index(trace.Str(s.qnn_op_name)), strings.Index(trace.Str(s.qnn_op_type)),
            htp_type, s.dpc_cycles, s.flags,
            OpCategoryName(cat == category_of.end() ? OpCategory::kCompute : cat->second),
-           HexId(s.op_id)}));
+           OpIdHex(s.op_id)}));
     }
     std::string name(trace.ThreadName(0, tid));
     threads.push_back({{"tid", tid},

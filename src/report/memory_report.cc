@@ -95,7 +95,7 @@ void RenderTraffic(const MemoryView& m, int top_n, std::string& out) {
   for (size_t i = 0; i < rows; ++i) {
     const OpTraffic& op = m.ops[i];
     out += fmt::format("    {:<18} {:<36} {:<16} {:<14} {:>10} {:>10} {:>10} {:>10}\n",
-                       FormatHexId(op.op_id), Ellipsize(op.htp_op_type, 36),
+                       OpIdHex(op.op_id), Ellipsize(op.htp_op_type, 36),
                        Ellipsize(op.qnn_op_name, 16), OpCategoryName(op.category),
                        GroupDigits(op.bytes.dram_read), GroupDigits(op.bytes.dram_write),
                        GroupDigits(op.bytes.vtcm_read), GroupDigits(op.bytes.vtcm_write));
@@ -182,9 +182,12 @@ json MemoryToJson(const MemoryView& m) {
   }
   j["ops"] = json::array();
   for (const auto& op : m.ops) {
-    json row = {{"op_id", FormatHexId(op.op_id)},          {"htp_op_type", op.htp_op_type},
-                {"qnn_op_name", op.qnn_op_name},           {"qnn_op_type", op.qnn_op_type},
-                {"category", OpCategoryName(op.category)}, {"cycles", OptionalJson(op.cycles)}};
+    json row = {{"op_id", OpIdHex(op.op_id)},
+                {"htp_op_type", op.htp_op_type},
+                {"qnn_op_name", op.qnn_op_name},
+                {"qnn_op_type", op.qnn_op_type},
+                {"category", OpCategoryName(op.category)},
+                {"cycles", OptionalJson(op.cycles)}};
     AddTraffic(row, op.bytes);
     j["ops"].push_back(row);
   }

@@ -1,4 +1,4 @@
-#include "formats/string_pool.h"
+#include "base/string_pool.h"
 
 #include <gtest/gtest.h>
 

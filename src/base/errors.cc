@@ -1,4 +1,4 @@
-#include "formats/input_error.h"
+#include "base/errors.h"
 
 #include <fmt/format.h>
 
@@ -21,5 +21,9 @@ InputError::InputError(std::string file, std::string problem, std::optional<uint
       problem_(std::move(problem)),
       byte_offset_(byte_offset),
       line_(line) {}
+
+OutputError::OutputError(std::string file, const std::string& problem)
+    : std::runtime_error(fmt::format("cannot write {}: {}", file, problem)),
+      file_(std::move(file)) {}
 
 }  // namespace htpscope
