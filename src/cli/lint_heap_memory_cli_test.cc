@@ -8,8 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "base/corpus_test_util.h"
 #include "cli/cli_test_util.h"
-#include "formats/corpus_test_util.h"
 
 namespace htpscope {
 namespace {
@@ -67,7 +67,8 @@ TEST(LintHeapMemoryCli, Lint) {
   EXPECT_EQ(r.status, 2);
   EXPECT_TRUE(Contains(r.err, "--graph 3: the file has 1 linting block(s)")) << r.err;
 
-  std::string json = Write(dir, "q.json", R"({"header": {"artifact_type": "QHAS"}})");
+  std::string json =
+      Write(dir, "q.json", R"({"header": {"artifact_type": "RUN_TRACE"}, "traceEvents": []})");
   r = RunCli("lint '" + json + "'");
   EXPECT_EQ(r.status, 2);
   EXPECT_TRUE(Contains(r.err, "expected qnn-profile-viewer linting output")) << r.err;

@@ -5,7 +5,7 @@
 
 #include <fstream>
 
-#include "formats/corpus_test_util.h"
+#include "base/corpus_test_util.h"
 #include "base/errors.h"
 
 namespace htpscope {

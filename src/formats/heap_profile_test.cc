@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "formats/corpus_test_util.h"
+#include "base/corpus_test_util.h"
 #include "base/errors.h"
 
 namespace htpscope {

@@ -4,7 +4,7 @@
 
 #include <fstream>
 
-#include "formats/corpus_test_util.h"
+#include "base/corpus_test_util.h"
 
 namespace htpscope {
 namespace {

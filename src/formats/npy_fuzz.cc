@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <vector>
 
-#include "formats/fuzz_support.h"
+#include "base/fuzz_support.h"
 #include "formats/npy.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "formats/corpus_test_util.h"
+#include "base/corpus_test_util.h"
 #include "base/errors.h"
 #include "formats/optrace.h"
 #include "formats/optrace_test_util.h"

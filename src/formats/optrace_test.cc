@@ -8,7 +8,7 @@
 #include <optional>
 #include <set>
 
-#include "formats/corpus_test_util.h"
+#include "base/corpus_test_util.h"
 #include "base/errors.h"
 #include "formats/optrace_fuzz_compare.h"
 #include "formats/optrace_test_util.h"

@@ -28,10 +28,10 @@
 #include <cctype>
 #include <unordered_set>
 
-#include "formats/byte_source.h"
 #include "base/errors.h"
+#include "base/text_util.h"
+#include "formats/byte_source.h"
 #include "formats/profile_text.h"
-#include "formats/text_util.h"
 
 namespace htpscope {
 namespace {

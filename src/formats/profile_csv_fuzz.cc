@@ -1,6 +1,6 @@
 // libFuzzer target: the profile CSV reader (qnn-profile-viewer / ONNX Runtime)
 // and the heap checkpoints found in it.
-#include "formats/fuzz_support.h"
+#include "base/fuzz_support.h"
 #include "formats/heap_profile.h"
 #include "formats/profile_text.h"
 

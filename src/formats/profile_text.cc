@@ -9,9 +9,9 @@
 #include <set>
 #include <utility>
 
-#include "formats/byte_source.h"
 #include "base/errors.h"
-#include "formats/text_util.h"
+#include "base/text_util.h"
+#include "formats/byte_source.h"
 
 namespace htpscope {
 namespace {

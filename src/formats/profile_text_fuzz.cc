@@ -1,6 +1,6 @@
 // libFuzzer target: the qnn-profile-viewer / snpe-diagview text reader (basic,
 // detailed and linting levels) and the heap checkpoints found in it.
-#include "formats/fuzz_support.h"
+#include "base/fuzz_support.h"
 #include "formats/heap_profile.h"
 #include "formats/profile_text.h"
 

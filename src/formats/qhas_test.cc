@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "formats/corpus_test_util.h"
+#include "base/corpus_test_util.h"
 #include "base/errors.h"
 
 namespace htpscope {

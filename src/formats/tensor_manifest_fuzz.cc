@@ -8,7 +8,7 @@
 #include <fstream>
 #include <string>
 
-#include "formats/fuzz_support.h"
+#include "base/fuzz_support.h"
 #include "formats/tensor_manifest.h"
 
 namespace {

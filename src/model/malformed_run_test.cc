@@ -4,13 +4,14 @@
 #include <gtest/gtest.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <optional>
 #include <string>
 
-#include "formats/corpus_test_util.h"
+#include "base/corpus_test_util.h"
 #include "base/errors.h"
 #include "model/run.h"
 
@@ -89,24 +90,82 @@ TEST(MalformedRun, GzipCutShortInADirectoryIsAnError) {
   EXPECT_NE(error->problem().find("gzip stream is truncated"), std::string::npos) << error->what();
 }
 
-TEST(MalformedRun, QhasFromAnotherRunStillLoads) {
+TEST(MalformedRun, QhasFromAnotherRunIsRefusedUnlessAllowed) {
   HTPSCOPE_REQUIRE_CORPUS("v8c8_256");
-  // Which run a QHAS belongs to is only told by its op IDs; the summary
-  // flags the mismatch (qhas_mismatch, checked at the CLI level).
+  // Which run a QHAS belongs to is told by its op IDs: none of this one's
+  // occur in the optrace.
   std::string dir = testing_support::TempDir("otherqhas");
   fs::copy_file(testing_support::CorpusFile("v8c8_256", "chrometrace.json"),
                 dir + "/chrometrace.json");
   Write(dir + "/summary.json", kQhasOfAnotherRun);
-  ProfiledRun run = LoadRun({dir});
-  ASSERT_TRUE(run.optrace && run.qhas);
-  EXPECT_EQ(run.qhas->htp_op_instances.size(), 1u);
+  try {
+    LoadRun({dir});
+    FAIL() << "a QHAS of another run was joined";
+  } catch (const MismatchedArtifactsError& e) {
+    EXPECT_EQ(e.file(), dir + "/summary.json");
+    EXPECT_NE(e.problem().find("0 of 1 QHAS op IDs occur in the optrace chrometrace.json"),
+              std::string::npos)
+        << e.what();
+  }
+  LoadOptions allow;
+  allow.allow_mismatch = true;
+  htpscope::Run run = LoadRun({dir}, allow);
+  ASSERT_TRUE(run.Has(ArtifactType::kOptrace) && run.Has(ArtifactType::kQhas));
+  EXPECT_TRUE(std::any_of(run.warnings.begin(), run.warnings.end(),
+                          [](const WarningRow& w) { return w.code == "mismatched_artifacts"; }));
+}
+
+// native_256's optrace beside chain8's compiled graph: only 2 of the graph's
+// 29 node IDs occur in the optrace.
+TEST(MalformedRun, CorpusHtpGraphOfAnotherRunIsRefusedWithTheEvidence) {
+  HTPSCOPE_REQUIRE_CORPUS("native_256");
+  HTPSCOPE_REQUIRE_CORPUS("chain8_archive");
+  std::string dir = testing_support::TempDir("othergraph");
+  fs::copy_file(testing_support::CorpusFile("native_256", "chrometrace.json"),
+                dir + "/chrometrace.json");
+  fs::copy_file(testing_support::CorpusFile("chain8_archive", "chrometrace_htp.json"),
+                dir + "/chrometrace_htp.json");
+  try {
+    LoadRun({dir});
+    FAIL() << "an HTP graph of another run was joined";
+  } catch (const MismatchedArtifactsError& e) {
+    EXPECT_EQ(e.file(), dir + "/chrometrace_htp.json");
+    EXPECT_NE(e.problem().find("2 of 29 HTP graph node IDs occur in the optrace"),
+              std::string::npos)
+        << e.what();
+  }
+  LoadOptions allow;
+  allow.allow_mismatch = true;
+  htpscope::Run run = LoadRun({dir}, allow);
+  ASSERT_EQ(run.warnings.size(), 1u);
+  EXPECT_EQ(run.warnings[0].code, "mismatched_artifacts");
+  EXPECT_NE(run.warnings[0].message.find("2 of 29 HTP graph node IDs"), std::string::npos);
+}
+
+// The runtrace's Graph Execute windows must hold the optrace's cycles.
+TEST(MalformedRun, CorpusRuntraceOfAnotherRunIsRefused) {
+  HTPSCOPE_REQUIRE_CORPUS("native_256");
+  HTPSCOPE_REQUIRE_CORPUS("v8c8_256");
+  std::string dir = testing_support::TempDir("otherruntrace");
+  fs::copy_file(testing_support::CorpusFile("native_256", "chrometrace.json"),
+                dir + "/chrometrace.json");
+  fs::copy_file(testing_support::CorpusFile("v8c8_256", "chrometrace_runtrace.json"),
+                dir + "/chrometrace_runtrace.json");
+  try {
+    LoadRun({dir});
+    FAIL() << "a runtrace of another run was joined";
+  } catch (const MismatchedArtifactsError& e) {
+    EXPECT_EQ(e.file(), dir + "/chrometrace_runtrace.json");
+    EXPECT_NE(e.problem().find("lie in none of its Graph Execute windows"), std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(MalformedRun, EmptyAndUnreadableFiles) {
   std::string dir = testing_support::TempDir("emptyrun");
   Write(dir + "/empty.json", "");
   // Inside a directory an empty file is no artifact: skipped and listed.
-  ProfiledRun run = LoadRun({dir});
+  htpscope::Run run = LoadRun({dir});
   ASSERT_EQ(run.skipped.size(), 1u);
   EXPECT_NE(run.skipped[0].find("empty.json: not a recognised profiling artifact"),
             std::string::npos)

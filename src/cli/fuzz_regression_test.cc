@@ -11,17 +11,18 @@
 #include <string>
 
 #include "analysis/summary.h"
+#include "base/corpus_test_util.h"
+#include "base/errors.h"
 #include "formats/byte_source.h"
-#include "formats/corpus_test_util.h"
 #include "formats/heap_profile.h"
 #include "formats/htp_graph.h"
-#include "base/errors.h"
 #include "formats/npy.h"
 #include "formats/optrace.h"
 #include "formats/profile_text.h"
 #include "formats/qhas.h"
 #include "formats/runtrace.h"
 #include "formats/tensor_manifest.h"
+#include "model/run_fuzz_support.h"
 
 namespace htpscope {
 namespace {
@@ -49,22 +50,12 @@ std::string ManifestDataDir() {
   return dir;
 }
 
-// summary_fuzz's input: an optrace, then "\n@@runtrace@@\n" + runtrace and/or
-// "\n@@qhas@@\n" + QHAS, read and summarised as one run.
-void ReplayRun(const std::string& path, const std::string& input) {
-  auto part = [&](std::string_view mark) -> std::string {
-    size_t at = input.find(mark);
-    if (at == std::string::npos) return "";
-    std::string rest = input.substr(at + mark.size());
-    return rest.substr(0, std::min(rest.find("\n@@runtrace@@\n"), rest.find("\n@@qhas@@\n")));
-  };
-  std::string trace =
-      input.substr(0, std::min(input.find("\n@@runtrace@@\n"), input.find("\n@@qhas@@\n")));
-  ProfiledRun run;
-  run.optrace = ParseOptrace(path, trace.data(), trace.size());
-  if (std::string r = part("\n@@runtrace@@\n"); !r.empty()) run.runtrace = ParseRuntrace(path, r);
-  if (std::string q = part("\n@@qhas@@\n"); !q.empty()) run.qhas = ParseQhas(path, q);
-  run.ops = BuildOpInstances(*run.optrace, &run.warnings);
+// summary_fuzz's input: a whole run (model/run_fuzz_support.h), loaded and
+// summarised.
+void ReplayRun(const std::string&, const std::string& input) {
+  static fuzz::RunFiles files;
+  std::string_view failed_part;
+  htpscope::Run run = fuzz::LoadFuzzRun(input, files, &failed_part);
   Summarize(run);
 }
 
@@ -154,22 +145,26 @@ const std::map<std::string, Replay>& Replays() {
 TEST(FuzzRegression, EveryRecordedInputIsReadOrRejectedCleanly) {
   fs::path root = fs::path(HTPSCOPE_SOURCE_DIR) / "fuzz" / "regressions";
   ASSERT_TRUE(fs::is_directory(root)) << root;
-  size_t replayed = 0;
+  size_t replayed = 0, targets = 0;
   for (const auto& target : fs::directory_iterator(root)) {
     if (!target.is_directory()) continue;
     std::string name = target.path().filename().string();
     auto it = Replays().find(name);
     ASSERT_NE(it, Replays().end()) << "no replay for fuzz target " << name;
+    ++targets;
+    size_t of_target = 0;
     for (const auto& input : fs::directory_iterator(target.path())) {
       std::string path = input.path().string();
       SCOPED_TRACE(path);
       ++replayed;
+      ++of_target;
       try {
         it->second(path, Slurp(path));
       } catch (const InputError& e) {
         EXPECT_FALSE(e.problem().empty());
-        // Problems with a tensor's data file name that file, and its length.
-        if (name == "npy" || name == "tensor_manifest") continue;
+        // Problems with a tensor's data file name that file, and its length;
+        // a run's parts are files of their own.
+        if (name == "npy" || name == "tensor_manifest" || name == "summary") continue;
         EXPECT_EQ(e.file(), path) << e.what();
         // Line-oriented readers may judge a whole file without a line.
         if (name == "profile_text" || name == "profile_csv" || name == "heap_profile") continue;
@@ -180,7 +175,11 @@ TEST(FuzzRegression, EveryRecordedInputIsReadOrRejectedCleanly) {
         }
       }
     }
+    EXPECT_GT(of_target, 0u) << "fuzz/regressions/" << name << " holds no input";
   }
+  // A replay that found nothing to replay tests nothing.
+  EXPECT_GT(targets, 0u);
+  EXPECT_GE(replayed, targets);
   RecordProperty("replayed", static_cast<int>(replayed));
 }
 

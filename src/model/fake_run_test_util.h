@@ -1,17 +1,17 @@
 // Test support: small optrace / HTP graph JSON documents with known answers,
-// parsed by the real readers.  Slice times are given as trace `ts` (cycles
-// from the trace origin); the origin is 1000, so absolute cycle = ts + 1000.
+// loaded as a run the way the tool loads one (written to files, read back).  Slice times are given
+// as trace `ts` (cycles from the trace origin); the origin is 1000, so absolute cycle = ts + 1000.
 #pragma once
 
 #include <fmt/format.h>
 
+#include <atomic>
 #include <cstdint>
+#include <fstream>
 #include <string>
 #include <vector>
 
-#include "formats/htp_graph.h"
-#include "formats/optrace.h"
-#include "model/op_instance.h"
+#include "base/corpus_test_util.h"
 #include "model/run.h"
 
 namespace htpscope::testing_support {
@@ -126,15 +126,36 @@ inline std::string HtpGraphJson(const std::vector<FakeNode>& nodes,
       tensors, node_text);
 }
 
-// A run built in memory from the two documents (either may be empty).
-inline ProfiledRun FakeRun(const std::string& optrace_json, const std::string& htp_graph_json) {
-  ProfiledRun run;
+// Writes `text` to `path`.
+inline void WriteTestFile(const std::string& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+// A run of one file `name` holding `text`, written to a fresh directory.
+inline Run RunOfText(const std::string& name, const std::string& text) {
+  static std::atomic<int> counter{0};
+  std::string path = TempDir("run_of_text_" + std::to_string(counter++)) + "/" + name;
+  WriteTestFile(path, text);
+  return LoadRun({path});
+}
+
+// A run loaded from the given documents (any may be empty), each written to
+// a file of a fresh directory.
+inline Run FakeRun(const std::string& optrace_json, const std::string& htp_graph_json,
+                   const std::string& qhas_json = "", LoadOptions options = {}) {
+  static std::atomic<int> counter{0};
+  std::string dir = TempDir("fake_run_" + std::to_string(counter++));
+  std::vector<std::string> files;
+  auto add = [&](const char* name, const std::string& text) {
+    if (text.empty()) return;
+    files.push_back(dir + "/" + name);
+    WriteTestFile(files.back(), text);
+  };
+  add("fake_trace.json", optrace_json);
+  add("fake_htp.json", htp_graph_json);
+  add("fake_qhas.json", qhas_json);
+  Run run = LoadRun(files, options);
   run.label = "fake";
-  if (!optrace_json.empty()) {
-    run.optrace = ParseOptrace("fake_trace.json", optrace_json.data(), optrace_json.size());
-    run.ops = BuildOpInstances(*run.optrace);
-  }
-  if (!htp_graph_json.empty()) run.htp_graph = ParseHtpGraph("fake_htp.json", htp_graph_json);
   return run;
 }
 

@@ -1,5 +1,3 @@
-#include "model/op_instance.h"
-
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -7,12 +5,10 @@
 #include <memory>
 #include <unordered_map>
 
-namespace htpscope {
-namespace {
+#include "model/import.h"
 
-bool Contains(std::string_view text, std::string_view part) {
-  return text.find(part) != std::string_view::npos;
-}
+namespace htpscope::model_import {
+namespace {
 
 // The slices' (op ID, slice index) pairs in ascending order, as two sorted
 // halves: each half is filled and sorted on its own core, and read in
@@ -88,87 +84,62 @@ class SortedSliceIds {
   size_t distinct_bound_ = 0;
 };
 
-}  // namespace
-
-const char* OpCategoryName(OpCategory category) {
-  switch (category) {
-    case OpCategory::kCompute:
-      return "compute";
-    case OpCategory::kSystemService:
-      return "system_service";
-    case OpCategory::kBoundary:
-      return "boundary";
-  }
-  return "compute";
-}
-
-OpCategory ClassifyOp(std::string_view htp_op_type, std::string_view qnn_op_type, uint8_t flags) {
-  // dma_wait slices carry the type of the op they wait for, so flags first.
-  if (flags & (kFlagDmaSet | kFlagDmaWait | kFlagSync)) return OpCategory::kSystemService;
-  if (Contains(htp_op_type, "DmaCheckpoint") || Contains(htp_op_type, "SyncOp") ||
-      Contains(htp_op_type, "Sync Op") || Contains(htp_op_type, "DramToTcm") ||
-      Contains(htp_op_type, "TcmToDram") || Contains(htp_op_type, "BlockZap") ||
-      Contains(htp_op_type, "SystemService") || Contains(htp_op_type, "_to_vtcm") ||
-      qnn_op_type.substr(0, 13) == "SystemService")
-    return OpCategory::kSystemService;
-  if (Contains(htp_op_type, "Spill") || Contains(htp_op_type, "Fill") ||
-      Contains(htp_op_type, "Concat") || Contains(htp_op_type, "ForceFormat") ||
-      Contains(htp_op_type, "flat_from_vtcm") || Contains(htp_op_type, "Slice"))
-    return OpCategory::kBoundary;
-  return OpCategory::kCompute;
-}
-
-uint8_t OpFlagsOf(const QhasOpInstance& op) {
-  uint8_t flags = 0;
-  if (op.dma) flags |= kFlagDma;
-  if (op.dma_set) flags |= kFlagDmaSet;
-  if (op.dma_wait) flags |= kFlagDmaWait;
-  if (op.hmx) flags |= kFlagUsesHmx;
-  if (op.hvx) flags |= kFlagUsesHvx;
-  if (op.sync) flags |= kFlagSync;
-  return flags;
-}
-
-std::vector<OpInstance> BuildOpInstances(const Optrace& trace, std::vector<std::string>* warnings) {
+// Builds run.op_instances (by first start, then ID) and run.slices (by
+// instance, then start, then tid) from the optrace's slices.
+void JoinSlices(const Optrace& trace, Run& run) {
   // Slices grouped by op ID through a sort of (ID, slice index) pairs: a
   // hash map probes memory at random for each of hundreds of thousands of
   // slices, while the IDs arrive nearly sorted.
   SortedSliceIds ids(trace.slices);
-  std::vector<OpInstance> ops;
+  std::vector<OpInstanceRow>& ops = run.op_instances;
   // No doubling at the memory peak; capacity past the end is never touched.
   ops.reserve(ids.distinct_bound());
+  // The slices in walk (ID) order; instance k owns walk[begin_k, begin_k + count_k).
+  std::vector<uint32_t> walk;
+  walk.reserve(trace.slices.size());
   size_t mismatches = 0;
   for (auto pair = ids.Walk(); pair.Next();) {
     const uint32_t i = pair.slice();
     const OpSlice& s = trace.slices[i];
     const bool inserted = pair.NewId();
     if (inserted) {
-      OpInstance op;
+      OpInstanceRow op;
       op.op_id = s.op_id;
       op.htp_op_type = s.htp_op_type;
       op.qnn_op_name = s.qnn_op_name;
       op.qnn_op_type = s.qnn_op_type;
-      op.op_start_cycles = s.op_start_cycles;
+      op.data_type = s.data_type;
+      op.description = s.description;
+      op.op_start_cycle = s.op_start_cycles;
       op.op_duration_cycles = s.op_duration_cycles;
       op.dpc_cycles = s.dpc_cycles;
-      op.first_start_cycles = s.start_cycles;
-      op.last_end_cycles = s.end_cycles();
-      op.first_slice = i;
+      op.trace_dpc_cycles = s.dpc_cycles;
+      op.dpc_basis = DpcBasis::kOptrace;
+      op.cycles_per_packet = s.cycles_per_packet;
+      op.dims_begin = s.dims_begin;
+      op.dims_count = s.dims_count;
+      op.inputs_begin = s.inputs_begin;
+      op.inputs_count = s.inputs_count;
+      op.first_start_cycle = s.start_cycles;
+      op.last_end_cycle = s.end_cycles();
+      op.first_slice = static_cast<uint32_t>(walk.size());  // into `walk` until renumbered
+      op.source = Source::kOptrace;
       ops.push_back(op);
     }
-    OpInstance& op = ops.back();
+    OpInstanceRow& op = ops.back();
     if (!inserted &&
-        (op.op_start_cycles != s.op_start_cycles || op.op_duration_cycles != s.op_duration_cycles ||
+        (op.op_start_cycle != s.op_start_cycles || op.op_duration_cycles != s.op_duration_cycles ||
          op.dpc_cycles != s.dpc_cycles))
       ++mismatches;
     op.work_cycles += s.dur_cycles;
-    op.first_start_cycles = std::min(op.first_start_cycles, s.start_cycles);
-    op.last_end_cycles = std::max(op.last_end_cycles, s.end_cycles());
+    op.first_start_cycle = std::min(op.first_start_cycle, s.start_cycles);
+    op.last_end_cycle = std::max(op.last_end_cycle, s.end_cycles());
     op.flags |= s.flags;
     ++op.slice_count;
     UnitKind unit = UnitKindOfTid(s.tid);
     op.on_hmx_thread = op.on_hmx_thread || unit == UnitKind::kHmx;
     op.on_hvx_thread = op.on_hvx_thread || unit == UnitKind::kHvx;
+    walk.push_back(i);
   }
   // A few distinct (HTP type, QNN type, flags) triples cover every op:
   // classify each triple once.
@@ -181,17 +152,58 @@ std::vector<OpInstance> BuildOpInstances(const Optrace& trace, std::vector<std::
       it->second = ClassifyOp(trace.Str(op.htp_op_type), trace.Str(op.qnn_op_type), op.flags);
     op.category = it->second;
   }
-  std::sort(ops.begin(), ops.end(), [](const OpInstance& a, const OpInstance& b) {
-    return a.first_start_cycles != b.first_start_cycles
-               ? a.first_start_cycles < b.first_start_cycles
-               : a.op_id < b.op_id;
+  std::sort(ops.begin(), ops.end(), [](const OpInstanceRow& a, const OpInstanceRow& b) {
+    return a.first_start_cycle != b.first_start_cycle ? a.first_start_cycle < b.first_start_cycle
+                                                      : a.op_id < b.op_id;
   });
-  if (warnings && mismatches)
-    warnings->push_back(
-        fmt::format("{} slices disagree with another slice of the same op ID on op-level "
-                    "Start Cycle / Duration / DPC; the first slice's values are used",
-                    mismatches));
-  return ops;
+  // The slice table in instance order; each instance's slices by start, tid.
+  run.slices.resize(walk.size());
+  uint32_t next = 0;
+  for (uint32_t k = 0; k < ops.size(); ++k) {
+    OpInstanceRow& op = ops[k];
+    const uint32_t walk_begin = op.first_slice;
+    op.first_slice = next;
+    for (uint32_t w = walk_begin; w < walk_begin + op.slice_count; ++w) {
+      const OpSlice& s = trace.slices[walk[w]];
+      run.slices[next++] = {s.op_id, s.start_cycles, s.dur_cycles, s.tid, k};
+    }
+    if (op.slice_count > 1)
+      std::sort(run.slices.begin() + op.first_slice, run.slices.begin() + next,
+                [](const SliceRow& a, const SliceRow& b) {
+                  return a.start_cycle != b.start_cycle ? a.start_cycle < b.start_cycle
+                                                        : a.tid < b.tid;
+                });
+  }
+  if (mismatches)
+    Warn(run, "reader",
+         fmt::format("{}: {} slices disagree with another slice of the same op ID on op-level "
+                     "Start Cycle / Duration / DPC; the first slice's values are used",
+                     trace.path, mismatches));
 }
 
-}  // namespace htpscope
+}  // namespace
+
+void ImportOptrace(Optrace&& trace, Run& run) {
+  for (const auto& w : trace.warnings) Warn(run, "reader", fmt::format("{}: {}", trace.path, w));
+  JoinSlices(trace, run);
+  std::vector<OpSlice>().swap(trace.slices);  // the biggest table: free it before the rest
+  run.dims = std::move(trace.dims);
+  run.input_ids = std::move(trace.input_ids);
+  run.counters.reserve(trace.counters.size());
+  for (auto& [name, samples] : trace.counters) {
+    CounterTrack& track = run.counters.emplace_back();
+    track.name = name;
+    track.samples.reserve(samples.size());
+    for (const auto& s : samples) track.samples.push_back({s.ts_cycles, s.value});
+  }
+  run.flows.reserve(trace.flows.size());
+  for (const auto& f : trace.flows)
+    run.flows.push_back({f.flow_id, f.ts_cycles, f.pid, f.tid, f.category, f.is_start});
+  run.non_executed.reserve(trace.non_executed.size());
+  for (const auto& t : trace.non_executed) run.non_executed.push_back({t.id, t.name});
+  for (const auto& t : trace.threads)
+    if (t.pid == 0) run.thread_names.push_back({t.tid, std::string(trace.Str(t.name))});
+  run.strings = std::move(trace.strings);
+}
+
+}  // namespace htpscope::model_import
