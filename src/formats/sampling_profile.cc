@@ -473,9 +473,15 @@ bool IsPySpyThreadFrame(std::string_view frame) {
 }
 
 void RequireSamples(const SamplingProfile& profile, uint64_t line_or_offset, bool is_line) {
-  for (const auto& s : profile.stacks)
-    if (s.weight > 0) return;
-  std::string problem = "the profile has no sample with a positive weight";
+  double total = 0;
+  for (const auto& s : profile.stacks) total += s.weight;
+  std::string problem;
+  if (!std::isfinite(total))
+    problem = "the weights add up beyond the range of a double";
+  else if (total > 0)
+    return;
+  else
+    problem = "the profile has no sample with a positive weight";
   if (is_line) throw InputError(profile.path, problem, {}, line_or_offset);
   throw InputError(profile.path, problem, line_or_offset);
 }

@@ -70,7 +70,8 @@ void ParseSpeedscope(const std::string& path, simdjson::padded_string_view json,
 // thread ("thread (0x7F...)") rather than code.
 bool IsPySpyThreadFrame(std::string_view frame);
 
-// Throws InputError when `profile` has no sample with a positive weight.
+// Throws InputError when `profile` has no sample with a positive weight, or
+// when its weights add up to more than a double holds.
 void RequireSamples(const SamplingProfile& profile, uint64_t line_or_offset, bool is_line);
 
 }  // namespace htpscope::sampling_internal

@@ -192,6 +192,8 @@ TEST(SamplingProfile, CollapsedErrorsNameTheLine) {
   EXPECT_NE(e.problem().find("no samples"), std::string::npos) << e.what();
   e = ParseError("a;b 0\n");
   EXPECT_NE(e.problem().find("no sample with a positive weight"), std::string::npos) << e.what();
+  e = ParseError("a " + std::string(308, '9') + "\nb " + std::string(308, '9') + "\n");
+  EXPECT_NE(e.problem().find("beyond the range of a double"), std::string::npos) << e.what();
   e = ParseError("Hello world, this is not a profile.\n");
   EXPECT_EQ(e.line(), 1u);
 }
