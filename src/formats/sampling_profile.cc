@@ -158,21 +158,38 @@ size_t AustinHeadTokens(std::string_view line) {
   return 0;
 }
 
+// `frame` without the line number of "function (file:line)"; the result
+// views `frame` or *scratch, so that known frames cost no allocation.
+std::string_view WithoutLine(std::string_view frame, std::string* scratch) {
+  if (frame.empty() || frame.back() != ')') return frame;
+  size_t open = frame.rfind(" (");
+  size_t colon = frame.rfind(':');
+  if (open == std::string_view::npos || colon == std::string_view::npos || colon < open ||
+      !IsDigits(frame.substr(colon + 1, frame.size() - 1 - (colon + 1))))
+    return frame;
+  scratch->assign(frame.substr(0, colon));
+  *scratch += ')';
+  return *scratch;
+}
+
 // An austin frame as "function (file)": austin 3 writes "file:function:line"
 // (or "file:function" followed by an "L<line>" token), austin 1 and 2
 // "function (file)" or "function (file:line)".  ":GC:" and ":INVALID:" stay.
-std::string AustinFrameName(std::string_view token) {
-  if (token.size() >= 2 && token.front() == ':' && token.back() == ':') return std::string(token);
+std::string_view AustinFrameName(std::string_view token, std::string* scratch) {
+  if (token.size() >= 2 && token.front() == ':' && token.back() == ':') return token;
   if (!token.empty() && token.back() == ')' && token.find(" (") != std::string_view::npos)
-    return StripFrameLine(token);
+    return WithoutLine(token, scratch);
   std::string_view rest = token;
   size_t colon = rest.rfind(':');
   if (colon != std::string_view::npos && IsDigits(rest.substr(colon + 1)))
     rest = rest.substr(0, colon);
   colon = rest.rfind(':');
-  if (colon == std::string_view::npos || colon == 0 || colon + 1 == rest.size())
-    return std::string(token);
-  return fmt::format("{} ({})", rest.substr(colon + 1), rest.substr(0, colon));
+  if (colon == std::string_view::npos || colon == 0 || colon + 1 == rest.size()) return token;
+  scratch->assign(rest.substr(colon + 1));
+  *scratch += " (";
+  *scratch += rest.substr(0, colon);
+  *scratch += ')';
+  return *scratch;
 }
 
 bool IsAustinLineToken(std::string_view token) {
@@ -276,7 +293,7 @@ class TextParser {
   }
 
   // Splits `stack` at ';' into frames_ (after `skip` head tokens), each named
-  // by `name`; tokens for which `drop` holds are left out.
+  // by name(token, &scratch); tokens for which `drop` holds are left out.
   template <typename NameFn, typename DropFn>
   void SplitFrames(std::string_view stack, size_t skip, NameFn&& name, DropFn&& drop) {
     frames_.clear();
@@ -287,7 +304,7 @@ class TextParser {
       std::string_view token = stack.substr(pos, semi - pos);
       pos = semi + 1;
       if (index++ < skip || drop(token)) continue;
-      frames_.push_back(builder_.Frame(name(token)));
+      frames_.push_back(builder_.Frame(name(token, &scratch_)));
     }
   }
 
@@ -321,9 +338,7 @@ class TextParser {
       ++head;
       pos = semi + 1;
     }
-    SplitFrames(
-        stack, head, [](std::string_view t) { return StripFrameLine(t); },
-        [](std::string_view) { return false; });
+    SplitFrames(stack, head, WithoutLine, [](std::string_view) { return false; });
     builder_.Add(builder_.Thread(label_), frames_, *count);
     out_->samples_read += static_cast<uint64_t>(std::llround(*count));
   }
@@ -402,7 +417,7 @@ class TextParser {
   bool austin_meta_ = false;  // an austin header line was seen
   uint64_t mode_line_ = 1;
   std::vector<uint32_t> frames_;
-  std::string label_;
+  std::string label_, scratch_;
 };
 
 bool StartsLikeJson(std::string_view prefix) {
@@ -432,13 +447,8 @@ const char* SamplingProfileFormatName(SamplingProfileFormat format) {
 }
 
 std::string StripFrameLine(std::string_view frame) {
-  if (frame.empty() || frame.back() != ')') return std::string(frame);
-  size_t open = frame.rfind(" (");
-  size_t colon = frame.rfind(':');
-  if (open == std::string_view::npos || colon == std::string_view::npos || colon < open ||
-      !IsDigits(frame.substr(colon + 1, frame.size() - 1 - (colon + 1))))
-    return std::string(frame);
-  return fmt::format("{})", frame.substr(0, colon));
+  std::string scratch;
+  return std::string(WithoutLine(frame, &scratch));
 }
 
 std::optional<SamplingProfileFormat> DetectSamplingProfileFormat(std::string_view prefix) {
