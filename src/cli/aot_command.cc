@@ -142,8 +142,8 @@ void RegisterAotCommand(CLI::App& app, CommandRegistry& registry) {
                   "NAME=REGEX: a stage, or a new expression for a built-in stage; repeatable")
       ->allow_extra_args(false);
   cmd->add_option("--gc-frame", o.gc_regex,
-                  "Regular expression of garbage-collector frames (\"\" for none)")
-      ->capture_default_str();
+                  "Regular expression of garbage-collector frames (\"\" for none); default: "
+                  "austin's :GC:, CPython's collector functions (docs/aot.md)");
   cmd->add_option("--rate", o.rate_hz,
                   "Samples per second of collapsed stacks (and speedscope unit none); py-spy's "
                   "default is 100")
