@@ -44,8 +44,10 @@ std::optional<UnitScale> ScaleOf(std::string_view unit) {
 
 class SpeedscopeParser {
  public:
-  SpeedscopeParser(const std::string& path, simdjson::padded_string_view json, SamplingProfile* out)
-      : path_(path), reader_(path, json), out_(out), raw_builder_(&raw_) {}
+  // `json` starts at file offset `base_offset` (past a byte-order mark).
+  SpeedscopeParser(const std::string& path, simdjson::padded_string_view json, uint64_t base_offset,
+                   SamplingProfile* out)
+      : path_(path), reader_(path, json, base_offset), out_(out), raw_builder_(&raw_) {}
 
   void Parse() {
     auto root = reader_.Root();
@@ -307,7 +309,11 @@ class SpeedscopeParser {
 
 void ParseSpeedscope(const std::string& path, simdjson::padded_string_view json,
                      SamplingProfile* out) {
-  SpeedscopeParser(path, json, out).Parse();
+  // simdjson does not skip a UTF-8 byte-order mark; offsets stay file offsets.
+  constexpr std::string_view kBom = "\xEF\xBB\xBF";
+  size_t skip = std::string_view(json.data(), json.size()).substr(0, 3) == kBom ? 3 : 0;
+  simdjson::padded_string_view body(json.data() + skip, json.size() - skip, json.capacity() - skip);
+  SpeedscopeParser(path, body, skip, out).Parse();
 }
 
 }  // namespace htpscope::sampling_internal

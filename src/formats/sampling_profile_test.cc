@@ -61,6 +61,9 @@ TEST(SamplingProfile, SpeedscopeSampledMergesLinesAndKeepsThreads) {
   EXPECT_EQ(p.format, SamplingProfileFormat::kSpeedscope);
   EXPECT_EQ(p.weight_unit, SampleWeightUnit::kSeconds);
   EXPECT_EQ(p.exporter, "py-spy@0.3.14");
+  // A byte-order mark is skipped.
+  EXPECT_EQ(Stacks(ParseSamplingProfile("bom.json", std::string("\xEF\xBB\xBF") + kSampled)),
+            Stacks(p));
   EXPECT_EQ(p.samples_read, 5u);
   auto stacks = Stacks(p);
   ASSERT_EQ(stacks.size(), 3u);
