@@ -292,6 +292,41 @@ def qnn_profile():
         ]}, indent=1)
 
 
+def speedscope_sampled():
+    frames = [{"name": "<module>", "file": "lower.py", "line": 1},
+              {"name": "prepare_pt2e", "file": "torchao/quantization/pt2e/quantize_pt2e.py",
+               "line": 88},
+              {"name": "define_node", "file": "executorch/backends/qualcomm/builders/node_visitor.py",
+               "line": 184},
+              {"name": "gc_collect_main", "file": "Python/gcmodule.c"}]
+    profile = {"type": "sampled", "name": "MainThread", "unit": "seconds", "startValue": 0,
+               "endValue": 0.05, "samples": [[0, 1], [0, 2], [0, 2, 3]],
+               "weights": [0.01, 0.03, 0.01]}
+    return json.dumps({"$schema": "https://www.speedscope.app/file-format-schema.json",
+                       "exporter": "py-spy@0.3.14", "profiles": [profile],
+                       "shared": {"frames": frames}}, indent=1)
+
+
+def speedscope_evented():
+    events = [{"type": "O", "frame": 0, "at": 0}, {"type": "O", "frame": 1, "at": 2},
+              {"type": "C", "frame": 1, "at": 5}, {"type": "C", "frame": 0, "at": 9}]
+    return json.dumps({"shared": {"frames": [{"name": "main"}, {"name": "compile"}]},
+                       "profiles": [{"type": "evented", "name": "t", "unit": "microseconds",
+                                     "startValue": 0, "endValue": 9, "events": events}]})
+
+
+# py-spy --format raw --threads, austin 3 (header, full mode) and austin 1.
+PYSPY_RAW = ("thread (0x7F1E2D3C4B40): MainThread;<module> (lower.py:40);prepare_pt2e "
+             "(torch/ao/quantization/quantize_pt2e.py:120) 30\n"
+             "process 12:\"python lower.py\";<module> (lower.py:40);main (lower.py:35) 8\n")
+AUSTIN3 = ("# austin: 3.6.0\n# interval: 100\n# mode: full\n# memory: 16000000\n\n"
+           "P4242;T0:7f1e2d3c4b40;/src/lower.py:<module>:40;/src/lower.py:main:33 150,0,4096\n"
+           "P4242;T0:7f1e2d3c4b40;/src/lower.py:main:35;:GC: 100,1,-4096\n\n"
+           "# duration: 600\n# gc: 100\n")
+AUSTIN1 = ("Thread 556798751e40;<module> (w.py);L16;main (w.py);L13 1064\n"
+           "Thread 556798751e40;Bad sample 12\n")
+
+
 def gz(data, mtime=0):
     out = io.BytesIO()
     with gzip.GzipFile(fileobj=out, mode="wb", mtime=mtime) as f:
@@ -343,6 +378,9 @@ def main():
         # summary_fuzz: optrace, then the runtrace and QHAS after their marks
         "summary": {"run.txt": optrace() + "\n@@runtrace@@\n" + runtrace() + "\n@@qhas@@\n" +
                     qhas()},
+        "sampling_profile": {"speedscope.json": speedscope_sampled(),
+                             "evented.json": speedscope_evented(), "pyspy_raw.txt": PYSPY_RAW,
+                             "austin3.txt": AUSTIN3, "austin1.txt": AUSTIN1},
         "npy": {
             "f4_2x3.npy": npy("<f4", [2, 3], struct.pack("<6f", 1, -2, 3.5, 0, 1e30, -0.0)),
             "be_i2_4.npy": npy(">i2", [4], struct.pack(">4h", 1, -1, 32767, -32768)),
@@ -366,6 +404,7 @@ def main():
     for target in ("optrace", "runtrace", "htp_graph", "qhas", "tensor_manifest"):
         write_dict(target, next(iter(seeds[target].values())))
     write_dict("summary", optrace(), runtrace(), qhas())
+    write_dict("sampling_profile", speedscope_sampled(), speedscope_evented())
     for target, files in seeds.items():
         d = os.path.join(HERE, "seeds", target)
         os.makedirs(d, exist_ok=True)
