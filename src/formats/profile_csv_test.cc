@@ -81,7 +81,7 @@ TEST(ProfileCsv, TwoExecutionsWithNodes) {
   ASSERT_EQ(r.statistics.size(), 2u);
   const ProfileBlock& init = r.statistics[0];
   EXPECT_EQ(init.title, "Init Stats");
-  EXPECT_EQ(init.first_line, 0);
+  EXPECT_EQ(init.first_line, 2);  // its first row
   ASSERT_EQ(init.metrics.size(), 2u);
   EXPECT_EQ(init.metrics[0].name, "RPC (load binary) time");
   EXPECT_EQ(init.metrics[0].source, "Backend");
