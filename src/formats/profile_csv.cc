@@ -184,7 +184,12 @@ class CsvParser {
     }
     size_t n = record.fields.size();
     if (n < kCsvColumnCount) {
-      if (n < 2 || Trim(record.fields[0]).empty()) {
+      std::string_view key = Trim(record.fields[0]);
+      // A row cut short (its first field a Msg Timestamp) is never preamble.
+      bool timestamp = EqualsIgnoreCase(key, "UNKNOWN") ||
+                       (!key.empty() && std::all_of(key.begin(), key.end(), IsDigit));
+      if (timestamp) Fail(ColumnsProblem(n));
+      if (n < 2 || key.empty()) {
         if (!header_seen_ && rows_ == 0)
           Fail(
               fmt::format("expected \"key, value\" lines, the CSV header ({}) or data rows of {} "
@@ -194,7 +199,7 @@ class CsvParser {
       }
       // A "key, value" line: preamble when a header follows it.
       PendingLine p;
-      p.entry.key = std::string(Trim(record.fields[0]));
+      p.entry.key = std::string(key);
       p.entry.value = std::string(Trim(record.RawFrom(text_, 1)));
       if (n == 2 && record.quoted[1]) p.entry.value = std::string(Trim(record.fields[1]));
       p.entry.line = static_cast<int>(record.first_line);

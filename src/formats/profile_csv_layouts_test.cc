@@ -12,32 +12,18 @@
 #include "formats/heap_profile.h"
 #include "formats/linting_example_test_util.h"
 #include "formats/profile_text.h"
+#include "formats/profile_text_test_util.h"
 
 namespace htpscope {
 namespace {
 
+using testing_support::NodeSum;
 using testing_support::ProfileTestdata;
-
-double Value(const ProfileBlock& block, std::string_view name) {
-  const ProfileMetric* m = block.Find(name);
-  EXPECT_NE(m, nullptr) << name << " missing from " << block.title;
-  return m ? m->value : -1;
-}
-
-int64_t NodeSum(const ProfileBlock& block) {
-  return std::accumulate(block.nodes.begin(), block.nodes.end(), int64_t{0},
-                         [](int64_t sum, const ProfileNode& n) { return sum + n.cycles; });
-}
-
-int64_t WaitSum(const ProfileBlock& block) {
-  return std::accumulate(
-      block.nodes.begin(), block.nodes.end(), int64_t{0},
-      [](int64_t sum, const ProfileNode& n) { return sum + n.wait_cycles.value_or(0); });
-}
+using testing_support::Value;
+using testing_support::WaitSum;
 
 const ProfileNode& Node(const ProfileBlock& block, std::string_view label) {
-  for (const auto& n : block.nodes)
-    if (n.label == label) return n;
+  if (const ProfileNode* n = testing_support::FindNode(block, label)) return *n;
   ADD_FAILURE() << label << " missing from " << block.title;
   static const ProfileNode kNone;
   return kNone;

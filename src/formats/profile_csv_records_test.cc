@@ -11,9 +11,12 @@
 
 #include "base/errors.h"
 #include "formats/profile_text.h"
+#include "formats/profile_text_test_util.h"
 
 namespace htpscope {
 namespace {
+
+using testing_support::Contains;
 
 constexpr char kPath[] = "profile.csv";
 // The QAIRT 2.47 preamble and header.
@@ -36,23 +39,10 @@ constexpr char kRows[] =
     "81234567,EXECUTE,\"HVX, DMA\",CYCLES,BACKEND,SUB-SUB-EVENT,Resources\n";                 // 12
 
 std::optional<InputError> CsvError(std::string_view text) {
-  try {
-    ParseProfileCsv(kPath, text);
-  } catch (const InputError& e) {
-    return e;
-  }
-  return std::nullopt;
+  return testing_support::CsvError(kPath, text);
 }
-
 void ExpectCsvError(std::string_view text, uint64_t line, std::string_view mentions) {
-  std::optional<InputError> e = CsvError(text);
-  ASSERT_TRUE(e.has_value()) << "no error for:\n" << text;
-  EXPECT_EQ(e->file(), kPath);
-  EXPECT_EQ(e->line(), line) << e->what();
-  EXPECT_NE(std::string(e->what()).find(std::string(kPath) + ":" + std::to_string(line) + ": "),
-            std::string::npos)
-      << e->what();
-  EXPECT_NE(e->problem().find(mentions), std::string::npos) << e->what();
+  testing_support::ExpectCsvError(kPath, text, line, mentions);
 }
 
 std::string Qairt(std::string_view extra_rows = "") {
@@ -65,10 +55,6 @@ std::string Replace(std::string text, std::string_view from, std::string_view to
   EXPECT_NE(at, std::string::npos) << from;
   if (at != std::string::npos) text.replace(at, from.size(), to);
   return text;
-}
-
-bool Contains(const std::string& haystack, std::string_view needle) {
-  return haystack.find(needle) != std::string::npos;
 }
 
 // ---------------------------------------------------------------------------
@@ -312,6 +298,9 @@ TEST(ProfileCsvQairt, MalformedFiles) {
   // Sub-events before any ROOT row.
   ExpectCsvError(std::string(kTop) + "1,EXECUTE,5,CYCLES,BACKEND,SUB-EVENT,a:OpId_1 (cycles)\n", 5,
                  "SUB-EVENT row \"a:OpId_1 (cycles)\" has no ROOT row above it");
+  // A row cut short before a second profile's preamble is a bad row, not preamble.
+  ExpectCsvError(Qairt() + "81234567,EXECUTE,15\n" + Qairt(), 13,
+                 "expected 7 comma-separated columns");
   // Only a preamble and a header.
   ExpectCsvError(kTop, 4, "no data rows");
 }

@@ -14,28 +14,17 @@
 #include "formats/corpus_test_util.h"
 #include "formats/linting_example_test_util.h"
 #include "formats/profile_text.h"
+#include "formats/profile_text_test_util.h"
 
 namespace htpscope {
 namespace {
 
+using testing_support::Contains;
+using testing_support::NodeSum;
 using testing_support::ProfileTestdata;
+using testing_support::Value;
 
 constexpr char kPath[] = "profile.txt";
-
-double Value(const ProfileBlock& block, std::string_view name) {
-  const ProfileMetric* m = block.Find(name);
-  EXPECT_NE(m, nullptr) << name << " missing from " << block.title;
-  return m ? m->value : -1;
-}
-
-int64_t NodeSum(const ProfileBlock& block) {
-  return std::accumulate(block.nodes.begin(), block.nodes.end(), int64_t{0},
-                         [](int64_t sum, const ProfileNode& n) { return sum + n.cycles; });
-}
-
-bool Contains(const std::string& haystack, std::string_view needle) {
-  return haystack.find(needle) != std::string::npos;
-}
 
 TEST(ProfileGraphLabel, Forms) {
   auto label = ParseProfileGraphLabel("Graph 0 (model.prefill)");
