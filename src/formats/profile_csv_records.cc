@@ -14,7 +14,9 @@ constexpr size_t kMaxQuotedChars = 60;
 
 bool IsBlankChar(char c) { return c == ' ' || c == '\t'; }
 
+// The start of `text` up to its line end, shortened for a message.
 std::string Shortened(std::string_view text) {
+  text = text.substr(0, text.find_first_of("\r\n"));
   if (text.size() <= kMaxQuotedChars) return std::string(text);
   return std::string(text.substr(0, kMaxQuotedChars)) + "...";
 }
@@ -62,11 +64,12 @@ bool CsvRecordReader::ReadField(CsvRecord* out) {
     while (true) {
       size_t close = text_.find('"', q);
       if (close == std::string_view::npos)
-        throw InputError(path_,
-                         fmt::format("a quoted field opened here is not closed before the end of "
-                                     "the file: \"{}\" (a quote inside a field is written \"\")",
-                                     Shortened(text_.substr(p))),
-                         {}, line_);
+        throw InputError(
+            path_,
+            fmt::format("a quoted field opened here is not closed before the end of "
+                        "the file (it starts {}); a quote inside a field is written \"\"",
+                        Shortened(text_.substr(p))),
+            {}, line_);
       value.append(text_.substr(q, close - q));
       lines += static_cast<uint64_t>(std::count(text_.begin() + static_cast<std::ptrdiff_t>(q),
                                                 text_.begin() + static_cast<std::ptrdiff_t>(close),
@@ -94,9 +97,9 @@ bool CsvRecordReader::ReadField(CsvRecord* out) {
         throw InputError(
             path_,
             fmt::format("a quoted field opened here spans {} line break(s) and its closing quote "
-                        "is followed by \"{}\": expected ',' or the end of the line after it (a "
+                        "is followed by {}: expected ',' or the end of the line after it (a "
                         "quote inside a field is written \"\")",
-                        lines, Shortened(text_.substr(after, text_.find('\n', after) - after))),
+                        lines, Shortened(text_.substr(after))),
             {}, line_);
       break;  // not a quoted field after all: read it as written
     }
