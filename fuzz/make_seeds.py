@@ -267,6 +267,66 @@ UNKNOWN,EXECUTE,2400,US,BACKEND,ROOT,Accelerator (execute) time
 UNKNOWN,DE-INIT,928212,BYTES,BACKEND,ROOT,DSP:after_context_freed
 """
 
+# QAIRT 2.47 viewer CSV at linting level: preamble, ", " header, two graphs,
+# quoted Time values, sub-events three levels deep, a BOM.
+QAIRT_CSV = ("\ufeffinput log file location, ./qnn-profiling-data.log\n"
+             "qnn-profile-viewer version, v2.47.0.260601114230\n"
+             "Backend version, v2.47.0.260601114230\n"
+             "Msg Timestamp, Message, Time, Unit of Measurement, Timing Source, Event Level, "
+             "Event Identifier\n"
+             "0,INIT,0,US,NETRUN,ROOT,null\n"
+             "81234567,EXECUTE,1500000,US,NETRUN,ROOT,Graph 0: model.prefill\n"
+             "81234567,EXECUTE,4,COUNT,BACKEND,ROOT,Number of HVX threads used\n"
+             "81234567,EXECUTE,20000,CYCLES,BACKEND,ROOT,"
+             "Accelerator (critical path execute) time (cycles)\n"
+             "81234567,EXECUTE,5000,CYCLES,BACKEND,SUB-EVENT,blocks.0.norm:OpId_31 (cycles)\n"
+             "81234567,EXECUTE,20,CYCLES,BACKEND,SUB-SUB-EVENT,Wait (Scheduler) time\n"
+             "81234567,EXECUTE,4000,CYCLES,BACKEND,SUB-SUB-EVENT,Overlap time\n"
+             "81234567,EXECUTE,\"\",CYCLES,BACKEND,SUB-SUB-SUB-EVENT,blocks.0.attn.q_proj:OpId_40 \n"
+             "81234567,EXECUTE,15,CYCLES,BACKEND,SUB-SUB-EVENT,Overlap (wait) time\n"
+             "81234567,EXECUTE,\"HVX, DMA\",CYCLES,BACKEND,SUB-SUB-EVENT,Resources\n"
+             "81234567,EXECUTE,\"1,000\",US,BACKEND,ROOT,\"QNN accelerator (execute) time\"\n"
+             "81236100,EXECUTE,31000,US,NETRUN,ROOT,Graph 1: model.decode\n"
+             "81236100,EXECUTE,4000,CYCLES,BACKEND,ROOT,"
+             "Accelerator (critical path execute) time (cycles)\n"
+             "81236100,EXECUTE,4000,CYCLES,BACKEND,SUB-EVENT,\"q_proj, \"\"fused\"\":OpId_40 (cycles)\"\n"
+             "81240000,DE-INIT,900,US,BACKEND,ROOT,RPC (deinit) time\n")
+
+# ONNX Runtime's flat layout: linting rows and overlapping op names as SUB-EVENT.
+ORT_LINT_CSV = """Msg Timestamp,Message,Time,Unit of Measurement,Timing Source,Event Level,Event Identifier
+UNKNOWN,BACKEND,1000,CYCLES,BACKEND,ROOT,Accelerator (critical path execute) time (cycles)
+UNKNOWN,NODE,600,CYCLES,BACKEND,SUB-EVENT,a_div:OpId_5 (cycles)
+UNKNOWN,BACKEND,10,CYCLES,BACKEND,SUB-EVENT,Wait (Scheduler) time
+UNKNOWN,BACKEND,100,CYCLES,BACKEND,SUB-EVENT,Overlap time
+UNKNOWN,BACKEND,,CYCLES,BACKEND,SUB-EVENT,b:OpId_6
+UNKNOWN,BACKEND,HVX,CYCLES,BACKEND,SUB-EVENT,Resources
+UNKNOWN,NODE,390,CYCLES,BACKEND,SUB-EVENT,b:OpId_6 (cycles)
+"""
+
+# The raw dump of two graphs, named by NETRUN lines, at linting level.
+RAW_GRAPHS = """qnn-profile-viewer: v2.47.0.260601114230
+qnn-net-run: v2.47.0.260601114230
+Backend: v2.47.0.260601114230
+Execute Stats (Average):
+Graph 0 (model.prefill):
+    NetRun:  1460000 us
+Printing All Data Received From Back End
+Execute Stats: 
+Graph 0 (model.prefill):
+Execute Stat 1
+Graph 0: model.prefill : 1500000  us
+Accelerator (critical path execute) time (cycles) : 20000  cycles
+    blocks.0.norm:OpId_31 (cycles) : 5000  cycles
+        Wait (Scheduler) time : 20  cycles
+        Overlap time : 4000  cycles
+            blocks.0.attn.q_proj:OpId_40  :   cycles
+        Resources : HVX, DMA  cycles
+Graph 1 (model.decode):
+Execute Stat 1
+Accelerator (execute) time (cycles) : 11000  cycles
+    Output OpId_3 (cycles) : 11000  cycles
+"""
+
 HEAP_FILE = """DSP:before_context_created (bytes), 928212
 DSP:after_context_freed (bytes), 928212
 """
@@ -364,6 +424,25 @@ def write_dict(target, *seed_texts):
         f.write("\n".join(lines) + "\n")
 
 
+def write_text_dict(target, tokens):
+    """A libFuzzer dictionary of the keywords a line-oriented reader looks for."""
+    def quote(t):
+        out = ""
+        for ch in t.encode():
+            if ch == 0x22 or ch == 0x5c:
+                out += "\\" + chr(ch)
+            elif 0x20 <= ch < 0x7f:
+                out += chr(ch)
+            else:
+                out += "\\x%02x" % ch
+        return '"' + out + '"'
+    lines = ["# libFuzzer dictionary for %s_fuzz, written by fuzz/make_seeds.py" % target]
+    lines += ["kw%d=%s" % (i, quote(t)) for i, t in enumerate(tokens)]
+    os.makedirs(os.path.join(HERE, "dicts"), exist_ok=True)
+    with open(os.path.join(HERE, "dicts", target + ".dict"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
 def main():
     seeds = {
         "optrace": {"minimal.json": optrace()},
@@ -372,8 +451,9 @@ def main():
         "qhas": {"minimal.json": qhas()},
         "tensor_manifest": {"manifest.json": manifest()},
         "profile_text": {"linting.txt": PROFILE_TEXT, "raw_dump.txt": RAW_DUMP,
-                         "snpe_lint.txt": SNPE_LINT},
-        "profile_csv": {"profile.csv": PROFILE_CSV},
+                         "snpe_lint.txt": SNPE_LINT, "raw_graphs.txt": RAW_GRAPHS},
+        "profile_csv": {"profile.csv": PROFILE_CSV, "qairt247.csv": QAIRT_CSV.encode(),
+                        "ort_lint.csv": ORT_LINT_CSV},
         "heap_profile": {"htp_heap_usage.txt": HEAP_FILE, "qnn_profile.json": qnn_profile()},
         # summary_fuzz: optrace, then the runtrace and QHAS after their marks
         "summary": {"run.txt": optrace() + "\n@@runtrace@@\n" + runtrace() + "\n@@qhas@@\n" +
@@ -405,6 +485,21 @@ def main():
         write_dict(target, next(iter(seeds[target].values())))
     write_dict("summary", optrace(), runtrace(), qhas())
     write_dict("sampling_profile", speedscope_sampled(), speedscope_evented())
+    write_text_dict("profile_csv", [
+        "Msg Timestamp", ", ", ",", "\"", "\"\"", "\n", "\r\n", "\ufeff", "ROOT", "SUB-EVENT",
+        "SUB-SUB-EVENT", "SUB-SUB-SUB-EVENT", "SUB-", "EXECUTE", "NODE", "INIT", "DE-INIT",
+        "COMPOSE GRAPHS", "BACKEND", "NETRUN", "UNKNOWN", "null", "US", "CYCLES", "COUNT",
+        "BYTES", "OBJECT", "INF/SEC", "Graph 0: ", "Graph 1: model.decode", " version, ",
+        "Accelerator (critical path execute) time (cycles)",
+        "Accelerator (execute) time (cycles)", "Wait (Scheduler) time", "Overlap time",
+        "Overlap (wait) time", "Resources", "HVX, DMA", ":OpId_", " (cycles)", "1,000",
+        "9223372036854775808", "ONNX Source Ops", "DSP:before_context_created"])
+    write_text_dict("profile_text", [
+        "qnn-profile-viewer: ", "qnn-net-run: ", "Backend: ", "Execute Stats (Average):",
+        "Execute Stats:", "Execute Stat ", "Printing All Data Received From Back End",
+        "Total Inference Time:", "Graph 0 (", "Graph 1: ", " : ", "  us", "  cycles", "Backend (",
+        "NetRun: ", "Wait (Scheduler) time", "Overlap time", "Overlap (wait) time", "Resources",
+        "    ", "\n", ":OpId_", " (cycles)", "Layer Times:", "9223372036854775808"])
     for target, files in seeds.items():
         d = os.path.join(HERE, "seeds", target)
         os.makedirs(d, exist_ok=True)

@@ -3,6 +3,7 @@
 #include "base/fuzz_support.h"
 #include "formats/heap_profile.h"
 #include "formats/profile_text.h"
+#include "formats/profile_text_fuzz_checks.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace htpscope;
@@ -10,7 +11,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   (void)LooksLikeProfileCsv(text);
   try {
     ProfileReport report = ParseProfileCsv(fuzz::kFuzzPath, text);
-    (void)report.Executions();
+    fuzz::CheckProfileGraphs(report);
     HeapCheckpointsFromProfile(report, text);
   } catch (const InputError& e) {
     fuzz::CheckTextError(e, fuzz::kFuzzPath, fuzz::AsText(data, size));

@@ -9,7 +9,7 @@
 #include "base/errors.h"
 #include "formats/byte_source.h"
 #include "formats/sampling_profile_builder.h"
-#include "formats/text_util.h"
+#include "base/text_util.h"
 
 namespace htpscope {
 namespace {

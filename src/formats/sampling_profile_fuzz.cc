@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "formats/fuzz_support.h"
+#include "base/fuzz_support.h"
 #include "formats/sampling_profile.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "base/errors.h"
-#include "formats/corpus_test_util.h"
+#include "base/corpus_test_util.h"
 
 namespace htpscope {
 namespace {
