@@ -2,6 +2,7 @@
 
 #include "analysis/summary.h"
 #include "cli/commands.h"
+#include "cli/etdump_summary_command.h"
 #include "model/run.h"
 #include "report/summary_report.h"
 
@@ -30,6 +31,8 @@ void RegisterSummaryCommand(CLI::App& app, CommandRegistry& registry) {
                   "else 2.0)")
       ->check(CLI::PositiveNumber);
   registry.Add(cmd, [] {
+    if (AllInputsAreEtdumps(options.inputs))
+      return RunEtdumpSummary(options.inputs, options.json, options.top_n);
     ProfiledRun run = LoadRun(options.inputs);
     SummaryOptions summary_options;
     summary_options.top_n = options.top_n;

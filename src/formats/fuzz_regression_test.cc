@@ -11,11 +11,11 @@
 #include <string>
 
 #include "analysis/summary.h"
+#include "base/errors.h"
 #include "formats/byte_source.h"
 #include "formats/corpus_test_util.h"
 #include "formats/heap_profile.h"
 #include "formats/htp_graph.h"
-#include "base/errors.h"
 #include "formats/npy.h"
 #include "formats/optrace.h"
 #include "formats/profile_text.h"
@@ -120,7 +120,7 @@ const std::map<std::string, Replay>& Replays() {
       {"npy",
        [](const std::string& p, const std::string& c) {
          NpyHeader h = ParseNpyHeader(p, c);
-         TensorFileReader reader("t", {p, h.data_offset_bytes, h.dtype, h.big_endian, h.shape});
+         TensorFileReader reader("t", NpyTensorData(p, h));
          std::vector<double> out(256);
          std::vector<char> scratch;
          for (uint64_t first = 0; first < reader.element_count(); first += out.size())

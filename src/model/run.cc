@@ -63,7 +63,7 @@ ProfiledRun LoadRun(const std::vector<std::string>& inputs) {
   if (inputs.empty()) throw InputError("<arguments>", "no run directory or artifact file given");
   run.label = inputs.front();
   std::vector<InputFile> files = ExpandInputs(inputs, &run.skipped);
-  std::string first_of[8];
+  std::string first_of[static_cast<int>(ArtifactKind::kEtdump) + 1];
   for (const auto& [path, named] : files) {
     std::string artifact_type;
     ArtifactKind kind = DetectArtifactKind(path, &artifact_type);
@@ -110,6 +110,10 @@ ProfiledRun LoadRun(const std::vector<std::string>& inputs) {
         run.skipped.push_back(fmt::format(
             "{}: JSON that is not a run artifact{}", path,
             artifact_type.empty() ? "" : fmt::format(" (artifact_type \"{}\")", artifact_type)));
+        continue;
+      case ArtifactKind::kEtdump:
+        // Summarised on its own (`summary etdump.etdp`); not yet joined with QNN artifacts.
+        run.skipped.push_back(fmt::format("{}: ExecuTorch ETDump (summarise it on its own)", path));
         continue;
       case ArtifactKind::kUnknown:
         if (named)

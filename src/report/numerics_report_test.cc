@@ -190,7 +190,7 @@ TEST(NumericsReport, CsvHasHeaderQuotingAndInf) {
   r.rows[0].sums = same;
   std::string csv = FormatNumericsCsv(r);
   std::vector<std::string> lines;
-  for (size_t start = 0, end; (end = csv.find('\n', start)) != std::string::npos; start = end + 1)
+  for (size_t start = 0, end; (end = csv.find("\r\n", start)) != std::string::npos; start = end + 2)
     lines.push_back(csv.substr(start, end - start));
   ASSERT_EQ(lines.size(), 5u);
   EXPECT_EQ(lines[0].substr(0, 40), "order,handle,output_index,status,diverge");
