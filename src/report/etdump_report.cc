@@ -54,8 +54,10 @@ void TotalsTable(std::string& out, const std::vector<EtdumpEventTotal>& totals, 
     const EtdumpEventTotal& t = totals[i];
     std::string ticks = Ticks(t.total_ticks);
     if (t.uncounted) ticks += fmt::format(" (+{} uncounted)", t.uncounted);
-    out += fmt::format("    {:<{}}  {:>7}  {:>16}  {}\n", names[i], width, t.count, ticks,
-                       DelegateLabel(t));
+    std::string line = fmt::format("    {:<{}}  {:>7}  {:>16}  {}", names[i], width, t.count, ticks,
+                                   DelegateLabel(t));
+    line.erase(line.find_last_not_of(' ') + 1);
+    out += line + "\n";
   }
   if (shown < totals.size())
     out += fmt::format("    ... {} more event names not shown (--top)\n", totals.size() - shown);
