@@ -13,6 +13,7 @@
 #include <limits>
 
 #include "base/errors.h"
+#include "formats/tensor_test_util.h"
 
 namespace htpscope {
 namespace {
@@ -103,23 +104,13 @@ std::string NpyImage(DType dtype, const std::vector<int64_t>& shape,
   return out + dict + Encode(dtype, values, big_endian);
 }
 
-class NumericsTest : public testing::Test {
+class NumericsTest : public testing_support::ScratchDirTest {
  protected:
   void SetUp() override {
-    std::string pattern = testing::TempDir() + "numerics_XXXXXX";
-    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
+    ScratchDirTest::SetUp();
     options_.threads = 2;
     options_.min_elements_per_thread = 1;  // split even tiny tensors across both threads
     options_.block_elements = 5;           // many blocks, with a partial last one
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  std::string Write(const std::string& name, const std::string& bytes) {
-    std::string path = dir_ + "/" + name;
-    fs::create_directories(fs::path(path).parent_path());
-    std::ofstream(path, std::ios::binary) << bytes;
-    return path;
   }
   // A raw tensor entry as a manifest would describe it.
   TensorEntry Raw(const std::string& name, DType dtype, std::vector<int64_t> shape,
@@ -152,16 +143,6 @@ class NumericsTest : public testing::Test {
     set.tensors = std::move(tensors);
     return set;
   }
-  std::string ErrorOf(const std::function<void()>& fn) {
-    try {
-      fn();
-    } catch (const InputError& e) {
-      return e.what();
-    }
-    return "(no error)";
-  }
-
-  std::string dir_;
   NumericsOptions options_;
 };
 

@@ -10,6 +10,7 @@
 #include <limits>
 
 #include "base/errors.h"
+#include "formats/tensor_test_util.h"
 
 namespace htpscope {
 namespace {
@@ -68,14 +69,7 @@ std::vector<double> ReadAll(const std::string& path) {
   return values;
 }
 
-std::string ErrorOf(const std::function<void()>& fn) {
-  try {
-    fn();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+std::string ErrorOf(const std::function<void()>& fn) { return testing_support::InputErrorOf(fn); }
 
 TEST(NpyHeader, ParsesVersion1LittleEndianFloat32) {
   std::string image = NpyImage("<f4", "(2, 3)", "");

@@ -9,52 +9,20 @@
 #include <functional>
 
 #include "base/errors.h"
+#include "formats/tensor_test_util.h"
 
 namespace htpscope {
 namespace {
 
 namespace fs = std::filesystem;
+using testing_support::NpyImage;
 
-std::string NpyImage(std::string_view descr, std::string_view shape_tuple, size_t data_bytes) {
-  std::string dict =
-      fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': {}, }}", descr, shape_tuple);
-  dict += std::string((64 - (10 + dict.size() + 1) % 64) % 64, ' ') + "\n";
-  std::string out = "\x93NUMPY\x01";
-  out += '\0';
-  out += static_cast<char>(dict.size() & 0xff);
-  out += static_cast<char>(dict.size() >> 8);
-  return out + dict + std::string(data_bytes, '\0');
-}
-
-class TensorManifestTest : public testing::Test {
+class TensorManifestTest : public testing_support::ScratchDirTest {
  protected:
-  void SetUp() override {
-    std::string pattern = testing::TempDir() + "tensor_manifest_XXXXXX";
-    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  std::string Write(const std::string& name, const std::string& bytes) {
-    std::string path = dir_ + "/" + name;
-    fs::create_directories(fs::path(path).parent_path());
-    std::ofstream(path, std::ios::binary) << bytes;
-    return path;
-  }
   std::vector<ManifestTensor> Parse(const std::string& json) {
     std::string path = Write("manifest.json", json);
     return ParseTensorManifest(path, simdjson::padded_string(json), dir_);
   }
-  std::string ErrorOf(const std::function<void()>& fn) {
-    try {
-      fn();
-    } catch (const InputError& e) {
-      return e.what();
-    }
-    return "(no error)";
-  }
-
-  std::string dir_;
 };
 
 TEST_F(TensorManifestTest, ReadsRawEntryWithEveryField) {

@@ -16,49 +16,15 @@
 #include "formats/corpus_test_util.h"
 #include "formats/etdump_test_util.h"
 #include "formats/htp_graph.h"
+#include "formats/tensor_test_util.h"
 
 namespace htpscope {
 namespace {
 
 namespace fs = std::filesystem;
+using testing_support::NpyImage;
 
-std::string NpyImage(std::string_view descr, std::string_view shape_tuple, size_t data_bytes) {
-  std::string dict =
-      fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': {}, }}", descr, shape_tuple);
-  dict += std::string((64 - (10 + dict.size() + 1) % 64) % 64, ' ') + "\n";
-  std::string out = "\x93NUMPY\x01";
-  out += '\0';
-  out += static_cast<char>(dict.size() & 0xff);
-  out += static_cast<char>(dict.size() >> 8);
-  return out + dict + std::string(data_bytes, '\0');
-}
-
-class TensorSetTest : public testing::Test {
- protected:
-  void SetUp() override {
-    std::string pattern = testing::TempDir() + "tensor_set_XXXXXX";
-    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  std::string Write(const std::string& name, const std::string& bytes) {
-    std::string path = dir_ + "/" + name;
-    fs::create_directories(fs::path(path).parent_path());
-    std::ofstream(path, std::ios::binary) << bytes;
-    return path;
-  }
-  std::string ErrorOf(const std::function<void()>& fn) {
-    try {
-      fn();
-    } catch (const InputError& e) {
-      return e.what();
-    }
-    return "(no error)";
-  }
-
-  std::string dir_;
-};
+class TensorSetTest : public testing_support::ScratchDirTest {};
 
 TEST_F(TensorSetTest, ScansNpyDirectoryInNaturalOrder) {
   for (const char* name : {"t10__debugID_10.npy", "t2__debugID_2.npy", "t1__debugID_1.npy"})
