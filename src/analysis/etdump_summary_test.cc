@@ -40,7 +40,7 @@ TEST(EtdumpSummary, TutorialEtdumpTotalsNeedSharedReference) {
     EXPECT_GE(summary.op_totals[i - 1].total_ticks, summary.op_totals[i].total_ticks);
 }
 
-TEST(EtdumpSummary, DelegateEventsKeepTheirIdsAndBackwardsEventsAreNotSummed) {
+TEST(EtdumpSummary, DelegateEventsKeepTheirIdsAndBackwardsEventsAreNotSummedNeedsSharedSchema) {
   HTPSCOPE_REQUIRE_ETDUMP_WRITER();
   std::string dir = testing_support::TempDir("etdump_summary");
   std::string path = testing_support::WriteEtdump(dir, "delegate", R"({"run_data": [
@@ -78,7 +78,7 @@ TEST(EtdumpSummary, DelegateEventsKeepTheirIdsAndBackwardsEventsAreNotSummed) {
   EXPECT_EQ(summary.op_totals[1].name, "conv_0__debugID_3");
 }
 
-TEST(EtdumpSummary, TotalsPastTwoToTheSixtyFourAreAnInputError) {
+TEST(EtdumpSummary, TotalsPastTwoToTheSixtyFourAreAnInputErrorNeedsSharedSchema) {
   HTPSCOPE_REQUIRE_ETDUMP_WRITER();
   std::string dir = testing_support::TempDir("etdump_overflow");
   std::string path = testing_support::WriteEtdump(dir, "big", R"({"run_data": [

@@ -40,7 +40,7 @@ std::string FloatDebugEvent(int handle, int64_t offset) {
 
 // References h0..h2 as .npy; the device's ETDump logs the same tensors,
 // handle 1 sign-flipped and handle 2 scaled by 3 (cosine 1, but max_abs 6).
-class EtdumpCliTest : public testing::Test {
+class EtdumpCliNeedsSharedSchemaTest : public testing::Test {
  protected:
   void SetUp() override {
     dir_ = testing_support::TempDir("etdump_cli");
@@ -70,7 +70,7 @@ class EtdumpCliTest : public testing::Test {
   std::string dir_;
 };
 
-TEST_F(EtdumpCliTest, NumericsFindsTheFirstDivergentHandleAndExitsOne) {
+TEST_F(EtdumpCliNeedsSharedSchemaTest, NumericsFindsTheFirstDivergentHandleAndExitsOne) {
   HTPSCOPE_REQUIRE_ETDUMP_WRITER();
   std::string etdump = DeviceEtdump();
   ASSERT_FALSE(etdump.empty());
@@ -99,7 +99,7 @@ TEST_F(EtdumpCliTest, NumericsFindsTheFirstDivergentHandleAndExitsOne) {
   EXPECT_NE(run.out.find("rows in device ETDump order"), std::string::npos) << run.out;
 }
 
-TEST_F(EtdumpCliTest, NumericsOfTwoEtdumpsWithTheirBuffers) {
+TEST_F(EtdumpCliNeedsSharedSchemaTest, NumericsOfTwoEtdumpsWithTheirBuffers) {
   HTPSCOPE_REQUIRE_ETDUMP_WRITER();
   std::string etdump = DeviceEtdump();
   ASSERT_FALSE(etdump.empty());
@@ -116,7 +116,7 @@ TEST_F(EtdumpCliTest, NumericsOfTwoEtdumpsWithTheirBuffers) {
   EXPECT_EQ(nlohmann::json::parse(flipped.out)["first_divergent_handle"], 1);
 }
 
-TEST_F(EtdumpCliTest, BadEtdumpsExitTwoNamingTheFile) {
+TEST_F(EtdumpCliNeedsSharedSchemaTest, BadEtdumpsExitTwoNamingTheFile) {
   HTPSCOPE_REQUIRE_ETDUMP_WRITER();
   std::string etdump = DeviceEtdump();
   ASSERT_FALSE(etdump.empty());
@@ -145,7 +145,7 @@ TEST_F(EtdumpCliTest, BadEtdumpsExitTwoNamingTheFile) {
   EXPECT_NE(run.err.find("needs debug-buffer bytes up to 144"), std::string::npos) << run.err;
 }
 
-TEST_F(EtdumpCliTest, SummaryOfAFlatcEtdump) {
+TEST_F(EtdumpCliNeedsSharedSchemaTest, SummaryOfAFlatcEtdump) {
   HTPSCOPE_REQUIRE_ETDUMP_WRITER();
   std::string etdump = DeviceEtdump();
   ASSERT_FALSE(etdump.empty());

@@ -55,7 +55,7 @@ constexpr const char* kEveryEventKind = R"({
                         "debug_entry": {"val": "Int", "int_value": {"int_val": 5}}}}]}]
 })";
 
-TEST(EtdumpReader, ReadsEveryEventKindWrittenByFlatc) {
+TEST(EtdumpReader, ReadsEveryEventKindWrittenByFlatcNeedsSharedSchema) {
   HTPSCOPE_REQUIRE_ETDUMP_WRITER();
   std::string dir = TempDir("etdump_kinds");
   std::string path = WriteEtdump(dir, "kinds", kEveryEventKind);
@@ -136,7 +136,7 @@ TEST(EtdumpReader, RecognisesTheFramingByContent) {
   EXPECT_FALSE(EtdumpScalarTypeDType(16));  // QUINT4X2
 }
 
-TEST(EtdumpReader, TruncatedAtEveryByteNamesFileAndOffset) {
+TEST(EtdumpReader, TruncatedAtEveryByteNamesFileAndOffsetNeedsSharedSchema) {
   HTPSCOPE_REQUIRE_ETDUMP_WRITER();
   std::string dir = TempDir("etdump_cut");
   std::string whole = Slurp(WriteEtdump(dir, "kinds", kEveryEventKind));
@@ -154,7 +154,7 @@ TEST(EtdumpReader, TruncatedAtEveryByteNamesFileAndOffset) {
   }
 }
 
-TEST(EtdumpReader, FramingErrorsSayWhatIsWrong) {
+TEST(EtdumpReader, FramingErrorsSayWhatIsWrongNeedsSharedSchema) {
   HTPSCOPE_REQUIRE_ETDUMP_WRITER();
   std::string dir = TempDir("etdump_framing");
   std::string whole = Slurp(WriteEtdump(dir, "kinds", kEveryEventKind));
@@ -175,7 +175,7 @@ TEST(EtdumpReader, FramingErrorsSayWhatIsWrong) {
   EXPECT_EQ(padded.runs.size(), 2u);
 }
 
-TEST(EtdumpReader, CorruptTablesArePointedAt) {
+TEST(EtdumpReader, CorruptTablesArePointedAtNeedsSharedSchema) {
   HTPSCOPE_REQUIRE_ETDUMP_WRITER();
   std::string dir = TempDir("etdump_corrupt");
   std::string whole = Slurp(WriteEtdump(dir, "kinds", kEveryEventKind));

@@ -23,7 +23,9 @@ inline std::string TutorialEtdump() {
   return std::filesystem::exists(path) ? path : "";
 }
 
-// Why ETDumps cannot be written here, or "" when they can.
+// Why ETDumps cannot be written here, or "" when they can.  The schema lives
+// in ../shared beside the checkout: tests that write ETDumps say
+// "NeedsSharedSchema" in their names and skip without it.
 inline std::string EtdumpWriterMissing() {
   if (!EtdumpSupported()) return "htpscope was built without ETDump support (schema not found)";
   if (std::string(HTPSCOPE_FLATC).empty()) return "flatc not found at configure time";

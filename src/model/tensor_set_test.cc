@@ -127,7 +127,7 @@ std::string Etdump(const std::vector<std::string>& events) {
   return R"({"version": 0, "run_data": [{"name": "Execute", "events": [)" + list + "]}]}";
 }
 
-class EtdumpTensorSetTest : public TensorSetTest {
+class EtdumpTensorSetNeedsSharedSchemaTest : public TensorSetTest {
  protected:
   // Writes the ETDump and the debug buffer; returns the loaded set.
   TensorSet Load(const std::vector<std::string>& events, const DebugBuffer& buffer) {
@@ -158,7 +158,7 @@ void ExpectSameValues(const std::vector<double>& got, const std::vector<double>&
   }
 }
 
-TEST_F(EtdumpTensorSetTest, EveryScalarTypeWithAWidthDecodes) {
+TEST_F(EtdumpTensorSetNeedsSharedSchemaTest, EveryScalarTypeWithAWidthDecodes) {
   HTPSCOPE_REQUIRE_ETDUMP_WRITER();
   constexpr double kInf = std::numeric_limits<double>::infinity();
   constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
@@ -223,7 +223,7 @@ TEST_F(EtdumpTensorSetTest, EveryScalarTypeWithAWidthDecodes) {
   }
 }
 
-TEST_F(EtdumpTensorSetTest, StridesAreHonouredForAnyRange) {
+TEST_F(EtdumpTensorSetNeedsSharedSchemaTest, StridesAreHonouredForAnyRange) {
   HTPSCOPE_REQUIRE_ETDUMP_WRITER();
   DebugBuffer buffer;
   std::vector<float> ramp(64);
@@ -257,7 +257,7 @@ TEST_F(EtdumpTensorSetTest, StridesAreHonouredForAnyRange) {
   }
 }
 
-TEST_F(EtdumpTensorSetTest, OutputsOfOneHandleStayApart) {
+TEST_F(EtdumpTensorSetNeedsSharedSchemaTest, OutputsOfOneHandleStayApart) {
   HTPSCOPE_REQUIRE_ETDUMP_WRITER();
   DebugBuffer buffer;
   int64_t a = buffer.Add<float>({1, 2});
@@ -288,7 +288,7 @@ TEST_F(EtdumpTensorSetTest, OutputsOfOneHandleStayApart) {
   EXPECT_NE(set.notes[0].find("1 debug event(s) holding a scalar"), std::string::npos);
 }
 
-TEST_F(EtdumpTensorSetTest, BadTensorDescriptionsNameTheEtdumpAndTable) {
+TEST_F(EtdumpTensorSetNeedsSharedSchemaTest, BadTensorDescriptionsNameTheEtdumpAndTable) {
   HTPSCOPE_REQUIRE_ETDUMP_WRITER();
   DebugBuffer buffer;
   buffer.Add<float>({1, 2, 3, 4});  // 16 bytes
@@ -333,7 +333,7 @@ TEST_F(EtdumpTensorSetTest, BadTensorDescriptionsNameTheEtdumpAndTable) {
             std::string::npos);
 }
 
-TEST_F(EtdumpTensorSetTest, DebugBufferThatShrankIsAnInputError) {
+TEST_F(EtdumpTensorSetNeedsSharedSchemaTest, DebugBufferThatShrankIsAnInputError) {
   HTPSCOPE_REQUIRE_ETDUMP_WRITER();
   DebugBuffer buffer;
   int64_t at = buffer.Add<float>({1, 2, 3, 4});
