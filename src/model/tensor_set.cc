@@ -171,7 +171,7 @@ TensorSet LoadEtdumpTensorSet(const std::string& etdump_path,
                     etdump_path, chosen->name, runs_with_debug - 1));
   std::map<int64_t, int64_t> next_output;  // per handle
   std::map<std::string, int> name_uses;    // per unhandled base name
-  size_t non_tensor_values = 0;
+  size_t non_tensor_values = 0, empty_tensor_values = 0;
   for (size_t i = 0; i < chosen->events.size(); ++i) {
     const EtdumpEvent& e = chosen->events[i];
     if (e.kind != EtdumpEventKind::kDebug) continue;
@@ -179,6 +179,7 @@ TensorSet LoadEtdumpTensorSet(const std::string& etdump_path,
       ++non_tensor_values;
       continue;
     }
+    if (e.tensors.empty()) ++empty_tensor_values;
     std::string base;
     if (e.delegate_debug_id_int < 0) {
       base = EventBaseName(dump, e);
@@ -203,6 +204,9 @@ TensorSet LoadEtdumpTensorSet(const std::string& etdump_path,
   if (non_tensor_values)
     set.notes.push_back(fmt::format("{}: {} debug event(s) holding a scalar, not a tensor, skipped",
                                     etdump_path, non_tensor_values));
+  if (empty_tensor_values)
+    set.notes.push_back(fmt::format("{}: {} debug event(s) say they hold a tensor but have none",
+                                    etdump_path, empty_tensor_values));
   if (set.tensors.empty())
     throw InputError(etdump_path,
                      fmt::format("run '{}' logged no tensors in its debug events", chosen->name),
@@ -214,6 +218,10 @@ TensorSet LoadTensorSet(const std::string& path, const std::string& manifest_ove
                         const std::string& debug_buffer) {
   std::error_code ec;
   bool is_dir = fs::is_directory(path, ec);
+  if (!debug_buffer.empty() && fs::exists(path, ec) && (is_dir || !IsEtdumpFile(path)))
+    throw InputError(path, fmt::format("a debug buffer ({}) was given for it, but it is not an "
+                                       "ExecuTorch ETDump",
+                                       debug_buffer));
   if (!manifest_override.empty()) {
     if (!is_dir)
       throw InputError(path,

@@ -333,6 +333,16 @@ TEST_F(EtdumpTensorSetNeedsSharedSchemaTest, BadTensorDescriptionsNameTheEtdumpA
             std::string::npos);
 }
 
+TEST_F(TensorSetTest, DebugBufferForAnythingButAnEtdumpIsRefused) {
+  std::string npy = Write("a.npy", NpyImage("<f4", "(1,)", 4));
+  EXPECT_EQ(ErrorOf([&] { LoadTensorSet(npy, "", "debug_output.bin"); }),
+            npy +
+                ": a debug buffer (debug_output.bin) was given for it, but it is not an "
+                "ExecuTorch ETDump");
+  EXPECT_NE(ErrorOf([&] { LoadTensorSet(dir_, "", "debug_output.bin"); }).find("not an ExecuTorch"),
+            std::string::npos);
+}
+
 TEST_F(EtdumpTensorSetNeedsSharedSchemaTest, DebugBufferThatShrankIsAnInputError) {
   HTPSCOPE_REQUIRE_ETDUMP_WRITER();
   DebugBuffer buffer;
