@@ -179,6 +179,24 @@ TEST_F(NumericsTest, OffsetOnARampKeepsMseExact) {
   EXPECT_DOUBLE_EQ(*row.metrics.snr_db, 10 * std::log10(328350.0 / 25.0));
 }
 
+TEST_F(NumericsTest, SignFlipsNearTheEndsOfTheFloat64RangeAreDivergent) {
+  // Near 1e200 naive sums overflow (cosine NaN, "ok"); near 1e-200 they
+  // underflow (cosine 1, "ok").  Both must read cosine −1, divergent.
+  for (double scale : {1e200, 1e-200, 1e300, 1e-300}) {
+    std::vector<double> x = {1 * scale, -2 * scale, 3 * scale};
+    std::vector<double> neg = {-1 * scale, 2 * scale, -3 * scale};
+    auto ref = Set({Raw("r__debugID_0", DType::kFloat64, {3}, x)}, false);
+    auto dev = Set({Raw("d__debugID_0", DType::kFloat64, {3}, neg)}, false);
+    NumericsResult result = CompareTensorSets(ref, dev, options_);
+    ASSERT_EQ(result.rows.size(), 1u);
+    EXPECT_DOUBLE_EQ(*result.rows[0].metrics.cosine, -1.0) << scale;
+    EXPECT_TRUE(result.rows[0].divergent) << scale;
+    EXPECT_EQ(result.first_divergent, 0u) << scale;
+    // The same tensors on both sides are not divergent.
+    EXPECT_FALSE(CompareTensorSets(ref, ref, options_).rows[0].divergent) << scale;
+  }
+}
+
 TEST_F(NumericsTest, SignFlipGivesCosineMinusOne) {
   std::vector<double> x = {1, -2, 3, 4, -5};
   std::vector<double> neg = {-1, 2, -3, -4, 5};
