@@ -217,8 +217,15 @@ std::string_view View(const fb::String* s) {
   return s ? std::string_view(s->c_str(), s->size()) : std::string_view();
 }
 
+// The Verifier checks a vector's length field for 4-byte alignment only, so
+// the int64 elements may sit at 4 mod 8: copy their bytes, never load them
+// in place.
 std::vector<int64_t> Longs(const fb::Vector<int64_t>* v) {
-  return v ? std::vector<int64_t>(v->begin(), v->end()) : std::vector<int64_t>();
+  if (!v) return {};
+  std::vector<int64_t> out(v->size());
+  std::memcpy(out.data(), v->Data(), out.size() * sizeof(int64_t));
+  for (int64_t& x : out) x = fb::EndianScalar(x);
+  return out;
 }
 
 EtdumpTensor ReadTensor(const etdump::Tensor* t, const uint8_t* base) {

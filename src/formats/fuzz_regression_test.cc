@@ -14,6 +14,7 @@
 #include "base/errors.h"
 #include "formats/byte_source.h"
 #include "formats/corpus_test_util.h"
+#include "formats/etdump.h"
 #include "formats/heap_profile.h"
 #include "formats/htp_graph.h"
 #include "formats/npy.h"
@@ -147,6 +148,7 @@ const std::map<std::string, Replay>& Replays() {
        [](const std::string& p, const std::string& c) {
          ParseTensorManifest(p, simdjson::padded_string(c), ManifestDataDir());
        }},
+      {"etdump", [](const std::string& p, const std::string& c) { ParseEtdump(p, c); }},
   };
   return replays;
 }
