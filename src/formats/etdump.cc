@@ -221,7 +221,7 @@ std::string_view View(const fb::String* s) {
 // the int64 elements may sit at 4 mod 8: copy their bytes, never load them
 // in place.
 std::vector<int64_t> Longs(const fb::Vector<int64_t>* v) {
-  if (!v) return {};
+  if (!v || v->size() == 0) return {};
   std::vector<int64_t> out(v->size());
   std::memcpy(out.data(), v->Data(), out.size() * sizeof(int64_t));
   for (int64_t& x : out) x = fb::EndianScalar(x);
