@@ -9,7 +9,10 @@ import gzip
 import io
 import json
 import os
+import shutil
 import struct
+import subprocess
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -387,6 +390,50 @@ AUSTIN1 = ("Thread 556798751e40;<module> (w.py);L16;main (w.py);L13 1064\n"
            "Thread 556798751e40;Bad sample 12\n")
 
 
+def etdump_seeds():
+    """ETDumps written by Debian's flatc from JSON against ExecuTorch's schema
+    (../shared/reference/executorch, never copied here); none when either is
+    missing."""
+    schema = os.path.join(HERE, "..", "..", "shared", "reference", "executorch",
+                          "etdump_schema_flatcc.fbs")
+    if not os.path.exists(schema) or shutil.which("flatc") is None:
+        return {}
+    tensor = {"scalar_type": "FLOAT", "sizes": [2, 3], "strides": [3, 1], "offset": 64}
+    documents = {
+        "profile.etdp": {"version": 0, "run_data": [
+            {"name": "Default", "allocators": [{"name": "planned"}], "events": [
+                {"allocation_event": {"allocator_id": 0, "allocation_size": 4096}},
+                {"profile_event": {"name": "Method::init", "start_time": 10, "end_time": 30}}]},
+            {"name": "Execute", "events": [
+                {"profile_event": {"name": "native_call_convolution.out", "instruction_id": 0,
+                                   "start_time": 100, "end_time": 900}},
+                {"profile_event": {"delegate_debug_id_str": "conv_0__debugID_1",
+                                   "delegate_debug_metadata": [1, 2], "start_time": 0,
+                                   "end_time": 5000}},
+                {"profile_event": {"delegate_debug_id_int": 3, "start_time": 0,
+                                   "end_time": 70}}]}]},
+        "debug.etdp": {"run_data": [{"name": "Execute", "events": [
+            {"debug_event": {"delegate_debug_id_int": 1, "debug_entry": {
+                "val": "Tensor", "tensor": tensor}}},
+            {"debug_event": {"name": "aten.add", "debug_entry": {
+                "val": "TensorList", "output": {"bool_val": True},
+                "tensor_list": {"tensors": [tensor, dict(tensor, scalar_type="BFLOAT16")]}}}},
+            {"debug_event": {"delegate_debug_id_str": "relu", "debug_entry": {
+                "val": "Double", "double_value": {"double_val": 0.5}}}}]}]},
+    }
+    out = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, document in documents.items():
+            source = os.path.join(tmp, name.replace(".etdp", ".json"))
+            with open(source, "w") as f:
+                json.dump(document, f)
+            subprocess.run(["flatc", "-b", "--size-prefixed", "-o", tmp, schema, source],
+                           check=True)
+            with open(os.path.join(tmp, name), "rb") as f:
+                out[name] = f.read()
+    return out
+
+
 def gz(data, mtime=0):
     out = io.BytesIO()
     with gzip.GzipFile(fileobj=out, mode="wb", mtime=mtime) as f:
@@ -470,6 +517,13 @@ def main():
             "b1_v3.npy": npy("|b1", [3, 1], b"\x00\x01\x02", version=3),
             "i8_0.npy": npy("<i8", [0, 5], b""),
         },
+    }
+    etdumps = etdump_seeds()
+    if etdumps:
+        seeds["etdump"] = etdumps
+    # csv_writer_fuzz: cells split at NUL, rows at 0x01.
+    seeds["csv_writer"] = {
+        "cells.bin": b"name\x00=HYPERLINK(\"x\")\x01-1.5\x00@SUM(1)\x00a,b\x00\"q\"\x01\tx\x00\r\n",
     }
     gz_seeds = {}
     for target, files in seeds.items():

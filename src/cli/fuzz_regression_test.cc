@@ -14,6 +14,7 @@
 #include "base/corpus_test_util.h"
 #include "base/errors.h"
 #include "formats/byte_source.h"
+#include "formats/etdump.h"
 #include "formats/heap_profile.h"
 #include "formats/htp_graph.h"
 #include "formats/npy.h"
@@ -111,7 +112,7 @@ const std::map<std::string, Replay>& Replays() {
       {"npy",
        [](const std::string& p, const std::string& c) {
          NpyHeader h = ParseNpyHeader(p, c);
-         TensorFileReader reader("t", {p, h.data_offset_bytes, h.dtype, h.big_endian, h.shape});
+         TensorFileReader reader("t", NpyTensorData(p, h));
          std::vector<double> out(256);
          std::vector<char> scratch;
          for (uint64_t first = 0; first < reader.element_count(); first += out.size())
@@ -138,6 +139,7 @@ const std::map<std::string, Replay>& Replays() {
        [](const std::string& p, const std::string& c) {
          ParseTensorManifest(p, simdjson::padded_string(c), ManifestDataDir());
        }},
+      {"etdump", [](const std::string& p, const std::string& c) { ParseEtdump(p, c); }},
   };
   return replays;
 }

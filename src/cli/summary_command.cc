@@ -3,6 +3,7 @@
 #include "analysis/summary.h"
 #include "cli/commands.h"
 #include "cli/run_args.h"
+#include "cli/etdump_summary_command.h"
 #include "model/run.h"
 #include "report/summary_report.h"
 
@@ -30,6 +31,8 @@ void RegisterSummaryCommand(CLI::App& app, CommandRegistry& registry) {
                   "else 2.0)")
       ->check(CLI::PositiveNumber);
   registry.Add(cmd, [] {
+    if (AllInputsAreEtdumps(options.run.inputs))
+      return RunEtdumpSummary(options.run.inputs, options.json, options.top_n);
     Run run = LoadRunFromArgs(options.run);
     SummaryOptions summary_options;
     summary_options.top_n = options.top_n;

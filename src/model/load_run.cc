@@ -80,7 +80,7 @@ void Assign(std::optional<T>& slot, const std::string& path, const std::string& 
 
 ReadArtifacts ReadAll(const std::vector<InputFile>& files, Run& run) {
   ReadArtifacts read;
-  std::string first_of[8];
+  std::string first_of[static_cast<int>(ArtifactKind::kEtdump) + 1];
   for (const auto& [path, named] : files) {
     std::string artifact_type;
     const ArtifactKind detected = DetectArtifactKind(path, &artifact_type);
@@ -127,6 +127,10 @@ ReadArtifacts ReadAll(const std::vector<InputFile>& files, Run& run) {
         run.skipped.push_back(fmt::format(
             "{}: JSON that is not a run artifact{}", path,
             artifact_type.empty() ? "" : fmt::format(" (artifact_type \"{}\")", artifact_type)));
+        continue;
+      case ArtifactKind::kEtdump:
+        // Summarised on its own (`summary etdump.etdp`); not yet joined with QNN artifacts.
+        run.skipped.push_back(fmt::format("{}: ExecuTorch ETDump (summarise it on its own)", path));
         continue;
       case ArtifactKind::kUnknown:
         if (named)
