@@ -31,13 +31,6 @@ std::optional<int64_t> IntegerMetric(const ProfileBlock& block, std::string_view
   return static_cast<int64_t>(std::llround(m->value));
 }
 
-uint32_t GraphIndex(const std::string& name, Run& run) {
-  for (uint32_t g = 0; g < run.graphs.size(); ++g)
-    if (run.graphs[g].name == name) return g;
-  run.graphs.push_back({name, Source::kProfile, 0});
-  return static_cast<uint32_t>(run.graphs.size() - 1);
-}
-
 }  // namespace
 
 void ImportProfile(ProfileReport&& profile, Run& run) {
@@ -86,33 +79,36 @@ void ImportProfile(ProfileReport&& profile, Run& run) {
     block_index[b] = index;
     run.profile_blocks.push_back(std::move(row));
   }
-  // Executions: the raw "Execute Stat N" blocks (CSV executions), by graph.
-  std::vector<uint32_t> count_of_graph;
-  for (const ProfileBlock* block : profile.Executions()) {
-    ExecutionRow e;
-    e.graph = GraphIndex(block->graph, run);
-    if (count_of_graph.size() <= e.graph) count_of_graph.resize(e.graph + 1, 0);
-    e.index = static_cast<int32_t>(++count_of_graph[e.graph]);
-    e.cold = e.index == 1;
-    e.qnn_accelerator_us = MicrosecondsMetric(*block, "QNN accelerator (execute) time", run);
-    e.accelerator_us = MicrosecondsMetric(*block, "Accelerator (execute) time", run);
-    e.accelerator_excluding_wait_us =
-        MicrosecondsMetric(*block, "Accelerator (execute excluding wait) time", run);
-    e.rpc_us = MicrosecondsMetric(*block, "RPC (execute) time", run);
-    e.qnn_execute_us = MicrosecondsMetric(*block, "QNN (execute) time", run);
-    e.netrun_us = MicrosecondsMetric(*block, "NetRun", run);
-    e.accelerator_cycles = IntegerMetric(*block, "Accelerator (execute) time (cycles)", "cycles");
-    e.critical_path_cycles =
-        IntegerMetric(*block, "Accelerator (critical path execute) time (cycles)", "cycles");
-    e.hvx_threads = IntegerMetric(*block, "Number of HVX threads used", "count");
-    e.block = block_index.at(block);
-    run.graphs[e.graph].executions += 1;
-    run.executions.push_back(e);
+  // Executions, graph by graph in order of first appearance; each graph's
+  // in file order.
+  for (const ProfileGraph& graph : profile.Graphs()) {
+    if (graph.executions.empty()) continue;
+    const uint32_t g = static_cast<uint32_t>(run.graphs.size());
+    std::string name = graph.name;
+    if (name.empty() && graph.index) name = fmt::format("graph {}", *graph.index);
+    run.graphs.push_back({name, Source::kProfile, 0});
+    for (const ProfileBlock* block : graph.executions) {
+      ExecutionRow e;
+      e.graph = g;
+      e.index = static_cast<int32_t>(++run.graphs[g].executions);
+      e.cold = e.index == 1;
+      e.qnn_accelerator_us = MicrosecondsMetric(*block, "QNN accelerator (execute) time", run);
+      e.accelerator_us = MicrosecondsMetric(*block, "Accelerator (execute) time", run);
+      e.accelerator_excluding_wait_us =
+          MicrosecondsMetric(*block, "Accelerator (execute excluding wait) time", run);
+      e.rpc_us = MicrosecondsMetric(*block, "RPC (execute) time", run);
+      e.qnn_execute_us = MicrosecondsMetric(*block, "QNN (execute) time", run);
+      e.netrun_us = MicrosecondsMetric(*block, "NetRun", run);
+      e.accelerator_cycles = IntegerMetric(*block, "Accelerator (execute) time (cycles)", "cycles");
+      e.critical_path_cycles =
+          IntegerMetric(*block, "Accelerator (critical path execute) time (cycles)", "cycles");
+      e.hvx_threads = IntegerMetric(*block, "Number of HVX threads used", "count");
+      e.timestamp_us = block->timestamp_us;
+      e.block = block_index.at(block);
+      run.profile_blocks[e.block].execution = static_cast<uint32_t>(run.executions.size());
+      run.executions.push_back(e);
+    }
   }
-  std::stable_sort(run.executions.begin(), run.executions.end(),
-                   [](const ExecutionRow& a, const ExecutionRow& b) { return a.graph < b.graph; });
-  for (uint32_t i = 0; i < run.executions.size(); ++i)
-    run.profile_blocks[run.executions[i].block].execution = i;
   run.profile_format = profile.format == ProfileFormat::kCsv            ? "csv"
                        : profile.format == ProfileFormat::kSnpeDiagview ? "snpe_diagview"
                                                                         : "text";

@@ -110,6 +110,7 @@ struct ExecutionRow {
   std::optional<int64_t> accelerator_cycles;            // Accelerator (execute) time (cycles): work
   std::optional<int64_t> critical_path_cycles;  // Accelerator (critical path execute) (cycles)
   std::optional<int64_t> hvx_threads;           // Number of HVX threads used
+  std::optional<uint64_t> timestamp_us;         // the profiling clock at its start (CSV)
   uint32_t block = 0;                           // index into profile_blocks
 };
 
