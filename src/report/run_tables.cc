@@ -180,10 +180,12 @@ std::vector<RunTable> MakeTables() {
              inst([](const Run& r, const OpInstanceRow& o, CellSink& s) {
                s.Text(r.Str(o.qnn_op_name));
              })),
-        Text("qnn_op_type", "", inst([](const Run& r, const OpInstanceRow& o, CellSink& s) {
+        Text("qnn_op_type", "its QNN op's type",
+             inst([](const Run& r, const OpInstanceRow& o, CellSink& s) {
                s.Text(r.Str(o.qnn_op_type));
              })),
-        Text("htp_op_type", "", inst([](const Run& r, const OpInstanceRow& o, CellSink& s) {
+        Text("htp_op_type", "the HTP op type the compiler chose",
+             inst([](const Run& r, const OpInstanceRow& o, CellSink& s) {
                s.Text(r.Str(o.htp_op_type));
              })),
         Text("category", "compute, system_service or boundary",
@@ -324,17 +326,17 @@ std::vector<RunTable> MakeTables() {
        "one row per op's memory traffic (QHAS, else the HTP graph's mem_* params)",
        {Int("op_id", "its op ID (as signed 64-bit bits)",
             [](const Run& r, size_t i, CellSink& s) { s.Int(IdBits(r.traffic[i].op_id)); }),
-        Text("qnn_op_name", "",
+        Text("qnn_op_name", "the QNN op it belongs to",
              [](const Run& r, size_t i, CellSink& s) { s.Text(r.Str(r.traffic[i].qnn_op_name)); }),
-        Text("htp_op_type", "",
+        Text("htp_op_type", "the HTP op type the compiler chose",
              [](const Run& r, size_t i, CellSink& s) { s.Text(r.Str(r.traffic[i].htp_op_type)); }),
-        Int("dram_read_bytes", "",
+        Int("dram_read_bytes", "bytes read from DRAM",
             [](const Run& r, size_t i, CellSink& s) { s.Int(r.traffic[i].dram_read_bytes); }),
-        Int("dram_write_bytes", "",
+        Int("dram_write_bytes", "bytes written to DRAM",
             [](const Run& r, size_t i, CellSink& s) { s.Int(r.traffic[i].dram_write_bytes); }),
-        Int("vtcm_read_bytes", "",
+        Int("vtcm_read_bytes", "bytes read from VTCM",
             [](const Run& r, size_t i, CellSink& s) { s.Int(r.traffic[i].vtcm_read_bytes); }),
-        Int("vtcm_write_bytes", "",
+        Int("vtcm_write_bytes", "bytes written to VTCM",
             [](const Run& r, size_t i, CellSink& s) { s.Int(r.traffic[i].vtcm_write_bytes); }),
         Text("source", "qhas or htp_graph",
              [](const Run& r, size_t i, CellSink& s) { s.Text(SourceName(r.traffic[i].source)); })},
@@ -362,7 +364,7 @@ std::vector<RunTable> MakeTables() {
              }),
         Text("label", "as printed",
              [](const Run& r, size_t i, CellSink& s) { s.Text(r.profile_nodes[i].label); }),
-        Text("qnn_op_name", "",
+        Text("qnn_op_name", "the QNN op it belongs to",
              [](const Run& r, size_t i, CellSink& s) { s.Text(r.profile_nodes[i].qnn_op_name); }),
         Int("node_cycles", "main-thread (linting) or thread-aggregate (detailed) cycles",
             [](const Run& r, size_t i, CellSink& s) { s.Int(r.profile_nodes[i].cycles); }),
@@ -373,27 +375,28 @@ std::vector<RunTable> MakeTables() {
               Put(s, r.profile_nodes[i].overlap_cycles);
             })},
        [](const Run& r) { return r.profile_nodes.size(); }});
-  t.push_back(
-      {"cross_checks",
-       "one row per figure two artifacts share",
-       {Text("topic", "time or memory",
-             [](const Run& r, size_t i, CellSink& s) { s.Text(r.cross_checks[i].topic); }),
-        Text("name", "",
-             [](const Run& r, size_t i, CellSink& s) { s.Text(r.cross_checks[i].name); }),
-        Text("unit", "",
-             [](const Run& r, size_t i, CellSink& s) { s.Text(r.cross_checks[i].unit); }),
-        Real("a", "", [](const Run& r, size_t i, CellSink& s) { s.Real(r.cross_checks[i].a); }),
-        Real("b", "", [](const Run& r, size_t i, CellSink& s) { s.Real(r.cross_checks[i].b); }),
-        Bool("agree", "",
-             [](const Run& r, size_t i, CellSink& s) { s.Bool(r.cross_checks[i].agree); })},
-       [](const Run& r) { return r.cross_checks.size(); }});
-  t.push_back(
-      {"warnings",
-       "one row per warning, with its stable code",
-       {Text("code", "", [](const Run& r, size_t i, CellSink& s) { s.Text(r.warnings[i].code); }),
-        Text("message", "",
-             [](const Run& r, size_t i, CellSink& s) { s.Text(r.warnings[i].message); })},
-       [](const Run& r) { return r.warnings.size(); }});
+  t.push_back({"cross_checks",
+               "one row per figure two artifacts share",
+               {Text("topic", "time or memory",
+                     [](const Run& r, size_t i, CellSink& s) { s.Text(r.cross_checks[i].topic); }),
+                Text("name", "the figure compared",
+                     [](const Run& r, size_t i, CellSink& s) { s.Text(r.cross_checks[i].name); }),
+                Text("unit", "cycles, bytes, us or ops",
+                     [](const Run& r, size_t i, CellSink& s) { s.Text(r.cross_checks[i].unit); }),
+                Real("a", "the first artifact's value",
+                     [](const Run& r, size_t i, CellSink& s) { s.Real(r.cross_checks[i].a); }),
+                Real("b", "the second artifact's value",
+                     [](const Run& r, size_t i, CellSink& s) { s.Real(r.cross_checks[i].b); }),
+                Bool("agree", "equal within the stated tolerance",
+                     [](const Run& r, size_t i, CellSink& s) { s.Bool(r.cross_checks[i].agree); })},
+               [](const Run& r) { return r.cross_checks.size(); }});
+  t.push_back({"warnings",
+               "one row per warning, with its stable code",
+               {Text("code", "stable identifier (docs/summary-json.md)",
+                     [](const Run& r, size_t i, CellSink& s) { s.Text(r.warnings[i].code); }),
+                Text("message", "what it says, for people",
+                     [](const Run& r, size_t i, CellSink& s) { s.Text(r.warnings[i].message); })},
+               [](const Run& r) { return r.warnings.size(); }});
   return t;
 }
 
