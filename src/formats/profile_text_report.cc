@@ -9,9 +9,9 @@
 #include <tuple>
 #include <utility>
 
+#include "base/text_util.h"
 #include "formats/profile_text.h"
 #include "formats/profile_text_shared.h"
-#include "base/text_util.h"
 
 namespace htpscope {
 namespace {
@@ -167,16 +167,7 @@ std::string_view SkipBom(std::string_view text) {
 
 void ProfileWarnings::Add(uint64_t line, const std::string& message) {
   if (first_line_ == 0) first_line_ = line;
-  if (out_->size() < kMaxShown) {
-    out_->push_back(fmt::format("line {}: {}", line, message));
-  } else {
-    ++dropped_;
-  }
-}
-
-void ProfileWarnings::Finish() {
-  if (dropped_ > 0) out_->push_back(fmt::format("{} more warnings not shown", dropped_));
-  dropped_ = 0;
+  sink_.Add(fmt::format("line {}: {}", line, message));
 }
 
 std::optional<LintEntry> LintEntryOf(std::string_view name) {

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/warning_sink.h"
 #include "formats/profile_text.h"
 
 namespace htpscope::profile_internal {
@@ -17,19 +18,17 @@ inline constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
 // `text` without a leading UTF-8 byte order mark.
 std::string_view SkipBom(std::string_view text);
 
-// Collects a reader's warnings as "line N: ...": the first kMaxShown, then
-// one "<k> more warnings not shown" (added by Finish()).
+// Collects a reader's warnings as "line N: ..." through a WarningSink (its
+// cap, then "<k> more warnings not shown", added by Finish()).
 class ProfileWarnings {
  public:
-  static constexpr size_t kMaxShown = 20;
-  explicit ProfileWarnings(std::vector<std::string>* out) : out_(out) {}
+  explicit ProfileWarnings(std::vector<std::string>* out) : sink_(out) {}
   void Add(uint64_t line, const std::string& message);
-  void Finish();
+  void Finish() { sink_.Finish(); }
   uint64_t first_line() const { return first_line_; }  // 0 when none
 
  private:
-  std::vector<std::string>* out_;
-  size_t dropped_ = 0;
+  WarningSink sink_;
   uint64_t first_line_ = 0;
 };
 

@@ -3,10 +3,14 @@
 // the readers that sees their structs).
 #pragma once
 
+#include <fmt/format.h>
+
 #include <cstdint>
 #include <unordered_map>
 #include <vector>
 
+#include "base/checked_math.h"
+#include "base/errors.h"
 #include "formats/htp_graph.h"
 #include "formats/optrace.h"
 #include "formats/profile_text.h"
@@ -47,5 +51,18 @@ void ImportRuntrace(Runtrace&& runtrace, Run& run);
 
 // Appends `message` to run.warnings under `code`.
 void Warn(Run& run, std::string code, std::string message);
+
+// Throws InputError naming `file` unless Σ value(row) over `rows` fits in
+// int64: every later sum of a subset of these (non-negative) values then fits
+// too, so no figure is ever a wrapped number.
+template <typename Rows, typename Value>
+void RequireSumFits(const Rows& rows, Value value, const std::string& file, const char* what) {
+  CheckedSum sum;
+  for (const auto& row : rows) sum += value(row);
+  if (sum.overflowed())
+    throw InputError(file, fmt::format("{} sum past 2^63: they are not the figures of one "
+                                       "execution",
+                                       what));
+}
 
 }  // namespace htpscope::model_import

@@ -185,6 +185,17 @@ void JoinSlices(const Optrace& trace, Run& run) {
 
 void ImportOptrace(Optrace&& trace, Run& run) {
   for (const auto& w : trace.warnings) Warn(run, "reader", fmt::format("{}: {}", trace.path, w));
+  RequireSumFits(
+      trace.slices, [](const OpSlice& s) { return s.dur_cycles; }, trace.path,
+      "the executed slices' durations");
+  RequireSumFits(
+      trace.slices, [](const OpSlice& s) { return s.dpc_cycles; }, trace.path,
+      "the slices' Dominant Path Cycles");
+  for (const auto& s : trace.slices)
+    if (!CheckedAdd(s.start_cycles, s.dur_cycles))
+      throw InputError(trace.path, fmt::format("a slice of op {} ends past the largest cycle "
+                                               "count (start {} + {} cycles)",
+                                               OpIdHex(s.op_id), s.start_cycles, s.dur_cycles));
   JoinSlices(trace, run);
   std::vector<OpSlice>().swap(trace.slices);  // the biggest table: free it before the rest
   run.dims = std::move(trace.dims);

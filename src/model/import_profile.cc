@@ -46,6 +46,12 @@ void ImportProfile(ProfileReport&& profile, Run& run) {
   });
   std::map<const ProfileBlock*, uint32_t> block_index;
   for (const ProfileBlock* b : blocks) {
+    RequireSumFits(
+        b->nodes, [](const ProfileNode& n) { return n.cycles; }, profile.path,
+        "a block's per-node cycles");
+    RequireSumFits(
+        b->nodes, [](const ProfileNode& n) { return n.wait_cycles.value_or(0); }, profile.path,
+        "a block's wait cycles");
     ProfileBlockRow row;
     row.title = b->title;
     row.graph_name = b->graph;

@@ -96,6 +96,33 @@ void InstancesFromQhas(const std::vector<QhasOpInstance>& rows, Run& run) {
 }  // namespace
 
 QhasFacts ImportQhas(Qhas&& qhas, Run& run) {
+  using Row = QhasOpInstance;
+  RequireSumFits(
+      qhas.htp_op_instances, [](const Row& r) { return r.cycles; }, qhas.path,
+      "the op instances' cycles");
+  RequireSumFits(
+      qhas.htp_op_instances, [](const Row& r) { return r.dominant_path_cycles; }, qhas.path,
+      "the op instances' dominant-path cycles");
+  for (auto bytes : {&Row::dram_read_bytes, &Row::dram_write_bytes, &Row::vtcm_read_bytes,
+                     &Row::vtcm_write_bytes})
+    RequireSumFits(
+        qhas.htp_op_instances, [bytes](const Row& r) { return r.*bytes; }, qhas.path,
+        "the op instances' traffic bytes");
+  for (const auto& r : qhas.htp_op_instances)
+    if (!CheckedAdd(r.start_cycle, r.cycles))
+      throw InputError(qhas.path, fmt::format("op instance {} ends past the largest cycle count",
+                                              OpIdHex(r.op_id)));
+  for (const auto* rows : {&qhas.qnn_op_instances, &qhas.htp_op_types}) {
+    RequireSumFits(
+        *rows, [](const QhasOpAggregate& r) { return r.cycles; }, qhas.path, "the op rows' cycles");
+    RequireSumFits(
+        *rows, [](const QhasOpAggregate& r) { return r.dominant_path_cycles; }, qhas.path,
+        "the op rows' dominant-path cycles");
+  }
+  for (const auto& o : qhas.overall)
+    RequireSumFits(
+        o.resources, [](const QhasResource& r) { return r.cycles_used; }, qhas.path,
+        "htp_resources cycles_used");
   QhasFacts facts;
   facts.present = true;
   facts.path = qhas.path;

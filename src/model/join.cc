@@ -9,6 +9,7 @@
 #include "base/checked_math.h"
 #include "base/errors.h"
 #include "base/intervals.h"
+#include "base/warning_sink.h"
 #include "model/dominant_path.h"
 
 namespace htpscope {
@@ -217,6 +218,23 @@ void BuildMissing(Run& run) {
     run.missing.push_back({"HTP graph (chrometrace_htp.json, HTP_GRAPH)", "compiled-graph checks"});
 }
 
+// At most kMaxWarningsShown warnings of each code, then one "N more warnings
+// not shown" of that code: a damaged file cannot bury the others' warnings.
+void CapWarnings(std::vector<WarningRow>& warnings) {
+  std::map<std::string, size_t> shown, dropped;
+  std::vector<WarningRow> kept;
+  for (auto& w : warnings) {
+    if (shown[w.code] < kMaxWarningsShown) {
+      ++shown[w.code];
+      kept.push_back(std::move(w));
+    } else {
+      ++dropped[w.code];
+    }
+  }
+  for (const auto& [code, n] : dropped) kept.push_back({code, MoreWarningsNotShown(n)});
+  warnings = std::move(kept);
+}
+
 void JoinRun(Run& run, const model_import::QhasFacts& qhas, const LoadOptions& options) {
   CheckArtifactsBelongTogether(run, qhas, options);
   if (!run.qhas_cores.empty() && !run.qhas_cores.front().lists_complete) {
@@ -238,6 +256,7 @@ void JoinRun(Run& run, const model_import::QhasFacts& qhas, const LoadOptions& o
   BuildTraffic(run, qhas);
   BuildCrossChecks(run, qhas);
   BuildMissing(run);
+  CapWarnings(run.warnings);
 }
 
 }  // namespace htpscope

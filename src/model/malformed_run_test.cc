@@ -13,6 +13,7 @@
 
 #include "base/corpus_test_util.h"
 #include "base/errors.h"
+#include "model/fake_run_test_util.h"
 #include "model/run.h"
 
 namespace htpscope {
@@ -183,6 +184,28 @@ TEST(MalformedRun, EmptyAndUnreadableFiles) {
   error = ErrorOf([&] { LoadRun({dir + "/no-such-file.json"}); });
   ASSERT_TRUE(error);
   EXPECT_NE(error->problem().find("no such file or directory"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace htpscope
+
+namespace htpscope {
+namespace {
+
+// Twelve slices of 9·10^17 cycles, each within bounds, sum past 2^63: the
+// work figure would wrap to a negative number, so the run is refused.
+TEST(MalformedRun, CyclesSummingPast2To63AreAnErrorNotAWrappedFigure) {
+  std::vector<testing_support::FakeSlice> slices;
+  for (int i = 0; i < 12; ++i)
+    slices.push_back({static_cast<uint64_t>(0x100 + i), "big", "q::Conv", "uses_hvx",
+                      static_cast<uint32_t>(512 + i % 4), 0, 900000000000000000LL});
+  try {
+    testing_support::FakeRun(testing_support::OptraceJson(slices), "");
+    FAIL() << "a wrapped sum was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(e.file().find("fake_trace.json"), std::string::npos) << e.what();
+    EXPECT_NE(e.problem().find("sum past 2^63"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

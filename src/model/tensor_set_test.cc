@@ -12,8 +12,8 @@
 #include <functional>
 #include <limits>
 
-#include "base/errors.h"
 #include "base/corpus_test_util.h"
+#include "base/errors.h"
 #include "formats/etdump_test_util.h"
 #include "formats/htp_graph.h"
 #include "formats/tensor_test_util.h"
