@@ -309,7 +309,7 @@ TEST(Lint, NoTotalPrinted) {
             "30.0 % of critical path, overlap not reported, HVX only, waited 100 cycles");
 }
 
-TEST(Lint, DetailedProfileIsRejected) {
+TEST(Lint, CorpusDetailedProfileIsRejected) {
   HTPSCOPE_REQUIRE_CORPUS("v8c8_256");
   htpscope::Run report = LoadRun({testing_support::CorpusFile("v8c8_256", "profile_text.txt")});
   try {

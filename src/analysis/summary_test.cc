@@ -196,7 +196,7 @@ TEST(SummaryCorpus, GdnOptraceAloneReconstructsTheSameDominantPath) {
   EXPECT_EQ(written, 2808599);
 }
 
-TEST(SummaryPartial, QhasAloneStillGivesTheFineView) {
+TEST(SummaryPartial, CorpusQhasAloneStillGivesTheFineView) {
   HTPSCOPE_REQUIRE_CORPUS("v8c8_256");
   htpscope::Run run = LoadRun(
       {testing_support::CorpusFile("v8c8_256", "chrometrace_qnn_htp_analysis_summary.json")});

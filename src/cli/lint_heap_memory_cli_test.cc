@@ -74,7 +74,7 @@ TEST(LintHeapMemoryCli, Lint) {
   EXPECT_TRUE(Contains(r.err, "expected qnn-profile-viewer linting output")) << r.err;
 }
 
-TEST(LintHeapMemoryCli, LintOnDetailedProfileExplainsWhatIsMissing) {
+TEST(LintHeapMemoryCli, CorpusLintOnDetailedProfileExplainsWhatIsMissing) {
   HTPSCOPE_REQUIRE_CORPUS("native_256");
   CliResult r =
       RunCli("lint '" + testing_support::CorpusFile("native_256", "profile_text.txt") + "'");
@@ -113,7 +113,7 @@ TEST(LintHeapMemoryCli, HeapSeveralRunsAndExitStatus) {
   EXPECT_TRUE(Contains(r.err, "is negative")) << r.err;
 }
 
-TEST(LintHeapMemoryCli, Memory) {
+TEST(LintHeapMemoryCli, CorpusMemory) {
   HTPSCOPE_REQUIRE_CORPUS("chain8_archive");
   CliResult r = RunCli("memory --json '" + testing_support::CorpusRun("chain8_archive") + "'");
   ASSERT_EQ(r.status, 0) << r.err;

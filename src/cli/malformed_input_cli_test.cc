@@ -59,7 +59,7 @@ TEST(MalformedInputCli, BrokenArtifactsExitWithStatus2AndALocatedMessage) {
   }
 }
 
-TEST(MalformedInputCli, MissingPathAndTwoTracesExitWithStatus2) {
+TEST(MalformedInputCli, CorpusMissingPathAndTwoTracesExitWithStatus2) {
   CliResult r = RunCli("summary /no/such/run");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("/no/such/run: no such file or directory"), std::string::npos) << r.err;

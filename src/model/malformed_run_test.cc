@@ -42,7 +42,7 @@ void Write(const std::string& path, const std::string& content) {
   std::ofstream(path, std::ios::binary) << content;
 }
 
-TEST(MalformedRun, TwoOfAKindInOneDirectoryNamesBothFiles) {
+TEST(MalformedRun, CorpusTwoOfAKindInOneDirectoryNamesBothFiles) {
   HTPSCOPE_REQUIRE_CORPUS("v8c8_256");
   for (const std::string file :
        {"chrometrace.json", "chrometrace_runtrace.json", "chrometrace_htp.json",
@@ -60,7 +60,7 @@ TEST(MalformedRun, TwoOfAKindInOneDirectoryNamesBothFiles) {
   }
 }
 
-TEST(MalformedRun, TruncatedArtifactInADirectoryIsALocatedError) {
+TEST(MalformedRun, CorpusTruncatedArtifactInADirectoryIsALocatedError) {
   HTPSCOPE_REQUIRE_CORPUS("v8c8_256");
   std::string dir = testing_support::TempDir("truncrun");
   std::string trace = Slurp(testing_support::CorpusFile("v8c8_256", "chrometrace.json"));
@@ -74,7 +74,7 @@ TEST(MalformedRun, TruncatedArtifactInADirectoryIsALocatedError) {
   EXPECT_LE(*error->byte_offset(), trace.size() / 3);
 }
 
-TEST(MalformedRun, GzipCutShortInADirectoryIsAnError) {
+TEST(MalformedRun, CorpusGzipCutShortInADirectoryIsAnError) {
   HTPSCOPE_REQUIRE_CORPUS("v8c8_256");
   std::string dir = testing_support::TempDir("gzrun");
   std::string trace = Slurp(testing_support::CorpusFile("v8c8_256", "chrometrace_runtrace.json"));
@@ -91,7 +91,7 @@ TEST(MalformedRun, GzipCutShortInADirectoryIsAnError) {
   EXPECT_NE(error->problem().find("gzip stream is truncated"), std::string::npos) << error->what();
 }
 
-TEST(MalformedRun, QhasFromAnotherRunIsRefusedUnlessAllowed) {
+TEST(MalformedRun, CorpusQhasFromAnotherRunIsRefusedUnlessAllowed) {
   HTPSCOPE_REQUIRE_CORPUS("v8c8_256");
   // Which run a QHAS belongs to is told by its op IDs: none of this one's
   // occur in the optrace.

@@ -14,7 +14,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-TEST(LoadRun, V8c8DirectoryByContent) {
+TEST(LoadRun, CorpusV8c8DirectoryByContent) {
   HTPSCOPE_REQUIRE_CORPUS("v8c8_256");
   htpscope::Run run = LoadRun({testing_support::CorpusRun("v8c8_256")});
   EXPECT_TRUE(run.Has(ArtifactType::kOptrace) && run.Has(ArtifactType::kRuntrace) &&
@@ -29,7 +29,7 @@ TEST(LoadRun, V8c8DirectoryByContent) {
   EXPECT_EQ(run.op_instances.size(), 53u);
 }
 
-TEST(LoadRun, RecognisesArtifactsWhateverTheirNames) {
+TEST(LoadRun, CorpusRecognisesArtifactsWhateverTheirNames) {
   HTPSCOPE_REQUIRE_CORPUS("native_256");
   std::string dir = testing_support::TempDir("renamed");
   fs::copy_file(testing_support::CorpusFile("native_256", "chrometrace_runtrace.json"),
@@ -42,7 +42,7 @@ TEST(LoadRun, RecognisesArtifactsWhateverTheirNames) {
   EXPECT_EQ(run.op_instances.size(), 99u);
 }
 
-TEST(LoadRun, TwoTracesInOneDirectoryIsAnError) {
+TEST(LoadRun, CorpusTwoTracesInOneDirectoryIsAnError) {
   HTPSCOPE_REQUIRE_CORPUS("native_256");
   std::string dir = testing_support::TempDir("twotraces");
   fs::copy_file(testing_support::CorpusFile("native_256", "chrometrace.json"), dir + "/one.json");

@@ -209,7 +209,7 @@ TEST(HtmlReportModel, CorpusRunKeepsSummaryFiguresAndEveryCycle) {
   EXPECT_TRUE(vtcm);
 }
 
-TEST(HtmlReportModel, TablesAreCappedToTheBiggestRows) {
+TEST(HtmlReportModel, CorpusTablesAreCappedToTheBiggestRows) {
   HTPSCOPE_REQUIRE_CORPUS("v8c8_256");
   htpscope::Run run = LoadRun({CorpusRun("v8c8_256")});
   Summary summary = Summarize(run);
