@@ -249,29 +249,43 @@ NodeGroups GroupNodes(const DependencyGraph& graph,
   return groups;
 }
 
+namespace {
+
+// Walks the edges of `kinds` out of every node of group `from`, depth first.
+// `visit(w)` is called for each edge's target w not yet walked through and
+// says whether to walk on from w (which is then never visited again).
+template <typename Visit>
+void WalkFromGroup(const DependencyGraph& graph, const NodeGroups& groups, uint32_t from,
+                   uint8_t kinds, Visit visit) {
+  std::vector<bool> seen(graph.nodes.size(), false);
+  std::vector<uint32_t> stack;
+  for (uint32_t v = 0; v < graph.nodes.size(); ++v)
+    if (groups.of_node[v] == from) stack.push_back(v);
+  while (!stack.empty()) {
+    uint32_t v = stack.back();
+    stack.pop_back();
+    for (uint32_t e : graph.out_edges[v]) {
+      if (!(graph.edges[e].kinds & kinds)) continue;
+      uint32_t w = graph.edges[e].to;
+      if (seen[w] || !visit(w)) continue;
+      seen[w] = true;
+      stack.push_back(w);
+    }
+  }
+}
+
+}  // namespace
+
 std::vector<std::vector<bool>> GroupReachability(const DependencyGraph& graph,
                                                  const NodeGroups& groups, uint8_t kinds) {
   size_t n_groups = groups.names.size();
   std::vector<std::vector<bool>> reach(n_groups, std::vector<bool>(n_groups, false));
-  for (uint32_t a = 0; a < n_groups; ++a) {
-    std::vector<bool> seen(graph.nodes.size(), false);
-    std::vector<uint32_t> stack;
-    for (uint32_t v = 0; v < graph.nodes.size(); ++v)
-      if (groups.of_node[v] == a) stack.push_back(v);
-    // Seeds are not "reached" themselves: only successors are.
-    while (!stack.empty()) {
-      uint32_t v = stack.back();
-      stack.pop_back();
-      for (uint32_t e : graph.out_edges[v]) {
-        if (!(graph.edges[e].kinds & kinds)) continue;
-        uint32_t w = graph.edges[e].to;
-        if (seen[w]) continue;
-        seen[w] = true;
-        reach[a][groups.of_node[w]] = true;
-        stack.push_back(w);
-      }
-    }
-  }
+  // Seeds are not "reached" themselves: only successors are.
+  for (uint32_t a = 0; a < n_groups; ++a)
+    WalkFromGroup(graph, groups, a, kinds, [&](uint32_t w) {
+      reach[a][groups.of_node[w]] = true;
+      return true;
+    });
   return reach;
 }
 
@@ -370,28 +384,15 @@ DagComparison CompareWithExpected(const DependencyGraph& graph, const NodeGroups
   // over every edge.
   auto actual = [&](uint8_t kinds) {
     std::set<std::pair<uint32_t, uint32_t>> found;
-    for (uint32_t a : named_groups) {
-      std::vector<bool> seen(graph.nodes.size(), false);
-      std::vector<uint32_t> stack;
-      for (uint32_t v = 0; v < graph.nodes.size(); ++v)
-        if (groups.of_node[v] == a) stack.push_back(v);
-      while (!stack.empty()) {
-        uint32_t v = stack.back();
-        stack.pop_back();
-        for (uint32_t e : graph.out_edges[v]) {
-          if (!(graph.edges[e].kinds & kinds)) continue;
-          uint32_t w = graph.edges[e].to;
-          uint32_t gw = groups.of_node[w];
-          if (gw != a && named_groups.count(gw)) {
-            found.insert({a, gw});
-            continue;
-          }
-          if (gw == a || seen[w]) continue;  // own nodes are seeds already
-          seen[w] = true;
-          stack.push_back(w);
+    for (uint32_t a : named_groups)
+      WalkFromGroup(graph, groups, a, kinds, [&](uint32_t w) {
+        uint32_t gw = groups.of_node[w];
+        if (gw != a && named_groups.count(gw)) {
+          found.insert({a, gw});
+          return false;
         }
-      }
-    }
+        return gw != a;  // own nodes are seeds already
+      });
     return found;
   };
   auto data = actual(kDataEdges);
