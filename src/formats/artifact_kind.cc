@@ -33,6 +33,7 @@ const char* ArtifactKindName(ArtifactKind kind) {
 }
 
 ArtifactKind DetectArtifactKindFromPrefix(std::string_view prefix, std::string* artifact_type) {
+  prefix = SkipByteOrderMark(prefix);
   size_t first = prefix.find_first_not_of(" \t\r\n");
   if (first != std::string_view::npos && prefix[first] == '{') {
     auto type = SniffArtifactType(prefix);
