@@ -2,43 +2,12 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <filesystem>
-
 #include "base/errors.h"
+#include "formats/byte_source.h"
+#include "formats/input_files.h"
 
 namespace htpscope {
 namespace {
-
-namespace fs = std::filesystem;
-
-struct InputFile {
-  std::string path;
-  bool named = false;  // given on the command line, not found in a directory
-};
-
-std::vector<InputFile> ExpandInputs(const std::vector<std::string>& inputs,
-                                    std::vector<std::string>* skipped) {
-  std::vector<InputFile> files;
-  for (const auto& input : inputs) {
-    std::error_code ec;
-    auto status = fs::status(input, ec);
-    if (ec || !fs::exists(status)) throw InputError(input, "no such file or directory");
-    if (fs::is_directory(status)) {
-      std::vector<std::string> found;
-      for (const auto& entry : fs::directory_iterator(input, ec)) {
-        if (entry.is_regular_file()) found.push_back(entry.path().string());
-      }
-      if (ec) throw InputError(input, fmt::format("cannot list directory: {}", ec.message()));
-      std::sort(found.begin(), found.end());
-      if (found.empty()) skipped->push_back(fmt::format("{}: directory has no files", input));
-      for (auto& f : found) files.push_back({std::move(f), false});
-    } else {
-      files.push_back({input, true});
-    }
-  }
-  return files;
-}
 
 template <typename T, typename Read>
 void Assign(std::optional<T>& slot, const std::string& path, const std::string& previous,
@@ -48,7 +17,7 @@ void Assign(std::optional<T>& slot, const std::string& path, const std::string& 
         path,
         fmt::format("a second {} artifact (the first is {}); give the files of one run explicitly",
                     ArtifactKindName(kind), previous));
-  slot = read(path);
+  slot = ReadNamingFileOnOutOfMemory(path, [&] { return read(path); });
 }
 
 void AddWarnings(ProfiledRun& run, const std::string& path,
@@ -62,7 +31,7 @@ ProfiledRun LoadRun(const std::vector<std::string>& inputs) {
   ProfiledRun run;
   if (inputs.empty()) throw InputError("<arguments>", "no run directory or artifact file given");
   run.label = inputs.front();
-  std::vector<InputFile> files = ExpandInputs(inputs, &run.skipped);
+  std::vector<RunInputFile> files = ExpandRunInputs(inputs, &run.skipped, &run.warnings);
   std::string first_of[8];
   for (const auto& [path, named] : files) {
     std::string artifact_type;
@@ -94,8 +63,9 @@ ProfiledRun LoadRun(const std::vector<std::string>& inputs) {
               fmt::format("a second profile-viewer output (the first is {}); give the files of "
                           "one run explicitly",
                           text_first));
-        run.profile =
-            kind == ArtifactKind::kProfileText ? ReadProfileText(path) : ReadProfileCsv(path);
+        run.profile = ReadNamingFileOnOutOfMemory(path, [&] {
+          return kind == ArtifactKind::kProfileText ? ReadProfileText(path) : ReadProfileCsv(path);
+        });
         AddWarnings(run, path, run.profile->warnings);
         text_first = path;
         break;
@@ -120,9 +90,12 @@ ProfiledRun LoadRun(const std::vector<std::string>& inputs) {
         run.skipped.push_back(fmt::format("{}: not a recognised profiling artifact", path));
         continue;
     }
+    AddWarnings(run, path, TakeInputWarnings(path));
     previous = path;
     run.artifacts.push_back({path, kind});
   }
+  if (run.artifacts.empty())
+    throw InputError(run.label, NoArtifactProblem(files.size(), run.skipped));
   if (run.optrace) run.ops = BuildOpInstances(*run.optrace, &run.warnings);
   return run;
 }

@@ -40,9 +40,11 @@ struct ProfiledRun {
 };
 
 // Loads a run from `inputs`: one directory (scanned, not recursively) or any
-// number of files.  Artifacts are recognised by content.  Throws InputError
-// when a file is malformed, or when two files of the same kind are given
-// (e.g. two optraces in one directory: which one is meant is ambiguous).
+// number of files ("-" is standard input; see ExpandRunInputs).  Artifacts
+// are recognised by content.  Throws InputError when a file is malformed,
+// when two files of the same kind are given (e.g. two optraces in one
+// directory: which one is meant is ambiguous), or when no file is an
+// artifact (an empty directory included).
 ProfiledRun LoadRun(const std::vector<std::string>& inputs);
 
 }  // namespace htpscope
