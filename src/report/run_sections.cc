@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "report/text_sanitize.h"
+
 namespace htpscope {
 
 void AppendSection(std::string& out, std::string_view title) {
@@ -11,7 +13,7 @@ void AppendSection(std::string& out, std::string_view title) {
 std::string ReadArtifactLines(const std::vector<LoadedArtifact>& artifacts) {
   std::string out;
   for (const auto& a : artifacts)
-    out += fmt::format("  read {:<22} {}\n", ArtifactKindName(a.kind), a.path);
+    out += fmt::format("  read {:<22} {}\n", ArtifactKindName(a.kind), TerminalSafe(a.path));
   return out;
 }
 

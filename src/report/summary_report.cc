@@ -7,6 +7,7 @@
 #include "report/format_util.h"
 #include "report/json_values.h"
 #include "report/run_sections.h"
+#include "report/text_sanitize.h"
 
 namespace htpscope {
 namespace {
@@ -77,9 +78,9 @@ void RenderCoarse(const Summary& s, std::string& out) {
     out += "  Statistics printed by the viewer:\n";
     for (size_t i = 0; i < s.profile_statistics.size(); ++i) {
       const auto& m = s.profile_statistics[i];
-      out += fmt::format("    [{}] {}{}: {} {}\n", s.profile_statistics_sections[i],
-                         m.source.empty() ? "" : m.source + " ", m.name,
-                         m.has_value ? fmt::format("{:g}", m.value) : "-", m.unit);
+      out += fmt::format("    [{}] {}{}: {} {}\n", TerminalSafe(s.profile_statistics_sections[i]),
+                         m.source.empty() ? "" : TerminalSafe(m.source) + " ", TerminalSafe(m.name),
+                         m.has_value ? fmt::format("{:g}", m.value) : "-", TerminalSafe(m.unit));
     }
   }
   out += fmt::format("  Plausible HTP clock: {:.3f} GHz ({})\n", s.clock.plausible_ghz,
@@ -98,7 +99,7 @@ void RenderGroups(const std::vector<OpGroup>& groups, const char* title, int top
   for (const auto& g : groups) {
     if (shown++ >= top_n) break;
     out += fmt::format(
-        "    {:<34} {:>12} {:>7} {:>13} {:>7} {:>6}  {}\n", Ellipsize(g.name, 34),
+        "    {:<34} {:>12} {:>7} {:>13} {:>7} {:>6}  {}\n", Ellipsize(TerminalSafe(g.name), 34),
         g.dpc_cycles ? GroupDigits(*g.dpc_cycles) + (g.dpc_lower_bound ? "+" : "") : "-",
         OrDash(g.dpc_share_of_wall_pct, 1), GroupDigits(g.work_cycles), OrDash(g.work_share_pct, 1),
         g.instances, OpCategoryName(g.category));
@@ -167,9 +168,9 @@ void RenderPhases(const Summary& s, std::string& out) {
   out += fmt::format("  {:>4}  {:<20} {:>13} {:>11} {:>8}\n", "exec", "phase", "wall cycles",
                      "wall µs", "GHz");
   for (const auto& p : s.phases)
-    out +=
-        fmt::format("  {:>4}  {:<20} {:>13} {:>11.2f} {:>8}\n", p.execution, Ellipsize(p.phase, 20),
-                    OrDash(p.wall_cycles), p.wall_us, OrDash(p.effective_ghz, 3));
+    out += fmt::format("  {:>4}  {:<20} {:>13} {:>11.2f} {:>8}\n", p.execution,
+                       Ellipsize(TerminalSafe(p.phase), 20), OrDash(p.wall_cycles), p.wall_us,
+                       OrDash(p.effective_ghz, 3));
   if (s.traced_execution)
     out += fmt::format("  The optrace lies inside execution {}'s Graph Execute window.\n",
                        *s.traced_execution);
@@ -178,9 +179,9 @@ void RenderPhases(const Summary& s, std::string& out) {
 }  // namespace
 
 std::string RenderSummaryText(const Summary& s, int top_n) {
-  std::string out = fmt::format("htpscope summary: {}\n", s.label);
+  std::string out = fmt::format("htpscope summary: {}\n", TerminalSafe(s.label));
   out += ReadArtifactLines(s.artifacts);
-  for (const auto& k : s.skipped) out += fmt::format("  skipped {}\n", k);
+  for (const auto& k : s.skipped) out += fmt::format("  skipped {}\n", TerminalSafe(k));
   RenderCoarse(s, out);
   if (s.fine) RenderFine(s, top_n, out);
   if (!s.units.empty()) RenderUnits(s, out);
@@ -189,17 +190,19 @@ std::string RenderSummaryText(const Summary& s, int top_n) {
     AppendSection(out, "Cross-checks between artifacts");
     for (const auto& c : s.cross_checks) {
       const char* relation = !c.agree ? "vs" : c.a == c.b ? "=" : "≈";
-      out += fmt::format("  [{}] {}: {} {:g} {} {} {:g}", c.agree ? "agree" : "DIFFER", c.name,
-                         c.a_source, c.a, relation, c.b_source, c.b);
+      out += fmt::format("  [{}] {}: {} {:g} {} {} {:g}", c.agree ? "agree" : "DIFFER",
+                         TerminalSafe(c.name), TerminalSafe(c.a_source), c.a, relation,
+                         TerminalSafe(c.b_source), c.b);
       if (!c.agree && c.unit != "ops")
         out += fmt::format(" (difference {:g} {})", c.a - c.b, c.unit);
       out += "\n";
-      if (!c.note.empty() && !c.agree) out += fmt::format("      {}\n", c.note);
+      if (!c.note.empty() && !c.agree) out += fmt::format("      {}\n", TerminalSafe(c.note));
     }
   }
   if (!s.warnings.empty()) {
     AppendSection(out, "Warnings");
-    for (const auto& w : s.warnings) out += fmt::format("  [{}] {}\n", w.code, w.message);
+    for (const auto& w : s.warnings)
+      out += fmt::format("  [{}] {}\n", w.code, TerminalSafe(w.message));
   }
   out += MissingArtifactsSection(s.missing);
   return out;
