@@ -1,11 +1,11 @@
 #include <fmt/format.h>
 
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
-#include "cli/commands.h"
 #include "base/errors.h"
+#include "cli/commands.h"
+#include "cli/output_file.h"
+#include "model/input_text.h"
 #include "model/run.h"
 #include "report/graph_report.h"
 
@@ -13,7 +13,6 @@ namespace htpscope::cli {
 
 void AddGroupingOptions(CLI::App* cmd, std::vector<std::string>& groups, std::string& group_by);
 Grouping MakeGrouping(const std::vector<std::string>& groups, const std::string& group_by);
-void WriteFile(const std::string& path, const std::string& text);
 
 void RegisterGraphCommand(CLI::App& app, CommandRegistry& registry) {
   struct Options {
@@ -47,15 +46,15 @@ void RegisterGraphCommand(CLI::App& app, CommandRegistry& registry) {
     options.grouping = MakeGrouping(o.groups, o.group_by);
     for (const auto& spec : o.drop_edges) options.drop_edges.push_back(ParseEdgeSpec(spec));
     if (!o.expect.empty()) {
-      std::ifstream in(o.expect, std::ios::binary);
-      if (!in) throw InputError(o.expect, "cannot open the file");
-      std::stringstream text;
-      text << in.rdbuf();
-      options.expected = ParseExpectedDag(o.expect, text.str());
+      options.expected = ParseExpectedDag(o.expect, ReadInputText(o.expect));
     }
     ProfiledRun run = LoadRun(o.inputs);
     GraphView view = BuildGraphView(run, options);
-    if (!o.dot.empty()) WriteFile(o.dot, RenderGraphDot(view));
+    if (!o.dot.empty()) {
+      std::vector<std::string> inputs = InputsOfRun(run);
+      inputs.push_back(o.expect);
+      WriteOutputFile(o.dot, RenderGraphDot(view), inputs);
+    }
     if (o.json)
       fmt::print("{}\n", GraphToJson(view, run).dump(2));
     else

@@ -1,15 +1,37 @@
 // htpscope: the command-line front end.  Each subcommand lives in its own
 // file and registers itself here; this file only dispatches and maps errors
-// to exit codes (0 ok, 1 a gate failed, 2 bad input or usage).
+// to exit codes (base/errors.h): 0 ok, 1 a gate failed, 2 bad input or
+// usage, 3 an output that cannot be written, 70 a bug.  Messages are made
+// terminal-safe: they quote names read from the inputs.
 #include <fmt/format.h>
 #include <malloc.h>
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
+#include <new>
+#include <string_view>
 
-#include "cli/commands.h"
 #include "base/errors.h"
+#include "cli/commands.h"
+#include "model/input_text.h"
+#include "report/text_sanitize.h"
+
+namespace {
+
+int Fail(std::string_view what, std::string_view message, int status) {
+  fmt::print(stderr, "htpscope: {}: {}\n", what, htpscope::TerminalSafe(message));
+  return status;
+}
+
+// Input-layer warnings no report has shown (about an expected DAG, an
+// attachment, a manifest, ...).
+void PrintUnreportedInputWarnings() {
+  for (const auto& w : htpscope::TakeUnreportedInputWarnings())
+    fmt::print(stderr, "htpscope: warning: {}\n", htpscope::TerminalSafe(w));
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   // A fixed heap policy, for a steady peak: glibc's default raises its mmap
@@ -34,13 +56,25 @@ int main(int argc, char** argv) {
     int rc = app.exit(e);
     return rc == 0 ? 0 : 2;
   }
+  using namespace htpscope;
   try {
-    return registry.RunSelected();
-  } catch (const htpscope::InputError& e) {
-    fmt::print(stderr, "htpscope: error: {}\n", e.what());
-    return 2;
+    int status = registry.RunSelected();
+    PrintUnreportedInputWarnings();
+    return status;
+  } catch (const InputError& e) {
+    PrintUnreportedInputWarnings();
+    return Fail("error", e.what(), kExitBadInput);
+  } catch (const UsageError& e) {
+    return Fail("error", e.what(), kExitBadInput);
+  } catch (const OutputError& e) {
+    return Fail("error", e.what(), kExitOutputError);
+  } catch (const InternalError& e) {
+    return Fail("internal error (a bug, please report it)", e.what(), kExitInternalError);
+  } catch (const std::bad_alloc&) {
+    // Readers name the file they were reading (ReadNamingFileOnOutOfMemory);
+    // this is memory running out elsewhere.
+    return Fail("error", "out of memory", kExitBadInput);
   } catch (const std::exception& e) {
-    fmt::print(stderr, "htpscope: error: {}\n", e.what());
-    return 2;
+    return Fail("error", e.what(), kExitBadInput);
   }
 }

@@ -1,11 +1,11 @@
 #include <fmt/format.h>
 
-#include <fstream>
 #include <stdexcept>
 
 #include "analysis/dependency_graph.h"
 #include "analysis/timeline.h"
 #include "cli/commands.h"
+#include "cli/output_file.h"
 #include "model/run.h"
 #include "report/timeline_report.h"
 
@@ -26,13 +26,6 @@ Grouping MakeGrouping(const std::vector<std::string>& groups, const std::string&
   grouping.by = group_by == "htp" ? GroupBy::kHtpOpType : GroupBy::kQnnOp;
   for (const auto& spec : groups) grouping.user.push_back(ParseUserGroup(spec));
   return grouping;
-}
-
-void WriteFile(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  out.close();
-  if (!out) throw std::runtime_error(fmt::format("cannot write {}", path));
 }
 
 void RegisterTimelineCommand(CLI::App& app, CommandRegistry& registry) {
@@ -76,7 +69,8 @@ void RegisterTimelineCommand(CLI::App& app, CommandRegistry& registry) {
     DependencyGraph graph =
         BuildDependencyGraph(run.htp_graph ? &*run.htp_graph : nullptr, &*run.optrace, &run.ops);
     AddSerializationWarnings(timeline, graph, grouping);
-    if (!o.svg.empty()) WriteFile(o.svg, RenderTimelineSvg(timeline, *run.optrace));
+    if (!o.svg.empty())
+      WriteOutputFile(o.svg, RenderTimelineSvg(timeline, *run.optrace), InputsOfRun(run));
     if (o.json)
       fmt::print("{}\n", TimelineToJson(timeline, *run.optrace).dump(2));
     else
