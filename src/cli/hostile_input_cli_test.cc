@@ -3,9 +3,7 @@
 // terminal controls.  Every command runs under timeout(1): none may hang.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -26,18 +24,12 @@ const std::string kExample = std::string(HTPSCOPE_SOURCE_DIR) + "/examples/synth
 // Runs `script` with bash (for process substitution and pipes), under a
 // 60 s timeout; "htpscope" in it is the binary.  Exit status 124 means it
 // timed out.
-CliResult RunBash(const std::string& script, const std::string& scratch = "hostile_cli") {
-  std::string dir = TempDir(scratch);
+CliResult RunBash(const std::string& script) {
+  std::string dir = TempDir("hostile_cli_script");
   std::ofstream(dir + "/script.sh") << "htpscope() { '" << HTPSCOPE_BINARY << "' \"$@\"; }\n"
                                     << script << "\n";
-  std::string command =
-      "timeout -k 5 60 bash '" + dir + "/script.sh' > '" + dir + "/out' 2> '" + dir + "/err'";
-  int raw = std::system(command.c_str());
-  CliResult r;
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  r.out = Slurp(dir + "/out");
-  r.err = Slurp(dir + "/err");
-  return r;
+  return testing_support::RunCaptured("timeout -k 5 60 bash '" + dir + "/script.sh'",
+                                      "hostile_cli");
 }
 
 std::string CopyOfExample(const std::string& name) {

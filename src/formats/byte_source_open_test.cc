@@ -17,6 +17,7 @@
 #include "formats/artifact_kind.h"
 #include "formats/byte_source.h"
 #include "formats/corpus_test_util.h"
+#include "formats/input_error_test_util.h"
 
 namespace htpscope {
 namespace {
@@ -24,14 +25,7 @@ namespace {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
-std::optional<InputError> ErrorOf(const std::function<void()>& fn) {
-  try {
-    fn();
-  } catch (const InputError& e) {
-    return e;
-  }
-  return std::nullopt;
-}
+using testing_support::ErrorOf;
 
 std::string Text(const LoadedFile& f) { return std::string(f.bytes.data(), f.bytes.size()); }
 

@@ -11,6 +11,7 @@
 #include "base/errors.h"
 #include "formats/byte_source_open.h"
 #include "formats/corpus_test_util.h"
+#include "formats/input_error_test_util.h"
 
 namespace htpscope {
 namespace {
@@ -39,14 +40,7 @@ std::string Gzipped(const std::string& content) {
   return ReadAll(WriteGzip(dir + "/g", content));
 }
 
-std::optional<InputError> ErrorOf(const std::function<void()>& fn) {
-  try {
-    fn();
-  } catch (const InputError& e) {
-    return e;
-  }
-  return std::nullopt;
-}
+using testing_support::ErrorOf;
 
 std::string Text(const LoadedFile& f) { return std::string(f.bytes.data(), f.bytes.size()); }
 

@@ -15,6 +15,7 @@
 #include "formats/corpus_test_util.h"
 #include "formats/heap_profile.h"
 #include "formats/htp_graph.h"
+#include "formats/input_error_test_util.h"
 #include "formats/optrace.h"
 #include "formats/profile_text.h"
 #include "formats/qhas.h"
@@ -43,14 +44,7 @@ std::string WriteGzip(const std::string& path, const std::string& bytes) {
   return path;
 }
 
-std::optional<InputError> ErrorOf(const std::function<void()>& fn) {
-  try {
-    fn();
-  } catch (const InputError& e) {
-    return e;
-  }
-  return std::nullopt;
-}
+using testing_support::ErrorOf;
 
 // One reader of the example run: its file and what it read, as a number a
 // test can compare.

@@ -9,20 +9,14 @@
 #include <optional>
 
 #include "formats/corpus_test_util.h"
+#include "formats/input_error_test_util.h"
 
 namespace htpscope {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::optional<InputError> ErrorOf(const std::function<void()>& fn) {
-  try {
-    fn();
-  } catch (const InputError& e) {
-    return e;
-  }
-  return std::nullopt;
-}
+using testing_support::ErrorOf;
 
 struct Expanded {
   std::vector<RunInputFile> files;

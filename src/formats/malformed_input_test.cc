@@ -19,6 +19,7 @@
 #include "formats/byte_source.h"
 #include "formats/corpus_test_util.h"
 #include "formats/htp_graph.h"
+#include "formats/input_error_test_util.h"
 #include "formats/npy.h"
 #include "formats/optrace.h"
 #include "formats/qhas.h"
@@ -242,16 +243,7 @@ std::vector<Reader> JsonReaders() {
   };
 }
 
-// Runs `fn`; returns the InputError it threw, nullopt if it returned.  Any
-// other exception escapes and fails the test.
-std::optional<InputError> ErrorOf(const std::function<void()>& fn) {
-  try {
-    fn();
-  } catch (const InputError& e) {
-    return e;
-  }
-  return std::nullopt;
-}
+using testing_support::ErrorOf;
 
 // The error names `path`, gives a byte offset inside the input (or one past
 // its end), and its message says what was expected or found.
