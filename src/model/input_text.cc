@@ -8,7 +8,8 @@ namespace htpscope {
 std::string ReadInputText(const std::string& path) {
   return ReadNamingFileOnOutOfMemory(path, [&] {
     LoadedFile file = ReadWholeFile(path);
-    return std::string(file.bytes.data(), file.bytes.size());
+    // A byte order mark in front of JSON already reads as spaces.
+    return std::string(SkipByteOrderMark({file.bytes.data(), file.bytes.size()}));
   });
 }
 

@@ -8,7 +8,9 @@
 
 namespace htpscope {
 
-// The whole content of `path` ("-" is standard input), gzip inflated.
+// The whole content of `path` ("-" is standard input), gzip inflated,
+// without a leading UTF-8 byte order mark (in front of JSON it reads as
+// three spaces, so that byte offsets stay those of the file).
 // Throws InputError naming the file when it cannot be read, is not a file,
 // or exceeds the in-memory cap (HTPSCOPE_MAX_IN_MEMORY_BYTES).
 std::string ReadInputText(const std::string& path);

@@ -63,8 +63,8 @@ ProfiledRun LoadRun(const std::vector<std::string>& inputs) {
               fmt::format("a second profile-viewer output (the first is {}); give the files of "
                           "one run explicitly",
                           text_first));
-        run.profile = ReadNamingFileOnOutOfMemory(path, [&] {
-          return kind == ArtifactKind::kProfileText ? ReadProfileText(path) : ReadProfileCsv(path);
+        run.profile = ReadNamingFileOnOutOfMemory(path, [&, &p = path] {
+          return kind == ArtifactKind::kProfileText ? ReadProfileText(p) : ReadProfileCsv(p);
         });
         AddWarnings(run, path, run.profile->warnings);
         text_first = path;
