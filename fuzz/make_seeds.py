@@ -534,7 +534,25 @@ def main():
     gz_seeds["profile.txt.gz"] = gz(plain)
     gz_seeds["empty_member.gz"] = gz(b"")
     gz_seeds["plain.txt"] = plain
+    # The input layer's edge cases: a byte order mark before JSON, gzip with
+    # trailing garbage, zero padding, a member cut short after a whole one.
+    bom_qhas = b"\xef\xbb\xbf" + qhas().encode()
+    gz_seeds["bom.json"] = bom_qhas
+    gz_seeds["bom.json.gz"] = gz(bom_qhas)
+    gz_seeds["trailing_garbage.gz"] = gz(plain) + b"\n"
+    gz_seeds["zero_padding.gz"] = gz(plain) + bytes(512)
+    gz_seeds["cut_second_member.gz"] = gz(plain) + gz(plain)[:14]
     seeds["byte_source"] = gz_seeds
+    # html_report_fuzz: title, run label, a key and a value, NUL-separated.
+    seeds["html_report"] = {
+        "placeholders.txt": b"{{DATA}}\0/*{{JS}}*/ {{TITLE}}\0op\0/*{{CSS}}*/",
+        "markup.txt": b"</script><b>&amp;\0run \xe2\x80\xa8\0</title>\0\xff\xfe",
+    }
+    # text_sanitize_fuzz: any bytes; names with terminal controls.
+    seeds["text_sanitize"] = {
+        "osc.txt": b"soft\x1b]0;pwned\x07max\r\nFAKE ROW\x1b[2J",
+        "c1_bidi.txt": b"\xc2\x9b31m\xe2\x80\xaecba\x9b\xff\xc0\xaf",
+    }
     for target in ("optrace", "runtrace", "htp_graph", "qhas", "tensor_manifest"):
         write_dict(target, next(iter(seeds[target].values())))
     write_dict("summary", optrace(), runtrace(), qhas())

@@ -3,16 +3,13 @@
 // comparison of two runs with CI gates.
 #include <fmt/format.h>
 
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 
 #include "analysis/aot_flame.h"
 #include "analysis/aot_stages.h"
 #include "analysis/gate.h"
 #include "base/errors.h"
 #include "cli/commands.h"
+#include "cli/output_file.h"
 #include "model/lowering_profile.h"
 #include "report/aot_report.h"
 
@@ -80,15 +77,7 @@ StageMap BuildMap(const Options& o) {
 }
 
 void WriteSvg(const Options& o, const std::string& svg) {
-  std::error_code ec;
-  for (const auto& p : o.profiles)
-    if (std::filesystem::equivalent(o.svg, p, ec))
-      throw OutputError(o.svg, "is one of the input profiles; refusing to overwrite it");
-  std::ofstream out(o.svg, std::ios::binary | std::ios::trunc);
-  if (!out) throw OutputError(o.svg, std::strerror(errno));
-  out.write(svg.data(), static_cast<std::streamsize>(svg.size()));
-  out.close();
-  if (!out) throw OutputError(o.svg, "writing failed");
+  WriteOutputFile(o.svg, svg, o.profiles);
   fmt::print(stderr, "htpscope: wrote {}\n", o.svg);
 }
 

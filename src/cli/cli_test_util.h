@@ -22,18 +22,21 @@ inline std::string Slurp(const std::string& path) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-// Runs `htpscope <args>` (shell words) with stdout and stderr captured apart,
+// Runs the shell command `command` with stdout and stderr captured apart,
 // through files in the temporary directory `scratch`.
-inline CliResult RunCli(const std::string& args, const std::string& scratch = "cli_out") {
+inline CliResult RunCaptured(const std::string& command, const std::string& scratch) {
   std::string dir = TempDir(scratch);
-  std::string command = std::string("'") + HTPSCOPE_BINARY + "' " + args + " > '" + dir +
-                        "/out' 2> '" + dir + "/err'";
-  int raw = std::system(command.c_str());
+  int raw = std::system((command + " > '" + dir + "/out' 2> '" + dir + "/err'").c_str());
   CliResult r;
   r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
   r.out = Slurp(dir + "/out");
   r.err = Slurp(dir + "/err");
   return r;
+}
+
+// Runs `htpscope <args>` (shell words), as RunCaptured.
+inline CliResult RunCli(const std::string& args, const std::string& scratch = "cli_out") {
+  return RunCaptured(std::string("'") + HTPSCOPE_BINARY + "' " + args, scratch);
 }
 
 }  // namespace htpscope::testing_support

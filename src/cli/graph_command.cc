@@ -1,12 +1,12 @@
 #include <fmt/format.h>
 
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 #include "base/errors.h"
 #include "cli/commands.h"
+#include "cli/output_file.h"
 #include "cli/run_args.h"
+#include "model/input_text.h"
 #include "model/run.h"
 #include "report/graph_report.h"
 
@@ -14,7 +14,6 @@ namespace htpscope::cli {
 
 void AddGroupingOptions(CLI::App* cmd, std::vector<std::string>& groups, std::string& group_by);
 Grouping MakeGrouping(const std::vector<std::string>& groups, const std::string& group_by);
-void WriteFile(const std::string& path, const std::string& text);
 
 void RegisterGraphCommand(CLI::App& app, CommandRegistry& registry) {
   struct Options {
@@ -54,11 +53,7 @@ void RegisterGraphCommand(CLI::App& app, CommandRegistry& registry) {
       }
     }
     if (!o.expect.empty()) {
-      std::ifstream in(o.expect, std::ios::binary);
-      if (!in) throw InputError(o.expect, "cannot open the file");
-      std::stringstream text;
-      text << in.rdbuf();
-      options.expected = ParseExpectedDag(o.expect, text.str());
+      options.expected = ParseExpectedDag(o.expect, ReadInputText(o.expect));
     }
     Run run = LoadRunFromArgs(o.run);
     GraphView view;
@@ -67,7 +62,11 @@ void RegisterGraphCommand(CLI::App& app, CommandRegistry& registry) {
     } catch (const std::invalid_argument& e) {
       throw UsageError(fmt::format("--drop-edge {}", e.what()));
     }
-    if (!o.dot.empty()) WriteFile(o.dot, RenderGraphDot(view));
+    if (!o.dot.empty()) {
+      std::vector<std::string> inputs = InputsOfRun(run);
+      inputs.push_back(o.expect);
+      WriteOutputFile(o.dot, RenderGraphDot(view), inputs);
+    }
     if (o.json)
       fmt::print("{}\n", GraphToJson(view, run).dump(2));
     else

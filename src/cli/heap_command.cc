@@ -3,6 +3,7 @@
 #include "analysis/heap.h"
 #include "cli/commands.h"
 #include "report/heap_report.h"
+#include "report/text_sanitize.h"
 
 namespace htpscope::cli {
 
@@ -32,7 +33,7 @@ void RegisterHeapCommand(CLI::App& app, CommandRegistry& registry) {
     bool bad = false;
     for (const auto& r : runs)
       for (const auto& p : r.problems) {
-        fmt::print(stderr, "htpscope: error: {}: {}\n", r.path, p);
+        fmt::print(stderr, "htpscope: error: {}: {}\n", TerminalSafe(r.path), TerminalSafe(p));
         bad = true;
       }
     return bad ? 2 : 0;

@@ -1,6 +1,8 @@
 // htpscope: the command-line front end.  Each subcommand lives in its own
 // file and registers itself here; this file only dispatches and maps errors
-// to exit codes (0 ok, 1 a gate failed, 2 bad input or usage).
+// to exit codes (base/errors.h): 0 ok, 1 a gate failed, 2 bad input or
+// usage, 3 an output that cannot be written, 70 a bug.  Messages are made
+// terminal-safe: they quote names read from the inputs.
 #include <fmt/format.h>
 #include <malloc.h>
 
@@ -9,9 +11,28 @@
 #include <exception>
 #include <new>
 #include <stdexcept>
+#include <string_view>
 
 #include "base/errors.h"
 #include "cli/commands.h"
+#include "model/input_text.h"
+#include "report/text_sanitize.h"
+
+namespace {
+
+int Fail(std::string_view what, std::string_view message, int status) {
+  fmt::print(stderr, "htpscope: {}: {}\n", what, htpscope::TerminalSafe(message));
+  return status;
+}
+
+// Input-layer warnings no report has shown (about an expected DAG, an
+// attachment, a manifest, ...).
+void PrintUnreportedInputWarnings() {
+  for (const auto& w : htpscope::TakeUnreportedInputWarnings())
+    fmt::print(stderr, "htpscope: warning: {}\n", htpscope::TerminalSafe(w));
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   // A fixed heap policy, for a steady peak: glibc's default raises its mmap
@@ -38,25 +59,25 @@ int main(int argc, char** argv) {
   }
   // One place maps each kind of failure to its message and exit status
   // (base/errors.h, docs/errors.md).
+  using namespace htpscope;
   try {
-    return registry.RunSelected();
-  } catch (const htpscope::InputError& e) {
-    fmt::print(stderr, "htpscope: error: {}\n", e.what());
-    return htpscope::kExitBadInput;
-  } catch (const htpscope::UsageError& e) {
-    fmt::print(stderr, "htpscope: error: {}\n", e.what());
-    return htpscope::kExitBadInput;
+    int status = registry.RunSelected();
+    PrintUnreportedInputWarnings();
+    return status;
+  } catch (const InputError& e) {
+    PrintUnreportedInputWarnings();
+    return Fail("error", e.what(), kExitBadInput);
+  } catch (const UsageError& e) {
+    return Fail("error", e.what(), kExitBadInput);
   } catch (const std::invalid_argument& e) {  // an option value the analysis cannot use
-    fmt::print(stderr, "htpscope: error: {}\n", e.what());
-    return htpscope::kExitBadInput;
-  } catch (const htpscope::OutputError& e) {
-    fmt::print(stderr, "htpscope: error: {}\n", e.what());
-    return htpscope::kExitOutputError;
+    return Fail("error", e.what(), kExitBadInput);
+  } catch (const OutputError& e) {
+    return Fail("error", e.what(), kExitOutputError);
   } catch (const std::bad_alloc&) {
-    fmt::print(stderr, "htpscope: error: out of memory\n");
-    return htpscope::kExitBadInput;
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "htpscope: internal error (a bug; please report it): {}\n", e.what());
-    return htpscope::kExitInternalError;
+    // Readers name the file they were reading (ReadNamingFileOnOutOfMemory);
+    // this is memory running out elsewhere.
+    return Fail("error", "out of memory", kExitBadInput);
+  } catch (const std::exception& e) {  // InternalError and anything unforeseen: a bug
+    return Fail("internal error (a bug; please report it)", e.what(), kExitInternalError);
   }
 }

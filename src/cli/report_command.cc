@@ -3,17 +3,15 @@
 // of other analyses attached as their own sections.
 #include <fmt/format.h>
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-#include <iterator>
 #include <set>
 #include <sstream>
 
 #include "analysis/summary.h"
 #include "base/errors.h"
 #include "cli/commands.h"
+#include "cli/output_file.h"
 #include "cli/run_args.h"
+#include "model/input_text.h"
 #include "model/run.h"
 #include "report/graph_report.h"
 #include "report/html_report.h"
@@ -37,9 +35,7 @@ nlohmann::json ReadAttachment(const std::string& spec, std::string* name) {
   if (!AttachableSections().count(*name))
     throw InputError(path, fmt::format("--attach: unknown section \"{}\" (one of: {})", *name,
                                        fmt::join(AttachableSections(), ", ")));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, "cannot open");
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string text = ReadInputText(path);
   try {
     return nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
@@ -88,10 +84,12 @@ void RegisterReportCommand(CLI::App& app, CommandRegistry& registry) {
                   "(graph, lint, heap, memory, numerics, diff)");
   registry.Add(cmd, [] {
     std::vector<std::pair<std::string, nlohmann::json>> attached;
+    std::vector<std::string> attached_paths;
     for (const auto& spec : options.attachments) {
       std::string name;
       nlohmann::json data = ReadAttachment(spec, &name);
       attached.emplace_back(name, std::move(data));
+      attached_paths.push_back(spec.substr(name.size() + 1));
     }
     Run run = LoadRunFromArgs(options.run);
     SummaryOptions summary_options;
@@ -108,11 +106,9 @@ void RegisterReportCommand(CLI::App& app, CommandRegistry& registry) {
     }
     for (auto& [name, data] : attached) model[name] = CapArrays(std::move(data), options.max_items);
     std::string page = RenderHtmlReport(model);
-    std::ofstream out(options.output, std::ios::binary | std::ios::trunc);
-    if (!out) throw OutputError(options.output, std::strerror(errno));
-    out.write(page.data(), static_cast<std::streamsize>(page.size()));
-    out.close();
-    if (!out) throw OutputError(options.output, std::strerror(errno));
+    std::vector<std::string> inputs = InputsOfRun(run);
+    inputs.insert(inputs.end(), attached_paths.begin(), attached_paths.end());
+    WriteOutputFile(options.output, page, inputs);
     fmt::print(stderr, "htpscope: wrote {} ({:.1f} KiB)\n", options.output,
                static_cast<double>(page.size()) / 1024.0);
     return 0;

@@ -1,15 +1,14 @@
 #include <fmt/format.h>
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <stdexcept>
 
 #include "analysis/dependency_graph.h"
 #include "analysis/timeline.h"
 #include "base/errors.h"
 #include "cli/commands.h"
+#include "cli/output_file.h"
 #include "cli/run_args.h"
+#include "model/input_text.h"
 #include "model/run.h"
 #include "report/timeline_report.h"
 
@@ -36,13 +35,6 @@ Grouping MakeGrouping(const std::vector<std::string>& groups, const std::string&
     }
   }
   return grouping;
-}
-
-void WriteFile(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  out.close();
-  if (!out) throw OutputError(path, std::strerror(errno));
 }
 
 void RegisterTimelineCommand(CLI::App& app, CommandRegistry& registry) {
@@ -85,7 +77,8 @@ void RegisterTimelineCommand(CLI::App& app, CommandRegistry& registry) {
     Timeline timeline = BuildTimeline(run, grouping, window);
     DependencyGraph graph = BuildDependencyGraph(run);
     AddSerializationWarnings(timeline, graph, grouping);
-    if (!o.svg.empty()) WriteFile(o.svg, RenderTimelineSvg(timeline, run));
+    if (!o.svg.empty())
+      WriteOutputFile(o.svg, RenderTimelineSvg(timeline, run), InputsOfRun(run));
     if (o.json)
       fmt::print("{}\n", TimelineToJson(timeline, run).dump(2));
     else

@@ -37,6 +37,7 @@ const char* ArtifactKindName(ArtifactKind kind) {
 
 ArtifactKind DetectArtifactKindFromPrefix(std::string_view prefix, std::string* artifact_type) {
   if (LooksLikeEtdump(prefix)) return ArtifactKind::kEtdump;
+  prefix = SkipByteOrderMark(prefix);
   size_t first = prefix.find_first_not_of(" \t\r\n");
   if (first != std::string_view::npos && prefix[first] == '{') {
     auto type = SniffArtifactType(prefix);

@@ -25,7 +25,8 @@ const char* ArtifactKindName(ArtifactKind kind);
 // InputError only when the file cannot be opened.
 ArtifactKind DetectArtifactKind(const std::string& path, std::string* artifact_type = nullptr);
 
-// The same for content already read (the first few KB of a file).
+// The same for content already read (the first few KB of a file); a UTF-8
+// byte order mark in front is skipped.
 ArtifactKind DetectArtifactKindFromPrefix(std::string_view prefix,
                                           std::string* artifact_type = nullptr);
 

@@ -1,16 +1,30 @@
-// Reading artifact bytes from disk, plain or gzip-compressed.
+// Reading artifact bytes, plain or gzip-compressed, through the input layer
+// of byte_source_open.h (file types, pipes read once, size caps).
 //
 // Compression is recognised by the gzip magic bytes (1f 8b), never by the
-// file name.  Concatenated gzip members are inflated one after another, as
-// gzip(1) does.
+// file name.  Members and trailing bytes follow gzip -d / gzip -t (GNU gzip
+// 1.12): concatenated members are inflated one after another; zero bytes
+// after the last member are padding and ignored; other bytes after a
+// complete member are "trailing garbage", ignored with a warning; bytes
+// starting with the magic must form a whole valid member.  (gzip calls a
+// single non-zero trailing byte "unexpected end of file"; here it is
+// trailing garbage like two or more, unless it is 1f, the start of a member
+// header.)
+//
+// A UTF-8 byte order mark in front of JSON (EF BB BF, then optional white
+// space and '{' or '[') reads as three spaces, so that every JSON reader
+// accepts it while byte offsets stay those of the file.
 #pragma once
 
 #include <simdjson.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace htpscope {
 
@@ -19,20 +33,36 @@ class ByteSource {
  public:
   virtual ~ByteSource() = default;
   // Fills up to `capacity` bytes into `out`; returns how many were written,
-  // 0 only at the end of the data.  Throws InputError on I/O or gzip errors.
-  virtual size_t Read(char* out, size_t capacity) = 0;
+  // 0 only at the end of the data.  Throws InputError (file and byte offset)
+  // on I/O or gzip errors, and when the input exceeds its size cap.
+  size_t Read(char* out, size_t capacity);
   // True when the file is gzip-compressed.
   virtual bool compressed() const = 0;
   // Bytes of the file consumed so far (compressed bytes for gzip input).
   virtual uint64_t file_bytes_consumed() const = 0;
   const std::string& path() const { return path_; }
+  // What was tolerated in the bytes read so far ("trailing garbage ignored").
+  const std::vector<std::string>& warnings() const { return warnings_; }
 
  protected:
   explicit ByteSource(std::string path) : path_(std::move(path)) {}
+  // Read() without the byte-order-mark handling.
+  virtual size_t ReadBytes(char* out, size_t capacity) = 0;
   std::string path_;
+  std::vector<std::string> warnings_;
+
+ private:
+  // The first bytes, when a byte order mark followed by white space only
+  // needed more bytes to tell JSON from text; handed out before the rest.
+  std::string lookahead_;
+  size_t lookahead_taken_ = 0;
+  std::exception_ptr lookahead_error_;  // raised once the lookahead is handed out
+  bool first_read_ = true;
 };
 
-// Opens `path` for streaming.  Throws InputError when the file cannot be opened.
+// Opens `path` ("-" is standard input) for streaming, capped at
+// InputLimits::max_input_bytes.  Throws InputError when it cannot be opened
+// or is not a file (see InputFd::Open).
 std::unique_ptr<ByteSource> OpenByteSource(const std::string& path);
 
 // The whole (decompressed) content of an artifact, padded for simdjson.
@@ -40,10 +70,14 @@ struct LoadedFile {
   std::string path;
   simdjson::padded_string bytes;
   bool compressed = false;
+  std::vector<std::string> warnings;  // ByteSource::warnings()
 };
 
 // Reads all of `path` into memory, inflating gzip.  For small and medium
 // artifacts (graphs, QHAS, text); the optrace reader streams instead.
+// Capped at the smaller of InputLimits::max_in_memory_bytes and
+// max_input_bytes: a plain file over the cap is refused before a byte is
+// read, a gzip file when its inflated bytes pass the cap.
 LoadedFile ReadWholeFile(const std::string& path);
 
 // A plain (uncompressed) file mapped into memory copy-on-write: readers may
@@ -52,8 +86,10 @@ LoadedFile ReadWholeFile(const std::string& path);
 // parsed rather than the file size.
 class MappedFile {
  public:
-  // Maps `path`, or returns nullptr when it is gzip-compressed, empty or
-  // cannot be mapped (callers then stream it with OpenByteSource).
+  // Maps `path`, or returns nullptr when it is gzip-compressed, empty, over
+  // InputLimits::max_input_bytes, not a file or cannot be mapped (callers
+  // then stream it with OpenByteSource, which says why when it cannot).
+  // A pipe or FIFO is mapped from its in-memory copy.
   static std::unique_ptr<MappedFile> Open(const std::string& path);
   ~MappedFile();
   MappedFile(const MappedFile&) = delete;
@@ -79,5 +115,20 @@ class MappedFile {
 // recognising what kind of artifact a file is.  Never throws on gzip errors
 // past the first bytes; throws InputError if the file cannot be opened.
 std::string ReadPrefix(const std::string& path, size_t max_bytes);
+
+// Blanks a UTF-8 byte order mark at data[0..3) when JSON follows it (white
+// space then '{' or '[' within the first kByteOrderMarkLookaheadBytes);
+// returns whether it did.
+inline constexpr size_t kByteOrderMarkLookaheadBytes = 64 << 10;
+bool BlankByteOrderMarkBeforeJson(char* data, size_t size);
+// `text` without a leading UTF-8 byte order mark.
+std::string_view SkipByteOrderMark(std::string_view text);
+
+// Input-layer warnings (gzip trailing garbage ignored, ...) noted while
+// reading files, for callers that only see a reader's result: each is
+// noted once per file and message.  Takes (returns and forgets) the notes
+// on `path`; with no argument, those on every file, as "<path>: <warning>".
+std::vector<std::string> TakeInputWarnings(const std::string& path);
+std::vector<std::string> TakeInputWarnings();
 
 }  // namespace htpscope

@@ -307,6 +307,7 @@ QnnProfileJson ReadQnnProfileJson(const std::string& path) {
 
 QnnProfileJson ParseQnnProfileJson(const std::string& path, std::string_view json) {
   simdjson::padded_string buffer(json);
+  BlankByteOrderMarkBeforeJson(buffer.data(), buffer.size());
   return ParseQnnProfileBuffer(path, buffer);
 }
 
@@ -453,8 +454,10 @@ HeapCheckpoints HeapCheckpointsFromQnnProfile(const QnnProfileJson& profile) {
   return out;
 }
 
-HeapCheckpoints ReadHeapCheckpoints(const std::string& path) {
-  LoadedFile file = ReadWholeFile(path);
+namespace {
+
+// The checkpoints of `file`, whichever of the four formats it is in.
+HeapCheckpoints HeapCheckpointsOfFile(const std::string& path, const LoadedFile& file) {
   std::string_view text(file.bytes.data(), file.bytes.size());
   std::string artifact_type;
   ArtifactKind kind = DetectArtifactKindFromPrefix(
@@ -477,6 +480,16 @@ HeapCheckpoints ReadHeapCheckpoints(const std::string& path) {
                                      "expected QNN_PROFILE JSON, profile-viewer text or CSV, or "
                                      "ExecuTorch's heap file",
                                      artifact_type));
+}
+
+}  // namespace
+
+HeapCheckpoints ReadHeapCheckpoints(const std::string& path) {
+  LoadedFile file = ReadWholeFile(path);
+  HeapCheckpoints out = HeapCheckpointsOfFile(path, file);
+  out.warnings.insert(out.warnings.end(), file.warnings.begin(), file.warnings.end());
+  TakeInputWarnings(path);  // reported here
+  return out;
 }
 
 }  // namespace htpscope

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <limits>
 
+#include "formats/json_error_offset.h"
+
 namespace htpscope {
 
 uint64_t CurrentOffset(simdjson::ondemand::document& doc, simdjson::padded_string_view buffer) {
@@ -74,24 +76,33 @@ JsonReader::JsonReader(std::string path, simdjson::padded_string_view buffer, ui
 
 JsonReader::object JsonReader::Root() {
   auto err = parser_->iterate(buffer_).get(doc_);
-  if (err)
-    throw InputError(path_, fmt::format("not valid JSON ({})", simdjson::error_message(err)),
-                     base_offset_);
+  if (err) ThrowScanError(err);
   started_ = true;
   object root;
-  Check(doc_.get_object().get(root), "top level: expected a JSON object");
+  CheckRoot(doc_.get_object().get(root), "top level: expected a JSON object");
   return root;
 }
 
 JsonReader::array JsonReader::RootArray() {
   auto err = parser_->iterate(buffer_).get(doc_);
-  if (err)
-    throw InputError(path_, fmt::format("not valid JSON ({})", simdjson::error_message(err)),
-                     base_offset_);
+  if (err) ThrowScanError(err);
   started_ = true;
   array root;
-  Check(doc_.get_array().get(root), "expected a JSON array");
+  CheckRoot(doc_.get_array().get(root), "expected a JSON array");
   return root;
+}
+
+void JsonReader::CheckRoot(simdjson::error_code error, std::string_view ctx) {
+  if (error == simdjson::INCOMPLETE_ARRAY_OR_OBJECT) {
+    JsonScanError unclosed = LocateUnclosedRoot({buffer_.data(), buffer_.size()});
+    throw InputError(path_, std::move(unclosed.problem), base_offset_ + unclosed.byte_offset);
+  }
+  Check(error, ctx);
+}
+
+void JsonReader::ThrowScanError(simdjson::error_code error) {
+  JsonScanError scan = LocateJsonScanError({buffer_.data(), buffer_.size()}, error);
+  throw InputError(path_, std::move(scan.problem), base_offset_ + scan.byte_offset);
 }
 
 void JsonReader::ExpectEnd() {

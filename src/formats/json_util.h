@@ -125,6 +125,12 @@ class JsonReader {
 
  private:
   std::string Context(std::string_view ctx) const;
+  // Raises the InputError for a document the structural scan rejected, at
+  // the place LocateJsonScanError finds.
+  [[noreturn]] void ThrowScanError(simdjson::error_code error);
+  // Check() for the top-level value, whose being left open is found before
+  // the parser has a position in it: that error is put at the end.
+  void CheckRoot(simdjson::error_code error, std::string_view ctx);
 
   std::string path_;
   simdjson::padded_string_view buffer_;

@@ -1,46 +1,17 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <filesystem>
 
 #include "base/errors.h"
 #include "base/text_util.h"
 #include "formats/artifact_kind.h"
+#include "formats/byte_source.h"
+#include "formats/input_files.h"
 #include "model/import.h"
 #include "model/join.h"
 
 namespace htpscope {
 namespace {
-
-namespace fs = std::filesystem;
-
-struct InputFile {
-  std::string path;
-  bool named = false;  // given on the command line, not found in a directory
-};
-
-std::vector<InputFile> ExpandInputs(const std::vector<std::string>& inputs,
-                                    std::vector<std::string>* skipped) {
-  std::vector<InputFile> files;
-  for (const auto& input : inputs) {
-    std::error_code ec;
-    auto status = fs::status(input, ec);
-    if (ec || !fs::exists(status)) throw InputError(input, "no such file or directory");
-    if (fs::is_directory(status)) {
-      std::vector<std::string> found;
-      for (const auto& entry : fs::directory_iterator(input, ec)) {
-        if (entry.is_regular_file()) found.push_back(entry.path().string());
-      }
-      if (ec) throw InputError(input, fmt::format("cannot list directory: {}", ec.message()));
-      std::sort(found.begin(), found.end());
-      if (found.empty()) skipped->push_back(fmt::format("{}: directory has no files", input));
-      for (auto& f : found) files.push_back({std::move(f), false});
-    } else {
-      files.push_back({input, true});
-    }
-  }
-  return files;
-}
 
 // The artifacts of a run, read but not yet joined.
 struct ReadArtifacts {
@@ -75,10 +46,10 @@ void Assign(std::optional<T>& slot, const std::string& path, const std::string& 
     throw InputError(path, fmt::format("a second {} (the first is {}); give the files of one run "
                                        "explicitly",
                                        what, previous));
-  slot = read(path);
+  slot = ReadNamingFileOnOutOfMemory(path, [&] { return read(path); });
 }
 
-ReadArtifacts ReadAll(const std::vector<InputFile>& files, Run& run) {
+ReadArtifacts ReadAll(const std::vector<RunInputFile>& files, Run& run) {
   ReadArtifacts read;
   std::string first_of[static_cast<int>(ArtifactKind::kEtdump) + 1];
   for (const auto& [path, named] : files) {
@@ -141,6 +112,9 @@ ReadArtifacts ReadAll(const std::vector<InputFile>& files, Run& run) {
         run.skipped.push_back(fmt::format("{}: not a recognised profiling artifact", path));
         continue;
     }
+    // What the input layer noticed (gzip trailing garbage, ...), under this file's name.
+    for (auto& w : TakeInputWarnings(path))
+      model_import::Warn(run, "input", fmt::format("{}: {}", path, w));
     previous = path;
     run.artifacts.push_back({path, TypeOf(detected), version});
   }
@@ -184,8 +158,11 @@ Run LoadRun(const std::vector<std::string>& inputs, const LoadOptions& options) 
   Run run;
   if (inputs.empty()) throw InputError("<arguments>", "no run directory or artifact file given");
   run.label = inputs.front();
-  std::vector<InputFile> files = ExpandInputs(inputs, &run.skipped);
+  std::vector<std::string> input_warnings;
+  std::vector<RunInputFile> files = ExpandRunInputs(inputs, &run.skipped, &input_warnings);
+  for (auto& w : input_warnings) model_import::Warn(run, "input", std::move(w));
   ReadArtifacts read = ReadAll(files, run);
+  if (run.artifacts.empty()) throw InputError(run.label, NoArtifactProblem(files.size(), run.skipped));
   // The optrace first: its string pool becomes the run's.
   if (read.optrace) model_import::ImportOptrace(std::move(*read.optrace), run);
   read.optrace.reset();

@@ -165,14 +165,15 @@ TEST(MalformedRun, CorpusRuntraceOfAnotherRunIsRefused) {
 TEST(MalformedRun, EmptyAndUnreadableFiles) {
   std::string dir = testing_support::TempDir("emptyrun");
   Write(dir + "/empty.json", "");
-  // Inside a directory an empty file is no artifact: skipped and listed.
-  htpscope::Run run = LoadRun({dir});
-  ASSERT_EQ(run.skipped.size(), 1u);
-  EXPECT_NE(run.skipped[0].find("empty.json: not a recognised profiling artifact"),
+  // Inside a directory an empty file is no artifact: skipped and listed (in
+  // the error, as the run has nothing else).
+  auto error = ErrorOf([&] { LoadRun({dir}); });
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->problem().find("empty.json: not a recognised profiling artifact"),
             std::string::npos)
-      << run.skipped[0];
+      << error->what();
   // Named explicitly it is an error.
-  auto error = ErrorOf([&] { LoadRun({dir + "/empty.json"}); });
+  error = ErrorOf([&] { LoadRun({dir + "/empty.json"}); });
   ASSERT_TRUE(error);
   EXPECT_EQ(error->file(), dir + "/empty.json");
   // A JSON artifact header followed by nothing usable.

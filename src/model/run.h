@@ -119,10 +119,11 @@ struct LoadOptions {
 };
 
 // Loads a run from `inputs`: one directory (scanned, not recursively) or any
-// number of files.  Artifacts are recognised by content.  Throws InputError
-// when a file is malformed, when two files of the same kind are given (which
-// one is meant is ambiguous), or when the artifacts do not belong to one run
-// (unless options.allow_mismatch).
+// number of files ("-" is standard input; see ExpandRunInputs).  Artifacts
+// are recognised by content.  Throws InputError when a file is malformed,
+// when two files of the same kind are given (which one is meant is
+// ambiguous), when no file is an artifact (an empty directory included), or
+// when the artifacts do not belong to one run (unless options.allow_mismatch).
 Run LoadRun(const std::vector<std::string>& inputs, const LoadOptions& options = {});
 
 }  // namespace htpscope

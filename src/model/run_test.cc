@@ -61,10 +61,15 @@ TEST(LoadRun, NamedFileThatIsNoArtifactIsAnError) {
   std::ofstream(dir + "/notes.txt") << "just some notes\n";
   EXPECT_THROW(LoadRun({dir + "/notes.txt"}), InputError);
   EXPECT_THROW(LoadRun({dir + "/missing"}), InputError);
-  // In a directory it is skipped, and the run is simply empty.
-  htpscope::Run run = LoadRun({dir});
-  EXPECT_EQ(run.skipped.size(), 1u);
-  EXPECT_FALSE(run.Has(ArtifactType::kOptrace));
+  // In a directory it is skipped; a run of nothing else is an error.
+  try {
+    LoadRun({dir});
+    FAIL() << "a run without artifacts was read";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.file(), dir);
+    EXPECT_EQ(e.problem(), "no profiling artifact among the 1 file(s) read (skipped " + dir +
+                               "/notes.txt: not a recognised profiling artifact)");
+  }
 }
 
 }  // namespace

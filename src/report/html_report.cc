@@ -9,6 +9,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "base/errors.h"
 #include "report/html_assets.h"  // generated from src/report/html/ at build time
 #include "report/summary_report.h"
 
@@ -263,11 +264,38 @@ std::string EscapeHtmlText(std::string_view s) {
   return out;
 }
 
-void ReplaceOnce(std::string& text, std::string_view placeholder, std::string_view value) {
-  size_t at = text.find(placeholder);
-  if (at == std::string::npos)
-    throw std::logic_error(fmt::format("report template lacks {}", placeholder));
-  text.replace(at, placeholder.size(), value);
+struct Substitution {
+  std::string_view placeholder;
+  std::string_view value;
+};
+
+// Fills each placeholder of `page_template` with its value in one pass:
+// placeholders are looked up in the template alone, never in a value, so a
+// value holding placeholder text (a title "{{DATA}}", a run directory named
+// so) is written as it is.  Each placeholder must occur exactly once.
+std::string FillTemplate(std::string_view page_template, std::vector<Substitution> substitutions) {
+  std::vector<std::pair<size_t, const Substitution*>> at;
+  size_t size = page_template.size();
+  for (const auto& s : substitutions) {
+    size_t first = page_template.find(s.placeholder);
+    if (first == std::string_view::npos ||
+        page_template.find(s.placeholder, first + 1) != std::string_view::npos)
+      throw InternalError(fmt::format("report template lacks {} or has it twice", s.placeholder));
+    at.emplace_back(first, &s);
+    size += s.value.size();
+  }
+  std::sort(at.begin(), at.end());
+  std::string page;
+  page.reserve(size);
+  size_t done = 0;
+  for (const auto& [where, s] : at) {
+    if (where < done) throw InternalError("report template placeholders overlap");
+    page.append(page_template.substr(done, where - done));
+    page.append(s->value);
+    done = where + s->placeholder.size();
+  }
+  page.append(page_template.substr(done));
+  return page;
 }
 
 }  // namespace
@@ -412,22 +440,15 @@ std::string JsonForHtmlScript(const json& value) {
 }
 
 std::string RenderHtmlReport(const json& model) {
-  std::string page(html_assets::kReportHtml);
   std::string title = model.contains("title") && model["title"].is_string()
                           ? model["title"].get<std::string>()
                           : std::string("htpscope report");
-  // Title first: the later substitutions bring text that must not be searched.
-  ReplaceOnce(page, "{{TITLE}}", EscapeHtmlText(title));
-  ReplaceOnce(page, "/*{{CSS}}*/", html_assets::kReportCss);
-  std::string data = JsonForHtmlScript(model);
-  size_t data_at = page.find("{{DATA}}");
-  if (data_at == std::string::npos) throw std::logic_error("report template lacks {{DATA}}");
-  size_t js_at = page.find("/*{{JS}}*/");
-  if (js_at == std::string::npos || js_at < data_at)
-    throw std::logic_error("report template lacks /*{{JS}}*/ after {{DATA}}");
-  page.replace(js_at, 10, html_assets::kReportJs);
-  page.replace(data_at, 8, data);
-  return page;
+  const std::string escaped_title = EscapeHtmlText(title);
+  const std::string data = JsonForHtmlScript(model);
+  return FillTemplate(html_assets::kReportHtml, {{"{{TITLE}}", escaped_title},
+                                                 {"/*{{CSS}}*/", html_assets::kReportCss},
+                                                 {"{{DATA}}", data},
+                                                 {"/*{{JS}}*/", html_assets::kReportJs}});
 }
 
 std::string RenderDiffHtml(const json& diff_json, const std::string& title) {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "report/format_util.h"
+#include "report/text_sanitize.h"
 
 namespace htpscope {
 
@@ -13,7 +14,7 @@ void AppendSection(std::string& out, std::string_view title) {
 std::string ReadArtifactLines(const std::vector<ArtifactRow>& artifacts) {
   std::string out;
   for (const auto& a : artifacts)
-    out += fmt::format("  read {:<22} {}\n", ArtifactTypeName(a.type), a.path);
+    out += fmt::format("  read {:<22} {}\n", ArtifactTypeName(a.type), TerminalSafe(a.path));
   return out;
 }
 

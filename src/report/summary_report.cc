@@ -7,6 +7,7 @@
 #include "report/format_util.h"
 #include "report/json_values.h"
 #include "report/run_sections.h"
+#include "report/text_sanitize.h"
 
 namespace htpscope {
 namespace {
@@ -116,8 +117,9 @@ void RenderCoarse(const Summary& s, std::string& out) {
     if (!stats_header) out += "  Statistics printed by the viewer:\n";
     stats_header = true;
     out +=
-        fmt::format("    [{}] {}{}: {} {}\n", block.Name(), m.source.empty() ? "" : m.source + " ",
-                    m.name, m.value ? FormatFigure(*m.value) : "-", m.unit);
+        fmt::format("    [{}] {}{}: {} {}\n", TerminalSafe(block.Name()),
+                    m.source.empty() ? "" : TerminalSafe(m.source) + " ", TerminalSafe(m.name),
+                    m.value ? FormatFigure(*m.value) : "-", TerminalSafe(m.unit));
   }
   out += fmt::format("  Plausible HTP clock: {:.3f} GHz ({})\n", s.clock.plausible_ghz,
                      s.clock.source == "runtrace" ? "highest effective clock of any runtrace phase"
@@ -137,7 +139,7 @@ void RenderGroups(const std::vector<OpGroupRow>& groups, const Run& run, const c
     GroupShares shares = SharesOf(g, run.figures);
     out += fmt::format(
         "    {:<34} {:>12} {:>7} {:>13} {:>7} {:>6}  {}\n",
-        Ellipsize(std::string(run.Str(g.name)), 34),
+        Ellipsize(TerminalSafe(run.Str(g.name)), 34),
         g.dpc_cycles ? GroupDigits(*g.dpc_cycles) + (g.dpc_lower_bound() ? "+" : "") : "-",
         OrDash(shares.dpc_of_wall_pct, 1), GroupDigits(g.work_cycles), OrDash(shares.work_pct, 1),
         GroupDigits(g.instances), OpCategoryName(g.category));
@@ -219,7 +221,7 @@ void RenderPhases(const Summary& s, std::string& out) {
                      "wall µs", "GHz");
   for (const auto& p : run.phases)
     out +=
-        fmt::format("  {:>4}  {:<20} {:>13} {:>11.2f} {:>8}\n", p.execution, Ellipsize(p.phase, 20),
+        fmt::format("  {:>4}  {:<20} {:>13} {:>11.2f} {:>8}\n", p.execution, Ellipsize(TerminalSafe(p.phase), 20),
                     OrDash(p.wall_cycles()), p.wall_us(), OrDash(p.effective_ghz(), 3));
   if (run.figures.traced_execution)
     out += fmt::format("  The optrace lies inside execution {}'s Graph Execute window.\n",
@@ -255,9 +257,9 @@ json SteadyJson(const std::optional<SteadyState>& steady) {
 
 std::string RenderSummaryText(const Summary& s, int top_n) {
   const Run& run = *s.run;
-  std::string out = fmt::format("htpscope summary: {}\n", run.label);
+  std::string out = fmt::format("htpscope summary: {}\n", TerminalSafe(run.label));
   out += ReadArtifactLines(run.artifacts);
-  for (const auto& k : run.skipped) out += fmt::format("  skipped {}\n", k);
+  for (const auto& k : run.skipped) out += fmt::format("  skipped {}\n", TerminalSafe(k));
   RenderCoarse(s, out);
   if (run.figures.fine_source != Source::kNone) RenderFine(s, top_n, out);
   if (!run.units.empty()) RenderUnits(s, out);
@@ -265,7 +267,8 @@ std::string RenderSummaryText(const Summary& s, int top_n) {
   out += CrossChecksSection(run.cross_checks);
   if (!s.warnings.empty()) {
     AppendSection(out, "Warnings");
-    for (const auto& w : s.warnings) out += fmt::format("  [{}] {}\n", w.code, w.message);
+    for (const auto& w : s.warnings)
+      out += fmt::format("  [{}] {}\n", w.code, TerminalSafe(w.message));
   }
   out += MissingArtifactsSection(run.missing);
   return out;
