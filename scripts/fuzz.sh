@@ -26,9 +26,7 @@ bash scripts/install-deps.sh scripts/debian-packages-fuzz.txt
 echo "== build fuzz targets (clang, libFuzzer, ASan + UBSan)"
 build_start=$(date +%s)
 # -O1 with line tables only: quicker to build, and sanitizer reports still give lines.
-CC=clang CXX=clang++ cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" -DHTPSCOPE_BUILD_FUZZERS=ON \
-  -DHTPSCOPE_BUILD_TESTS=OFF -DHTPSCOPE_BUILD_BENCHMARKS=OFF -DHTPSCOPE_WERROR=ON > /dev/null
+bash scripts/configure-fuzz-tree.sh > /dev/null
 cmake --build build/fuzz --target htpscope_fuzzers -j "$(nproc)"
 echo "   built in $(($(date +%s) - build_start)) s"
 
@@ -64,7 +62,7 @@ classify() {  # prints the targets a file seeds
 external=()
 [[ -d examples ]] && external+=(examples)
 # Small synthetic runs, when the generator has been built (scripts/test.sh builds it first).
-for synth in build/werror/tools/synth/htpscope-synth build/asan/tools/synth/htpscope-synth; do
+for synth in build/werror/tools/synth/htpscope-synth build/fuzz/tools/synth/htpscope-synth; do
   [[ -x "$synth" ]] || continue
   i=0
   for opts in "--ops 12 --seed 1" "--ops 30 --seed 2 --branches 3 --tiled-share 0.5 --executions 3" \

@@ -11,6 +11,7 @@ namespace {
 ClockSanity ChooseClock(const Run& run, const SummaryOptions& options) {
   if (options.clock_ghz) return {*options.clock_ghz, "option"};
   if (run.figures.runtrace_max_ghz) return {*run.figures.runtrace_max_ghz, "runtrace"};
+  if (run.figures.qhas_clock_ghz) return {*run.figures.qhas_clock_ghz, "qhas"};
   return {kDefaultClockCeilingGhz, "default"};
 }
 

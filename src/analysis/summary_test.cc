@@ -209,7 +209,9 @@ TEST(SummaryPartial, CorpusQhasAloneStillGivesTheFineView) {
   EXPECT_EQ(run.Str(run.qnn_ops[0].name), "bbb_indep0");
   EXPECT_EQ(f.peak_vtcm_bytes, 919552);
   EXPECT_EQ(run.missing.size(), 4u);
-  EXPECT_EQ(s.clock.source, "default");
+  // No runtrace: the clock QHAS implies, 186,647 cycles ÷ 99 µs.
+  EXPECT_EQ(s.clock.source, "qhas");
+  EXPECT_NEAR(s.clock.plausible_ghz, 1.885323, 1e-6);
   // The QHAS lists cover the graph: op instances come from its rows.
   EXPECT_EQ(f.op_instances, 53);
   EXPECT_EQ(f.dpc_sum_cycles, 183528);

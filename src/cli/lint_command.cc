@@ -14,7 +14,8 @@ void RegisterLintCommand(CLI::App& app, CommandRegistry& registry) {
     bool json = false;
     int top_n = 5;
     int rows = 25;
-    size_t graph = 0;
+    size_t block = 0;
+    std::string graph;
     std::vector<std::string> run;
   };
   static Options options;
@@ -30,14 +31,23 @@ void RegisterLintCommand(CLI::App& app, CommandRegistry& registry) {
       ->check(CLI::PositiveNumber);
   cmd->add_option("--rows", options.rows, "Op-table rows per graph (most exposed first)")
       ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--block", options.block,
+                  "Which linting block (an execution or statistics section) the top-level JSON "
+                  "fields describe (0-based, file order)");
   cmd->add_option("--graph", options.graph,
-                  "Which graph/execution block the top-level JSON fields describe (0-based, file "
-                  "order)");
+                  "Only this graph of a profile that holds several (prefill, decode, ...)");
   cmd->add_option("--run", options.run,
                   "A run of the same model (directory or files with a QHAS summary or optrace): "
                   "QNN op types for the hints instead of guessing them from op names");
   registry.Add(cmd, [] {
-    Run profile = LoadRun({options.input});
+    LoadOptions load;
+    load.graph = options.graph;
+    Run profile;
+    try {
+      profile = LoadRun({options.input}, load);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(fmt::format("--graph {}: {}", options.graph, e.what()));
+    }
     if (!profile.HasProfile())
       throw InputError(options.input,
                        fmt::format("is {}: expected qnn-profile-viewer linting output (text or "
@@ -54,12 +64,11 @@ void RegisterLintCommand(CLI::App& app, CommandRegistry& registry) {
       lint_options.op_types = &op_types;
     }
     LintAnalysis lint = AnalyzeLint(profile, lint_options);
-    if (options.graph >= lint.graphs.size())
-      throw InputError(options.input,
-                       fmt::format("--graph {}: the file has {} linting block(s) (0..{})",
-                                   options.graph, lint.graphs.size(), lint.graphs.size() - 1));
+    if (options.block >= lint.graphs.size())
+      throw UsageError(fmt::format("--block {}: the file has {} linting block(s) (0..{})",
+                                   options.block, lint.graphs.size(), lint.graphs.size() - 1));
     if (options.json) {
-      fmt::print("{}\n", LintToJson(lint, options.graph).dump(2));
+      fmt::print("{}\n", LintToJson(lint, options.block).dump(2));
     } else {
       LintReportOptions report_options;
       report_options.rows = options.rows;

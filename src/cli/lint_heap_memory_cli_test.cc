@@ -63,9 +63,9 @@ TEST(LintHeapMemoryCli, Lint) {
   EXPECT_EQ(j["ops"][1]["exposed_cycles"], 0);
   EXPECT_EQ(j["bottlenecks"].size(), 1u);
 
-  r = RunCli("lint --graph 3 '" + file + "'");
+  r = RunCli("lint --block 3 '" + file + "'");
   EXPECT_EQ(r.status, 2);
-  EXPECT_TRUE(Contains(r.err, "--graph 3: the file has 1 linting block(s)")) << r.err;
+  EXPECT_TRUE(Contains(r.err, "--block 3: the file has 1 linting block(s)")) << r.err;
 
   std::string json =
       Write(dir, "q.json", R"({"header": {"artifact_type": "RUN_TRACE"}, "traceEvents": []})");

@@ -1,5 +1,9 @@
 #include "cli/run_args.h"
 
+#include <fmt/format.h>
+
+#include <stdexcept>
+
 #include "base/errors.h"
 
 namespace htpscope::cli {
@@ -9,13 +13,19 @@ void AddRunArgs(CLI::App* cmd, RunArgs& args) {
   cmd->add_flag("--allow-mismatch", args.allow_mismatch,
                 "Join artifacts that do not look like one run (op IDs or cycles disagree) "
                 "instead of refusing them; the output carries the warning mismatched_artifacts");
+  cmd->add_option("--graph", args.graph,
+                  "Only this graph of a profile that holds several (prefill, decode, ...), by the "
+                  "name the profile gives it");
 }
 
 Run LoadRunFromArgs(const RunArgs& args) {
   LoadOptions options;
   options.allow_mismatch = args.allow_mismatch;
+  options.graph = args.graph;
   try {
     return LoadRun(args.inputs, options);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(fmt::format("--graph {}: {}", args.graph, e.what()));
   } catch (const MismatchedArtifactsError& e) {
     throw InputError(e.file(), e.problem() +
                                    " (give the files of one run, or --allow-mismatch to join "

@@ -13,9 +13,10 @@ namespace htpscope::cli {
 struct RunArgs {
   std::vector<std::string> inputs;
   bool allow_mismatch = false;
+  std::string graph;  // --graph NAME: one graph of a multi-graph profile
 };
 
-// Adds the positional RUN argument(s) and --allow-mismatch to `cmd`.
+// Adds the positional RUN argument(s), --allow-mismatch and --graph to `cmd`.
 void AddRunArgs(CLI::App* cmd, RunArgs& args);
 
 // Loads the run the arguments name.

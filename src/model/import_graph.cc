@@ -6,9 +6,10 @@ namespace htpscope::model_import {
 
 void ImportHtpGraph(HtpGraph&& graph, Run& run) {
   run.graph_nodes.reserve(graph.nodes.size());
-  for (auto& [id, node] : graph.nodes) {
+  for (auto& [node_id, graph_node] : graph.nodes) {
+    auto& node = graph_node;  // a plain reference: clang 14 cannot capture structured bindings
     GraphNodeRow row;
-    row.id = id;
+    row.id = node_id;
     row.htp_op_type = std::move(node.type);
     row.qnn_op_name = std::move(node.grouping);
     auto string_param = [&node](const char* key) -> std::string {

@@ -192,6 +192,8 @@ void BuildFigures(Run& run) {
     f.peak_vtcm_bytes = core->peak_vtcm_alloc_bytes;
     f.peak_vtcm_source = Source::kQhas;
   }
+  if (core && core->graph_execute_us > 0 && core->timeline_cycles > 0)
+    f.qhas_clock_ghz = static_cast<double>(core->timeline_cycles) / core->graph_execute_us / 1000.0;
   for (const auto& p : run.phases)
     if (auto ghz = p.effective_ghz(); ghz && *ghz > 0)
       f.runtrace_max_ghz = std::max(f.runtrace_max_ghz.value_or(0), *ghz);
@@ -236,6 +238,7 @@ void CapWarnings(std::vector<WarningRow>& warnings) {
 }
 
 void JoinRun(Run& run, const model_import::QhasFacts& qhas, const LoadOptions& options) {
+  if (!options.graph.empty()) SelectGraph(run, options.graph);
   CheckArtifactsBelongTogether(run, qhas, options);
   if (!run.qhas_cores.empty() && !run.qhas_cores.front().lists_complete) {
     const QhasCoreRow& c = run.qhas_cores.front();

@@ -23,5 +23,8 @@ void BuildTraffic(Run& run, const model_import::QhasFacts& qhas);
 void BuildFigures(Run& run);
 void BuildCrossChecks(Run& run, const model_import::QhasFacts& qhas);
 void BuildMissing(Run& run);
+// Keeps only graph `name` of the profile's tables; throws std::invalid_argument,
+// listing the graphs there are, when the profile has no graph of that name.
+void SelectGraph(Run& run, const std::string& name);
 
 }  // namespace htpscope

@@ -44,6 +44,9 @@ struct RunFigures {
   // The runtrace execution whose Graph Execute window holds the optrace.
   std::optional<int32_t> traced_execution;
   std::optional<double> runtrace_max_ghz;  // highest effective clock of any runtrace phase
+  // The clock QHAS implies for the traced execution: timeline_cycles ÷
+  // graph_execute_us ÷ 1000 (the µs are truncated to integers by QHAS).
+  std::optional<double> qhas_clock_ghz;
 };
 
 struct Run {
@@ -115,6 +118,7 @@ struct LoadOptions {
   // `mismatched_artifacts`) instead of refusing them with an InputError.
   bool allow_mismatch = false;
   // Keep only this graph of a multi-graph profile (by name); "" keeps all.
+  // A name the profile lacks throws std::invalid_argument.
   std::string graph;
 };
 

@@ -8,6 +8,7 @@
 
 #include "base/corpus_test_util.h"
 #include "base/errors.h"
+#include "formats/linting_example_test_util.h"
 
 namespace htpscope {
 namespace {
@@ -129,6 +130,32 @@ TEST(LoadRun, PartialQhasGivesWholeGraphFiguresFromTheOverallRow) {
       EXPECT_NE(w.message.find("10 of 86 QNN nodes"), std::string::npos) << w.message;
     }
   EXPECT_TRUE(flagged);
+}
+
+// ONNX Runtime's QNN EP CSV (execution 1: 3,755,250 work cycles, 1,132 µs
+// excluding wait) with the QHAS of the same session (Σ cycles_used
+// 3,756,198; graph_execute_us 1132; timeline 1,582,526 cycles).
+TEST(LoadRun, OrtCsvWithItsQhasIsCrossCheckedAndGivesTheClock) {
+  std::string dir = testing_support::TempDir("ortqhas");
+  std::ofstream(dir + "/qhas.json") << TrimmedQhas();
+  htpscope::Run run =
+      LoadRun({testing_support::ProfileTestdata("ort_qnn_ep_resnet50.csv"), dir + "/qhas.json"});
+  const CrossCheckRow* work = nullptr;
+  const CrossCheckRow* time = nullptr;
+  for (const auto& c : run.cross_checks) {
+    if (c.name == "execution 1 work cycles vs QHAS") work = &c;
+    if (c.name == "execution 1 graph execute time vs QHAS") time = &c;
+  }
+  ASSERT_TRUE(work && time);
+  EXPECT_EQ(work->a, 3755250);
+  EXPECT_EQ(work->b, 3756198);
+  EXPECT_TRUE(work->agree);  // 948 cycles apart: 0.025 %, within 0.5 %
+  EXPECT_EQ(time->a, 1132);
+  EXPECT_EQ(time->b, 1132);
+  EXPECT_TRUE(time->agree);
+  // 1,582,526 cycles ÷ 1,132 µs = 1.39799 GHz.
+  ASSERT_TRUE(run.figures.qhas_clock_ghz);
+  EXPECT_NEAR(*run.figures.qhas_clock_ghz, 1.39799, 1e-5);
 }
 
 }  // namespace

@@ -123,8 +123,10 @@ void RenderCoarse(const Summary& s, std::string& out) {
   }
   out += fmt::format("  Plausible HTP clock: {:.3f} GHz ({})\n", s.clock.plausible_ghz,
                      s.clock.source == "runtrace" ? "highest effective clock of any runtrace phase"
+                     : s.clock.source == "qhas"
+                         ? "QHAS timeline_cycles ÷ graph_execute_us of the traced execution"
                      : s.clock.source == "option" ? "--clock-ghz"
-                                                  : "default ceiling: no runtrace");
+                                                  : "default ceiling: no runtrace or QHAS");
 }
 
 void RenderGroups(const std::vector<OpGroupRow>& groups, const Run& run, const char* title,
