@@ -116,10 +116,9 @@ void RenderCoarse(const Summary& s, std::string& out) {
     if (!IsExecuteStatistics(block)) continue;
     if (!stats_header) out += "  Statistics printed by the viewer:\n";
     stats_header = true;
-    out +=
-        fmt::format("    [{}] {}{}: {} {}\n", TerminalSafe(block.Name()),
-                    m.source.empty() ? "" : TerminalSafe(m.source) + " ", TerminalSafe(m.name),
-                    m.value ? FormatFigure(*m.value) : "-", TerminalSafe(m.unit));
+    out += fmt::format("    [{}] {}{}: {} {}\n", TerminalSafe(block.Name()),
+                       m.source.empty() ? "" : TerminalSafe(m.source) + " ", TerminalSafe(m.name),
+                       m.value ? FormatFigure(*m.value) : "-", TerminalSafe(m.unit));
   }
   out += fmt::format("  Plausible HTP clock: {:.3f} GHz ({})\n", s.clock.plausible_ghz,
                      s.clock.source == "runtrace" ? "highest effective clock of any runtrace phase"
@@ -222,9 +221,9 @@ void RenderPhases(const Summary& s, std::string& out) {
   out += fmt::format("  {:>4}  {:<20} {:>13} {:>11} {:>8}\n", "exec", "phase", "wall cycles",
                      "wall µs", "GHz");
   for (const auto& p : run.phases)
-    out +=
-        fmt::format("  {:>4}  {:<20} {:>13} {:>11.2f} {:>8}\n", p.execution, Ellipsize(TerminalSafe(p.phase), 20),
-                    OrDash(p.wall_cycles()), p.wall_us(), OrDash(p.effective_ghz(), 3));
+    out += fmt::format("  {:>4}  {:<20} {:>13} {:>11.2f} {:>8}\n", p.execution,
+                       Ellipsize(TerminalSafe(p.phase), 20), OrDash(p.wall_cycles()), p.wall_us(),
+                       OrDash(p.effective_ghz(), 3));
   if (run.figures.traced_execution)
     out += fmt::format("  The optrace lies inside execution {}'s Graph Execute window.\n",
                        *run.figures.traced_execution);
@@ -241,15 +240,15 @@ void RenderOpWarmup(const Summary& s, int top_n, std::string& out) {
     if (graph != w.graph) {
       graph = w.graph;
       shown = 0;
-      out +=
-          fmt::format("  graph {}:\n", run.graphs[w.graph].name.empty() ? std::string("(unnamed)")
-                                                                        : run.graphs[w.graph].name);
+      out += fmt::format("  graph {}:\n", run.graphs[w.graph].name.empty()
+                                              ? std::string("(unnamed)")
+                                              : TerminalSafe(run.graphs[w.graph].name));
       out += fmt::format("    {:<34} {:>13} {:>13} {:>15} {:>13}\n", "op", "exec 1 (cold)",
                          "exec 2", "steady median", "cold÷steady");
     }
     if (shown++ >= top_n) continue;
     out +=
-        fmt::format("    {:<34} {:>13} {:>13} {:>15} {:>13}\n", Ellipsize(w.name, 34),
+        fmt::format("    {:<34} {:>13} {:>13} {:>15} {:>13}\n", Ellipsize(TerminalSafe(w.name), 34),
                     GroupDigits(w.cold_cycles), w.warm_cycles ? GroupDigits(*w.warm_cycles) : "-",
                     w.steady_median_cycles ? FormatFigure(*w.steady_median_cycles) : "-",
                     w.cold_over_steady ? fmt::format("{:.1f}×", *w.cold_over_steady) : "-");
