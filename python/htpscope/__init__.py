@@ -212,20 +212,21 @@ def _side(side: Any, name: str) -> list:
 
 
 def _records_frame(records: list, columns: Sequence[str]) -> pd.DataFrame:
-    """Rows of JSON objects as a DataFrame; integer columns stay integers
-    (nullable Int64 where a value is null)."""
-    frame = pd.DataFrame.from_records(records, columns=list(columns))
-    for column in frame.columns:
-        values = [v for v in frame[column] if v is not None and not _is_nan(v)]
-        if values and all(isinstance(v, (int, np.integer)) and not isinstance(v, bool)
-                          for v in values):
-            has_null = len(values) < len(frame)
-            frame[column] = frame[column].astype("Int64" if has_null else "int64")
-    return frame
-
-
-def _is_nan(value: Any) -> bool:
-    return isinstance(value, float) and value != value
+    """Rows of JSON objects as a DataFrame.  A column whose values are all
+    integers stays int64 (pandas' nullable Int64 where a value is null), so
+    cycle columns never turn into floats; other columns as pandas infers."""
+    data = {}
+    for column in columns:
+        values = [record.get(column) for record in records]
+        present = [v for v in values if v is not None]
+        if present and all(isinstance(v, int) and not isinstance(v, bool) for v in present):
+            if len(present) < len(values):
+                data[column] = pd.array(values, dtype="Int64")
+            else:
+                data[column] = np.array(values, dtype=np.int64)
+        else:
+            data[column] = pd.Series(values, dtype=object if not present else None)
+    return pd.DataFrame(data, columns=list(columns))
 
 
 # The keys of htpscope.diff/1's per-item objects (docs/diff.md).

@@ -1,5 +1,7 @@
 """htpscope.diff: the CLI's diff, gates and JSON."""
 
+import numpy as np
+import pandas as pd
 import pytest
 
 import htpscope
@@ -17,6 +19,8 @@ def test_a_run_against_itself_changes_nothing_and_passes_its_gates():
     top = ops.set_index("name").loc["softmax_0"]
     assert top.a_dpc_cycles == top.b_dpc_cycles == 76_873
     assert top.dpc_change_cycles == 0
+    # Per-op cycles are medians over a side's runs (may be x.5): float64, as the JSON.
+    assert ops.a_dpc_cycles.dtype == np.float64
     assert [gate["passed"] for gate in result.gates] == [True, True]
     assert result.metrics.loc["wall_us", "change"] == 0
     assert result.metrics.loc["wall_us", "unit"] == "us"
@@ -41,6 +45,10 @@ def test_corpus_diff_json_equals_the_cli_json():
     assert result.exit_status == result.json["exit_status"]
     assert result.verdict == result.json["verdict"]
     assert list(result.ops.name) == [op["name"] for op in result.json["ops"]]
+    # An op on one side only has no cycle count (NaN) on the other.
+    added = result.ops.set_index("name").loc["bbb_indep0"]
+    assert added.status == "added" and pd.isna(added.a_dpc_cycles)
+    assert added.b_dpc_cycles == 87_938 and added.dpc_change_cycles == 87_938
 
 
 def test_corpus_repeated_runs_form_one_side():
