@@ -246,6 +246,17 @@ _COMPARISON_COLUMNS = (
 )
 
 
+def _json_array_frame(key: str, columns: Sequence[str], what: str) -> property:
+    """A DiffResult property: the JSON array ``key`` as a DataFrame."""
+
+    def get(self: "DiffResult") -> pd.DataFrame:
+        return _records_frame(self.json[key], columns)
+
+    get.__name__ = key
+    get.__doc__ = f"DataFrame: {what} (docs/diff.md, ``{key}[]``)."
+    return property(get)
+
+
 class DiffResult:
     """``htpscope diff`` of two sides of runs (``diff`` makes it).
 
@@ -275,22 +286,12 @@ class DiffResult:
             self._json = json.loads(self._core.json())
         return self._json
 
-    @property
-    def ops(self) -> pd.DataFrame:
-        """One row per QNN op on either side, by |ΔDPC| (docs/diff.md, ``ops[]``)."""
-        return _records_frame(self.json["ops"], _DIFF_OP_COLUMNS)
-
-    @property
-    def htp_op_types(self) -> pd.DataFrame:
-        return _records_frame(self.json["htp_op_types"], _DIFF_HTP_COLUMNS)
-
-    @property
-    def units(self) -> pd.DataFrame:
-        return _records_frame(self.json["units"], _DIFF_UNIT_COLUMNS)
-
-    @property
-    def attribution(self) -> pd.DataFrame:
-        return _records_frame(self.json["attribution"], _DIFF_ATTRIBUTION_COLUMNS)
+    ops = _json_array_frame("ops", _DIFF_OP_COLUMNS, "One row per QNN op on either side, by |ΔDPC|")
+    htp_op_types = _json_array_frame("htp_op_types", _DIFF_HTP_COLUMNS,
+                                     "One row per HTP op type on either side")
+    units = _json_array_frame("units", _DIFF_UNIT_COLUMNS, "One row per hardware thread")
+    attribution = _json_array_frame("attribution", _DIFF_ATTRIBUTION_COLUMNS,
+                                    "The ops that explain the wall change, with their share")
 
     @property
     def metrics(self) -> pd.DataFrame:
