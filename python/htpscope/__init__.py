@@ -174,7 +174,9 @@ def load_run(
     """Loads one profiled run: a run directory, or a list of its artifact files.
 
     Artifacts are recognised by content (plain or .gz), as by the CLI.
-    ``graph`` keeps one graph of a multi-graph profile (by name).
+    ``graph`` names the graph to keep; the model does not yet split a
+    multi-graph profile, so it must name the run's only graph (ValueError
+    otherwise: select rows by the ``graph`` column instead).
     ``allow_mismatch`` joins artifacts that do not look like one run (the
     CLI's ``--allow-mismatch``; the run then carries the warning
     ``mismatched_artifacts``).

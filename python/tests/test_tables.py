@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 import htpscope
-from support import EXAMPLE_RUN, ground_truth
+from support import EXAMPLE_RUN, ROOT, ground_truth
 
 
 @pytest.fixture(scope="module")
@@ -124,3 +124,26 @@ def test_an_unknown_table_is_a_value_error(run):
         run.table("nope")
     with pytest.raises(AttributeError):
         run.nope
+
+
+TWO_GRAPHS = ROOT / "src" / "formats" / "testdata" / "detailed_two_graphs.txt"
+
+
+def test_executions_of_a_two_graph_profile_are_numbered_graph_by_graph():
+    executions = htpscope.load_run(TWO_GRAPHS).executions
+    assert list(zip(executions.graph, executions.execution, executions.accelerator_cycles)) == [
+        ("model.prefill", 1, 60_000_000), ("model.prefill", 2, 52_000_000),
+        ("model.decode", 1, 11_000_000), ("model.decode", 2, 9_800_000),
+        ("model.decode", 3, 9_700_000),
+    ]
+    assert list(executions.cold) == [True, False, True, False, False]
+
+
+def test_graph_names_the_runs_only_graph_or_is_refused():
+    # Keeping one graph of several is not supported: refused, never half-filtered.
+    with pytest.raises(ValueError, match="multi-graph profile .* not supported"):
+        htpscope.load_run(TWO_GRAPHS, graph="model.decode")
+    with pytest.raises(ValueError, match="no such graph .*'model.prefill', 'model.decode'"):
+        htpscope.load_run(TWO_GRAPHS, graph="nope")
+    with pytest.raises(ValueError, match="no such graph"):
+        htpscope.load_run(EXAMPLE_RUN, graph="nope")
