@@ -24,7 +24,8 @@ if [[ -z "${HTPSCOPE_BENCH_BUILD:-}" ]]; then
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHTPSCOPE_BUILD_TESTS=OFF \
     -DHTPSCOPE_PYTHON=ON -DPython3_EXECUTABLE=/usr/bin/python3 > /dev/null
 else
-  echo "== build (in $build: $(sed -n 's/^CMAKE_BUILD_TYPE:STRING=//p' "$build/CMakeCache.txt"))"
+  type="$(sed -n 's/^CMAKE_BUILD_TYPE:STRING=//p' "$build/CMakeCache.txt")"
+  echo "== build (in $build: ${type:-RelWithDebInfo, the default})"
 fi
 cmake --build "$build" --target htpscope htpscope-synth _htpscope
 build="$(cd "$build" && pwd)"
