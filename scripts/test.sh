@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds htpscope and runs the whole test suite in two build trees:
 #   build/werror  gcc, -Wall -Wextra -Werror, optimised: unit and CLI tests,
-#                 then the HTML reports in headless Chromium;
+#                 the Python tests against the extension it builds, then the
+#                 HTML reports in headless Chromium;
 #   build/fuzz    clang -O1 with AddressSanitizer + UndefinedBehaviorSanitizer
 #                 (and libFuzzer's instrumentation), -Werror: the same tests
 #                 under sanitizers, then a short fuzz run of every reader
@@ -11,16 +12,20 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
-bash scripts/install-deps.sh scripts/debian-packages-fuzz.txt
+bash scripts/install-deps.sh scripts/debian-packages-fuzz.txt scripts/debian-packages-python.txt
 jobs=$(nproc)
 step() { echo "== $* ($(($(date +%s) - start)) s)"; }
 
 step "build (-Wall -Wextra -Werror)"
-cmake -S . -B build/werror -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHTPSCOPE_WERROR=ON > /dev/null
+cmake -S . -B build/werror -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHTPSCOPE_WERROR=ON \
+  -DPython3_EXECUTABLE=/usr/bin/python3 > /dev/null
 cmake --build build/werror -j "$jobs"
 step "tests"
 ctest --test-dir build/werror --output-on-failure -j "$jobs"
 bash scripts/browser-test.sh build/werror  # HTPSCOPE_SKIP_BROWSER=1 skips it
+step "Python: install into .venv (the extension built above) and load the example there"
+bash scripts/install-python.sh --build-dir build/werror
+.venv/bin/python -c "import htpscope; print(htpscope.load_run('examples/synthetic_run'))"
 
 step "build (clang, AddressSanitizer + UndefinedBehaviorSanitizer, -Werror)"
 bash scripts/configure-fuzz-tree.sh > /dev/null
