@@ -6,6 +6,7 @@
 // tensor's id, so "input tensor id is a node" is a node->node edge.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -54,10 +55,21 @@ struct HtpGraph {
   std::map<uint64_t, HtpNode> nodes;
   std::map<uint64_t, HtpTensor> tensors;
   std::vector<std::string> op_types;
+  uint64_t chunks_parsed = 0;  // chunks of nodes or tensors parsed in parallel; 0 when parsed whole
 };
 
-// Reads an HTP_GRAPH file (plain or gzip).  Throws InputError on bad input.
+struct ReadHtpGraphOptions {
+  unsigned threads = 0;             // parser threads; 0 = one per core
+  size_t chunk_bytes = 512u << 10;  // target size of the chunks of members parsed in parallel
+};
+
+// Reads an HTP_GRAPH file (plain or gzip).  The members of graph.nodes and
+// graph.tensors are streamed in chunks parsed on every core; a malformed
+// file is parsed whole, so results and errors never depend on the chunking.
+// Throws InputError with the file name and byte offset on bad input.
 HtpGraph ReadHtpGraph(const std::string& path);
+// The same, with chunks and threads as given (tests use small chunks).
+HtpGraph ReadHtpGraphChunked(const std::string& path, const ReadHtpGraphOptions& options);
 HtpGraph ParseHtpGraph(const std::string& path, std::string_view json);
 
 }  // namespace htpscope
