@@ -12,6 +12,14 @@
 
 namespace htpscope {
 
+const std::string* ParamTexts::Intern(std::string_view text) {
+  auto it = index_.find(text);
+  if (it != index_.end()) return it->second;
+  const std::string* pooled = &texts_.emplace_back(text);
+  index_.emplace(*pooled, pooled);
+  return pooled;
+}
+
 std::optional<int64_t> ScalarParam::AsInt() const {
   if (auto* i = std::get_if<int64_t>(&value)) return *i;
   if (auto* b = std::get_if<bool>(&value)) return *b ? 1 : 0;
@@ -24,7 +32,51 @@ std::optional<double> ScalarParam::AsDouble() const {
   return std::nullopt;
 }
 
-const std::string* ScalarParam::AsString() const { return std::get_if<std::string>(&value); }
+const std::string* ScalarParam::AsString() const {
+  auto* text = std::get_if<const std::string*>(&value);
+  return text ? *text : nullptr;
+}
+
+namespace {
+
+template <typename Entries>
+auto FindKey(Entries& entries, std::string_view key) {
+  auto it = std::lower_bound(entries.begin(), entries.end(), key,
+                             [](const auto& entry, std::string_view k) { return entry.first < k; });
+  return it != entries.end() && it->first == key ? it : entries.end();
+}
+
+}  // namespace
+
+ScalarParams::iterator ScalarParams::find(std::string_view key) { return FindKey(entries_, key); }
+
+ScalarParams::const_iterator ScalarParams::find(std::string_view key) const {
+  return FindKey(entries_, key);
+}
+
+const ScalarParam& ScalarParams::at(std::string_view key) const {
+  auto it = find(key);
+  if (it == end()) throw std::out_of_range("no scalar_params key " + std::string(key));
+  return it->second;
+}
+
+ParamTexts& ScalarParams::texts() {
+  if (!texts_) texts_ = std::make_shared<ParamTexts>();
+  return *texts_;
+}
+
+ScalarParam& ScalarParams::operator[](std::string_view key) {
+  auto it =
+      std::lower_bound(entries_.begin(), entries_.end(), key,
+                       [](const value_type& entry, std::string_view k) { return entry.first < k; });
+  if (it != entries_.end() && it->first == key) return it->second;
+  return entries_.insert(it, {*texts().Intern(key), ScalarParam{0, int64_t{0}}})->second;
+}
+
+void ScalarParams::SetString(std::string_view key, int type_code, std::string_view text) {
+  const std::string* pooled = texts().Intern(text);
+  (*this)[key] = ScalarParam{type_code, pooled};
+}
 
 std::optional<int64_t> HtpNode::IntParam(const std::string& key) const {
   auto it = scalar_params.find(key);
@@ -39,82 +91,103 @@ using simdjson::ondemand::value;
 // The chunker's tags for the two maps.
 enum Section : int { kNodes = 1, kTensors = 2 };
 
-// "graph.nodes[\"<id>\"]" (or tensors) and the id it names; throws
-// InputError when the key is no hex id.
-std::pair<std::string, uint64_t> ReadMemberId(JsonReader& reader, std::string_view section,
-                                              std::string_view id_text) {
-  std::string ctx = fmt::format("graph.{}[\"{}\"]", section, id_text);
+// "graph.<section>[\"<id>\"]", composed only for a message.
+struct MemberWhere {
+  std::string_view section, id_text;
+  std::string operator()() const { return fmt::format("graph.{}[\"{}\"]", section, id_text); }
+};
+
+// The id a member's key names; throws InputError when it is no hex id.
+template <typename Where>
+uint64_t ReadMemberId(FieldReader<Where>& member, std::string_view id_text) {
   auto id = ParseHexId(id_text);
-  if (!id) reader.Invalid(fmt::format("{}: key is not a hex id", ctx));
-  return {std::move(ctx), *id};
+  if (!id) member.reader().Invalid(fmt::format("{}: key is not a hex id", member.Path()));
+  return *id;
 }
 
-std::vector<uint64_t> ReadIdList(JsonReader& reader, value v, std::string_view ctx) {
+// The hex ids of list `v`, member `key` of `member`.
+template <typename Where>
+std::vector<uint64_t> ReadIdList(FieldReader<Where>& member, value v, std::string_view key) {
+  JsonReader& reader = member.reader();
+  simdjson::ondemand::array list;
+  if (auto err = v.get_array().get(list))
+    reader.Fail(err, fmt::format("{}: expected an array", member.Path(key)));
   std::vector<uint64_t> ids;
-  auto list = reader.Array(v, ctx);
-  reader.Elements(list, ctx,
-                  [&](value element, size_t) { ids.push_back(reader.HexId(element, ctx)); });
+  for (auto element : list) {
+    value id;
+    if (auto err = element.get(id)) reader.Fail(err, member.Path(key));
+    ids.push_back(member.HexId(id, key));
+  }
   return ids;
 }
 
-ScalarParam ReadScalarParam(JsonReader& reader, value v, const std::string& ctx) {
-  ScalarParam param;
-  auto typed = reader.Object(v, ctx);
+// scalar_params member `key` (`v`, a one-member {"<code>": value} object)
+// into `params`.
+template <typename Where>
+void ReadScalarParam(FieldReader<Where>& param, value v, std::string_view key,
+                     ScalarParams* params) {
+  JsonReader& reader = param.reader();
+  auto typed = param.Object(v);
   int members = 0;
-  reader.Fields(typed, ctx, [&](std::string_view code, value inner) {
+  param.Fields(typed, [&](std::string_view code, value inner) {
     ++members;
     int type_code = 0;
     auto [ptr, ec] = std::from_chars(code.data(), code.data() + code.size(), type_code);
     if (ec != std::errc() || ptr != code.data() + code.size())
-      reader.Invalid(fmt::format("{}: data-type code \"{}\" is not a number", ctx, code));
-    param.type_code = type_code;
+      reader.Invalid(fmt::format("{}: data-type code \"{}\" is not a number", param.Path(), code));
     simdjson::ondemand::json_type type;
-    reader.Check(inner.type().get(type), ctx);
+    if (auto err = inner.type().get(type)) reader.Fail(err, param.Path());
     switch (type) {
       case simdjson::ondemand::json_type::string:
-        param.value = std::string(reader.String(inner, ctx));
+        params->SetString(key, type_code, param.String(inner));
         break;
       case simdjson::ondemand::json_type::boolean:
-        param.value = reader.Bool(inner, ctx);
+        (*params)[key] = ScalarParam{type_code, param.Bool(inner)};
         break;
       case simdjson::ondemand::json_type::number: {
         simdjson::ondemand::number_type number_type;
-        reader.Check(inner.get_number_type().get(number_type), ctx);
+        if (auto err = inner.get_number_type().get(number_type)) reader.Fail(err, param.Path());
         if (number_type == simdjson::ondemand::number_type::signed_integer)
-          param.value = reader.Int(inner, ctx);
+          (*params)[key] = ScalarParam{type_code, param.Int(inner)};
         else
-          param.value = reader.Number(inner, ctx);
+          (*params)[key] = ScalarParam{type_code, param.Number(inner)};
         break;
       }
       default:
-        reader.Invalid(fmt::format("{}: expected a string, number or boolean value", ctx));
+        reader.Invalid(fmt::format("{}: expected a string, number or boolean value", param.Path()));
     }
   });
   if (members != 1)
-    reader.Invalid(fmt::format("{}: expected exactly one {{\"<type code>\": value}} member", ctx));
-  return param;
+    reader.Invalid(
+        fmt::format("{}: expected exactly one {{\"<type code>\": value}} member", param.Path()));
 }
 
-// A node's object (`nv`) under key `id_text` of graph.nodes.
-HtpNode ReadNode(JsonReader& reader, std::string_view id_text, value nv) {
-  const auto [ctx, id] = ReadMemberId(reader, "nodes", id_text);
+// A node's object (`nv`) under key `id_text` of graph.nodes; its texts are
+// pooled in `texts`.
+HtpNode ReadNode(JsonReader& reader, std::string_view id_text, value nv,
+                 const std::shared_ptr<ParamTexts>& texts) {
+  FieldReader member(reader, MemberWhere{"nodes", id_text});
   HtpNode node;
-  node.id = id;
-  auto obj = reader.Object(nv, ctx);
-  reader.Fields(obj, ctx, [&](std::string_view k, value fv) {
+  node.id = ReadMemberId(member, id_text);
+  node.scalar_params = ScalarParams(texts);
+  auto obj = member.Object(nv);
+  member.Fields(obj, [&](std::string_view k, value fv) {
     if (k == "type") {
-      node.type = std::string(reader.String(fv, ctx + ".type"));
+      node.type = std::string(member.String(fv, k));
     } else if (k == "grouping") {
-      node.grouping = std::string(reader.String(fv, ctx + ".grouping"));
+      node.grouping = std::string(member.String(fv, k));
     } else if (k == "input_names") {
-      node.input_ids = ReadIdList(reader, fv, ctx + ".input_names");
+      node.input_ids = ReadIdList(member, fv, k);
     } else if (k == "output_names") {
-      node.output_ids = ReadIdList(reader, fv, ctx + ".output_names");
+      node.output_ids = ReadIdList(member, fv, k);
     } else if (k == "scalar_params") {
-      auto params = reader.Object(fv, ctx + ".scalar_params");
-      reader.Fields(params, ctx, [&](std::string_view pk, value pv) {
-        const std::string pctx = fmt::format("{}.scalar_params.{}", ctx, pk);
-        node.scalar_params[std::string(pk)] = ReadScalarParam(reader, pv, pctx);
+      simdjson::ondemand::object params;
+      if (auto err = fv.get_object().get(params))
+        reader.Fail(err, fmt::format("{}: expected an object", member.Path(k)));
+      member.Fields(params, [&](std::string_view pk, value pv) {
+        FieldReader param(reader,
+                          [&] { return fmt::format("{}.scalar_params.{}", member.Path(), pk); });
+        ReadScalarParam(param, pv, pk, &node.scalar_params);
       });
     }
   });
@@ -123,22 +196,26 @@ HtpNode ReadNode(JsonReader& reader, std::string_view id_text, value nv) {
 
 // A tensor's object (`tv`) under key `id_text` of graph.tensors.
 HtpTensor ReadTensor(JsonReader& reader, std::string_view id_text, value tv) {
-  const auto [ctx, id] = ReadMemberId(reader, "tensors", id_text);
+  FieldReader member(reader, MemberWhere{"tensors", id_text});
   HtpTensor tensor;
-  tensor.id = id;
-  auto obj = reader.Object(tv, ctx);
-  reader.Fields(obj, ctx, [&](std::string_view k, value fv) {
+  tensor.id = ReadMemberId(member, id_text);
+  auto obj = member.Object(tv);
+  member.Fields(obj, [&](std::string_view k, value fv) {
     if (k == "id") {
-      tensor.index = reader.Int(fv, ctx + ".id");
+      tensor.index = member.Int(fv, k);
     } else if (k == "type") {
-      tensor.type = static_cast<int>(reader.Int(fv, ctx + ".type"));
+      tensor.type = static_cast<int>(member.Int(fv, k));
     } else if (k == "data_type") {
-      tensor.data_type = static_cast<int>(reader.Int(fv, ctx + ".data_type"));
+      tensor.data_type = static_cast<int>(member.Int(fv, k));
     } else if (k == "dims") {
-      auto dims = reader.Array(fv, ctx + ".dims");
-      reader.Elements(dims, ctx, [&](value d, size_t) {
-        tensor.dims.push_back(reader.Int(d, ctx + ".dims[]"));
-      });
+      simdjson::ondemand::array dims;
+      if (auto err = fv.get_array().get(dims))
+        reader.Fail(err, fmt::format("{}: expected an array", member.Path(k)));
+      for (auto element : dims) {
+        value d;
+        if (auto err = element.get(d)) reader.Fail(err, member.Path());
+        tensor.dims.push_back(member.Int(d, "dims[]"));
+      }
     }
   });
   return tensor;
@@ -200,12 +277,13 @@ HtpGraph ParseDocument(const std::string& path, simdjson::padded_string_view buf
         }
         const std::string ctx = fmt::format("graph.{}", section);
         auto members = reader.Object(sv, ctx);
+        auto texts = std::make_shared<ParamTexts>();
         reader.Fields(members, ctx, [&](std::string_view id_text, value mv) {
           if (nodes) {
             auto id = ParseHexId(id_text);
             if (id && out.nodes.count(*id))
               reader.Invalid(fmt::format("graph.nodes[\"{}\"]: duplicate node id", id_text));
-            HtpNode node = ReadNode(reader, id_text, mv);
+            HtpNode node = ReadNode(reader, id_text, mv, texts);
             out.nodes.emplace(node.id, std::move(node));
           } else {
             auto id = ParseHexId(id_text);
@@ -233,9 +311,10 @@ class GraphWorker {
     auto part = std::make_unique<GraphPart>();
     JsonReader reader(path_, chunk.view(), chunk.file_offset, &parser_);
     auto members = reader.Root();
+    auto texts = std::make_shared<ParamTexts>();  // the chunk's nodes share it
     reader.Fields(members, "members", [&](std::string_view id_text, value v) {
       if (chunk.tag == kNodes)
-        part->nodes.push_back(ReadNode(reader, id_text, v));
+        part->nodes.push_back(ReadNode(reader, id_text, v, texts));
       else
         part->tensors.push_back(ReadTensor(reader, id_text, v));
     });

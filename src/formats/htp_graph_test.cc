@@ -66,8 +66,13 @@ std::string Describe(const HtpGraph& g) {
     out += fmt::format("node {} {} {} {} [{}] [{}]", id, n.id, n.type, n.grouping,
                        fmt::join(n.input_ids, ","), fmt::join(n.output_ids, ","));
     for (const auto& [key, p] : n.scalar_params) {
-      out += fmt::format(" {}:{}:", key, p.type_code);
-      std::visit([&](const auto& v) { out += fmt::format("{}", v); }, p.value);
+      out += fmt::format(" {}:{}:{}:", key, p.type_code, p.value.index());
+      if (const std::string* text = p.AsString())
+        out += *text;
+      else if (auto integer = p.AsInt())  // an integer or a boolean
+        out += fmt::format("{}", *integer);
+      else
+        out += fmt::format("{}", p.AsDouble().value_or(-1));
     }
     out += "\n";
   }

@@ -184,6 +184,31 @@ class FieldReader {
       reader_.Fail(err, fmt::format("{}: expected an integer", Path(key)));
     return out;
   }
+  // The object's own value (no member key): a path of where() alone.
+  int64_t Int(value v) {
+    int64_t out = 0;
+    if (auto err = GetInteger(v, &out))
+      reader_.Fail(err, fmt::format("{}: expected an integer", Path()));
+    return out;
+  }
+  double Number(value v) {
+    double out = 0;
+    if (auto err = GetNumber(v, &out))
+      reader_.Fail(err, fmt::format("{}: expected a number", Path()));
+    return out;
+  }
+  std::string_view String(value v) {
+    std::string_view out;
+    if (auto err = v.get_string().get(out))
+      reader_.Fail(err, fmt::format("{}: expected a string", Path()));
+    return out;
+  }
+  bool Bool(value v) {
+    bool out = false;
+    if (auto err = v.get_bool().get(out))
+      reader_.Fail(err, fmt::format("{}: expected true or false", Path()));
+    return out;
+  }
   // An integer that is never negative in a genuine file (cycles, bytes,
   // counts): a negative one would turn into a negative share.
   int64_t Count(value v, std::string_view key) {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <malloc.h>
 
+#include <algorithm>
 #include <charconv>
 #include <deque>
 
@@ -30,7 +31,10 @@ void Append(std::vector<T>&& from, std::vector<T>* to) {
     to->swap(from);
     return;
   }
-  to->reserve(to->size() + from.size());
+  // Geometric growth: merging chunk by chunk must not copy the rows again
+  // for every chunk.
+  if (to->capacity() < to->size() + from.size())
+    to->reserve(std::max(to->size() + from.size(), 2 * to->capacity()));
   for (T& item : from) to->push_back(std::move(item));
 }
 
