@@ -11,11 +11,11 @@
 #include <string>
 
 #include "analysis/summary.h"
+#include "base/errors.h"
 #include "formats/byte_source.h"
 #include "formats/corpus_test_util.h"
 #include "formats/heap_profile.h"
 #include "formats/htp_graph.h"
-#include "base/errors.h"
 #include "formats/npy.h"
 #include "formats/optrace.h"
 #include "formats/profile_text.h"

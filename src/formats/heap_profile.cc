@@ -8,9 +8,9 @@
 #include <cmath>
 #include <set>
 
+#include "base/errors.h"
 #include "formats/artifact_kind.h"
 #include "formats/byte_source.h"
-#include "base/errors.h"
 #include "formats/json_util.h"
 #include "formats/text_util.h"
 

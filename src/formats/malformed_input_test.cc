@@ -15,10 +15,10 @@
 #include <string>
 #include <vector>
 
+#include "base/errors.h"
 #include "formats/byte_source.h"
 #include "formats/corpus_test_util.h"
 #include "formats/htp_graph.h"
-#include "base/errors.h"
 #include "formats/npy.h"
 #include "formats/optrace.h"
 #include "formats/qhas.h"

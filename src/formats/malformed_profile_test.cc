@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "formats/heap_profile.h"
 #include "base/errors.h"
+#include "formats/heap_profile.h"
 #include "formats/profile_text.h"
 
 namespace htpscope {

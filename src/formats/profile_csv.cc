@@ -28,8 +28,8 @@
 #include <cctype>
 #include <unordered_set>
 
-#include "formats/byte_source.h"
 #include "base/errors.h"
+#include "formats/byte_source.h"
 #include "formats/profile_text.h"
 #include "formats/text_util.h"
 

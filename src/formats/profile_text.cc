@@ -9,8 +9,8 @@
 #include <set>
 #include <utility>
 
-#include "formats/byte_source.h"
 #include "base/errors.h"
+#include "formats/byte_source.h"
 #include "formats/text_util.h"
 
 namespace htpscope {

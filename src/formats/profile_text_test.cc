@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "formats/byte_source.h"
 #include "base/errors.h"
+#include "formats/byte_source.h"
 #include "formats/linting_example_test_util.h"
 
 namespace htpscope {

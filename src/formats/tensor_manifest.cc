@@ -10,8 +10,8 @@
 #include <map>
 #include <system_error>
 
-#include "formats/byte_source.h"
 #include "base/errors.h"
+#include "formats/byte_source.h"
 #include "formats/json_util.h"
 
 namespace htpscope {
