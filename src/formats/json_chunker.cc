@@ -259,10 +259,14 @@ void JsonChunker::CloseContainer(size_t resume_at) {
 std::optional<JsonChunk> JsonChunker::NextStreamed() {
   using Stop = JsonContainerScanner::Stop;
   for (;;) {
-    const auto found = scanner_.Scan(data_, scan_at_, size_, start_ + chunk_bytes_, eof_);
+    // The last bytes (less than a block) are only scanned once no more
+    // can come.
+    const bool final = eof_;
+    const auto found = scanner_.Scan(data_, scan_at_, size_, start_ + chunk_bytes_, final);
     if (found.stop == Stop::kNeedMoreData) {
+      if (final) throw ChunkingNotPossible("a streamed container is not closed");
       scan_at_ = found.offset;
-      if (!Fill()) throw ChunkingNotPossible("a streamed container is not closed");
+      Fill();
       continue;
     }
     const size_t end = found.offset;
