@@ -29,28 +29,30 @@ inline uint64_t PrefixXor(uint64_t bits) {
 #endif
 }
 
-// ClassifyJsonBlock, inlined into the scan loop.
+// ClassifyJsonBlock, inlined into the scan loops; the comma mask only when
+// asked for (the depth scan needs it near a cut only).
+template <bool kCommas = true>
 [[gnu::always_inline]] inline JsonBlockMasks ClassifyBlock(const char* block) {
   JsonBlockMasks m;
 #if defined(__AVX2__)
   // '[' | 0x20 == '{' and ']' | 0x20 == '}', and no other byte maps to either.
+  const __m256i lo = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block));
+  const __m256i hi = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block + 32));
   const __m256i lower = _mm256_set1_epi8(0x20);
-  auto masks = [&](const char* p, int shift) {
-    const __m256i bytes = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-    const __m256i folded = _mm256_or_si256(bytes, lower);
-    auto bits = [&](__m256i v, char c) {
-      return static_cast<uint64_t>(static_cast<uint32_t>(
-                 _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(c)))))
-             << shift;
-    };
-    m.quotes |= bits(bytes, '"');
-    m.backslashes |= bits(bytes, '\\');
-    m.commas |= bits(bytes, ',');
-    m.opens |= bits(folded, '{');
-    m.closes |= bits(folded, '}');
+  const __m256i lo_folded = _mm256_or_si256(lo, lower), hi_folded = _mm256_or_si256(hi, lower);
+  auto mask = [](__m256i low_half, __m256i high_half, char c) {
+    const __m256i wanted = _mm256_set1_epi8(c);
+    const auto low =
+        static_cast<uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(low_half, wanted)));
+    const auto high =
+        static_cast<uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(high_half, wanted)));
+    return (static_cast<uint64_t>(high) << 32) | low;
   };
-  masks(block, 0);
-  masks(block + 32, 32);
+  m.quotes = mask(lo, hi, '"');
+  m.backslashes = mask(lo, hi, '\\');
+  if constexpr (kCommas) m.commas = mask(lo, hi, ',');
+  m.opens = mask(lo_folded, hi_folded, '{');
+  m.closes = mask(lo_folded, hi_folded, '}');
 #elif defined(__SSE2__)
   const __m128i lower = _mm_set1_epi8(0x20);
   for (int part = 0; part < 4; ++part) {
@@ -63,7 +65,7 @@ inline uint64_t PrefixXor(uint64_t bits) {
     };
     m.quotes |= bits(bytes, '"');
     m.backslashes |= bits(bytes, '\\');
-    m.commas |= bits(bytes, ',');
+    if constexpr (kCommas) m.commas |= bits(bytes, ',');
     m.opens |= bits(folded, '{');
     m.closes |= bits(folded, '}');
   }
@@ -78,7 +80,7 @@ inline uint64_t PrefixXor(uint64_t bits) {
         m.backslashes |= bit;
         break;
       case ',':
-        m.commas |= bit;
+        if constexpr (kCommas) m.commas |= bit;
         break;
       case '{':
       case '[':
@@ -196,7 +198,9 @@ JsonContainerScanner::Found JsonContainerScanner::Scan(const char* text, size_t 
       std::memset(tail + valid, ' ', 64 - valid);
       block = tail;
     }
-    const JsonBlockMasks m = ClassifyBlock(block);
+    // Separators count from min_offset on: before it, commas need no mask.
+    const bool separators = at + 64 > min_offset;
+    const JsonBlockMasks m = separators ? ClassifyBlock<true>(block) : ClassifyBlock<false>(block);
     // Most blocks hold no backslash at all.
     const uint64_t escaped =
         (m.backslashes | escape_carry_) == 0 ? 0 : EscapedJsonBytes(m.backslashes, &escape_carry_);
@@ -205,9 +209,8 @@ JsonContainerScanner::Found JsonContainerScanner::Scan(const char* text, size_t 
     const uint64_t opens = m.opens & ~inside;
     const uint64_t closes = m.closes & ~inside;
     const int64_t lowest_depth = depth_ - std::popcount(closes);
-    // Separators count from min_offset on.
     uint64_t commas = 0;
-    if (at + 64 > min_offset) {
+    if (separators) {
       commas = m.commas & ~inside;
       if (min_offset > at) commas &= ~uint64_t{0} << (min_offset - at);
     }
