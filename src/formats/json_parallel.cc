@@ -4,10 +4,10 @@
 
 namespace htpscope {
 
-ChunkedFile OpenChunkedFile(const std::string& path, JsonStreamSelector select,
-                            size_t chunk_bytes) {
+ChunkedFile OpenChunkedFile(const std::string& path, JsonStreamSelector select, size_t chunk_bytes,
+                            bool map_plain_files) {
   ChunkedFile file;
-  file.mapped = MappedFile::Open(path);
+  if (map_plain_files) file.mapped = MappedFile::Open(path);
   if (file.mapped) {
     file.size.plain_bytes = file.mapped->size();
     file.chunker = std::make_unique<JsonChunker>(*file.mapped, std::move(select), chunk_bytes);

@@ -208,8 +208,10 @@ struct ChunkedFile {
   StreamedFileSize size;
 };
 
-// Opens `path`.  Throws InputError when it cannot be opened.
-ChunkedFile OpenChunkedFile(const std::string& path, JsonStreamSelector select, size_t chunk_bytes);
+// Opens `path` (streamed, never mapped, unless `map_plain_files`).  Throws
+// InputError when it cannot be opened.
+ChunkedFile OpenChunkedFile(const std::string& path, JsonStreamSelector select, size_t chunk_bytes,
+                            bool map_plain_files = true);
 
 // Whether `file` is a plain file smaller than one chunk: no gain in
 // streaming it.

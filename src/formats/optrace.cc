@@ -29,10 +29,12 @@ std::string_view Optrace::ThreadName(uint32_t pid, uint32_t tid) const {
 
 namespace {
 
-Optrace ParseWhole(const std::string& path, simdjson::padded_string_view buffer) {
+Optrace ParseWhole(const std::string& path, simdjson::padded_string_view buffer, bool fast_paths) {
   Optrace trace;
   trace.path = path;
-  optrace_internal::OptraceParser(path, buffer, &trace).Run();
+  optrace_internal::OptraceParser parser(path, buffer, &trace);
+  parser.set_fast_paths(fast_paths);
+  parser.Run();
   optrace_internal::FinishOptrace(&trace);
   return trace;
 }
@@ -51,12 +53,12 @@ Optrace ReadOptrace(const std::string& path, const ReadOptraceOptions& options) 
     }
   }
   LoadedFile file = ReadWholeFile(path);
-  return ParseWhole(path, file.bytes);
+  return ParseWhole(path, file.bytes, options.fast_paths);
 }
 
-Optrace ParseOptrace(const std::string& path, const char* json, size_t length) {
+Optrace ParseOptrace(const std::string& path, const char* json, size_t length, bool fast_paths) {
   simdjson::padded_string buffer(json, length);
-  return ParseWhole(path, buffer);
+  return ParseWhole(path, buffer, fast_paths);
 }
 
 }  // namespace htpscope

@@ -71,6 +71,7 @@ void OptraceParser::Run() {
 void OptraceParser::RunChunk(ChunkScratch* scratch, bool fast_lines,
                              std::vector<EventWarning>* warnings) {
   LineCursor::ResetSpacing();
+  fast_lines = fast_lines && fast_paths_;
   chunk_warnings_ = warnings;
   taken_lines_ = &scratch->taken;
   taken_ops_ = &scratch->ops;
@@ -168,11 +169,11 @@ void OptraceParser::ParseEventArray(array& events) {
       ++kept_events_;
     }
     if (!token.empty() && token.front() == '{') {
-      if (TakeFastPathLine(token.data())) {
+      if (fast_paths_ && TakeFastPathLine(token.data())) {
         ++event_index_;
         continue;
       }
-      if (MatchOpLine(token.data(), text_end_)) {  // simdjson skips the unread element
+      if (fast_paths_ && MatchOpLine(token.data(), text_end_)) {  // simdjson skips it
         Dispatch();
         if (check_line_starts_) ResolveCopies(kept_events_ - 1);
         ++event_index_;

@@ -88,25 +88,31 @@ void ExpectSameResult(const Optrace& a, const Optrace& b) {
   ASSERT_EQ(a.threads.size(), b.threads.size());
 }
 
-// Reads every layout of `writer_text`, plain and gzip, in chunks of
-// `chunk_bytes` on two threads.
+// Reads every layout of `writer_text` — plain (mapped, and streamed as gzip
+// is) and gzip — in chunks of `chunk_bytes` on two threads, fast paths on,
+// and compares with the whole document read by the general parser alone.
 void ExpectEveryLayoutReadsAlike(const std::string& name, const std::string& writer_text,
                                  size_t chunk_bytes) {
-  const Optrace whole = ParseOptrace(name, writer_text.data(), writer_text.size());
+  const Optrace whole =
+      ParseOptrace(name, writer_text.data(), writer_text.size(), /*fast_paths=*/false);
   ASSERT_GT(whole.slices.size(), 0u);
   for (JsonLayout layout : testing_support::kAllJsonLayouts) {
     const std::string text = testing_support::Relayout(writer_text, layout, 2);
-    for (bool gzip : {false, true}) {
+    for (int form = 0; form < 3; ++form) {  // plain mapped, plain streamed, gzip
+      const bool gzip = form == 2;
       SCOPED_TRACE(::testing::Message()
-                   << name << " " << JsonLayoutName(layout) << (gzip ? " gz" : " plain"));
+                   << name << " " << JsonLayoutName(layout) << " form " << form);
       ReadOptraceOptions options;
       options.threads = 2;
       options.chunk_bytes = chunk_bytes;
+      options.map_plain_files = form == 0;
       const Optrace streamed =
           ReadOptrace(testing_support::WriteTestFile("layouts_" + name, text, gzip), options);
       EXPECT_GT(streamed.chunks_parsed, 1u);  // streamed, never parsed whole
       ExpectSameResult(streamed, whole);
     }
+    // The general parser alone reads every layout alike too.
+    ExpectSameResult(ParseOptrace(name, text.data(), text.size(), /*fast_paths=*/false), whole);
   }
 }
 

@@ -46,7 +46,7 @@ class LineCursor {
   // matcher meeting an op event) costs one compare.  An event spaced
   // otherwise is left to the general parser: slower, never wrong.
   template <JsonFragment F>
-  bool Literal() {
+  [[gnu::always_inline]] bool Literal() {
     static constexpr auto minified = Respace(F, FragmentSpacing::kMinified);
     static constexpr auto dumps = Respace(F, FragmentSpacing::kDumps);
     static constexpr auto tokens = Tokenize(F);
@@ -128,7 +128,7 @@ class LineCursor {
 
   // text[0, length) exactly, then any white space after a final opening
   // bracket, comma or colon.
-  bool Exactly(const char* text, size_t length) {
+  [[gnu::always_inline]] bool Exactly(const char* text, size_t length) {
     if (static_cast<size_t>(end_ - at_) < length || std::memcmp(at_, text, length) != 0)
       return false;
     at_ += length;

@@ -123,24 +123,29 @@ void MergeChunk(OptracePart&& chunk, Optrace* into, ProvisionalOrigin* origin,
 // A worker's parser and buffers, reused from chunk to chunk.
 class ChunkWorker {
  public:
-  explicit ChunkWorker(const std::string& path) : path_(path) {}
+  ChunkWorker(const std::string& path, bool fast_paths) : path_(path), fast_paths_(fast_paths) {}
 
   std::unique_ptr<OptracePart> Parse(const JsonChunk& chunk) {
     auto part = std::make_unique<OptracePart>();
     try {
-      OptraceParser(path_, chunk.view(), &part->trace, chunk.file_offset, &parser_)
-          .RunChunk(&scratch_, true, &part->warnings);
+      Parse(chunk, part.get(), /*fast_lines=*/true);
     } catch (const FastPathDeclined&) {
       // The same events through the general path alone.
       part = std::make_unique<OptracePart>();
-      OptraceParser(path_, chunk.view(), &part->trace, chunk.file_offset, &parser_)
-          .RunChunk(&scratch_, false, &part->warnings);
+      Parse(chunk, part.get(), /*fast_lines=*/false);
     }
     return part;
   }
 
  private:
+  void Parse(const JsonChunk& chunk, OptracePart* part, bool fast_lines) {
+    OptraceParser parser(path_, chunk.view(), &part->trace, chunk.file_offset, &parser_);
+    parser.set_fast_paths(fast_paths_);
+    parser.RunChunk(&scratch_, fast_lines, &part->warnings);
+  }
+
   const std::string& path_;
+  bool fast_paths_;
   simdjson::ondemand::parser parser_;  // its buffers serve every chunk of this worker
   OptraceParser::ChunkScratch scratch_;
 };
@@ -152,11 +157,12 @@ bool ReadOptraceInChunks(const std::string& path, const ReadOptraceOptions& opti
   auto select = [](const std::vector<std::string>& keys, bool is_array) {
     return is_array && keys.size() == 1 && keys[0] == "traceEvents" ? 1 : 0;
   };
-  ChunkedFile file = OpenChunkedFile(path, select, options.chunk_bytes);
+  ChunkedFile file = OpenChunkedFile(path, select, options.chunk_bytes, options.map_plain_files);
   if (IsSmall(file, options.chunk_bytes)) return false;  // one chunk: parsed whole
   ProvisionalOrigin origin;
   const bool streamed = ParseChunksInParallel<OptracePart>(
-      *file.chunker, options.threads, file.size, [&] { return ChunkWorker(path); },
+      *file.chunker, options.threads, file.size,
+      [&] { return ChunkWorker(path, options.fast_paths); },
       [&](OptracePart&& part, const ChunkMergeInfo& info) {
         MergeChunk(std::move(part), out, &origin, info);
         ++out->chunks_parsed;

@@ -101,6 +101,10 @@ class OptraceParser {
   OptraceParser(const std::string& path, simdjson::padded_string_view buffer, Optrace* out,
                 uint64_t base_offset = 0, simdjson::ondemand::parser* parser = nullptr);
 
+  // Whether the line matchers and the pre-pass may read events (true by
+  // default); the general parser alone reads the same.
+  void set_fast_paths(bool on) { fast_paths_ = on; }
+
   // A whole OP_TRACE document.
   void Run();
 
@@ -218,6 +222,7 @@ class OptraceParser {
   size_t next_taken_ = 0;                                // the first not yet committed
   size_t next_copy_ = 0;                                 // the first not yet counted
   bool check_line_starts_ = false;
+  bool fast_paths_ = true;
   size_t kept_events_ = 0;  // events parsed from the kept lines
   RawEvent raw_;
   uint64_t event_index_ = 0;
