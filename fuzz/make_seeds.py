@@ -9,7 +9,10 @@ import gzip
 import io
 import json
 import os
+import shutil
 import struct
+import subprocess
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -267,6 +270,66 @@ UNKNOWN,EXECUTE,2400,US,BACKEND,ROOT,Accelerator (execute) time
 UNKNOWN,DE-INIT,928212,BYTES,BACKEND,ROOT,DSP:after_context_freed
 """
 
+# QAIRT 2.47 viewer CSV at linting level: preamble, ", " header, two graphs,
+# quoted Time values, sub-events three levels deep, a BOM.
+QAIRT_CSV = ("\ufeffinput log file location, ./qnn-profiling-data.log\n"
+             "qnn-profile-viewer version, v2.47.0.260601114230\n"
+             "Backend version, v2.47.0.260601114230\n"
+             "Msg Timestamp, Message, Time, Unit of Measurement, Timing Source, Event Level, "
+             "Event Identifier\n"
+             "0,INIT,0,US,NETRUN,ROOT,null\n"
+             "81234567,EXECUTE,1500000,US,NETRUN,ROOT,Graph 0: model.prefill\n"
+             "81234567,EXECUTE,4,COUNT,BACKEND,ROOT,Number of HVX threads used\n"
+             "81234567,EXECUTE,20000,CYCLES,BACKEND,ROOT,"
+             "Accelerator (critical path execute) time (cycles)\n"
+             "81234567,EXECUTE,5000,CYCLES,BACKEND,SUB-EVENT,blocks.0.norm:OpId_31 (cycles)\n"
+             "81234567,EXECUTE,20,CYCLES,BACKEND,SUB-SUB-EVENT,Wait (Scheduler) time\n"
+             "81234567,EXECUTE,4000,CYCLES,BACKEND,SUB-SUB-EVENT,Overlap time\n"
+             "81234567,EXECUTE,\"\",CYCLES,BACKEND,SUB-SUB-SUB-EVENT,blocks.0.attn.q_proj:OpId_40 \n"
+             "81234567,EXECUTE,15,CYCLES,BACKEND,SUB-SUB-EVENT,Overlap (wait) time\n"
+             "81234567,EXECUTE,\"HVX, DMA\",CYCLES,BACKEND,SUB-SUB-EVENT,Resources\n"
+             "81234567,EXECUTE,\"1,000\",US,BACKEND,ROOT,\"QNN accelerator (execute) time\"\n"
+             "81236100,EXECUTE,31000,US,NETRUN,ROOT,Graph 1: model.decode\n"
+             "81236100,EXECUTE,4000,CYCLES,BACKEND,ROOT,"
+             "Accelerator (critical path execute) time (cycles)\n"
+             "81236100,EXECUTE,4000,CYCLES,BACKEND,SUB-EVENT,\"q_proj, \"\"fused\"\":OpId_40 (cycles)\"\n"
+             "81240000,DE-INIT,900,US,BACKEND,ROOT,RPC (deinit) time\n")
+
+# ONNX Runtime's flat layout: linting rows and overlapping op names as SUB-EVENT.
+ORT_LINT_CSV = """Msg Timestamp,Message,Time,Unit of Measurement,Timing Source,Event Level,Event Identifier
+UNKNOWN,BACKEND,1000,CYCLES,BACKEND,ROOT,Accelerator (critical path execute) time (cycles)
+UNKNOWN,NODE,600,CYCLES,BACKEND,SUB-EVENT,a_div:OpId_5 (cycles)
+UNKNOWN,BACKEND,10,CYCLES,BACKEND,SUB-EVENT,Wait (Scheduler) time
+UNKNOWN,BACKEND,100,CYCLES,BACKEND,SUB-EVENT,Overlap time
+UNKNOWN,BACKEND,,CYCLES,BACKEND,SUB-EVENT,b:OpId_6
+UNKNOWN,BACKEND,HVX,CYCLES,BACKEND,SUB-EVENT,Resources
+UNKNOWN,NODE,390,CYCLES,BACKEND,SUB-EVENT,b:OpId_6 (cycles)
+"""
+
+# The raw dump of two graphs, named by NETRUN lines, at linting level.
+RAW_GRAPHS = """qnn-profile-viewer: v2.47.0.260601114230
+qnn-net-run: v2.47.0.260601114230
+Backend: v2.47.0.260601114230
+Execute Stats (Average):
+Graph 0 (model.prefill):
+    NetRun:  1460000 us
+Printing All Data Received From Back End
+Execute Stats: 
+Graph 0 (model.prefill):
+Execute Stat 1
+Graph 0: model.prefill : 1500000  us
+Accelerator (critical path execute) time (cycles) : 20000  cycles
+    blocks.0.norm:OpId_31 (cycles) : 5000  cycles
+        Wait (Scheduler) time : 20  cycles
+        Overlap time : 4000  cycles
+            blocks.0.attn.q_proj:OpId_40  :   cycles
+        Resources : HVX, DMA  cycles
+Graph 1 (model.decode):
+Execute Stat 1
+Accelerator (execute) time (cycles) : 11000  cycles
+    Output OpId_3 (cycles) : 11000  cycles
+"""
+
 HEAP_FILE = """DSP:before_context_created (bytes), 928212
 DSP:after_context_freed (bytes), 928212
 """
@@ -290,6 +353,85 @@ def qnn_profile():
             {"method": "BACKEND_DEINIT", "profilingEvents": [
                 event("DSP:after_context_freed", "BYTES", "DEINIT", 928212)]},
         ]}, indent=1)
+
+
+def speedscope_sampled():
+    frames = [{"name": "<module>", "file": "lower.py", "line": 1},
+              {"name": "prepare_pt2e", "file": "torchao/quantization/pt2e/quantize_pt2e.py",
+               "line": 88},
+              {"name": "define_node", "file": "executorch/backends/qualcomm/builders/node_visitor.py",
+               "line": 184},
+              {"name": "gc_collect_main", "file": "Python/gcmodule.c"}]
+    profile = {"type": "sampled", "name": "MainThread", "unit": "seconds", "startValue": 0,
+               "endValue": 0.05, "samples": [[0, 1], [0, 2], [0, 2, 3]],
+               "weights": [0.01, 0.03, 0.01]}
+    return json.dumps({"$schema": "https://www.speedscope.app/file-format-schema.json",
+                       "exporter": "py-spy@0.3.14", "profiles": [profile],
+                       "shared": {"frames": frames}}, indent=1)
+
+
+def speedscope_evented():
+    events = [{"type": "O", "frame": 0, "at": 0}, {"type": "O", "frame": 1, "at": 2},
+              {"type": "C", "frame": 1, "at": 5}, {"type": "C", "frame": 0, "at": 9}]
+    return json.dumps({"shared": {"frames": [{"name": "main"}, {"name": "compile"}]},
+                       "profiles": [{"type": "evented", "name": "t", "unit": "microseconds",
+                                     "startValue": 0, "endValue": 9, "events": events}]})
+
+
+# py-spy --format raw --threads, austin 3 (header, full mode) and austin 1.
+PYSPY_RAW = ("thread (0x7F1E2D3C4B40): MainThread;<module> (lower.py:40);prepare_pt2e "
+             "(torch/ao/quantization/quantize_pt2e.py:120) 30\n"
+             "process 12:\"python lower.py\";<module> (lower.py:40);main (lower.py:35) 8\n")
+AUSTIN3 = ("# austin: 3.6.0\n# interval: 100\n# mode: full\n# memory: 16000000\n\n"
+           "P4242;T0:7f1e2d3c4b40;/src/lower.py:<module>:40;/src/lower.py:main:33 150,0,4096\n"
+           "P4242;T0:7f1e2d3c4b40;/src/lower.py:main:35;:GC: 100,1,-4096\n\n"
+           "# duration: 600\n# gc: 100\n")
+AUSTIN1 = ("Thread 556798751e40;<module> (w.py);L16;main (w.py);L13 1064\n"
+           "Thread 556798751e40;Bad sample 12\n")
+
+
+def etdump_seeds():
+    """ETDumps written by Debian's flatc from JSON against ExecuTorch's schema
+    (../shared/reference/executorch, never copied here); none when either is
+    missing."""
+    schema = os.path.join(HERE, "..", "..", "shared", "reference", "executorch",
+                          "etdump_schema_flatcc.fbs")
+    if not os.path.exists(schema) or shutil.which("flatc") is None:
+        return {}
+    tensor = {"scalar_type": "FLOAT", "sizes": [2, 3], "strides": [3, 1], "offset": 64}
+    documents = {
+        "profile.etdp": {"version": 0, "run_data": [
+            {"name": "Default", "allocators": [{"name": "planned"}], "events": [
+                {"allocation_event": {"allocator_id": 0, "allocation_size": 4096}},
+                {"profile_event": {"name": "Method::init", "start_time": 10, "end_time": 30}}]},
+            {"name": "Execute", "events": [
+                {"profile_event": {"name": "native_call_convolution.out", "instruction_id": 0,
+                                   "start_time": 100, "end_time": 900}},
+                {"profile_event": {"delegate_debug_id_str": "conv_0__debugID_1",
+                                   "delegate_debug_metadata": [1, 2], "start_time": 0,
+                                   "end_time": 5000}},
+                {"profile_event": {"delegate_debug_id_int": 3, "start_time": 0,
+                                   "end_time": 70}}]}]},
+        "debug.etdp": {"run_data": [{"name": "Execute", "events": [
+            {"debug_event": {"delegate_debug_id_int": 1, "debug_entry": {
+                "val": "Tensor", "tensor": tensor}}},
+            {"debug_event": {"name": "aten.add", "debug_entry": {
+                "val": "TensorList", "output": {"bool_val": True},
+                "tensor_list": {"tensors": [tensor, dict(tensor, scalar_type="BFLOAT16")]}}}},
+            {"debug_event": {"delegate_debug_id_str": "relu", "debug_entry": {
+                "val": "Double", "double_value": {"double_val": 0.5}}}}]}]},
+    }
+    out = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, document in documents.items():
+            source = os.path.join(tmp, name.replace(".etdp", ".json"))
+            with open(source, "w") as f:
+                json.dump(document, f)
+            subprocess.run(["flatc", "-b", "--size-prefixed", "-o", tmp, schema, source],
+                           check=True)
+            with open(os.path.join(tmp, name), "rb") as f:
+                out[name] = f.read()
+    return out
 
 
 def gz(data, mtime=0):
@@ -329,6 +471,25 @@ def write_dict(target, *seed_texts):
         f.write("\n".join(lines) + "\n")
 
 
+def write_text_dict(target, tokens):
+    """A libFuzzer dictionary of the keywords a line-oriented reader looks for."""
+    def quote(t):
+        out = ""
+        for ch in t.encode():
+            if ch == 0x22 or ch == 0x5c:
+                out += "\\" + chr(ch)
+            elif 0x20 <= ch < 0x7f:
+                out += chr(ch)
+            else:
+                out += "\\x%02x" % ch
+        return '"' + out + '"'
+    lines = ["# libFuzzer dictionary for %s_fuzz, written by fuzz/make_seeds.py" % target]
+    lines += ["kw%d=%s" % (i, quote(t)) for i, t in enumerate(tokens)]
+    os.makedirs(os.path.join(HERE, "dicts"), exist_ok=True)
+    with open(os.path.join(HERE, "dicts", target + ".dict"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
 def main():
     seeds = {
         "optrace": {"minimal.json": optrace()},
@@ -337,12 +498,16 @@ def main():
         "qhas": {"minimal.json": qhas()},
         "tensor_manifest": {"manifest.json": manifest()},
         "profile_text": {"linting.txt": PROFILE_TEXT, "raw_dump.txt": RAW_DUMP,
-                         "snpe_lint.txt": SNPE_LINT},
-        "profile_csv": {"profile.csv": PROFILE_CSV},
+                         "snpe_lint.txt": SNPE_LINT, "raw_graphs.txt": RAW_GRAPHS},
+        "profile_csv": {"profile.csv": PROFILE_CSV, "qairt247.csv": QAIRT_CSV.encode(),
+                        "ort_lint.csv": ORT_LINT_CSV},
         "heap_profile": {"htp_heap_usage.txt": HEAP_FILE, "qnn_profile.json": qnn_profile()},
         # summary_fuzz: optrace, then the runtrace and QHAS after their marks
         "summary": {"run.txt": optrace() + "\n@@runtrace@@\n" + runtrace() + "\n@@qhas@@\n" +
                     qhas()},
+        "sampling_profile": {"speedscope.json": speedscope_sampled(),
+                             "evented.json": speedscope_evented(), "pyspy_raw.txt": PYSPY_RAW,
+                             "austin3.txt": AUSTIN3, "austin1.txt": AUSTIN1},
         "npy": {
             "f4_2x3.npy": npy("<f4", [2, 3], struct.pack("<6f", 1, -2, 3.5, 0, 1e30, -0.0)),
             "be_i2_4.npy": npy(">i2", [4], struct.pack(">4h", 1, -1, 32767, -32768)),
@@ -352,6 +517,13 @@ def main():
             "b1_v3.npy": npy("|b1", [3, 1], b"\x00\x01\x02", version=3),
             "i8_0.npy": npy("<i8", [0, 5], b""),
         },
+    }
+    etdumps = etdump_seeds()
+    if etdumps:
+        seeds["etdump"] = etdumps
+    # csv_writer_fuzz: cells split at NUL, rows at 0x01.
+    seeds["csv_writer"] = {
+        "cells.bin": b"name\x00=HYPERLINK(\"x\")\x01-1.5\x00@SUM(1)\x00a,b\x00\"q\"\x01\tx\x00\r\n",
     }
     gz_seeds = {}
     for target, files in seeds.items():
@@ -366,6 +538,22 @@ def main():
     for target in ("optrace", "runtrace", "htp_graph", "qhas", "tensor_manifest"):
         write_dict(target, next(iter(seeds[target].values())))
     write_dict("summary", optrace(), runtrace(), qhas())
+    write_dict("sampling_profile", speedscope_sampled(), speedscope_evented())
+    write_text_dict("profile_csv", [
+        "Msg Timestamp", ", ", ",", "\"", "\"\"", "\n", "\r\n", "\ufeff", "ROOT", "SUB-EVENT",
+        "SUB-SUB-EVENT", "SUB-SUB-SUB-EVENT", "SUB-", "EXECUTE", "NODE", "INIT", "DE-INIT",
+        "COMPOSE GRAPHS", "BACKEND", "NETRUN", "UNKNOWN", "null", "US", "CYCLES", "COUNT",
+        "BYTES", "OBJECT", "INF/SEC", "Graph 0: ", "Graph 1: model.decode", " version, ",
+        "Accelerator (critical path execute) time (cycles)",
+        "Accelerator (execute) time (cycles)", "Wait (Scheduler) time", "Overlap time",
+        "Overlap (wait) time", "Resources", "HVX, DMA", ":OpId_", " (cycles)", "1,000",
+        "9223372036854775808", "ONNX Source Ops", "DSP:before_context_created"])
+    write_text_dict("profile_text", [
+        "qnn-profile-viewer: ", "qnn-net-run: ", "Backend: ", "Execute Stats (Average):",
+        "Execute Stats:", "Execute Stat ", "Printing All Data Received From Back End",
+        "Total Inference Time:", "Graph 0 (", "Graph 1: ", " : ", "  us", "  cycles", "Backend (",
+        "NetRun: ", "Wait (Scheduler) time", "Overlap time", "Overlap (wait) time", "Resources",
+        "    ", "\n", ":OpId_", " (cycles)", "Layer Times:", "9223372036854775808"])
     for target, files in seeds.items():
         d = os.path.join(HERE, "seeds", target)
         os.makedirs(d, exist_ok=True)

@@ -8,7 +8,7 @@
 #include <stdexcept>
 
 #include "base/errors.h"
-#include "formats/text_util.h"
+#include "base/text_util.h"
 
 namespace htpscope {
 namespace {
@@ -70,63 +70,57 @@ const DepTensor* DependencyGraph::FindTensor(uint64_t id) const {
   return it != tensors.end() && it->id == id ? &*it : nullptr;
 }
 
-DependencyGraph BuildDependencyGraph(const HtpGraph* graph, const Optrace* trace,
-                                     const std::vector<OpInstance>* ops) {
+DependencyGraph BuildDependencyGraph(const Run& run) {
   DependencyGraph g;
   std::map<uint64_t, DepNode> by_id;
-  if (graph) {
-    for (const auto& [id, hn] : graph->nodes) {
-      DepNode& n = by_id[id];
-      n.id = id;
-      n.in_graph = true;
-      n.qnn_op_name = hn.grouping;
-      n.htp_op_type = hn.type;
-      auto qt = hn.scalar_params.find("qnn_op_type");
-      if (qt != hn.scalar_params.end() && qt->second.AsString())
-        n.qnn_op_type = *qt->second.AsString();
-      n.input_ids = WithoutRepeats(hn.input_ids);
-      n.inputs_source = n.input_ids.empty() ? "" : "htp_graph";
-      auto start = hn.IntParam("cycles_start");
-      auto dur = hn.IntParam("cycles_duration");
-      if (start && dur) {
-        n.timed = true;
-        n.start_cycles = *start;
-        n.end_cycles = *start + *dur;
-        n.duration_cycles = *dur;
-        n.work_cycles = *dur;
-      }
-      n.category = ClassifyOp(n.htp_op_type, n.qnn_op_type, 0);
-      for (uint64_t out : hn.output_ids) g.producer_map.emplace_back(out, id);
+  const bool graph = run.Has(ArtifactType::kHtpGraph);
+  const bool trace = run.Has(ArtifactType::kOptrace);
+  for (const auto& hn : run.graph_nodes) {
+    DepNode& n = by_id[hn.id];
+    n.id = hn.id;
+    n.in_graph = true;
+    n.qnn_op_name = hn.qnn_op_name;
+    n.htp_op_type = hn.htp_op_type;
+    n.qnn_op_type = hn.qnn_op_type;
+    n.input_ids = WithoutRepeats(hn.input_ids);
+    n.inputs_source = n.input_ids.empty() ? "" : "htp_graph";
+    if (hn.start_cycle && hn.duration_cycles) {
+      n.timed = true;
+      n.start_cycles = *hn.start_cycle;
+      n.end_cycles = *hn.start_cycle + *hn.duration_cycles;
+      n.duration_cycles = *hn.duration_cycles;
+      n.work_cycles = *hn.duration_cycles;
     }
-    g.graph_nodes = graph->nodes.size();
+    n.category = ClassifyOp(n.htp_op_type, n.qnn_op_type, 0);
+    for (uint64_t out : hn.output_ids) g.producer_map.emplace_back(out, hn.id);
   }
-  if (trace && ops) {
-    std::map<uint64_t, std::vector<uint32_t>> tids_of;
-    for (const auto& s : trace->slices) tids_of[s.op_id].push_back(s.tid);
-    for (const auto& op : *ops) {
+  g.graph_nodes = run.graph_nodes.size();
+  if (trace) {
+    for (const auto& op : run.op_instances) {
       auto [it, inserted] = by_id.try_emplace(op.op_id);
       DepNode& n = it->second;
       if (inserted) {
         n.id = op.op_id;
-        n.qnn_op_name = std::string(trace->Str(op.qnn_op_name));
-        n.htp_op_type = std::string(trace->Str(op.htp_op_type));
+        n.qnn_op_name = std::string(run.Str(op.qnn_op_name));
+        n.htp_op_type = std::string(run.Str(op.htp_op_type));
         ++g.trace_only_nodes;
       }
-      if (n.qnn_op_type.empty()) n.qnn_op_type = std::string(trace->Str(op.qnn_op_type));
+      if (n.qnn_op_type.empty()) n.qnn_op_type = std::string(run.Str(op.qnn_op_type));
       n.executed = n.timed = true;
-      n.start_cycles = op.first_start_cycles;
-      n.end_cycles = op.last_end_cycles;
-      n.duration_cycles = op.last_end_cycles - op.first_start_cycles;
+      n.start_cycles = op.first_start_cycle;
+      n.end_cycles = op.last_end_cycle;
+      n.duration_cycles = op.last_end_cycle - op.first_start_cycle;
       n.work_cycles = op.work_cycles;
       n.slices = op.slice_count;
       n.flags = op.flags;
       n.category = op.category;
-      n.tids = tids_of[op.op_id];
+      n.tids.clear();
+      for (uint32_t s = op.first_slice; s < op.first_slice + op.slice_count; ++s)
+        n.tids.push_back(run.slices[s].tid);
       SortUnique(n.tids);
       if (!n.in_graph) {
-        const OpSlice& s = trace->slices[op.first_slice];
-        std::vector<uint64_t> inputs(trace->input_ids.begin() + s.inputs_begin,
-                                     trace->input_ids.begin() + s.inputs_begin + s.inputs_count);
+        std::vector<uint64_t> inputs(run.input_ids.begin() + op.inputs_begin,
+                                     run.input_ids.begin() + op.inputs_begin + op.inputs_count);
         n.input_ids = WithoutRepeats(inputs);
         n.inputs_source = n.input_ids.empty() ? "" : "optrace";
       }
@@ -164,12 +158,12 @@ DependencyGraph BuildDependencyGraph(const HtpGraph* graph, const Optrace* trace
   // (non-executed tensors) are already inputs of their consumer.
   if (trace) {
     std::map<std::tuple<uint32_t, int64_t>, uint64_t> by_end, by_start;
-    for (const auto& s : trace->slices) {
-      by_end.try_emplace({s.tid, s.end_cycles()}, s.op_id);
-      by_start.try_emplace({s.tid, s.start_cycles}, s.op_id);
+    for (const auto& s : run.slices) {
+      by_end.try_emplace({s.tid, s.end_cycle()}, s.op_id);
+      by_start.try_emplace({s.tid, s.start_cycle}, s.op_id);
     }
-    std::map<uint64_t, std::pair<const FlowPoint*, const FlowPoint*>> pairs;
-    for (const auto& f : trace->flows)
+    std::map<uint64_t, std::pair<const FlowRow*, const FlowRow*>> pairs;
+    for (const auto& f : run.flows)
       (f.is_start ? pairs[f.flow_id].first : pairs[f.flow_id].second) = &f;
     for (const auto& [flow_id, p] : pairs) {
       if (!p.first || !p.second) {
@@ -177,8 +171,8 @@ DependencyGraph BuildDependencyGraph(const HtpGraph* graph, const Optrace* trace
         continue;
       }
       if (p.first->tid == 1) continue;
-      auto from = by_end.find({p.first->tid, p.first->ts_cycles});
-      auto to = by_start.find({p.second->tid, p.second->ts_cycles});
+      auto from = by_end.find({p.first->tid, p.first->ts_cycle});
+      auto to = by_start.find({p.second->tid, p.second->ts_cycle});
       if (from == by_end.end() || to == by_start.end()) {
         ++g.flows_unmatched;
         continue;
@@ -186,7 +180,7 @@ DependencyGraph BuildDependencyGraph(const HtpGraph* graph, const Optrace* trace
       ++g.flows_matched;
       uint32_t a = g.index.at(from->second), b = g.index.at(to->second);
       if (a == b) continue;
-      bool sequencer = trace->Str(p.first->category) == "sequencer";
+      bool sequencer = run.Str(p.first->category) == "sequencer";
       edge_kinds[{a, b}] |= sequencer ? kEdgeSequencerFlow : kEdgeDataFlow;
     }
     if (g.flows_unmatched)
@@ -206,8 +200,8 @@ DependencyGraph BuildDependencyGraph(const HtpGraph* graph, const Optrace* trace
   // What each input id is.
   std::set<uint64_t> shapes, consts;
   if (trace) {
-    for (const auto& t : trace->non_executed) {
-      std::string_view name = trace->Str(t.name);
+    for (const auto& t : run.non_executed) {
+      std::string_view name = run.Str(t.name);
       if (name == "$Shape") shapes.insert(t.id);
       if (name == "$Const") consts.insert(t.id);
     }
@@ -225,9 +219,11 @@ DependencyGraph BuildDependencyGraph(const HtpGraph* graph, const Optrace* trace
     } else if (consts.count(id)) {
       t.kind = TensorKind::kStatic;
     } else if (graph) {
-      auto gt = graph->tensors.find(id);
-      t.kind = gt != graph->tensors.end() && gt->second.is_static() ? TensorKind::kStatic
-                                                                    : TensorKind::kOther;
+      auto gt = std::lower_bound(run.graph_tensors.begin(), run.graph_tensors.end(), id,
+                                 [](const GraphTensorRow& r, uint64_t v) { return r.id < v; });
+      t.kind = gt != run.graph_tensors.end() && gt->id == id && gt->is_static()
+                   ? TensorKind::kStatic
+                   : TensorKind::kOther;
     }
     g.tensors.push_back(std::move(t));
   }
@@ -253,29 +249,43 @@ NodeGroups GroupNodes(const DependencyGraph& graph,
   return groups;
 }
 
+namespace {
+
+// Walks the edges of `kinds` out of every node of group `from`, depth first.
+// `visit(w)` is called for each edge's target w not yet walked through and
+// says whether to walk on from w (which is then never visited again).
+template <typename Visit>
+void WalkFromGroup(const DependencyGraph& graph, const NodeGroups& groups, uint32_t from,
+                   uint8_t kinds, Visit visit) {
+  std::vector<bool> seen(graph.nodes.size(), false);
+  std::vector<uint32_t> stack;
+  for (uint32_t v = 0; v < graph.nodes.size(); ++v)
+    if (groups.of_node[v] == from) stack.push_back(v);
+  while (!stack.empty()) {
+    uint32_t v = stack.back();
+    stack.pop_back();
+    for (uint32_t e : graph.out_edges[v]) {
+      if (!(graph.edges[e].kinds & kinds)) continue;
+      uint32_t w = graph.edges[e].to;
+      if (seen[w] || !visit(w)) continue;
+      seen[w] = true;
+      stack.push_back(w);
+    }
+  }
+}
+
+}  // namespace
+
 std::vector<std::vector<bool>> GroupReachability(const DependencyGraph& graph,
                                                  const NodeGroups& groups, uint8_t kinds) {
   size_t n_groups = groups.names.size();
   std::vector<std::vector<bool>> reach(n_groups, std::vector<bool>(n_groups, false));
-  for (uint32_t a = 0; a < n_groups; ++a) {
-    std::vector<bool> seen(graph.nodes.size(), false);
-    std::vector<uint32_t> stack;
-    for (uint32_t v = 0; v < graph.nodes.size(); ++v)
-      if (groups.of_node[v] == a) stack.push_back(v);
-    // Seeds are not "reached" themselves: only successors are.
-    while (!stack.empty()) {
-      uint32_t v = stack.back();
-      stack.pop_back();
-      for (uint32_t e : graph.out_edges[v]) {
-        if (!(graph.edges[e].kinds & kinds)) continue;
-        uint32_t w = graph.edges[e].to;
-        if (seen[w]) continue;
-        seen[w] = true;
-        reach[a][groups.of_node[w]] = true;
-        stack.push_back(w);
-      }
-    }
-  }
+  // Seeds are not "reached" themselves: only successors are.
+  for (uint32_t a = 0; a < n_groups; ++a)
+    WalkFromGroup(graph, groups, a, kinds, [&](uint32_t w) {
+      reach[a][groups.of_node[w]] = true;
+      return true;
+    });
   return reach;
 }
 
@@ -352,7 +362,7 @@ std::pair<std::string, std::string> ParseEdgeSpec(std::string_view spec) {
   std::string a(Trim(spec.substr(0, arrow == std::string_view::npos ? 0 : arrow)));
   std::string b(arrow == std::string_view::npos ? "" : Trim(spec.substr(arrow + 2)));
   if (a.empty() || b.empty() || b.find("->") != std::string::npos)
-    throw std::invalid_argument(fmt::format("--drop-edge \"{}\": expected A->B", spec));
+    throw std::invalid_argument(fmt::format("\"{}\": expected A->B", spec));
   return {a, b};
 }
 
@@ -374,28 +384,15 @@ DagComparison CompareWithExpected(const DependencyGraph& graph, const NodeGroups
   // over every edge.
   auto actual = [&](uint8_t kinds) {
     std::set<std::pair<uint32_t, uint32_t>> found;
-    for (uint32_t a : named_groups) {
-      std::vector<bool> seen(graph.nodes.size(), false);
-      std::vector<uint32_t> stack;
-      for (uint32_t v = 0; v < graph.nodes.size(); ++v)
-        if (groups.of_node[v] == a) stack.push_back(v);
-      while (!stack.empty()) {
-        uint32_t v = stack.back();
-        stack.pop_back();
-        for (uint32_t e : graph.out_edges[v]) {
-          if (!(graph.edges[e].kinds & kinds)) continue;
-          uint32_t w = graph.edges[e].to;
-          uint32_t gw = groups.of_node[w];
-          if (gw != a && named_groups.count(gw)) {
-            found.insert({a, gw});
-            continue;
-          }
-          if (gw == a || seen[w]) continue;  // own nodes are seeds already
-          seen[w] = true;
-          stack.push_back(w);
+    for (uint32_t a : named_groups)
+      WalkFromGroup(graph, groups, a, kinds, [&](uint32_t w) {
+        uint32_t gw = groups.of_node[w];
+        if (gw != a && named_groups.count(gw)) {
+          found.insert({a, gw});
+          return false;
         }
-      }
-    }
+        return gw != a;  // own nodes are seeds already
+      });
     return found;
   };
   auto data = actual(kDataEdges);

@@ -23,9 +23,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "formats/htp_graph.h"
-#include "formats/optrace.h"
-#include "model/op_instance.h"
+#include "model/run.h"
 
 namespace htpscope {
 
@@ -99,10 +97,9 @@ struct DependencyGraph {
   const DepTensor* FindTensor(uint64_t id) const;
 };
 
-// Builds the graph from whatever is present: the HTP graph, the optrace (with
-// its op instances from BuildOpInstances), or both.
-DependencyGraph BuildDependencyGraph(const HtpGraph* graph, const Optrace* trace,
-                                     const std::vector<OpInstance>* ops);
+// Builds the graph from whatever the run has: the HTP graph's nodes, the
+// optrace's op instances and flows, or both.
+DependencyGraph BuildDependencyGraph(const Run& run);
 
 // A partition of the nodes into named groups (by QNN op, HTP op type or user
 // groups).  `of_node[i]` indexes `names`.

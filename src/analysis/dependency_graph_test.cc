@@ -2,10 +2,10 @@
 
 #include <gtest/gtest.h>
 
-#include "analysis/fake_trace_test_util.h"
 #include "analysis/timeline.h"
-#include "formats/corpus_test_util.h"
+#include "base/corpus_test_util.h"
 #include "base/errors.h"
+#include "model/fake_run_test_util.h"
 
 namespace htpscope {
 namespace {
@@ -24,7 +24,7 @@ constexpr uint64_t kZeros = 0x0000100200000008;  // the de-duplicated all-zero c
 
 // Two branches meant to be independent, each with its own scratch constant,
 // after the compiler merged the two constants into one static tensor.
-ProfiledRun TwoBranchesSharingOneConstant() {
+Run TwoBranchesSharingOneConstant() {
   std::string graph = HtpGraphJson({{kInput, "q::*InputSlice", "Input", {}},
                                     {kBranchA, "q::Conv", "branch_a", {kInput, kZeros}},
                                     {kBranchB, "q::Conv", "branch_b", {kInput, kZeros}}},
@@ -44,8 +44,8 @@ NodeGroups ByQnnOp(const DependencyGraph& g) {
 }
 
 TEST(DependencyGraph, TwoIndependentBranchesSharingOneConstant) {
-  ProfiledRun run = TwoBranchesSharingOneConstant();
-  DependencyGraph g = BuildDependencyGraph(&*run.htp_graph, &*run.optrace, &run.ops);
+  htpscope::Run run = TwoBranchesSharingOneConstant();
+  DependencyGraph g = BuildDependencyGraph(run);
   ASSERT_EQ(g.nodes.size(), 4u);
   EXPECT_EQ(g.graph_nodes, 3u);
   EXPECT_EQ(g.trace_only_nodes, 1u);
@@ -92,8 +92,8 @@ TEST(DependencyGraph, TwoIndependentBranchesSharingOneConstant) {
 }
 
 TEST(DependencyGraph, ExpectedDagMissingExtraAndUnknown) {
-  ProfiledRun run = TwoBranchesSharingOneConstant();
-  DependencyGraph g = BuildDependencyGraph(&*run.htp_graph, &*run.optrace, &run.ops);
+  htpscope::Run run = TwoBranchesSharingOneConstant();
+  DependencyGraph g = BuildDependencyGraph(run);
   NodeGroups groups = ByQnnOp(g);
   auto expected = ParseExpectedDag("expect.txt",
                                    "# the intended DAG\n"
@@ -146,8 +146,8 @@ TEST(DependencyGraph, FlowsBecomeEdgesBySliceEnds) {
                   {{"input_output", 256, 100, 512, 150},
                    {"sequencer", 256, 100, 513, 150},
                    {"input_output", 256, 7, 512, 150}});  // no slice ends at 7: unmatched
-  ProfiledRun run = FakeRun(trace, "");
-  DependencyGraph g = BuildDependencyGraph(nullptr, &*run.optrace, &run.ops);
+  htpscope::Run run = FakeRun(trace, "");
+  DependencyGraph g = BuildDependencyGraph(run);
   ASSERT_EQ(g.edges.size(), 2u);
   EXPECT_EQ(g.flows_matched, 2u);
   EXPECT_EQ(g.flows_unmatched, 1u);
@@ -159,8 +159,8 @@ TEST(DependencyGraph, FlowsBecomeEdgesBySliceEnds) {
 
 TEST(DependencyGraphCorpus, NativeMatmulsShareDeduplicatedStaticTensors) {
   HTPSCOPE_REQUIRE_CORPUS("native_256");
-  ProfiledRun run = LoadRun({testing_support::CorpusRun("native_256")});
-  DependencyGraph g = BuildDependencyGraph(&*run.htp_graph, &*run.optrace, &run.ops);
+  htpscope::Run run = LoadRun({testing_support::CorpusRun("native_256")});
+  DependencyGraph g = BuildDependencyGraph(run);
   EXPECT_EQ(g.graph_nodes, 64u);
   EXPECT_EQ(g.flows_unmatched, 0u);
   NodeGroups groups = ByQnnOp(g);
@@ -182,8 +182,8 @@ TEST(DependencyGraphCorpus, NativeMatmulsShareDeduplicatedStaticTensors) {
 
 TEST(DependencyGraphCorpus, V8c8WeightsCopiedOnceForEightMatmuls) {
   HTPSCOPE_REQUIRE_CORPUS("v8c8_256");
-  ProfiledRun run = LoadRun({testing_support::CorpusRun("v8c8_256")});
-  DependencyGraph g = BuildDependencyGraph(&*run.htp_graph, &*run.optrace, &run.ops);
+  htpscope::Run run = LoadRun({testing_support::CorpusRun("v8c8_256")});
+  DependencyGraph g = BuildDependencyGraph(run);
   EXPECT_EQ(g.nodes.size(), 53u);   // 26 graph nodes + 27 executed ops the graph lacks
   EXPECT_EQ(g.flows_matched, 72u);  // 92 arrows, 20 of them from tid-1 tensors
   NodeGroups groups = ByQnnOp(g);
@@ -200,8 +200,8 @@ TEST(DependencyGraphCorpus, V8c8WeightsCopiedOnceForEightMatmuls) {
 
 TEST(DependencyGraphCorpus, Chain8ExpectedChainMatches) {
   HTPSCOPE_REQUIRE_CORPUS("chain8_archive");
-  ProfiledRun run = LoadRun({testing_support::CorpusRun("chain8_archive")});
-  DependencyGraph g = BuildDependencyGraph(&*run.htp_graph, &*run.optrace, &run.ops);
+  htpscope::Run run = LoadRun({testing_support::CorpusRun("chain8_archive")});
+  DependencyGraph g = BuildDependencyGraph(run);
   NodeGroups groups = ByQnnOp(g);
   std::string dag = "Input -> MatMul_0\n";
   for (int i = 0; i < 7; ++i) dag += fmt::format("MatMul_{} -> MatMul_{}\n", i, i + 1);

@@ -4,9 +4,10 @@
 
 #include <charconv>
 #include <cmath>
+#include <stdexcept>
 
 #include "base/errors.h"
-#include "formats/text_util.h"
+#include "base/text_util.h"
 
 namespace htpscope {
 namespace {
@@ -71,10 +72,13 @@ MetricDelta CompareValues(std::optional<double> a, std::optional<double> b, std:
   return CompareSamples(std::move(sa), std::move(sb), std::move(unit), std::move(basis));
 }
 
+GateSyntaxError::GateSyntaxError(std::string_view expr, size_t offset, const std::string& problem)
+    : std::invalid_argument(fmt::format("'{}' at character {}: {}", expr, offset + 1, problem)),
+      offset_(offset) {}
+
 Gate ParseGate(std::string_view expr) {
-  const std::string file = fmt::format("--fail-on {}", expr);
   auto fail = [&](size_t offset, std::string problem) -> Gate {
-    throw InputError(file, std::move(problem), offset);
+    throw GateSyntaxError(expr, offset, problem);
   };
   Gate gate;
   gate.expr = std::string(expr);

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -70,8 +71,18 @@ struct Gate {
   bool percent = false;
 };
 
-// Parses one `--fail-on` expression.  Throws InputError (file "--fail-on
-// <expr>", byte offset into the expression) when it does not follow the grammar.
+// A gate expression that does not follow the grammar: what() names the
+// expression and the 1-based character where it goes wrong.
+class GateSyntaxError : public std::invalid_argument {
+ public:
+  GateSyntaxError(std::string_view expr, size_t offset, const std::string& problem);
+  size_t offset() const { return offset_; }  // 0-based, into the expression
+
+ private:
+  size_t offset_;
+};
+
+// Parses one gate expression ("wall_us>+5%").  Throws GateSyntaxError.
 Gate ParseGate(std::string_view expr);
 
 // A figure a gate may test: family "" with name "" for run-level figures.

@@ -8,15 +8,15 @@ namespace htpscope {
 namespace {
 
 // File order of two checkpoints of one file (lines, else byte offsets).
-bool Precedes(const HeapCheckpoint& a, const HeapCheckpoint& b) {
+bool Precedes(const HeapCheckpointRow& a, const HeapCheckpointRow& b) {
   if (a.line && b.line) return *a.line < *b.line;
   if (a.byte_offset && b.byte_offset) return *a.byte_offset < *b.byte_offset;
   return false;
 }
 
-std::string WhereList(const std::vector<const HeapCheckpoint*>& found) {
+std::string WhereList(const std::vector<const HeapCheckpointRow*>& found) {
   std::string out;
-  for (const HeapCheckpoint* c : found) {
+  for (const HeapCheckpointRow* c : found) {
     if (!out.empty()) out += ", ";
     out += c->Where();
   }
@@ -25,16 +25,16 @@ std::string WhereList(const std::vector<const HeapCheckpoint*>& found) {
 
 }  // namespace
 
-HeapUsage AnalyzeHeap(const HeapCheckpoints& checkpoints) {
+HeapUsage AnalyzeHeap(const HeapFile& file) {
   HeapUsage out;
-  out.path = checkpoints.path;
-  out.format = checkpoints.format;
-  out.warnings = checkpoints.warnings;
-  std::vector<const HeapCheckpoint*> found[2];
-  for (const auto& c : checkpoints.checkpoints) found[static_cast<int>(c.kind)].push_back(&c);
-  std::optional<HeapCheckpoint>* slots[2] = {&out.before, &out.after};
+  out.path = file.path;
+  out.format = file.format;
+  out.warnings = file.warnings;
+  std::vector<const HeapCheckpointRow*> found[2];
+  for (const auto& c : file.checkpoints) found[static_cast<int>(c.type)].push_back(&c);
+  std::optional<HeapCheckpointRow>* slots[2] = {&out.before, &out.after};
   for (int k = 0; k < 2; ++k) {
-    const char* name = HeapCheckpointName(static_cast<HeapCheckpointKind>(k));
+    const char* name = HeapCheckpointTypeName(static_cast<HeapCheckpointType>(k));
     if (found[k].empty()) {
       out.problems.push_back(fmt::format(
           "missing {}: the heap {} is unknown and so is the delta", name,
@@ -63,7 +63,7 @@ HeapUsage AnalyzeHeap(const HeapCheckpoints& checkpoints) {
 
 HeapUsage ReadAndAnalyzeHeap(const std::string& path) {
   try {
-    return AnalyzeHeap(ReadHeapCheckpoints(path));
+    return AnalyzeHeap(LoadHeapFile(path));
   } catch (const InputError& e) {
     HeapUsage out;
     out.path = path;

@@ -16,17 +16,17 @@
 #include <string>
 #include <vector>
 
-#include "formats/heap_profile.h"
+#include "model/heap_file.h"
 
 namespace htpscope {
 
 struct HeapUsage {
   std::string path;
-  std::optional<HeapSourceFormat> format;  // absent when the file could not be read
-  std::optional<HeapCheckpoint> before;    // DSP:before_context_created, when unique
-  std::optional<HeapCheckpoint> after;     // DSP:after_context_freed, when unique
-  std::optional<int64_t> delta_bytes;      // after − before; negative = heap released
-  std::vector<std::string> problems;       // "line 3: ..." — each withholds a number
+  std::optional<std::string> format;        // HeapFile::format; absent when unreadable
+  std::optional<HeapCheckpointRow> before;  // DSP:before_context_created, when unique
+  std::optional<HeapCheckpointRow> after;   // DSP:after_context_freed, when unique
+  std::optional<int64_t> delta_bytes;       // after − before; negative = heap released
+  std::vector<std::string> problems;        // "line 3: ..." — each withholds a number
   std::vector<std::string> warnings;
 
   bool ok() const { return problems.empty(); }
@@ -34,7 +34,7 @@ struct HeapUsage {
 };
 
 // Judges one file's checkpoints.  Never throws.
-HeapUsage AnalyzeHeap(const HeapCheckpoints& checkpoints);
+HeapUsage AnalyzeHeap(const HeapFile& file);
 
 // Reads and judges `path`; a read error (InputError) becomes the file's only
 // problem, so that one bad file does not hide the others.

@@ -4,7 +4,7 @@
 
 #include <fstream>
 
-#include "formats/corpus_test_util.h"
+#include "base/corpus_test_util.h"
 
 namespace htpscope {
 namespace {
@@ -13,16 +13,21 @@ bool Contains(const std::string& haystack, std::string_view needle) {
   return haystack.find(needle) != std::string::npos;
 }
 
-HeapUsage Analyze(std::string_view text) {
-  return AnalyzeHeap(ParseExecuTorchHeapFile("heap.txt", text));
+// The heap usage of a file holding `text`, read as the heap command reads it.
+HeapUsage AnalyzeText(const std::string& name, const std::string& text) {
+  std::string path = testing_support::TempDir("heap_text") + "/" + name;
+  std::ofstream(path, std::ios::binary) << text;
+  return AnalyzeHeap(LoadHeapFile(path));
 }
+
+HeapUsage Analyze(const std::string& text) { return AnalyzeText("heap.txt", text); }
 
 TEST(Heap, DeltaOfAValidFile) {
   // The reference pair from ExecuTorch's backend README (SM8850): no growth.
   HeapUsage u = Analyze(
       "DSP:before_context_created (bytes), 928212\nDSP:after_context_freed (bytes), 928212\n");
   EXPECT_TRUE(u.ok());
-  EXPECT_EQ(u.format, HeapSourceFormat::kExecuTorchHeapFile);
+  EXPECT_EQ(u.format, "ExecuTorch heap file");
   ASSERT_TRUE(u.before && u.after);
   EXPECT_EQ(u.before->value_bytes, 928212);
   EXPECT_EQ(u.after->value_bytes, 928212);
@@ -90,7 +95,7 @@ TEST(Heap, WrongOrderInJsonByByteOffset) {
       {"identifier": "DSP:after_context_freed", "unit": "BYTES", "value": 5}]},
     {"method": "BACKEND_CREATE_FROM_BINARY", "profilingEvents": [
       {"identifier": "DSP:before_context_created", "unit": "BYTES", "value": 4}]}]})";
-  HeapUsage u = AnalyzeHeap(HeapCheckpointsFromQnnProfile(ParseQnnProfileJson("p.json", json)));
+  HeapUsage u = AnalyzeText("p.json", json);
   ASSERT_EQ(u.problems.size(), 1u);
   EXPECT_TRUE(Contains(u.problems[0], "comes before")) << u.problems[0];
   EXPECT_TRUE(Contains(u.problems[0], "byte ")) << u.problems[0];

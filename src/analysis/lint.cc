@@ -8,7 +8,7 @@
 #include <functional>
 
 #include "base/errors.h"
-#include "formats/text_util.h"
+#include "base/text_util.h"
 
 namespace htpscope {
 namespace {
@@ -95,11 +95,11 @@ std::string Reason(const LintOp& op) {
 
 // The per-node lines' total: the metric they are sub-events of, or for the
 // SNPE "Layer Times" flavour the single "HTP Subnet N" line.
-void FindTotal(const ProfileReport& report, const ProfileBlock& block, LintGraph* g) {
+void FindTotal(const Run& run, const ProfileBlockRow& block, LintGraph* g) {
   if (!block.nodes_parent.empty()) {
-    const ProfileMetric* m = block.Find(block.nodes_parent);
-    if (m && m->has_value && m->unit == "cycles") {
-      g->critical_path_cycles = static_cast<int64_t>(m->value);
+    const ProfileMetricRow* m = run.FindMetric(block, block.nodes_parent);
+    if (m && m->value && m->unit == "cycles") {
+      g->critical_path_cycles = static_cast<int64_t>(*m->value);
       g->critical_path_source = m->name;
     }
     if (!Contains(ToLower(block.nodes_parent), "critical path"))
@@ -109,13 +109,13 @@ void FindTotal(const ProfileReport& report, const ProfileBlock& block, LintGraph
           block.nodes_parent));
     return;
   }
-  std::vector<const ProfileMetric*> subnets;
-  for (const auto& b : report.statistics)
-    if (b.title == "Per-Graph Execution Times")
-      for (const auto& m : b.metrics)
-        if (m.has_value && m.unit == "cycles") subnets.push_back(&m);
+  std::vector<const ProfileMetricRow*> subnets;
+  for (const auto& m : run.profile_metrics)
+    if (run.profile_blocks[m.block].title == "Per-Graph Execution Times" && m.value &&
+        m.unit == "cycles")
+      subnets.push_back(&m);
   if (subnets.size() == 1) {
-    g->critical_path_cycles = static_cast<int64_t>(subnets[0]->value);
+    g->critical_path_cycles = static_cast<int64_t>(*subnets[0]->value);
     g->critical_path_source = subnets[0]->name;
   } else if (subnets.size() > 1) {
     g->notes.push_back(fmt::format(
@@ -124,7 +124,7 @@ void FindTotal(const ProfileReport& report, const ProfileBlock& block, LintGraph
   }
 }
 
-void AnalyzeOp(const ProfileNode& node, const LintOptions& options, LintOp* op) {
+void AnalyzeOp(const ProfileNodeRow& node, const LintOptions& options, LintOp* op) {
   op->label = node.label;
   op->qnn_op_name = node.qnn_op_name;
   op->op_id = node.op_id;
@@ -153,16 +153,16 @@ void AnalyzeOp(const ProfileNode& node, const LintOptions& options, LintOp* op) 
     op->overlap_pct = static_cast<double>(overlap) / static_cast<double>(node.cycles) * 100;
 }
 
-LintGraph AnalyzeBlock(const ProfileReport& report, const ProfileBlock& block,
-                       const LintOptions& options) {
+LintGraph AnalyzeBlock(const Run& run, const ProfileBlockRow& block, const LintOptions& options) {
   LintGraph g;
   g.title = block.title;
-  g.graph = block.graph;
-  g.execution = block.execution;
+  g.graph = block.graph_name;
+  g.execution = block.execution ? run.executions[*block.execution].index : 0;
   g.first_line = block.first_line;
-  FindTotal(report, block, &g);
+  FindTotal(run, block, &g);
   std::vector<std::string> no_lint, overlap_over_cycles;
-  for (const auto& node : block.nodes) {
+  for (uint32_t i = block.first_node; i < block.first_node + block.node_count; ++i) {
+    const ProfileNodeRow& node = run.profile_nodes[i];
     LintOp op;
     AnalyzeOp(node, options, &op);
     if (!node.has_lint) no_lint.push_back(node.label);
@@ -285,34 +285,31 @@ std::string LintOpKind(std::string_view text, bool from_name) {
   return kind;
 }
 
-LintAnalysis AnalyzeLint(const ProfileReport& report, const LintOptions& options) {
+LintAnalysis AnalyzeLint(const Run& run, const LintOptions& options) {
   LintAnalysis out;
-  out.path = report.path;
-  out.format = report.format;
-  out.warnings = report.warnings;
-  std::vector<const ProfileBlock*> blocks;
-  for (const auto& b : report.statistics) blocks.push_back(&b);
-  for (const auto& b : report.raw) blocks.push_back(&b);
-  std::stable_sort(blocks.begin(), blocks.end(), [](const ProfileBlock* a, const ProfileBlock* b) {
-    return a->first_line < b->first_line;
-  });
-  for (const ProfileBlock* b : blocks) {
-    if (b->nodes.empty()) continue;
-    bool any_lint = std::any_of(b->nodes.begin(), b->nodes.end(),
-                                [](const ProfileNode& n) { return n.has_lint; });
-    std::string name = b->graph.empty() ? b->title : b->title + " / " + b->graph;
+  const ArtifactType type =
+      run.Has(ArtifactType::kProfileCsv) ? ArtifactType::kProfileCsv : ArtifactType::kProfileText;
+  out.path = run.PathOf(type);
+  out.format = run.profile_format;
+  for (const auto& w : run.warnings)
+    if (w.code == "reader") out.warnings.push_back(w.message);
+  for (const auto& b : run.profile_blocks) {
+    if (b.node_count == 0) continue;
+    bool any_lint = false;
+    for (uint32_t i = b.first_node; i < b.first_node + b.node_count; ++i)
+      any_lint = any_lint || run.profile_nodes[i].has_lint;
     if (!any_lint) {
       out.skipped.push_back(
           fmt::format("{}: {} per-node lines under \"{}\" without linting entries (detailed level: "
                       "thread-aggregate work, not main-thread time)",
-                      name, b->nodes.size(), b->nodes_parent));
+                      b.Name(), b.node_count, b.nodes_parent));
       continue;
     }
-    out.graphs.push_back(AnalyzeBlock(report, *b, options));
+    out.graphs.push_back(AnalyzeBlock(run, b, options));
   }
   if (out.graphs.empty())
     throw InputError(
-        report.path,
+        out.path,
         out.skipped.empty()
             ? std::string("no per-op lines: expected linting-level profile output (op lines with "
                           "\"Wait (Scheduler) time\", \"Overlap time\", \"Resources:\" under them)")
@@ -324,16 +321,10 @@ LintAnalysis AnalyzeLint(const ProfileReport& report, const LintOptions& options
   return out;
 }
 
-std::map<std::string, std::string> OpTypesFromRun(const ProfiledRun& run) {
+std::map<std::string, std::string> OpTypesFromRun(const Run& run) {
   std::map<std::string, std::string> out;
-  if (run.qhas)
-    for (const auto& row : run.qhas->qnn_op_instances)
-      if (!row.qnn_op_type.empty()) out.emplace(row.name, row.qnn_op_type);
-  if (out.empty() && run.optrace)
-    for (const auto& op : run.ops) {
-      std::string type(run.optrace->Str(op.qnn_op_type));
-      if (!type.empty()) out.emplace(std::string(run.optrace->Str(op.qnn_op_name)), type);
-    }
+  for (const auto& g : run.qnn_ops)
+    if (g.type != StringPool::kEmpty) out.emplace(std::string(run.Str(g.name)), run.Str(g.type));
   return out;
 }
 

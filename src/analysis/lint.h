@@ -20,7 +20,6 @@
 #include <string>
 #include <vector>
 
-#include "formats/profile_text.h"
 #include "model/run.h"
 
 namespace htpscope {
@@ -99,20 +98,20 @@ struct LintGraph {
 
 struct LintAnalysis {
   std::string path;
-  ProfileFormat format = ProfileFormat::kText;
+  std::string format;                 // "text", "snpe_diagview" or "csv" (Run::profile_format)
   std::vector<LintGraph> graphs;      // file order
   std::vector<std::string> skipped;   // blocks with per-node lines but no linting entries
   std::vector<std::string> warnings;  // the profile reader's
 };
 
-// Analyses every block of `report` that holds per-op linting entries.
-// Throws InputError (naming report.path) when no block does: e.g. a
+// Analyses every profile block of `run` that holds per-op linting entries.
+// Throws InputError (naming the profile) when no block does: e.g. a
 // detailed-level profile, whose per-node cycles are thread-aggregate work.
-LintAnalysis AnalyzeLint(const ProfileReport& report, const LintOptions& options = {});
+LintAnalysis AnalyzeLint(const Run& run, const LintOptions& options = {});
 
-// QNN op name -> QNN op type from a run's QHAS (qnn_op_instances_nodes) or,
-// failing that, its optrace.  Empty when the run has neither.
-std::map<std::string, std::string> OpTypesFromRun(const ProfiledRun& run);
+// QNN op name -> QNN op type from a run's QNN op table (optrace or QHAS).
+// Empty when the run has neither.
+std::map<std::string, std::string> OpTypesFromRun(const Run& run);
 
 // The kind the hint rules key on, from a QNN op type ("ElementWiseSubtract"
 // -> "Sub", "Prelu" -> "PReLU") or, when `from_name`, from the tokens of an op

@@ -5,9 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "formats/corpus_test_util.h"
+#include "base/corpus_test_util.h"
 #include "base/errors.h"
 #include "formats/linting_example_test_util.h"
+#include "model/fake_run_test_util.h"
 
 namespace htpscope {
 namespace {
@@ -31,8 +32,8 @@ std::vector<std::string> BottleneckNames(const LintGraph& g) {
 }
 
 TEST(Lint, LayoutExampleByHand) {
-  LintAnalysis a = AnalyzeLint(ParseProfileText("lint.txt", kLintingLayoutExample));
-  EXPECT_EQ(a.path, "lint.txt");
+  LintAnalysis a = AnalyzeLint(testing_support::RunOfText("lint.txt", kLintingLayoutExample));
+  EXPECT_TRUE(a.path.size() > 9 && a.path.substr(a.path.size() - 9) == "/lint.txt") << a.path;
   ASSERT_EQ(a.graphs.size(), 1u);
   EXPECT_TRUE(a.skipped.empty());
   const LintGraph& g = a.graphs[0];
@@ -163,7 +164,7 @@ Accelerator (critical path execute) time (cycles) : 500000  cycles
 TEST(Lint, RawExecutionsStayApartWithHintsAndInconsistency) {
   LintOptions options;
   options.top_n = 3;
-  LintAnalysis a = AnalyzeLint(ParseProfileText("raw.txt", kRawTwoExecutions), options);
+  LintAnalysis a = AnalyzeLint(testing_support::RunOfText("raw.txt", kRawTwoExecutions), options);
   ASSERT_EQ(a.graphs.size(), 2u);
   const LintGraph& e1 = a.graphs[0];
   const LintGraph& e2 = a.graphs[1];
@@ -215,7 +216,7 @@ TEST(Lint, RawExecutionsStayApartWithHintsAndInconsistency) {
 // formats.md §5.2: the SNPE diagview fixture (abridged upstream: op indices
 // jump 2 -> 8, so the layers do not add up to the subnet total).
 TEST(Lint, SnpeDiagviewFixture) {
-  LintAnalysis a = AnalyzeLint(ParseProfileText("snpe.txt", R"(Per-Graph Execution Times:
+  LintAnalysis a = AnalyzeLint(testing_support::RunOfText("snpe.txt", R"(Per-Graph Execution Times:
 ---------------
 HTP Subnet 0: 4327266 cycles
 
@@ -230,7 +231,7 @@ Layer Times:
       model_convStart_Conv2D:OpId_21
     Resources: HVX, HMX, DMA
 )"));
-  EXPECT_EQ(a.format, ProfileFormat::kSnpeDiagview);
+  EXPECT_EQ(a.format, "snpe_diagview");
   ASSERT_EQ(a.graphs.size(), 1u);
   const LintGraph& g = a.graphs[0];
   EXPECT_EQ(g.title, "Layer Times");
@@ -245,7 +246,7 @@ Layer Times:
 }
 
 TEST(Lint, CsvLinting) {
-  LintAnalysis a = AnalyzeLint(ParseProfileCsv(
+  LintAnalysis a = AnalyzeLint(testing_support::RunOfText(
       "lint.csv",
       "Msg Timestamp,Message,Time,Unit of Measurement,Timing Source,Event Level,Event Identifier\n"
       "UNKNOWN,EXECUTE,9120,US,NETRUN,ROOT,NetRun\n"
@@ -257,7 +258,7 @@ TEST(Lint, CsvLinting) {
       "UNKNOWN,NODE,390,CYCLES,BACKEND,SUB-EVENT,b:OpId_6 (cycles)\n"
       "UNKNOWN,BACKEND,0,CYCLES,BACKEND,SUB-EVENT,Wait (Scheduler) time\n"
       "UNKNOWN,BACKEND,390,CYCLES,BACKEND,SUB-EVENT,Overlap time\n"));
-  EXPECT_EQ(a.format, ProfileFormat::kCsv);
+  EXPECT_EQ(a.format, "csv");
   ASSERT_EQ(a.graphs.size(), 1u);
   const LintGraph& g = a.graphs[0];
   EXPECT_EQ(g.critical_path_cycles, 1000);
@@ -273,7 +274,8 @@ TEST(Lint, OpTypesFromARunReplaceGuesses) {
   std::map<std::string, std::string> types = {{"net_mul_mul", "ElementWiseSubtract"}};
   LintOptions options;
   options.op_types = &types;
-  LintAnalysis a = AnalyzeLint(ParseProfileText("lint.txt", kLintingLayoutExample), options);
+  LintAnalysis a =
+      AnalyzeLint(testing_support::RunOfText("lint.txt", kLintingLayoutExample), options);
   const LintOp& mul = a.graphs[0].ops[2];
   EXPECT_EQ(mul.qnn_op_type, "ElementWiseSubtract");
   EXPECT_EQ(mul.op_kind, "Sub");
@@ -285,7 +287,7 @@ TEST(Lint, OpTypesFromARunReplaceGuesses) {
 
 TEST(Lint, NoTotalPrinted) {
   // Layer lines without a per-graph total: shares of Σ cycles + waits.
-  LintAnalysis a = AnalyzeLint(ParseProfileText("snpe.txt", R"(Layer Times:
+  LintAnalysis a = AnalyzeLint(testing_support::RunOfText("snpe.txt", R"(Layer Times:
 ---------------
   1: a:OpId_1 (cycles) : 300 cycles : DSP
     Wait (Scheduler) time: 100 cycles
@@ -307,10 +309,9 @@ TEST(Lint, NoTotalPrinted) {
             "30.0 % of critical path, overlap not reported, HVX only, waited 100 cycles");
 }
 
-TEST(Lint, DetailedProfileIsRejected) {
+TEST(Lint, CorpusDetailedProfileIsRejected) {
   HTPSCOPE_REQUIRE_CORPUS("v8c8_256");
-  ProfileReport report =
-      ReadProfileText(testing_support::CorpusFile("v8c8_256", "profile_text.txt"));
+  htpscope::Run report = LoadRun({testing_support::CorpusFile("v8c8_256", "profile_text.txt")});
   try {
     AnalyzeLint(report);
     FAIL() << "no error";
@@ -339,12 +340,12 @@ TEST(Lint, OpTypesFromCorpusRun) {
   HTPSCOPE_REQUIRE_CORPUS("v8c8_256");
   std::map<std::string, std::string> types =
       OpTypesFromRun(LoadRun({testing_support::CorpusRun("v8c8_256")}));
-  EXPECT_EQ(types.size(), 13u);  // QHAS qnn_op_instances_nodes
+  EXPECT_EQ(types.size(), 13u);  // the run's QNN ops
   EXPECT_EQ(types.at("bbb_indep0"), "HmxMatMulPhase3Package::BbbKMajor");
   EXPECT_EQ(types.at("$Const_11"), "$Const");
-  // Without a QHAS summary the optrace's "QNN Op Type" args are used.
+  // From the optrace alone: its "QNN Op Type" args.
   HTPSCOPE_REQUIRE_CORPUS("gdn_hvx_int16");
-  ProfiledRun gdn = LoadRun({testing_support::CorpusFile("gdn_hvx_int16", "chrometrace.json")});
+  htpscope::Run gdn = LoadRun({testing_support::CorpusFile("gdn_hvx_int16", "chrometrace.json")});
   std::map<std::string, std::string> from_trace = OpTypesFromRun(gdn);
   EXPECT_FALSE(from_trace.empty());
   for (const auto& [name, type] : from_trace) EXPECT_FALSE(type.empty()) << name;

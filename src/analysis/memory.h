@@ -22,7 +22,6 @@
 #include <string>
 #include <vector>
 
-#include "analysis/summary.h"
 #include "model/run.h"
 
 namespace htpscope {
@@ -74,8 +73,7 @@ struct SpillFillTotals {
 };
 
 struct MemoryView {
-  std::string label;
-  std::vector<LoadedArtifact> artifacts;
+  const Run* run = nullptr;  // its label, artifacts and cross-checks (topic "memory")
   // Peak VTCM allocation: the "VTCM alloc" counter, else QHAS peak_vtcm_alloc.
   std::optional<CounterPeak> peak_vtcm;
   std::string peak_vtcm_source;
@@ -86,14 +84,13 @@ struct MemoryView {
   std::vector<OpTraffic> ops;          // DRAM bytes descending, then VTCM bytes
   std::vector<QnnOpTraffic> qnn_ops;   // the same per QNN op
   std::optional<SpillFillTotals> spill_fill;  // absent when no source lists ops
-  std::vector<CrossCheck> cross_checks;
-  std::vector<MissingArtifact> missing;
+  std::vector<MissingRow> missing;
   std::vector<std::string> notes;
 };
 
 // Everything the run's artifacts support; what they cannot give is listed in
 // `missing` and `notes`.  Never throws.
-MemoryView AnalyzeMemory(const ProfiledRun& run);
+MemoryView AnalyzeMemory(const Run& run);
 
 // True for HTP op types the compiler inserts for VTCM<->DRAM round trips.
 bool IsSpillFillOp(std::string_view htp_op_type);

@@ -5,8 +5,9 @@
 
 #include <algorithm>
 #include <fstream>
+#include <optional>
 
-#include "formats/corpus_test_util.h"
+#include "base/corpus_test_util.h"
 
 namespace htpscope {
 namespace {
@@ -14,10 +15,18 @@ namespace {
 using testing_support::CorpusFile;
 using testing_support::CorpusRun;
 
-const CrossCheck* FindCheck(const MemoryView& m, const std::string& name) {
-  for (const auto& c : m.cross_checks)
-    if (c.name == name) return &c;
-  return nullptr;
+// The memory view's cross-checks: the run's on topic "memory".
+std::vector<CrossCheckRow> MemoryChecks(const MemoryView& m) {
+  std::vector<CrossCheckRow> out;
+  for (const auto& c : m.run->cross_checks)
+    if (c.topic == "memory") out.push_back(c);
+  return out;
+}
+
+std::optional<CrossCheckRow> FindCheck(const MemoryView& m, const std::string& name) {
+  for (const auto& c : MemoryChecks(m))
+    if (c.name == name) return c;
+  return std::nullopt;
 }
 
 const CounterPeak* FindCounter(const MemoryView& m, const std::string& name) {
@@ -31,7 +40,8 @@ const CounterPeak* FindCounter(const MemoryView& m, const std::string& name) {
 // sums of QHAS htp_op_instances.
 TEST(MemoryCorpus, V8c8PeakTrafficAndCrossChecks) {
   HTPSCOPE_REQUIRE_CORPUS("v8c8_256");
-  MemoryView m = AnalyzeMemory(LoadRun({CorpusRun("v8c8_256")}));
+  htpscope::Run run = LoadRun({CorpusRun("v8c8_256")});
+  MemoryView m = AnalyzeMemory(run);
   ASSERT_TRUE(m.peak_vtcm);
   EXPECT_EQ(m.peak_vtcm_source, "optrace \"VTCM alloc\" counter");
   EXPECT_EQ(m.peak_vtcm->peak_bytes, 919552);
@@ -80,47 +90,49 @@ TEST(MemoryCorpus, V8c8PeakTrafficAndCrossChecks) {
   EXPECT_EQ(m.spill_fill->work_cycles, 0);
 
   // The acceptance check: peak VTCM from counters == QHAS peak_vtcm_alloc.
-  const CrossCheck* peak = FindCheck(m, "peak VTCM allocation");
-  ASSERT_NE(peak, nullptr);
+  std::optional<CrossCheckRow> peak = FindCheck(m, "peak VTCM allocation");
+  ASSERT_TRUE(peak);
   EXPECT_TRUE(peak->agree);
   EXPECT_EQ(peak->b, 919552);
-  const CrossCheck* nodes = FindCheck(m, "per-op traffic of HTP graph nodes");
-  ASSERT_NE(nodes, nullptr);
+  std::optional<CrossCheckRow> nodes = FindCheck(m, "per-op traffic of HTP graph nodes");
+  ASSERT_TRUE(nodes);
   EXPECT_EQ(nodes->a, 26);  // all 26 nodes have mem_* equal to QHAS
   EXPECT_EQ(nodes->b, 26);
-  for (const auto& c : m.cross_checks) EXPECT_TRUE(c.agree) << c.name;
-  EXPECT_EQ(m.cross_checks.size(), 6u);
+  for (const auto& c : MemoryChecks(m)) EXPECT_TRUE(c.agree) << c.name;
+  EXPECT_EQ(MemoryChecks(m).size(), 6u);
   EXPECT_TRUE(m.missing.empty());
 }
 
 TEST(MemoryCorpus, PeakFromCountersEqualsQhasInEveryRun) {
-  struct Run {
+  struct Case {
     const char* name;
     int64_t peak_bytes;
     int64_t peak_offset_cycles;
   };
-  for (const Run& r :
-       {Run{"v8c8_256", 919552, 38323}, Run{"native_256", 1126400, 44349},
-        Run{"gdn_hvx_int16", 3145728, 748881}, Run{"chain8_archive", 671744, 15933}}) {
+  for (const Case& r :
+       {Case{"v8c8_256", 919552, 38323}, Case{"native_256", 1126400, 44349},
+        Case{"gdn_hvx_int16", 3145728, 748881}, Case{"chain8_archive", 671744, 15933}}) {
     if (!std::filesystem::exists(CorpusRun(r.name))) continue;
-    MemoryView m = AnalyzeMemory(LoadRun({CorpusRun(r.name)}));
+    htpscope::Run run = LoadRun({CorpusRun(r.name)});
+    MemoryView m = AnalyzeMemory(run);
     ASSERT_TRUE(m.peak_vtcm) << r.name;
     EXPECT_EQ(m.peak_vtcm->peak_bytes, r.peak_bytes) << r.name;
     EXPECT_EQ(m.peak_vtcm->peak_offset_cycles, r.peak_offset_cycles) << r.name;
-    const CrossCheck* peak = FindCheck(m, "peak VTCM allocation");
-    ASSERT_NE(peak, nullptr) << r.name;
+    std::optional<CrossCheckRow> peak = FindCheck(m, "peak VTCM allocation");
+    ASSERT_TRUE(peak) << r.name;
     EXPECT_TRUE(peak->agree) << r.name;
-    for (const auto& c : m.cross_checks) EXPECT_TRUE(c.agree) << r.name << ": " << c.name;
+    for (const auto& c : MemoryChecks(m)) EXPECT_TRUE(c.agree) << r.name << ": " << c.name;
   }
 }
 
 TEST(MemoryCorpus, Native256ReshapeNodesHaveNoTraffic) {
   HTPSCOPE_REQUIRE_CORPUS("native_256");
-  MemoryView m = AnalyzeMemory(LoadRun({CorpusRun("native_256")}));
+  htpscope::Run run = LoadRun({CorpusRun("native_256")});
+  MemoryView m = AnalyzeMemory(run);
   // 64 graph nodes; the 16 q::Reshape nodes never execute and carry no mem_*
   // params, the other 48 agree with QHAS field by field.
-  const CrossCheck* nodes = FindCheck(m, "per-op traffic of HTP graph nodes");
-  ASSERT_NE(nodes, nullptr);
+  std::optional<CrossCheckRow> nodes = FindCheck(m, "per-op traffic of HTP graph nodes");
+  ASSERT_TRUE(nodes);
   EXPECT_EQ(nodes->a, 48);
   EXPECT_EQ(nodes->b, 48);
   EXPECT_EQ(m.ops.size(), 99u);  // QHAS instances, the per-op source
@@ -131,17 +143,17 @@ TEST(MemoryCorpus, Native256ReshapeNodesHaveNoTraffic) {
 
 TEST(MemoryCorpus, SameVtcmPeakAsSummary) {
   HTPSCOPE_REQUIRE_CORPUS("native_256");
-  ProfiledRun run = LoadRun({CorpusRun("native_256")});
+  htpscope::Run run = LoadRun({CorpusRun("native_256")});
   MemoryView m = AnalyzeMemory(run);
-  Summary s = Summarize(run);
   ASSERT_TRUE(m.peak_vtcm);
-  EXPECT_EQ(s.peak_vtcm_bytes, m.peak_vtcm->peak_bytes);
-  EXPECT_EQ(s.peak_vtcm_cycle, m.peak_vtcm->peak_cycle);
+  EXPECT_EQ(run.figures.peak_vtcm_bytes, m.peak_vtcm->peak_bytes);
+  EXPECT_EQ(run.figures.peak_vtcm_cycle, m.peak_vtcm->peak_cycle);
 }
 
 TEST(MemoryCorpus, HtpGraphOnlyGivesPartialTraffic) {
   HTPSCOPE_REQUIRE_CORPUS("v8c8_256");
-  MemoryView m = AnalyzeMemory(LoadRun({CorpusFile("v8c8_256", "chrometrace_htp.json")}));
+  htpscope::Run run = LoadRun({CorpusFile("v8c8_256", "chrometrace_htp.json")});
+  MemoryView m = AnalyzeMemory(run);
   EXPECT_FALSE(m.peak_vtcm);
   EXPECT_EQ(m.traffic_source, "HTP graph mem_* params");
   ASSERT_TRUE(m.totals);
@@ -219,7 +231,8 @@ TEST(Memory, ConstructedSpillFill) {
   std::string dir = testing_support::TempDir("memory_spill");
   std::ofstream(dir + "/chrometrace.json") << kSpillTrace;
   std::ofstream(dir + "/summary.json") << SpillQhas();
-  MemoryView m = AnalyzeMemory(LoadRun({dir}));
+  htpscope::Run run = LoadRun({dir});
+  MemoryView m = AnalyzeMemory(run);
   ASSERT_TRUE(m.peak_vtcm);
   EXPECT_EQ(m.peak_vtcm->peak_bytes, 12288);
   EXPECT_EQ(m.peak_vtcm->peak_cycle, 1100);  // the first of the two samples at the peak
@@ -250,8 +263,8 @@ TEST(Memory, ConstructedSpillFill) {
   EXPECT_FALSE(m.qnn_ops[1].dram_dominant);
   EXPECT_EQ(m.ops[0].htp_op_type, "q::@Spill");  // 8192 DRAM bytes like Fill: lower id first
   EXPECT_EQ(m.ops[0].category, OpCategory::kBoundary);
-  for (const auto& c : m.cross_checks) EXPECT_TRUE(c.agree) << c.name;
-  EXPECT_EQ(m.cross_checks.size(), 5u);  // peak + four totals
+  for (const auto& c : MemoryChecks(m)) EXPECT_TRUE(c.agree) << c.name;
+  EXPECT_EQ(MemoryChecks(m).size(), 5u);  // peak + four totals
 }
 
 TEST(Memory, OptraceOnlyAndQhasOnly) {
@@ -259,7 +272,8 @@ TEST(Memory, OptraceOnlyAndQhasOnly) {
   std::ofstream(dir + "/chrometrace.json") << kSpillTrace;
   std::ofstream(dir + "/qhas.json") << SpillQhas();
 
-  MemoryView trace_only = AnalyzeMemory(LoadRun({dir + "/chrometrace.json"}));
+  htpscope::Run trace_run = LoadRun({dir + "/chrometrace.json"});
+  MemoryView trace_only = AnalyzeMemory(trace_run);
   ASSERT_TRUE(trace_only.spill_fill);
   EXPECT_EQ(trace_only.spill_fill->source, "optrace");
   EXPECT_EQ(trace_only.spill_fill->instances, 2);
@@ -268,7 +282,8 @@ TEST(Memory, OptraceOnlyAndQhasOnly) {
   ASSERT_EQ(trace_only.missing.size(), 1u);
   EXPECT_EQ(trace_only.missing[0].artifact, "QHAS summary");
 
-  MemoryView qhas_only = AnalyzeMemory(LoadRun({dir + "/qhas.json"}));
+  htpscope::Run qhas_run = LoadRun({dir + "/qhas.json"});
+  MemoryView qhas_only = AnalyzeMemory(qhas_run);
   ASSERT_TRUE(qhas_only.peak_vtcm);
   EXPECT_EQ(qhas_only.peak_vtcm->peak_bytes, 12288);
   EXPECT_EQ(qhas_only.peak_vtcm->samples, 0u);  // no counter: no cycle

@@ -13,6 +13,7 @@
 #include <limits>
 
 #include "base/errors.h"
+#include "formats/tensor_test_util.h"
 
 namespace htpscope {
 namespace {
@@ -75,6 +76,8 @@ std::string Encode(DType dtype, const std::vector<double>& values, bool big_endi
       case DType::kFloat64:
         put(v);
         break;
+      default:
+        ADD_FAILURE() << "no test encoder for " << DTypeName(dtype);
     }
   }
   return out;
@@ -101,23 +104,13 @@ std::string NpyImage(DType dtype, const std::vector<int64_t>& shape,
   return out + dict + Encode(dtype, values, big_endian);
 }
 
-class NumericsTest : public testing::Test {
+class NumericsTest : public testing_support::ScratchDirTest {
  protected:
   void SetUp() override {
-    std::string pattern = testing::TempDir() + "numerics_XXXXXX";
-    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
+    ScratchDirTest::SetUp();
     options_.threads = 2;
     options_.min_elements_per_thread = 1;  // split even tiny tensors across both threads
     options_.block_elements = 5;           // many blocks, with a partial last one
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  std::string Write(const std::string& name, const std::string& bytes) {
-    std::string path = dir_ + "/" + name;
-    fs::create_directories(fs::path(path).parent_path());
-    std::ofstream(path, std::ios::binary) << bytes;
-    return path;
   }
   // A raw tensor entry as a manifest would describe it.
   TensorEntry Raw(const std::string& name, DType dtype, std::vector<int64_t> shape,
@@ -125,7 +118,9 @@ class NumericsTest : public testing::Test {
                   std::optional<Quantization> q = std::nullopt) {
     TensorEntry t;
     t.name = name;
-    t.data = {Write(name + ".raw", Encode(dtype, values)), 0, dtype, false, std::move(shape)};
+    t.data.path = Write(name + ".raw", Encode(dtype, values));
+    t.data.dtype = dtype;
+    t.data.shape = std::move(shape);
     if (!layout.empty()) {
       t.layout = *ParseTensorLayout(layout);
       t.layout_name = layout;
@@ -141,20 +136,13 @@ class NumericsTest : public testing::Test {
   TensorSet Set(std::vector<TensorEntry> tensors, bool ordered) {
     TensorSet set;
     set.origin = dir_;
-    if (ordered) set.manifest_path = dir_ + "/manifest.json";
+    if (ordered) {
+      set.manifest_path = dir_ + "/manifest.json";
+      set.source = TensorSetSource::kManifest;
+    }
     set.tensors = std::move(tensors);
     return set;
   }
-  std::string ErrorOf(const std::function<void()>& fn) {
-    try {
-      fn();
-    } catch (const InputError& e) {
-      return e.what();
-    }
-    return "(no error)";
-  }
-
-  std::string dir_;
   NumericsOptions options_;
 };
 
@@ -189,6 +177,24 @@ TEST_F(NumericsTest, OffsetOnARampKeepsMseExact) {
   EXPECT_EQ(row.metrics.mean_abs, 0.5);
   // Σx² = 328350 for x = 0..99; noise Σ0.25 = 25.
   EXPECT_DOUBLE_EQ(*row.metrics.snr_db, 10 * std::log10(328350.0 / 25.0));
+}
+
+TEST_F(NumericsTest, SignFlipsNearTheEndsOfTheFloat64RangeAreDivergent) {
+  // Near 1e200 naive sums overflow (cosine NaN, "ok"); near 1e-200 they
+  // underflow (cosine 1, "ok").  Both must read cosine −1, divergent.
+  for (double scale : {1e200, 1e-200, 1e300, 1e-300}) {
+    std::vector<double> x = {1 * scale, -2 * scale, 3 * scale};
+    std::vector<double> neg = {-1 * scale, 2 * scale, -3 * scale};
+    auto ref = Set({Raw("r__debugID_0", DType::kFloat64, {3}, x)}, false);
+    auto dev = Set({Raw("d__debugID_0", DType::kFloat64, {3}, neg)}, false);
+    NumericsResult result = CompareTensorSets(ref, dev, options_);
+    ASSERT_EQ(result.rows.size(), 1u);
+    EXPECT_DOUBLE_EQ(*result.rows[0].metrics.cosine, -1.0) << scale;
+    EXPECT_TRUE(result.rows[0].divergent) << scale;
+    EXPECT_EQ(result.first_divergent, 0u) << scale;
+    // The same tensors on both sides are not divergent.
+    EXPECT_FALSE(CompareTensorSets(ref, ref, options_).rows[0].divergent) << scale;
+  }
 }
 
 TEST_F(NumericsTest, SignFlipGivesCosineMinusOne) {
@@ -352,9 +358,9 @@ TEST_F(NumericsTest, OddElementCountSplitAcrossTwoThreads) {
     EXPECT_EQ(row->metrics.mean_abs, 1.0);
     EXPECT_EQ(row->metrics.max_abs, 1.0);
     // Σi² for i < n = (n−1)n(2n−1)/6.
-    EXPECT_EQ(row->sums.sum_ref_sq, 1000.0L * 1001 * 2001 / 6);
+    EXPECT_EQ(row->sums.sum_ref_sq.Value(), 1000.0L * 1001 * 2001 / 6);
   }
-  EXPECT_EQ(two.sums.sum_ref_dev, one.sums.sum_ref_dev);
+  EXPECT_EQ(two.sums.sum_ref_dev.Value(), one.sums.sum_ref_dev.Value());
 }
 
 TEST_F(NumericsTest, NanAndInfAreCountedAndExcluded) {
@@ -607,28 +613,6 @@ TEST_F(NumericsTest, TruncatedFileDetectedWhenComparing) {
             dir_ +
                 "/d.raw: tensor \"d\": file has 12 bytes but float32 × [4] = 4 elements needs "
                 "16 bytes (file truncated, or dtype/shape wrong)");
-}
-
-TEST(NumericsGraphOrder, SortsNodesByCyclesStartThenTensorIndex) {
-  HtpGraph graph;
-  auto node = [&](uint64_t id, std::string grouping, std::optional<int64_t> start, int64_t index) {
-    HtpNode n;
-    n.id = id;
-    n.grouping = std::move(grouping);
-    if (start) n.scalar_params["cycles_start"] = ScalarParam{100, *start};
-    graph.nodes[id] = n;
-    graph.tensors[id] = HtpTensor{id, index, 3, 562, {1}};
-  };
-  node(0x10, "conv__debugID_2", 300, 0);
-  node(0x11, "conv__debugID_2", 350, 1);  // second HTP node of the same QNN op
-  node(0x12, "input__debugID_0", 100, 2);
-  node(0x13, "relu__debugID_1", 200, 3);
-  EXPECT_EQ(ExecutionOrderOps(graph),
-            (std::vector<std::string>{"input__debugID_0", "relu__debugID_1", "conv__debugID_2"}));
-  // Without timing for every node, tensor index order.
-  graph.nodes[0x12].scalar_params.clear();
-  EXPECT_EQ(ExecutionOrderOps(graph),
-            (std::vector<std::string>{"conv__debugID_2", "input__debugID_0", "relu__debugID_1"}));
 }
 
 TEST(NumericsNames, SplitsDebugHandleSuffix) {

@@ -65,20 +65,21 @@ void Push(std::vector<double>& to, const std::optional<T>& value) {
   if (value) to.push_back(static_cast<double>(*value));
 }
 
-void PoolGroups(const std::vector<OpGroup>& groups,
+void PoolGroups(const std::vector<OpGroupRow>& groups, const Run& run,
                 const std::map<std::string, std::vector<int64_t>>* dims,
                 std::map<std::string, OpPool>& pool) {
   for (const auto& g : groups) {
-    OpPool& p = pool[g.name];
-    if (p.type.empty()) p.type = g.type;
+    const std::string name(run.Str(g.name));
+    OpPool& p = pool[name];
+    if (p.type.empty()) p.type = run.Str(g.type);
     if (dims && p.dims.empty()) {
-      auto it = dims->find(g.name);
+      auto it = dims->find(name);
       if (it != dims->end()) p.dims = it->second;
     }
     Push(p.dpc, g.dpc_cycles);
     p.work.push_back(static_cast<double>(g.work_cycles));
     p.instances.push_back(static_cast<double>(g.instances));
-    p.dpc_lower_bound = p.dpc_lower_bound || g.dpc_lower_bound;
+    p.dpc_lower_bound = p.dpc_lower_bound || g.dpc_lower_bound();
   }
 }
 
@@ -86,9 +87,12 @@ SidePool PoolSide(const std::vector<RunFacts>& runs) {
   SidePool p;
   for (const RunFacts& facts : runs) {
     const Summary& s = facts.summary;
-    p.side.labels.push_back(s.label);
-    for (size_t i = 0; i < s.executions.size(); ++i) {
-      const CoarseExecution& e = s.executions[i];
+    const Run& run = *facts.run;
+    p.side.labels.push_back(run.label);
+    static const std::vector<CoarseExecution> kNoExecutions;
+    const auto& executions = s.graphs.empty() ? kNoExecutions : s.graphs.front().executions;
+    for (size_t i = 0; i < executions.size(); ++i) {
+      const CoarseExecution& e = executions[i];
       bool cold = i == 0;
       Push(cold ? p.cold_wall : p.wall, e.graph_wall_us);
       Push(cold ? p.cold_busy : p.busy, e.compute_busy_us);
@@ -96,25 +100,25 @@ SidePool PoolSide(const std::vector<RunFacts>& runs) {
       Push(cold ? p.cold_work : p.work, e.work_cycles);
       ++(cold ? p.side.cold_executions : p.side.steady_executions);
     }
-    p.side.fine_sources.push_back(s.fine ? s.fine->source : "none");
-    if (s.fine) {
-      const FineView& f = *s.fine;
+    const RunFigures& f = run.figures;
+    p.side.fine_sources.push_back(SourceName(f.fine_source));
+    if (f.fine_source != Source::kNone) {
       Push(p.graph_wall, f.graph_wall_cycles);
       Push(p.traced_work, f.work_cycles);
       Push(p.domain, f.domain_cycles);
       Push(p.dpc_sum, f.dpc_sum_cycles);
-      if (f.source != "profile") p.op_instances.push_back(static_cast<double>(f.instances));
+      Push(p.op_instances, f.op_instances);
       if (!p.domain_tid) p.domain_tid = f.domain_tid;
-      PoolGroups(f.qnn_ops, &facts.qnn_op_dims, p.qnn);
-      PoolGroups(f.htp_op_types, nullptr, p.htp);
+      PoolGroups(run.qnn_ops, run, &facts.qnn_op_dims, p.qnn);
+      PoolGroups(run.htp_op_types, run, nullptr, p.htp);
     }
-    for (const UnitRow& u : s.units) {
+    for (const UnitRow& u : run.units) {
       UnitPool& up = p.units[u.tid];
       up.kind = u.kind;
       up.cycles_used.push_back(static_cast<double>(u.cycles_used));
-      up.utilization.push_back(u.utilization_pct);
+      Push(up.utilization, SharePct(u.cycles_used, f.graph_wall_cycles));
     }
-    Push(p.peak_vtcm, s.peak_vtcm_bytes);
+    Push(p.peak_vtcm, f.peak_vtcm_bytes);
     if (facts.traffic) {
       const MemoryTraffic& t = *facts.traffic;
       p.dram.push_back(static_cast<double>(t.dram_read_bytes + t.dram_write_bytes));
@@ -124,9 +128,9 @@ SidePool PoolSide(const std::vector<RunFacts>& runs) {
       p.vtcm_read.push_back(static_cast<double>(t.vtcm_read_bytes));
       p.vtcm_write.push_back(static_cast<double>(t.vtcm_write_bytes));
     }
-    for (const MissingArtifact& m : s.missing)
+    for (const MissingRow& m : run.missing)
       p.side.missing.push_back(
-          fmt::format("{}: {} (withholds {})", s.label, m.artifact, m.withholds));
+          fmt::format("{}: {} (withholds {})", run.label, m.artifact, m.withholds));
   }
   return p;
 }
@@ -249,30 +253,19 @@ const NamedDelta* RunDiff::Find(std::string_view name) const {
   return nullptr;
 }
 
-RunFacts CollectRunFacts(const ProfiledRun& run, const SummaryOptions& options) {
+RunFacts CollectRunFacts(Run run, const SummaryOptions& options) {
   RunFacts facts;
-  facts.summary = Summarize(run, options);
+  facts.run = std::make_shared<const Run>(std::move(run));
+  const Run& r = *facts.run;
+  facts.summary = Summarize(r, options);
   std::map<std::string, DimsCandidate> best;
-  if (run.optrace) {
-    const Optrace& trace = *run.optrace;
-    for (const OpInstance& op : run.ops) {
-      if (op.first_slice >= trace.slices.size()) continue;
-      const OpSlice& slice = trace.slices[op.first_slice];
-      size_t begin = slice.dims_begin, end = begin + slice.dims_count;
-      if (end > trace.dims.size()) continue;
-      OfferDims(best, std::string(trace.Str(op.qnn_op_name)), op.category == OpCategory::kCompute,
-                std::vector<int64_t>(trace.dims.begin() + static_cast<ptrdiff_t>(begin),
-                                     trace.dims.begin() + static_cast<ptrdiff_t>(end)));
-    }
-  } else if (run.qhas) {
-    for (const QhasOpInstance& i : run.qhas->htp_op_instances)
-      OfferDims(best, i.qnn_op,
-                ClassifyOp(i.htp_op, i.qnn_op_type, OpFlagsOf(i)) == OpCategory::kCompute, i.dims);
-  }
+  for (const OpInstanceRow& op : r.op_instances)
+    OfferDims(best, std::string(r.Str(op.qnn_op_name)), op.category == OpCategory::kCompute,
+              r.DimsOf(op));
   for (auto& [name, candidate] : best) facts.qnn_op_dims[name] = std::move(candidate.dims);
-  if (run.qhas && !run.qhas->overall.empty()) {
+  if (!r.qhas_cores.empty()) {
     MemoryTraffic t;
-    for (const QhasOverall& core : run.qhas->overall) {
+    for (const QhasCoreRow& core : r.qhas_cores) {
       t.dram_read_bytes += core.total_dram_read_bytes;
       t.dram_write_bytes += core.total_dram_write_bytes;
       t.vtcm_read_bytes += core.total_vtcm_read_bytes;

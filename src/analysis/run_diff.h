@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -40,6 +41,7 @@ struct MemoryTraffic {
 // What the diff needs from one run: its Summary plus facts the Summary does
 // not keep.
 struct RunFacts {
+  std::shared_ptr<const Run> run;  // shared by copies: `summary` points into it
   Summary summary;
   // QNN op name -> the output dims of its largest compute instance (by
   // element count; any instance when the op has no compute instance with
@@ -49,8 +51,8 @@ struct RunFacts {
   std::optional<MemoryTraffic> traffic;  // absent without a QHAS file
 };
 
-// Summarizes `run` and collects the facts above.
-RunFacts CollectRunFacts(const ProfiledRun& run, const SummaryOptions& options = {});
+// Summarizes `run` (kept in the facts) and collects the facts above.
+RunFacts CollectRunFacts(Run run, const SummaryOptions& options = {});
 
 enum class OpMatch { kMatched, kAdded, kRemoved };
 const char* OpMatchName(OpMatch match);  // "matched", "added", "removed"

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "formats/corpus_test_util.h"
+#include "base/corpus_test_util.h"
 
 namespace htpscope {
 namespace {

@@ -8,9 +8,9 @@
 #include <cmath>
 #include <set>
 
-#include "formats/byte_source.h"
 #include "base/errors.h"
-#include "formats/text_util.h"
+#include "base/text_util.h"
+#include "formats/byte_source.h"
 
 namespace htpscope {
 namespace {

@@ -7,6 +7,9 @@
 //  * graph wall cycles = span of the de-duplicated optrace;
 //  * domain cycles   = the busiest hardware thread's cycles_used;
 //  * DPC             = dominant-path (critical-path) cycles of an op.
+// The fine figures are the run's own (Run::figures, Run::qnn_ops, ...): the
+// summary only adds what depends on the options (the clock) and on several
+// executions (steady state).
 #pragma once
 
 #include <cstdint>
@@ -15,7 +18,6 @@
 #include <vector>
 
 #include "analysis/statistics.h"
-#include "analysis/unit_occupancy.h"
 #include "model/run.h"
 
 namespace htpscope {
@@ -31,14 +33,11 @@ struct SummaryOptions {
       clock_ghz;  // plausible clock; default: runtrace max, else kDefaultClockCeilingGhz
 };
 
-struct Finding {
-  std::string code;  // stable identifier, e.g. "aggregate_cycles"
-  std::string message;
-};
-
 // Coarse view of one execution, from profile-viewer output (µs as printed).
 struct CoarseExecution {
-  int index = 0;                                    // 1-based execution number
+  uint32_t graph = 0;                               // index into Run::graphs
+  int index = 0;                                    // 1-based execution number within its graph
+  bool cold = false;                                // the graph's first execution
   std::optional<double> graph_wall_us;              // QNN accelerator (execute) time
   std::optional<double> compute_busy_us;            // Accelerator (execute) time
   std::optional<double> compute_excluding_wait_us;  // Accelerator (execute excluding wait) time
@@ -51,27 +50,23 @@ struct CoarseExecution {
   bool aggregate_cycles = false;       // implied clock above the plausible clock
 };
 
-// Executions 2..N: the warm, steady state.
+// Executions 2..N of one graph: the warm, steady state.
 struct SteadyState {
   int first_index = 2;
+  int last_index = 2;
   std::optional<SampleStats> graph_wall_us, compute_busy_us, overhead_us, work_cycles;
+};
+
+// One graph's executions.
+struct GraphCoarse {
+  uint32_t graph = 0;  // index into Run::graphs
+  std::vector<CoarseExecution> executions;
+  std::optional<SteadyState> steady_state;  // with two or more executions
 };
 
 struct ClockSanity {
   double plausible_ghz = 0;
   std::string source;  // "option", "runtrace" or "default"
-};
-
-struct OpGroup {
-  std::string name;
-  std::string type;  // QNN op type for QNN ops, "" for HTP op types
-  OpCategory category = OpCategory::kCompute;
-  std::optional<int64_t> dpc_cycles;  // Σ DPC once per op ID; absent when the source has none
-  int64_t work_cycles = 0;            // Σ slice durations (thread-aggregate)
-  int64_t instances = 0;              // op IDs (tiles)
-  bool dpc_lower_bound = false;       // a multi-slice op: the trace holds one slice's DPC only
-  std::optional<double> dpc_share_of_wall_pct;
-  std::optional<double> work_share_pct;  // of total work
 };
 
 struct CategoryTotal {
@@ -81,73 +76,24 @@ struct CategoryTotal {
   int64_t dpc_cycles = 0;
 };
 
-struct FineView {
-  std::string source;  // "optrace", "qhas" or "profile" (profile: per-node work only)
-  std::optional<int64_t> graph_wall_cycles, start_cycle, end_cycle;
-  std::optional<int64_t> work_cycles;    // Σ over all ops (thread-aggregate)
-  std::optional<int64_t> domain_cycles;  // busiest thread's cycles_used
-  std::optional<uint32_t> domain_tid;
-  std::optional<int64_t> dpc_sum_cycles;
-  int64_t instances = 0;
-  std::vector<OpGroup> qnn_ops;       // all, sorted by DPC (or work) descending
-  std::vector<OpGroup> htp_op_types;  // all, sorted likewise
-  std::vector<CategoryTotal> categories;
-};
-
-struct UnitRow {
-  uint32_t tid = 0;
-  UnitKind kind = UnitKind::kUnknown;
-  int64_t cycles_used = 0;
-  int64_t busy_cycles = 0;
-  double utilization_pct = 0;  // cycles_used ÷ graph wall cycles × 100
-  uint64_t slices = 0;
-};
-
-struct PhaseRow {
-  int execution = 0;
-  std::string phase;
-  int64_t wall_ticks = 0;  // 19.2 MHz ticks
-  double wall_us = 0;
-  std::optional<int64_t> wall_cycles;
-  std::optional<double> effective_ghz;
-};
-
-struct CrossCheck {
-  std::string name;      // e.g. "graph wall cycles"
-  std::string unit;      // "cycles", "bytes", "us", "ops"
-  std::string a_source;  // e.g. "optrace (recomputed)"
-  std::string b_source;  // e.g. "QHAS timeline_cycles"
-  double a = 0, b = 0;
-  bool agree = false;
-  std::string note;
-};
-
-struct MissingArtifact {
-  std::string artifact;
-  std::string withholds;
-};
-
 struct Summary {
-  std::string label;
-  std::vector<LoadedArtifact> artifacts;
-  std::vector<std::string> skipped;
-  std::vector<CoarseExecution> executions;
-  std::optional<SteadyState> steady_state;
-  std::vector<ProfileMetric> profile_statistics;  // "Execute Stats (Average)" etc. when printed
-  std::vector<std::string> profile_statistics_sections;  // section title per entry above
+  const Run* run = nullptr;         // every table and whole-graph figure
+  std::vector<GraphCoarse> graphs;  // the coarse view, per graph with executions
   ClockSanity clock;
-  std::optional<FineView> fine;
-  std::vector<UnitRow> units;
-  std::optional<int>
-      traced_execution;  // the execution the optrace covers, when the runtrace shows it
-  std::vector<PhaseRow> phases;
-  std::vector<CrossCheck> cross_checks;
-  std::vector<Finding> warnings;
-  std::vector<MissingArtifact> missing;
-  std::optional<int64_t> peak_vtcm_bytes;  // max "VTCM alloc" counter, else QHAS
-  std::optional<int64_t> peak_vtcm_cycle;  // absolute cycle of the first peak sample
+  std::vector<CategoryTotal> categories;  // from the op instances
+  std::vector<WarningRow> warnings;       // the run's, then the summary's own
 };
 
-Summary Summarize(const ProfiledRun& run, const SummaryOptions& options = {});
+// `part` as a percentage of `whole`, or nullopt when either is missing or
+// `whole` is not positive.
+std::optional<double> SharePct(std::optional<int64_t> part, std::optional<int64_t> whole);
+
+// The coarse view of every execution, and steady-state statistics per
+// graph; the clock the cycles ÷ µs sanity check uses.
+Summary Summarize(const Run& run, const SummaryOptions& options = {});
+
+// The steady state of `executions` (one graph's, in order): statistics over
+// all but the first; nullopt with fewer than two.
+std::optional<SteadyState> ComputeSteadyState(const std::vector<CoarseExecution>& executions);
 
 }  // namespace htpscope

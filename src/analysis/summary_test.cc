@@ -5,7 +5,8 @@
 
 #include <algorithm>
 
-#include "formats/corpus_test_util.h"
+#include "base/corpus_test_util.h"
+#include "model/fake_run_test_util.h"
 
 namespace htpscope {
 namespace {
@@ -14,171 +15,204 @@ using testing_support::CorpusRun;
 
 bool HasWarning(const Summary& s, const std::string& code) {
   return std::any_of(s.warnings.begin(), s.warnings.end(),
-                     [&](const Finding& f) { return f.code == code; });
+                     [&](const WarningRow& f) { return f.code == code; });
 }
 
-std::vector<int64_t> CyclesUsed(const Summary& s) {
+std::vector<int64_t> CyclesUsed(const Run& run) {
   std::vector<int64_t> out;
-  for (const auto& u : s.units) out.push_back(u.cycles_used);
+  for (const auto& u : run.units) out.push_back(u.cycles_used);
   return out;
 }
 
-const OpGroup* FindOp(const Summary& s, const std::string& name) {
-  for (const auto& g : s.fine->qnn_ops)
-    if (g.name == name) return &g;
+const OpGroupRow* FindOp(const Run& run, const std::string& name) {
+  for (const auto& g : run.qnn_ops)
+    if (run.Str(g.name) == name) return &g;
   return nullptr;
 }
 
 void ExpectAllCrossChecksAgree(const Summary& s) {
-  for (const auto& c : s.cross_checks)
+  for (const auto& c : s.run->cross_checks)
     EXPECT_TRUE(c.agree) << c.name << ": " << c.a << " vs " << c.b << " " << c.note;
   EXPECT_FALSE(HasWarning(s, "cross_check_mismatch"));
 }
 
+// The first graph's executions.
+const std::vector<CoarseExecution>& Executions(const Summary& s) {
+  static const std::vector<CoarseExecution> kNone;
+  return s.graphs.empty() ? kNone : s.graphs.front().executions;
+}
+
+const std::optional<SteadyState>& Steady(const Summary& s) {
+  static const std::optional<SteadyState> kNone;
+  return s.graphs.empty() ? kNone : s.graphs.front().steady_state;
+}
+
+Run LoadHand(const std::string& text) { return testing_support::FakeRun(text, ""); }
+
 TEST(SummaryCorpus, V8c8CoarseFineUnitsAndCrossChecks) {
   HTPSCOPE_REQUIRE_CORPUS("v8c8_256");
-  Summary s = Summarize(LoadRun({CorpusRun("v8c8_256")}));
+  htpscope::Run run = LoadRun({CorpusRun("v8c8_256")});
+  Summary s = Summarize(run);
+  const RunFigures& f = run.figures;
   // Coarse view: the three Execute Stat blocks of profile_text.txt.
-  ASSERT_EQ(s.executions.size(), 3u);
-  EXPECT_EQ(s.executions[0].graph_wall_us, 1409);
-  EXPECT_EQ(s.executions[0].compute_busy_us, 1037);
-  EXPECT_EQ(s.executions[0].overhead_us, 372);
-  EXPECT_EQ(s.executions[0].work_cycles, 317465);
-  EXPECT_EQ(s.executions[1].graph_wall_us, 223);
-  EXPECT_EQ(s.executions[2].graph_wall_us, 208);
-  EXPECT_EQ(s.executions[2].work_cycles, 170176);
+  ASSERT_EQ(Executions(s).size(), 3u);
+  EXPECT_EQ(Executions(s)[0].graph_wall_us, 1409);
+  EXPECT_EQ(Executions(s)[0].compute_busy_us, 1037);
+  EXPECT_EQ(Executions(s)[0].overhead_us, 372);
+  EXPECT_EQ(Executions(s)[0].work_cycles, 317465);
+  EXPECT_EQ(Executions(s)[1].graph_wall_us, 223);
+  EXPECT_EQ(Executions(s)[2].graph_wall_us, 208);
+  EXPECT_EQ(Executions(s)[2].work_cycles, 170176);
   // Steady state = executions 2..3 only: median(223, 208).
-  ASSERT_TRUE(s.steady_state && s.steady_state->graph_wall_us);
-  EXPECT_EQ(s.steady_state->first_index, 2);
-  EXPECT_EQ(s.steady_state->graph_wall_us->median, 215.5);
-  EXPECT_EQ(s.steady_state->graph_wall_us->min, 208);
-  EXPECT_EQ(s.steady_state->graph_wall_us->max, 223);
-  EXPECT_EQ(s.steady_state->graph_wall_us->n, 2);
-  EXPECT_EQ(s.steady_state->compute_busy_us->median, 68.5);
+  ASSERT_TRUE(Steady(s) && Steady(s)->graph_wall_us);
+  EXPECT_EQ(Steady(s)->first_index, 2);
+  EXPECT_EQ(Steady(s)->graph_wall_us->median, 215.5);
+  EXPECT_EQ(Steady(s)->graph_wall_us->min, 208);
+  EXPECT_EQ(Steady(s)->graph_wall_us->max, 223);
+  EXPECT_EQ(Steady(s)->graph_wall_us->n, 2);
+  EXPECT_EQ(Steady(s)->compute_busy_us->median, 68.5);
   // Clock: the highest runtrace phase clock, 190027 cycles over 1847 ticks.
   EXPECT_EQ(s.clock.source, "runtrace");
   EXPECT_NEAR(s.clock.plausible_ghz, 1.9792, 1e-4);
   // 150950 cycles / 73 µs = 2.07 GHz and 170176 / 66 µs = 2.58 GHz exceed it;
   // 317465 cycles / 1038 µs = 0.31 GHz does not.
-  EXPECT_FALSE(s.executions[0].aggregate_cycles);
-  EXPECT_TRUE(s.executions[1].aggregate_cycles);
-  EXPECT_TRUE(s.executions[2].aggregate_cycles);
+  EXPECT_FALSE(Executions(s)[0].aggregate_cycles);
+  EXPECT_TRUE(Executions(s)[1].aggregate_cycles);
+  EXPECT_TRUE(Executions(s)[2].aggregate_cycles);
   EXPECT_TRUE(HasWarning(s, "aggregate_cycles"));
   // Fine view from the optrace.
-  ASSERT_TRUE(s.fine);
-  EXPECT_EQ(s.fine->source, "optrace");
-  EXPECT_EQ(s.fine->graph_wall_cycles, 186647);
-  EXPECT_EQ(s.fine->work_cycles, 317483);
-  EXPECT_EQ(s.fine->domain_cycles, 169635);
-  EXPECT_EQ(s.fine->domain_tid, 256u);
-  EXPECT_EQ(s.fine->dpc_sum_cycles, 183528);
-  EXPECT_EQ(CyclesUsed(s), (std::vector<int64_t>{169635, 52067, 27730, 21089, 46962}));
-  ASSERT_GE(s.fine->qnn_ops.size(), 2u);
-  EXPECT_EQ(s.fine->qnn_ops[0].name, "bbb_indep0");
-  EXPECT_EQ(s.fine->qnn_ops[0].dpc_cycles, 87938);
-  EXPECT_EQ(s.fine->qnn_ops[1].name, "Input");
-  EXPECT_EQ(s.fine->qnn_ops[1].dpc_cycles, 23560);
-  EXPECT_EQ(s.fine->qnn_ops[1].work_cycles, 130179);
-  EXPECT_EQ(s.fine->qnn_ops[1].instances, 32);
-  EXPECT_EQ(s.fine->htp_op_types[0].name, "HmxMatMulPhase3Package::BbbKMajor");
-  EXPECT_EQ(s.fine->htp_op_types[0].dpc_cycles, 145106);
-  EXPECT_EQ(s.peak_vtcm_bytes, 919552);
-  EXPECT_EQ(s.traced_execution, 1);
+  EXPECT_EQ(f.fine_source, Source::kOptrace);
+  EXPECT_EQ(f.graph_wall_cycles, 186647);
+  EXPECT_EQ(f.work_cycles, 317483);
+  EXPECT_EQ(f.domain_cycles, 169635);
+  EXPECT_EQ(f.domain_tid, 256u);
+  EXPECT_EQ(f.dpc_sum_cycles, 183528);
+  EXPECT_EQ(CyclesUsed(run), (std::vector<int64_t>{169635, 52067, 27730, 21089, 46962}));
+  ASSERT_GE(run.qnn_ops.size(), 2u);
+  EXPECT_EQ(run.Str(run.qnn_ops[0].name), "bbb_indep0");
+  EXPECT_EQ(run.qnn_ops[0].dpc_cycles, 87938);
+  EXPECT_EQ(run.Str(run.qnn_ops[1].name), "Input");
+  EXPECT_EQ(run.qnn_ops[1].dpc_cycles, 23560);
+  EXPECT_EQ(run.qnn_ops[1].work_cycles, 130179);
+  EXPECT_EQ(run.qnn_ops[1].instances, 32);
+  EXPECT_EQ(run.Str(run.htp_op_types[0].name), "HmxMatMulPhase3Package::BbbKMajor");
+  EXPECT_EQ(run.htp_op_types[0].dpc_cycles, 145106);
+  EXPECT_EQ(f.peak_vtcm_bytes, 919552);
+  EXPECT_EQ(f.traced_execution, 1);
   EXPECT_TRUE(HasWarning(s, "single_execution_trace"));
   EXPECT_FALSE(HasWarning(s, "multi_slice_dpc"));
   ExpectAllCrossChecksAgree(s);
-  EXPECT_GE(s.cross_checks.size(), 12u);
-  EXPECT_TRUE(s.missing.empty());
-  ASSERT_EQ(s.phases.size(), 12u);
-  EXPECT_EQ(s.phases[3].phase, "Graph Execute");
-  EXPECT_EQ(s.phases[3].wall_cycles, 192743);
+  EXPECT_GE(run.cross_checks.size(), 12u);
+  EXPECT_TRUE(run.missing.empty());
+  ASSERT_EQ(run.phases.size(), 12u);
+  EXPECT_EQ(run.phases[3].phase, "Graph Execute");
+  EXPECT_EQ(run.phases[3].wall_cycles(), 192743);
 }
 
 TEST(SummaryCorpus, NativeIsHvxDomainBound) {
   HTPSCOPE_REQUIRE_CORPUS("native_256");
-  Summary s = Summarize(LoadRun({CorpusRun("native_256")}));
-  EXPECT_EQ(s.fine->graph_wall_cycles, 104608);
-  EXPECT_EQ(s.fine->work_cycles, 252465);
+  htpscope::Run run = LoadRun({CorpusRun("native_256")});
+  Summary s = Summarize(run);
+  const RunFigures& f = run.figures;
+  EXPECT_EQ(f.graph_wall_cycles, 104608);
+  EXPECT_EQ(f.work_cycles, 252465);
   // The busiest thread is an HVX thread, not the HMX/main thread.
-  EXPECT_EQ(s.fine->domain_cycles, 72565);
-  EXPECT_EQ(s.fine->domain_tid, 513u);
-  EXPECT_EQ(CyclesUsed(s), (std::vector<int64_t>{62633, 40395, 72565, 36591, 40281}));
-  const OpGroup* top = &s.fine->qnn_ops[0];
-  EXPECT_EQ(top->name, "MatMul_2");
+  EXPECT_EQ(f.domain_cycles, 72565);
+  EXPECT_EQ(f.domain_tid, 513u);
+  EXPECT_EQ(CyclesUsed(run), (std::vector<int64_t>{62633, 40395, 72565, 36591, 40281}));
+  const OpGroupRow* top = &run.qnn_ops[0];
+  EXPECT_EQ(run.Str(top->name), "MatMul_2");
   EXPECT_EQ(top->dpc_cycles, 35174);
   EXPECT_EQ(top->work_cycles, 67827);
   EXPECT_EQ(top->instances, 6);
-  ASSERT_EQ(s.executions.size(), 3u);
-  EXPECT_EQ(s.executions[0].graph_wall_us, 825);
-  EXPECT_EQ(s.steady_state->graph_wall_us->median, 188);  // median(201, 175)
-  EXPECT_EQ(s.peak_vtcm_bytes, 1126400);
-  EXPECT_TRUE(s.executions[1].aggregate_cycles);  // 118273 cycles / 56 µs = 2.11 GHz > 1.946
+  ASSERT_EQ(Executions(s).size(), 3u);
+  EXPECT_EQ(Executions(s)[0].graph_wall_us, 825);
+  EXPECT_EQ(Steady(s)->graph_wall_us->median, 188);  // median(201, 175)
+  EXPECT_EQ(f.peak_vtcm_bytes, 1126400);
+  EXPECT_TRUE(Executions(s)[1].aggregate_cycles);  // 118273 cycles / 56 µs = 2.11 GHz > 1.946
   ExpectAllCrossChecksAgree(s);
 }
 
 TEST(SummaryCorpus, Chain8ColdRunAtLowClockRaisesNoAggregateWarning) {
   HTPSCOPE_REQUIRE_CORPUS("chain8_archive");
-  Summary s = Summarize(LoadRun({CorpusRun("chain8_archive")}));
-  EXPECT_EQ(s.fine->graph_wall_cycles, 64829);
-  EXPECT_EQ(s.fine->work_cycles, 68626);
-  EXPECT_EQ(CyclesUsed(s), (std::vector<int64_t>{38764, 24061, 5801}));
-  EXPECT_EQ(s.fine->qnn_ops[0].name, "MatMul_0");
-  EXPECT_EQ(s.fine->qnn_ops[0].dpc_cycles, 32707);
-  EXPECT_EQ(s.executions[0].work_cycles, 68365);
-  EXPECT_EQ(s.steady_state->graph_wall_us->median, 140);  // median(157, 123)
+  htpscope::Run run = LoadRun({CorpusRun("chain8_archive")});
+  Summary s = Summarize(run);
+  const RunFigures& f = run.figures;
+  EXPECT_EQ(f.graph_wall_cycles, 64829);
+  EXPECT_EQ(f.work_cycles, 68626);
+  EXPECT_EQ(CyclesUsed(run), (std::vector<int64_t>{38764, 24061, 5801}));
+  EXPECT_EQ(run.Str(run.qnn_ops[0].name), "MatMul_0");
+  EXPECT_EQ(run.qnn_ops[0].dpc_cycles, 32707);
+  EXPECT_EQ(Executions(s)[0].work_cycles, 68365);
+  EXPECT_EQ(Steady(s)->graph_wall_us->median, 140);  // median(157, 123)
   EXPECT_NEAR(s.clock.plausible_ghz, 2.00747, 1e-5);
   EXPECT_FALSE(HasWarning(s, "aggregate_cycles"));  // 47827 / 47 µs = 1.02 GHz
-  EXPECT_EQ(s.peak_vtcm_bytes, 671744);
+  EXPECT_EQ(f.peak_vtcm_bytes, 671744);
   ExpectAllCrossChecksAgree(s);
 }
 
-TEST(SummaryCorpus, GdnMultiSliceDpcIsFlaggedAndDisagreementWithQhasShown) {
+// GdnSolve_0 ran as multi-slice HVX ops: the optrace repeats one slice's DPC
+// on every slice (2,808,599 summed once per op ID, a lower bound).  The true
+// figure is each slice's share of the dominant path: QHAS gives it
+// (5,873,609), and so does the path reconstructed from the optrace alone.
+TEST(SummaryCorpus, GdnMultiSliceDpcIsEachSlicesShareOfTheDominantPath) {
   HTPSCOPE_REQUIRE_CORPUS("gdn_hvx_int16");
-  Summary s = Summarize(LoadRun({CorpusRun("gdn_hvx_int16")}));
-  EXPECT_TRUE(s.executions.empty());
-  EXPECT_EQ(s.fine->graph_wall_cycles, 6038358);
-  EXPECT_EQ(s.fine->work_cycles, 16666250);
-  EXPECT_EQ(s.fine->domain_cycles, 4932549);
-  EXPECT_EQ(s.fine->domain_tid, 512u);
-  const OpGroup* solve = FindOp(s, "GdnSolve_0");
+  htpscope::Run run = LoadRun({CorpusRun("gdn_hvx_int16")});
+  Summary s = Summarize(run);
+  const RunFigures& f = run.figures;
+  EXPECT_TRUE(Executions(s).empty());
+  EXPECT_EQ(f.graph_wall_cycles, 6038358);
+  EXPECT_EQ(f.work_cycles, 16666250);
+  EXPECT_EQ(f.domain_cycles, 4932549);
+  EXPECT_EQ(f.domain_tid, 512u);
+  // Σ DPC = wall − idle: 6,038,358 − 4,065 (QHAS percent_idle 0.067 %).
+  EXPECT_EQ(f.dpc_sum_cycles, 6034293);
+  EXPECT_EQ(f.idle_cycles, 4065);
+  const OpGroupRow* solve = FindOp(run, "GdnSolve_0");
   ASSERT_NE(solve, nullptr);
-  EXPECT_EQ(solve->dpc_cycles, 2808599);
-  EXPECT_TRUE(solve->dpc_lower_bound);
+  EXPECT_EQ(solve->dpc_cycles, 5873609);
+  EXPECT_EQ(solve->dpc_basis, DpcBasis::kQhas);
+  EXPECT_FALSE(solve->dpc_lower_bound());
   EXPECT_EQ(solve->work_cycles, 16505566);  // = QHAS cycles: Σ slice durations
   EXPECT_EQ(solve->instances, 5);
   EXPECT_TRUE(HasWarning(s, "multi_slice_dpc"));
-  // QHAS gives GdnSolve_0 5873609 DPC (per slice): shown, not hidden.
-  bool dpc_check_found = false;
-  for (const auto& c : s.cross_checks) {
-    if (c.name == "QNN ops with equal DPC") {
-      dpc_check_found = true;
-      EXPECT_FALSE(c.agree);
-      EXPECT_NE(
-          c.note.find("GdnSolve_0: optrace 2808599 (lower bound, multi-slice) vs QHAS 5873609"),
-          std::string::npos)
-          << c.note;
-    } else {
-      EXPECT_TRUE(c.agree) << c.name;
-    }
-  }
-  EXPECT_TRUE(dpc_check_found);
-  EXPECT_TRUE(HasWarning(s, "cross_check_mismatch"));
-  EXPECT_EQ(s.missing.size(), 3u);  // profile, runtrace, HTP graph
+  ExpectAllCrossChecksAgree(s);
+  EXPECT_EQ(run.missing.size(), 3u);  // profile, runtrace, HTP graph
 }
 
-TEST(SummaryPartial, QhasAloneStillGivesTheFineView) {
+TEST(SummaryCorpus, GdnOptraceAloneReconstructsTheSameDominantPath) {
+  HTPSCOPE_REQUIRE_CORPUS("gdn_hvx_int16");
+  htpscope::Run run = LoadRun({testing_support::CorpusFile("gdn_hvx_int16", "chrometrace.json")});
+  const OpGroupRow* solve = FindOp(run, "GdnSolve_0");
+  ASSERT_NE(solve, nullptr);
+  EXPECT_EQ(solve->dpc_cycles, 5873609);
+  EXPECT_EQ(solve->dpc_basis, DpcBasis::kReconstructed);
+  EXPECT_EQ(run.figures.dpc_sum_cycles, 6034293);
+  EXPECT_EQ(run.figures.idle_cycles, 4065);
+  // The op-level figure the optrace wrote stays available for comparison.
+  int64_t written = 0;
+  for (const auto& op : run.op_instances)
+    if (run.Str(op.qnn_op_name) == "GdnSolve_0") written += op.trace_dpc_cycles;
+  EXPECT_EQ(written, 2808599);
+}
+
+TEST(SummaryPartial, CorpusQhasAloneStillGivesTheFineView) {
   HTPSCOPE_REQUIRE_CORPUS("v8c8_256");
-  Summary s = Summarize(LoadRun(
-      {testing_support::CorpusFile("v8c8_256", "chrometrace_qnn_htp_analysis_summary.json")}));
-  ASSERT_TRUE(s.fine);
-  EXPECT_EQ(s.fine->source, "qhas");
-  EXPECT_EQ(s.fine->graph_wall_cycles, 186647);
-  EXPECT_EQ(s.fine->domain_cycles, 169635);
-  EXPECT_EQ(s.fine->work_cycles, 317483);
-  EXPECT_EQ(s.fine->qnn_ops[0].name, "bbb_indep0");
-  EXPECT_EQ(s.peak_vtcm_bytes, 919552);
-  EXPECT_EQ(s.missing.size(), 4u);
+  htpscope::Run run = LoadRun(
+      {testing_support::CorpusFile("v8c8_256", "chrometrace_qnn_htp_analysis_summary.json")});
+  Summary s = Summarize(run);
+  const RunFigures& f = run.figures;
+  EXPECT_EQ(f.fine_source, Source::kQhas);
+  EXPECT_EQ(f.graph_wall_cycles, 186647);
+  EXPECT_EQ(f.domain_cycles, 169635);
+  EXPECT_EQ(f.work_cycles, 317483);
+  EXPECT_EQ(run.Str(run.qnn_ops[0].name), "bbb_indep0");
+  EXPECT_EQ(f.peak_vtcm_bytes, 919552);
+  EXPECT_EQ(run.missing.size(), 4u);
   EXPECT_EQ(s.clock.source, "default");
+  // The QHAS lists cover the graph: op instances come from its rows.
+  EXPECT_EQ(f.op_instances, 53);
+  EXPECT_EQ(f.dpc_sum_cycles, 183528);
 }
 
 // Three ops on two threads whose answers are worked out by hand:
@@ -194,30 +228,27 @@ constexpr char kTrace[] = R"json({"header": {"artifact_type": "OP_TRACE"}, "trac
 ]})json";
 
 TEST(SummaryConstructed, HandComputedWallWorkDomain) {
-  ProfiledRun run;
-  run.label = "hand";
-  run.optrace = ParseOptrace("hand.json", kTrace, sizeof(kTrace) - 1);
-  run.ops = BuildOpInstances(*run.optrace);
+  htpscope::Run run = LoadHand(kTrace);
   Summary s = Summarize(run);
-  ASSERT_TRUE(s.fine);
-  EXPECT_EQ(s.fine->graph_wall_cycles, 250);
-  EXPECT_EQ(s.fine->work_cycles, 390);
-  EXPECT_EQ(s.fine->domain_cycles, 200);
-  EXPECT_EQ(s.fine->domain_tid, 512u);
-  ASSERT_EQ(s.units.size(), 2u);
-  EXPECT_EQ(s.units[0].cycles_used, 150);
-  EXPECT_EQ(s.units[1].cycles_used, 200);
-  EXPECT_EQ(s.units[1].busy_cycles, 240);
-  EXPECT_DOUBLE_EQ(s.units[1].utilization_pct, 80.0);
-  ASSERT_EQ(s.fine->qnn_ops.size(), 3u);
-  EXPECT_EQ(s.fine->qnn_ops[0].name, "b");
-  EXPECT_EQ(s.fine->qnn_ops[0].dpc_cycles, 160);
-  EXPECT_EQ(s.fine->qnn_ops[0].instances, 2);
-  EXPECT_DOUBLE_EQ(*s.fine->qnn_ops[0].dpc_share_of_wall_pct, 64.0);
-  EXPECT_EQ(s.fine->qnn_ops[2].name, "c");
-  EXPECT_EQ(s.fine->qnn_ops[2].category, OpCategory::kSystemService);
-  EXPECT_EQ(s.fine->dpc_sum_cycles, 220);
-  EXPECT_EQ(s.missing.size(), 4u);
+  const RunFigures& f = run.figures;
+  EXPECT_EQ(f.graph_wall_cycles, 250);
+  EXPECT_EQ(f.work_cycles, 390);
+  EXPECT_EQ(f.domain_cycles, 200);
+  EXPECT_EQ(f.domain_tid, 512u);
+  ASSERT_EQ(run.units.size(), 2u);
+  EXPECT_EQ(run.units[0].cycles_used, 150);
+  EXPECT_EQ(run.units[1].cycles_used, 200);
+  EXPECT_EQ(run.units[1].busy_cycles, 240);
+  EXPECT_DOUBLE_EQ(*SharePct(run.units[1].cycles_used, f.graph_wall_cycles), 80.0);
+  ASSERT_EQ(run.qnn_ops.size(), 3u);
+  EXPECT_EQ(run.Str(run.qnn_ops[0].name), "b");
+  EXPECT_EQ(run.qnn_ops[0].dpc_cycles, 160);
+  EXPECT_EQ(run.qnn_ops[0].instances, 2);
+  EXPECT_DOUBLE_EQ(*SharePct(run.qnn_ops[0].dpc_cycles, f.graph_wall_cycles), 64.0);
+  EXPECT_EQ(run.Str(run.qnn_ops[2].name), "c");
+  EXPECT_EQ(run.qnn_ops[2].category, OpCategory::kSystemService);
+  EXPECT_EQ(f.dpc_sum_cycles, 220);
+  EXPECT_EQ(run.missing.size(), 4u);
 }
 
 // Groups are listed by DPC, then work, both descending, then by name.
@@ -249,31 +280,30 @@ TEST(SummaryConstructed, GroupsTiedOnDpcAndWorkAreListedByName) {
     ++id;
   }
   text += "]}";
-  ProfiledRun run;
-  run.optrace = ParseOptrace("ties.json", text.data(), text.size());
-  run.ops = BuildOpInstances(*run.optrace);
+  htpscope::Run run = LoadHand(text);
   Summary s = Summarize(run);
-  ASSERT_TRUE(s.fine);
-  EXPECT_EQ(s.fine->work_cycles, 140);
+  const RunFigures& f = run.figures;
+  EXPECT_EQ(f.work_cycles, 140);
   std::vector<std::string> names;
-  for (const OpGroup& g : s.fine->qnn_ops) names.push_back(g.name);
+  for (const OpGroupRow& g : run.qnn_ops) names.emplace_back(run.Str(g.name));
   EXPECT_EQ(names, (std::vector<std::string>{"top", "big", "alpha", "mid", "zeta"}));
-  const OpGroup& big = s.fine->qnn_ops[1];
-  EXPECT_EQ(big.type, "Conv2d");
+  const OpGroupRow& big = run.qnn_ops[1];
+  EXPECT_EQ(run.Str(big.type), "Conv2d");
   EXPECT_EQ(big.dpc_cycles, 50);
   EXPECT_EQ(big.work_cycles, 40);
   EXPECT_EQ(big.instances, 1);
-  EXPECT_DOUBLE_EQ(*big.work_share_pct, 40.0 / 140 * 100);
-  EXPECT_DOUBLE_EQ(*big.dpc_share_of_wall_pct, 50.0 / 140 * 100);  // wall = 140: back to back
-  ASSERT_EQ(s.fine->htp_op_types.size(), 2u);
-  EXPECT_EQ(s.fine->htp_op_types[0].name, "q::T1");
-  EXPECT_EQ(s.fine->htp_op_types[0].type, "");
-  EXPECT_EQ(s.fine->htp_op_types[0].dpc_cycles, 150);
-  EXPECT_EQ(s.fine->htp_op_types[0].work_cycles, 90);
-  EXPECT_EQ(s.fine->htp_op_types[0].instances, 3);
-  EXPECT_EQ(s.fine->htp_op_types[1].name, "q::T2");
-  EXPECT_EQ(s.fine->htp_op_types[1].dpc_cycles, 120);
-  EXPECT_EQ(s.fine->htp_op_types[1].work_cycles, 50);
+  EXPECT_DOUBLE_EQ(*SharePct(big.work_cycles, f.work_cycles), 40.0 / 140 * 100);
+  EXPECT_DOUBLE_EQ(*SharePct(big.dpc_cycles, f.graph_wall_cycles),
+                   50.0 / 140 * 100);  // wall = 140: back to back
+  ASSERT_EQ(run.htp_op_types.size(), 2u);
+  EXPECT_EQ(run.Str(run.htp_op_types[0].name), "q::T1");
+  EXPECT_EQ(run.Str(run.htp_op_types[0].type), "");
+  EXPECT_EQ(run.htp_op_types[0].dpc_cycles, 150);
+  EXPECT_EQ(run.htp_op_types[0].work_cycles, 90);
+  EXPECT_EQ(run.htp_op_types[0].instances, 3);
+  EXPECT_EQ(run.Str(run.htp_op_types[1].name), "q::T2");
+  EXPECT_EQ(run.htp_op_types[1].dpc_cycles, 120);
+  EXPECT_EQ(run.htp_op_types[1].work_cycles, 50);
 }
 
 }  // namespace

@@ -23,7 +23,7 @@ char GroupLetter(size_t i) {
 }
 
 // Matrix work: tid 256 also carries DMA, checkpoints and sync, which are not.
-bool IsHmxWork(const OpSlice& s) { return (s.flags & kFlagUsesHmx) != 0; }
+bool IsHmxWork(const OpInstanceRow& op) { return (op.flags & kFlagUsesHmx) != 0; }
 
 }  // namespace
 
@@ -31,7 +31,7 @@ UserGroup ParseUserGroup(std::string_view spec) {
   size_t eq = spec.find('=');
   if (eq == std::string_view::npos || eq == 0 || eq + 1 == spec.size())
     throw std::invalid_argument(
-        fmt::format("--group \"{}\": expected NAME=REGEX with both parts non-empty", spec));
+        fmt::format("\"{}\": expected NAME=REGEX with both parts non-empty", spec));
   UserGroup g;
   g.name = std::string(spec.substr(0, eq));
   g.pattern = std::string(spec.substr(eq + 1));
@@ -39,7 +39,7 @@ UserGroup ParseUserGroup(std::string_view spec) {
     g.regex = std::regex(g.pattern, std::regex::ECMAScript);
   } catch (const std::regex_error& e) {
     throw std::invalid_argument(
-        fmt::format("--group \"{}\": invalid regular expression: {}", spec, e.what()));
+        fmt::format("\"{}\": invalid regular expression: {}", spec, e.what()));
   }
   return g;
 }
@@ -121,21 +121,22 @@ const char* MarkName(SliceMark mark) {
   return "other system service";
 }
 
-Timeline BuildTimeline(const Optrace& trace, const std::vector<OpInstance>& ops,
-                       const Grouping& grouping, const TimelineWindow& window) {
+Timeline BuildTimeline(const Run& run, const Grouping& grouping, const TimelineWindow& window) {
   Timeline t;
-  t.label = trace.path;
-  if (trace.slices.empty()) throw std::invalid_argument("the optrace holds no executed op slices");
+  t.label = run.label;
+  const auto& slices = run.slices;
+  if (slices.empty()) throw std::invalid_argument("the run holds no executed op slices");
   t.graph_start_cycles = std::numeric_limits<int64_t>::max();
   t.graph_end_cycles = std::numeric_limits<int64_t>::min();
-  for (const auto& s : trace.slices) {
-    t.graph_start_cycles = std::min(t.graph_start_cycles, s.start_cycles);
-    t.graph_end_cycles = std::max(t.graph_end_cycles, s.end_cycles());
+  for (const auto& s : slices) {
+    t.graph_start_cycles = std::min(t.graph_start_cycles, s.start_cycle);
+    t.graph_end_cycles = std::max(t.graph_end_cycles, s.end_cycle());
   }
-  std::vector<std::string> slice_group(trace.slices.size());
-  for (size_t i = 0; i < trace.slices.size(); ++i)
-    slice_group[i] = grouping.GroupOf(trace.Str(trace.slices[i].qnn_op_name),
-                                      trace.Str(trace.slices[i].htp_op_type));
+  // One group name per op instance (its slices share it).
+  std::vector<std::string> instance_group(run.op_instances.size());
+  for (size_t k = 0; k < run.op_instances.size(); ++k)
+    instance_group[k] = grouping.GroupOf(run.Str(run.op_instances[k].qnn_op_name),
+                                         run.Str(run.op_instances[k].htp_op_type));
 
   // The window.
   t.window_start_cycles = t.graph_start_cycles;
@@ -143,12 +144,12 @@ Timeline BuildTimeline(const Optrace& trace, const std::vector<OpInstance>& ops,
   std::vector<std::string> how;
   auto op_bound = [&](const std::string& name, bool first_start) {
     std::optional<int64_t> bound;
-    for (size_t i = 0; i < trace.slices.size(); ++i) {
-      const OpSlice& s = trace.slices[i];
-      if (trace.Str(s.qnn_op_name) != name && trace.Str(s.htp_op_type) != name &&
-          slice_group[i] != name)
+    for (const auto& s : slices) {
+      const OpInstanceRow& op = run.op_instances[s.instance];
+      if (run.Str(op.qnn_op_name) != name && run.Str(op.htp_op_type) != name &&
+          instance_group[s.instance] != name)
         continue;
-      int64_t v = first_start ? s.start_cycles : s.end_cycles();
+      int64_t v = first_start ? s.start_cycle : s.end_cycle();
       bound = !bound ? v : first_start ? std::min(*bound, v) : std::max(*bound, v);
     }
     if (!bound)
@@ -181,14 +182,11 @@ Timeline BuildTimeline(const Optrace& trace, const std::vector<OpInstance>& ops,
         t.window_start_cycles - t.graph_start_cycles, t.window_end_cycles - t.graph_start_cycles));
   t.window = how.empty() ? "the whole trace" : fmt::format("{}", fmt::join(how, ", "));
 
-  std::unordered_map<uint64_t, OpCategory> category_of;
-  for (const auto& op : ops) category_of[op.op_id] = op.category;
-
   // Slices in the window, clipped; groups in order of first start.
-  std::vector<uint32_t> order(trace.slices.size());
+  std::vector<uint32_t> order(slices.size());
   for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-    return trace.slices[a].start_cycles < trace.slices[b].start_cycles;
+    return slices[a].start_cycle < slices[b].start_cycle;
   });
   std::unordered_map<std::string, uint32_t> group_index;
   std::vector<std::set<uint64_t>> group_ops;
@@ -196,15 +194,17 @@ Timeline BuildTimeline(const Optrace& trace, const std::vector<OpInstance>& ops,
   std::vector<std::vector<Interval>> group_intervals;
   std::vector<Interval> all, hmx, hvx;
   for (uint32_t i : order) {
-    const OpSlice& s = trace.slices[i];
-    int64_t start = std::max(s.start_cycles, t.window_start_cycles);
-    int64_t end = std::min(s.end_cycles(), t.window_end_cycles);
+    const SliceRow& s = slices[i];
+    const OpInstanceRow& op = run.op_instances[s.instance];
+    const std::string& group_name = instance_group[s.instance];
+    int64_t start = std::max(s.start_cycle, t.window_start_cycles);
+    int64_t end = std::min(s.end_cycle(), t.window_end_cycles);
     if (end < start || (end == start && s.dur_cycles > 0)) continue;  // outside the window
     auto [git, inserted] =
-        group_index.try_emplace(slice_group[i], static_cast<uint32_t>(t.groups.size()));
+        group_index.try_emplace(group_name, static_cast<uint32_t>(t.groups.size()));
     if (inserted) {
       TimelineGroup g;
-      g.name = slice_group[i];
+      g.name = group_name;
       g.letter = GroupLetter(t.groups.size());
       t.groups.push_back(g);
       group_ops.emplace_back();
@@ -212,10 +212,7 @@ Timeline BuildTimeline(const Optrace& trace, const std::vector<OpInstance>& ops,
       group_intervals.emplace_back();
     }
     uint32_t gi = git->second;
-    auto cat = category_of.find(s.op_id);
-    OpCategory category = cat != category_of.end() ? cat->second
-                                                   : ClassifyOp(trace.Str(s.htp_op_type),
-                                                                trace.Str(s.qnn_op_type), s.flags);
+    const OpCategory category = op.category;
     if (category == OpCategory::kCompute) t.groups[gi].category = OpCategory::kCompute;
     TimelineSlice ts;
     ts.slice = i;
@@ -223,12 +220,12 @@ Timeline BuildTimeline(const Optrace& trace, const std::vector<OpInstance>& ops,
     ts.start_cycles = start;
     ts.end_cycles = end;
     ts.tid = s.tid;
-    ts.mark = MarkOf(trace.Str(s.htp_op_type), category, s.flags);
+    ts.mark = MarkOf(run.Str(op.htp_op_type), category, op.flags);
     group_ops[gi].insert(s.op_id);
     group_tids[gi].insert(s.tid);
     group_intervals[gi].push_back({start, end});
     all.push_back({start, end});
-    if (IsHmxWork(s)) hmx.push_back({start, end});
+    if (IsHmxWork(op)) hmx.push_back({start, end});
     if (UnitKindOfTid(s.tid) == UnitKind::kHvx) hvx.push_back({start, end});
     t.slices.push_back(ts);
   }
@@ -243,7 +240,7 @@ Timeline BuildTimeline(const Optrace& trace, const std::vector<OpInstance>& ops,
   }
   // Rows: every thread present in the trace, even when idle in the window.
   std::set<uint32_t> tids;
-  for (const auto& s : trace.slices) tids.insert(s.tid);
+  for (const auto& s : slices) tids.insert(s.tid);
   std::map<uint32_t, std::vector<Interval>> row_intervals;
   for (uint32_t tid : tids) {
     TimelineRow row;

@@ -15,9 +15,7 @@
 
 #include "analysis/concurrency.h"
 #include "analysis/dependency_graph.h"
-#include "analysis/summary.h"
-#include "formats/optrace.h"
-#include "model/op_instance.h"
+#include "model/run.h"
 
 namespace htpscope {
 
@@ -70,7 +68,7 @@ struct TimelineWindow {
 };
 
 struct TimelineSlice {
-  uint32_t slice = 0;                        // index into trace.slices
+  uint32_t slice = 0;                        // index into Run::slices
   uint32_t group = 0;                        // index into Timeline::groups
   int64_t start_cycles = 0, end_cycles = 0;  // clipped to the window
   uint32_t tid = 0;
@@ -108,14 +106,13 @@ struct Timeline {
   // threads.
   int64_t hmx_active_cycles = 0, hvx_active_cycles = 0, hmx_hvx_overlap_cycles = 0;
   double hmx_hvx_overlap_pct = 0;  // of the window length
-  std::vector<Finding> warnings;
+  std::vector<WarningRow> warnings;
 
   int64_t window_cycles() const { return window_end_cycles - window_start_cycles; }
 };
 
 // Throws std::invalid_argument when the window is empty or names no op.
-Timeline BuildTimeline(const Optrace& trace, const std::vector<OpInstance>& ops,
-                       const Grouping& grouping, const TimelineWindow& window);
+Timeline BuildTimeline(const Run& run, const Grouping& grouping, const TimelineWindow& window);
 
 // Adds `serialized_groups` warnings: compute groups that ran back to back
 // with zero overlap although no data dependency links them either way.

@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
-#include "analysis/fake_trace_test_util.h"
-#include "formats/corpus_test_util.h"
+#include "base/corpus_test_util.h"
+#include "model/fake_run_test_util.h"
 
 namespace htpscope {
 namespace {
@@ -23,7 +23,7 @@ const TimelineGroup* FindGroup(const Timeline& t, const std::string& name) {
 
 bool HasWarning(const Timeline& t, const std::string& code) {
   return std::any_of(t.warnings.begin(), t.warnings.end(),
-                     [&](const Finding& f) { return f.code == code; });
+                     [&](const WarningRow& f) { return f.code == code; });
 }
 
 // One op tiled over the 4 HVX threads (two slices on tid 512), after a DMA.
@@ -41,7 +41,7 @@ std::vector<FakeSlice> TiledOp() {
 
 TEST(Timeline, TiledOpOnFourHvxThreads) {
   auto run = FakeRun(OptraceJson(TiledOp()), "");
-  Timeline t = BuildTimeline(*run.optrace, run.ops, Grouping{}, {});
+  Timeline t = BuildTimeline(run, Grouping{}, {});
   EXPECT_EQ(t.graph_start_cycles, kFakeOrigin);
   EXPECT_EQ(t.graph_end_cycles, kFakeOrigin + 1600);
   ASSERT_EQ(t.rows.size(), 5u);  // 256 and 512..515
@@ -71,7 +71,7 @@ TEST(Timeline, WindowByCyclesAndByOpsClipsSlices) {
   TimelineWindow w;
   w.from_cycle = 500;
   w.to_cycle = 700;
-  Timeline t = BuildTimeline(*run.optrace, run.ops, Grouping{}, w);
+  Timeline t = BuildTimeline(run, Grouping{}, w);
   EXPECT_EQ(t.window_start_cycles, kFakeOrigin + 500);
   EXPECT_EQ(t.window_cycles(), 200);
   const TimelineGroup* g = FindGroup(t, "tiled");
@@ -82,21 +82,21 @@ TEST(Timeline, WindowByCyclesAndByOpsClipsSlices) {
   TimelineWindow by_op;
   by_op.from_op = "Input";
   by_op.to_op = "q::*InputSlice";  // HTP op types match too
-  Timeline only_input = BuildTimeline(*run.optrace, run.ops, Grouping{}, by_op);
+  Timeline only_input = BuildTimeline(run, Grouping{}, by_op);
   EXPECT_EQ(only_input.window_cycles(), 100);
   by_op.to_op = "tiled";
-  EXPECT_EQ(BuildTimeline(*run.optrace, run.ops, Grouping{}, by_op).window_cycles(), 1600);
+  EXPECT_EQ(BuildTimeline(run, Grouping{}, by_op).window_cycles(), 1600);
   by_op.to_op = "no_such_op";
-  EXPECT_THROW(BuildTimeline(*run.optrace, run.ops, Grouping{}, by_op), std::invalid_argument);
+  EXPECT_THROW(BuildTimeline(run, Grouping{}, by_op), std::invalid_argument);
   TimelineWindow empty;
   empty.from_cycle = 900;
   empty.to_cycle = 800;
-  EXPECT_THROW(BuildTimeline(*run.optrace, run.ops, Grouping{}, empty), std::invalid_argument);
+  EXPECT_THROW(BuildTimeline(run, Grouping{}, empty), std::invalid_argument);
 }
 
 // Stage 1 on two HVX threads, Spill and Fill on the main thread, then stage 2
 // on HMX.  With `dependent`, stage 2 reads stage 1's output.
-ProfiledRun HandoffRun(bool dependent) {
+Run HandoffRun(bool dependent) {
   std::vector<FakeSlice> slices = {
       {0x0000000100000011, "stage1_conv_a", "q::Conv", "uses_hvx", 512, 0, 1000},
       {0x0000000200000012, "stage1_conv_b", "q::Conv", "uses_hvx", 513, 0, 900},
@@ -116,9 +116,9 @@ Grouping Stages() {
 }
 
 TEST(Timeline, SerializedHvxToHmxHandoffWithSpillFillInTheGap) {
-  ProfiledRun run = HandoffRun(false);
+  htpscope::Run run = HandoffRun(false);
   Grouping grouping = Stages();
-  Timeline t = BuildTimeline(*run.optrace, run.ops, grouping, {});
+  Timeline t = BuildTimeline(run, grouping, {});
   ASSERT_NE(FindGroup(t, "stage1"), nullptr);
   EXPECT_EQ(FindGroup(t, "stage1")->stats.max_concurrency, 2);
   EXPECT_EQ(FindGroup(t, "stage1")->stats.span_cycles, 1000);
@@ -132,7 +132,7 @@ TEST(Timeline, SerializedHvxToHmxHandoffWithSpillFillInTheGap) {
   for (const auto& s : t.slices) spill_marks += s.mark == SliceMark::kSpillFill;
   EXPECT_EQ(spill_marks, 2);
 
-  DependencyGraph graph = BuildDependencyGraph(nullptr, &*run.optrace, &run.ops);
+  DependencyGraph graph = BuildDependencyGraph(run);
   AddSerializationWarnings(t, graph, grouping);
   ASSERT_EQ(t.warnings.size(), 1u);
   EXPECT_EQ(t.warnings[0].code, "serialized_groups");
@@ -142,9 +142,9 @@ TEST(Timeline, SerializedHvxToHmxHandoffWithSpillFillInTheGap) {
       << m;
 
   // Once stage 2 reads stage 1's output the order is a real dependency.
-  ProfiledRun dep = HandoffRun(true);
-  Timeline td = BuildTimeline(*dep.optrace, dep.ops, grouping, {});
-  AddSerializationWarnings(td, BuildDependencyGraph(nullptr, &*dep.optrace, &dep.ops), grouping);
+  htpscope::Run dep = HandoffRun(true);
+  Timeline td = BuildTimeline(dep, grouping, {});
+  AddSerializationWarnings(td, BuildDependencyGraph(dep), grouping);
   EXPECT_FALSE(HasWarning(td, "serialized_groups"));
 }
 
@@ -163,8 +163,8 @@ TEST(Grouping, UserGroupsByQnnNameThenHtpTypeAndBadSpecs) {
 
 TEST(TimelineCorpus, GdnSolveSlicesRunFourWide) {
   HTPSCOPE_REQUIRE_CORPUS("gdn_hvx_int16");
-  ProfiledRun run = LoadRun({testing_support::CorpusRun("gdn_hvx_int16")});
-  Timeline t = BuildTimeline(*run.optrace, run.ops, Grouping{}, {});
+  htpscope::Run run = LoadRun({testing_support::CorpusRun("gdn_hvx_int16")});
+  Timeline t = BuildTimeline(run, Grouping{}, {});
   const TimelineGroup* g = FindGroup(t, "GdnSolve_0");
   ASSERT_NE(g, nullptr);
   EXPECT_EQ(g->stats.max_concurrency, 4);
@@ -177,15 +177,15 @@ TEST(TimelineCorpus, GdnSolveSlicesRunFourWide) {
   EXPECT_EQ(g->stats.busy_cycles, 16504932 + 634);
   EXPECT_EQ(t.window_cycles(), 6038358);   // QHAS timeline_cycles
   EXPECT_EQ(t.hmx_hvx_overlap_cycles, 0);  // no HMX work at all in this run
-  DependencyGraph graph = BuildDependencyGraph(nullptr, &*run.optrace, &run.ops);
+  DependencyGraph graph = BuildDependencyGraph(run);
   AddSerializationWarnings(t, graph, Grouping{});
   EXPECT_TRUE(t.warnings.empty());
 }
 
 TEST(TimelineCorpus, V8c8ThreadsMatchQhasAndHmxHvxOverlap) {
   HTPSCOPE_REQUIRE_CORPUS("v8c8_256");
-  ProfiledRun run = LoadRun({testing_support::CorpusRun("v8c8_256")});
-  Timeline t = BuildTimeline(*run.optrace, run.ops, Grouping{}, {});
+  htpscope::Run run = LoadRun({testing_support::CorpusRun("v8c8_256")});
+  Timeline t = BuildTimeline(run, Grouping{}, {});
   std::vector<int64_t> active;
   for (const auto& r : t.rows) active.push_back(r.active_cycles);
   // QHAS htp_resources cycles_used for tids 256, 512..515.

@@ -42,6 +42,13 @@ class InputError : public std::runtime_error {
   std::optional<uint64_t> line_;
 };
 
+// The artifacts given for one run come from different runs (their op IDs or
+// cycle counters disagree); a caller may choose to join them anyway.
+class MismatchedArtifactsError : public InputError {
+ public:
+  using InputError::InputError;
+};
+
 class UsageError : public std::runtime_error {
  public:
   explicit UsageError(const std::string& message) : std::runtime_error(message) {}

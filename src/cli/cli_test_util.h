@@ -8,7 +8,7 @@
 #include <iterator>
 #include <string>
 
-#include "formats/corpus_test_util.h"
+#include "base/corpus_test_util.h"
 
 namespace htpscope::testing_support {
 

@@ -37,6 +37,7 @@ void RegisterLintCommand(CLI::App& app, CommandRegistry& registry);
 void RegisterHeapCommand(CLI::App& app, CommandRegistry& registry);
 void RegisterMemoryCommand(CLI::App& app, CommandRegistry& registry);
 void RegisterReportCommand(CLI::App& app, CommandRegistry& registry);
+void RegisterAotCommand(CLI::App& app, CommandRegistry& registry);
 
 inline void RegisterAllCommands(CLI::App& app, CommandRegistry& registry) {
   RegisterSummaryCommand(app, registry);
@@ -48,6 +49,7 @@ inline void RegisterAllCommands(CLI::App& app, CommandRegistry& registry) {
   RegisterHeapCommand(app, registry);
   RegisterMemoryCommand(app, registry);
   RegisterReportCommand(app, registry);
+  RegisterAotCommand(app, registry);
 }
 
 }  // namespace htpscope::cli

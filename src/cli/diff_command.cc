@@ -7,8 +7,8 @@
 #include "analysis/gate.h"
 #include "analysis/run_diff.h"
 #include "analysis/stage_timings.h"
-#include "cli/commands.h"
 #include "base/errors.h"
+#include "cli/commands.h"
 #include "model/run.h"
 #include "report/diff_report.h"
 
@@ -61,10 +61,17 @@ std::vector<std::vector<std::string>> GroupRuns(const std::vector<std::string>& 
 }
 
 std::vector<RunFacts> LoadSide(const std::vector<std::string>& inputs,
-                               const SummaryOptions& summary_options) {
+                               const SummaryOptions& summary_options, bool allow_mismatch) {
   std::vector<RunFacts> side;
-  for (const auto& run_inputs : GroupRuns(inputs))
-    side.push_back(CollectRunFacts(LoadRun(run_inputs), summary_options));
+  LoadOptions load;
+  load.allow_mismatch = allow_mismatch;
+  for (const auto& run_inputs : GroupRuns(inputs)) {
+    try {
+      side.push_back(CollectRunFacts(LoadRun(run_inputs, load), summary_options));
+    } catch (const MismatchedArtifactsError& e) {
+      throw InputError(e.file(), e.problem() + " (--allow-mismatch joins them anyway)");
+    }
+  }
   return side;
 }
 
@@ -75,6 +82,7 @@ void RegisterDiffCommand(CLI::App& app, CommandRegistry& registry) {
     std::vector<std::string> positional, a, b, fail_on;
     std::string format = "text";
     bool stages = false;
+    bool allow_mismatch = false;
     int top_n = 10;
     std::optional<double> clock_ghz;
   };
@@ -97,6 +105,8 @@ void RegisterDiffCommand(CLI::App& app, CommandRegistry& registry) {
       ->allow_extra_args(false);
   cmd->add_option("--format", options.format, "Output: text, markdown (PR comment), json, junit")
       ->check(CLI::IsMember({"text", "markdown", "json", "junit"}));
+  cmd->add_flag("--allow-mismatch", options.allow_mismatch,
+                "Join artifacts of a run that do not look like one run instead of refusing them");
   cmd->add_flag("--stages", options.stages,
                 "Compare two lowering-stage timing CSVs (stage,seconds) instead of runs");
   cmd->add_option("--top", options.top_n, "Rows in the op tables of text and markdown output")
@@ -108,7 +118,13 @@ void RegisterDiffCommand(CLI::App& app, CommandRegistry& registry) {
   registry.Add(cmd, [] {
     DiffFormat format = *ParseDiffFormat(options.format);
     std::vector<Gate> gates;
-    for (const auto& expr : options.fail_on) gates.push_back(ParseGate(expr));
+    for (const auto& expr : options.fail_on) {
+      try {
+        gates.push_back(ParseGate(expr));
+      } catch (const std::invalid_argument& e) {
+        throw UsageError(fmt::format("--fail-on {}", e.what()));
+      }
+    }
     auto evaluate = [&](const std::vector<GateSubject>& subjects) {
       std::vector<GateResult> results;
       for (const auto& gate : gates) results.push_back(EvaluateGate(gate, subjects));
@@ -147,8 +163,8 @@ void RegisterDiffCommand(CLI::App& app, CommandRegistry& registry) {
     }
     SummaryOptions summary_options;
     summary_options.clock_ghz = options.clock_ghz;
-    std::vector<RunFacts> side_a = LoadSide(inputs_a, summary_options);
-    std::vector<RunFacts> side_b = LoadSide(inputs_b, summary_options);
+    std::vector<RunFacts> side_a = LoadSide(inputs_a, summary_options, options.allow_mismatch);
+    std::vector<RunFacts> side_b = LoadSide(inputs_b, summary_options, options.allow_mismatch);
     RunDiff diff = DiffRuns(side_a, side_b);
     auto results = evaluate(GateSubjects(diff));
     fmt::print("{}", RenderRunDiff(diff, results, format, options.top_n));

@@ -4,8 +4,9 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "cli/commands.h"
 #include "base/errors.h"
+#include "cli/commands.h"
+#include "cli/run_args.h"
 #include "model/run.h"
 #include "report/graph_report.h"
 
@@ -17,7 +18,7 @@ void WriteFile(const std::string& path, const std::string& text);
 
 void RegisterGraphCommand(CLI::App& app, CommandRegistry& registry) {
   struct Options {
-    std::vector<std::string> inputs;
+    RunArgs run;
     std::vector<std::string> groups;
     std::string group_by = "qnn";
     std::string expect;
@@ -31,7 +32,7 @@ void RegisterGraphCommand(CLI::App& app, CommandRegistry& registry) {
       "The compiled graph: producers and predecessors per op, tensors shared across op groups "
       "(constant de-duplication), expected-vs-compiled DAG, critical path with what-ifs, and "
       "the dominant path checked against QHAS");
-  cmd->add_option("run", o.inputs, "A run directory, or artifact files of one run")->required();
+  AddRunArgs(cmd, o.run);
   AddGroupingOptions(cmd, o.groups, o.group_by);
   cmd->add_option("--expect", o.expect,
                   "An expected DAG: one edge \"A -> B\" per line over op group names; prints the "
@@ -45,7 +46,13 @@ void RegisterGraphCommand(CLI::App& app, CommandRegistry& registry) {
   registry.Add(cmd, [] {
     GraphViewOptions options;
     options.grouping = MakeGrouping(o.groups, o.group_by);
-    for (const auto& spec : o.drop_edges) options.drop_edges.push_back(ParseEdgeSpec(spec));
+    for (const auto& spec : o.drop_edges) {
+      try {
+        options.drop_edges.push_back(ParseEdgeSpec(spec));
+      } catch (const std::invalid_argument& e) {
+        throw UsageError(fmt::format("--drop-edge {}", e.what()));
+      }
+    }
     if (!o.expect.empty()) {
       std::ifstream in(o.expect, std::ios::binary);
       if (!in) throw InputError(o.expect, "cannot open the file");
@@ -53,8 +60,13 @@ void RegisterGraphCommand(CLI::App& app, CommandRegistry& registry) {
       text << in.rdbuf();
       options.expected = ParseExpectedDag(o.expect, text.str());
     }
-    ProfiledRun run = LoadRun(o.inputs);
-    GraphView view = BuildGraphView(run, options);
+    Run run = LoadRunFromArgs(o.run);
+    GraphView view;
+    try {
+      view = BuildGraphView(run, options);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(fmt::format("--drop-edge {}", e.what()));
+    }
     if (!o.dot.empty()) WriteFile(o.dot, RenderGraphDot(view));
     if (o.json)
       fmt::print("{}\n", GraphToJson(view, run).dump(2));

@@ -1,10 +1,8 @@
 #include <fmt/format.h>
 
 #include "analysis/lint.h"
-#include "cli/commands.h"
-#include "formats/artifact_kind.h"
 #include "base/errors.h"
-#include "formats/profile_text.h"
+#include "cli/commands.h"
 #include "model/run.h"
 #include "report/lint_report.h"
 
@@ -39,14 +37,12 @@ void RegisterLintCommand(CLI::App& app, CommandRegistry& registry) {
                   "A run of the same model (directory or files with a QHAS summary or optrace): "
                   "QNN op types for the hints instead of guessing them from op names");
   registry.Add(cmd, [] {
-    ArtifactKind kind = DetectArtifactKind(options.input);
-    if (kind != ArtifactKind::kProfileText && kind != ArtifactKind::kProfileCsv)
+    Run profile = LoadRun({options.input});
+    if (!profile.HasProfile())
       throw InputError(options.input,
                        fmt::format("is {}: expected qnn-profile-viewer linting output (text or "
                                    "CSV) or snpe-diagview text",
-                                   ArtifactKindName(kind)));
-    ProfileReport report = kind == ArtifactKind::kProfileCsv ? ReadProfileCsv(options.input)
-                                                             : ReadProfileText(options.input);
+                                   ArtifactTypeName(profile.artifacts.front().type)));
     std::map<std::string, std::string> op_types;
     LintOptions lint_options;
     lint_options.top_n = options.top_n;
@@ -57,7 +53,7 @@ void RegisterLintCommand(CLI::App& app, CommandRegistry& registry) {
                          "--run: no QHAS summary or optrace with QNN op types in this run");
       lint_options.op_types = &op_types;
     }
-    LintAnalysis lint = AnalyzeLint(report, lint_options);
+    LintAnalysis lint = AnalyzeLint(profile, lint_options);
     if (options.graph >= lint.graphs.size())
       throw InputError(options.input,
                        fmt::format("--graph {}: the file has {} linting block(s) (0..{})",

@@ -8,8 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "base/corpus_test_util.h"
 #include "cli/cli_test_util.h"
-#include "formats/corpus_test_util.h"
 
 namespace htpscope {
 namespace {
@@ -67,13 +67,14 @@ TEST(LintHeapMemoryCli, Lint) {
   EXPECT_EQ(r.status, 2);
   EXPECT_TRUE(Contains(r.err, "--graph 3: the file has 1 linting block(s)")) << r.err;
 
-  std::string json = Write(dir, "q.json", R"({"header": {"artifact_type": "QHAS"}})");
+  std::string json =
+      Write(dir, "q.json", R"({"header": {"artifact_type": "RUN_TRACE"}, "traceEvents": []})");
   r = RunCli("lint '" + json + "'");
   EXPECT_EQ(r.status, 2);
   EXPECT_TRUE(Contains(r.err, "expected qnn-profile-viewer linting output")) << r.err;
 }
 
-TEST(LintHeapMemoryCli, LintOnDetailedProfileExplainsWhatIsMissing) {
+TEST(LintHeapMemoryCli, CorpusLintOnDetailedProfileExplainsWhatIsMissing) {
   HTPSCOPE_REQUIRE_CORPUS("native_256");
   CliResult r =
       RunCli("lint '" + testing_support::CorpusFile("native_256", "profile_text.txt") + "'");
@@ -112,7 +113,7 @@ TEST(LintHeapMemoryCli, HeapSeveralRunsAndExitStatus) {
   EXPECT_TRUE(Contains(r.err, "is negative")) << r.err;
 }
 
-TEST(LintHeapMemoryCli, Memory) {
+TEST(LintHeapMemoryCli, CorpusMemory) {
   HTPSCOPE_REQUIRE_CORPUS("chain8_archive");
   CliResult r = RunCli("memory --json '" + testing_support::CorpusRun("chain8_archive") + "'");
   ASSERT_EQ(r.status, 0) << r.err;

@@ -7,9 +7,11 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
+#include <new>
+#include <stdexcept>
 
-#include "cli/commands.h"
 #include "base/errors.h"
+#include "cli/commands.h"
 
 int main(int argc, char** argv) {
   // A fixed heap policy, for a steady peak: glibc's default raises its mmap
@@ -34,13 +36,27 @@ int main(int argc, char** argv) {
     int rc = app.exit(e);
     return rc == 0 ? 0 : 2;
   }
+  // One place maps each kind of failure to its message and exit status
+  // (base/errors.h, docs/errors.md).
   try {
     return registry.RunSelected();
   } catch (const htpscope::InputError& e) {
     fmt::print(stderr, "htpscope: error: {}\n", e.what());
-    return 2;
-  } catch (const std::exception& e) {
+    return htpscope::kExitBadInput;
+  } catch (const htpscope::UsageError& e) {
     fmt::print(stderr, "htpscope: error: {}\n", e.what());
-    return 2;
+    return htpscope::kExitBadInput;
+  } catch (const std::invalid_argument& e) {  // an option value the analysis cannot use
+    fmt::print(stderr, "htpscope: error: {}\n", e.what());
+    return htpscope::kExitBadInput;
+  } catch (const htpscope::OutputError& e) {
+    fmt::print(stderr, "htpscope: error: {}\n", e.what());
+    return htpscope::kExitOutputError;
+  } catch (const std::bad_alloc&) {
+    fmt::print(stderr, "htpscope: error: out of memory\n");
+    return htpscope::kExitBadInput;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "htpscope: internal error (a bug; please report it): {}\n", e.what());
+    return htpscope::kExitInternalError;
   }
 }

@@ -10,8 +10,8 @@
 #include <fstream>
 #include <string>
 
+#include "base/corpus_test_util.h"
 #include "cli/cli_test_util.h"
-#include "formats/corpus_test_util.h"
 
 namespace htpscope {
 namespace {
@@ -59,7 +59,7 @@ TEST(MalformedInputCli, BrokenArtifactsExitWithStatus2AndALocatedMessage) {
   }
 }
 
-TEST(MalformedInputCli, MissingPathAndTwoTracesExitWithStatus2) {
+TEST(MalformedInputCli, CorpusMissingPathAndTwoTracesExitWithStatus2) {
   CliResult r = RunCli("summary /no/such/run");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("/no/such/run: no such file or directory"), std::string::npos) << r.err;
@@ -76,18 +76,51 @@ TEST(MalformedInputCli, MissingPathAndTwoTracesExitWithStatus2) {
       << r.err;
 }
 
-TEST(MalformedInputCli, QhasFromAnotherRunIsAWarningNotAnError) {
+// Artifacts of two runs in one directory: refused by every command that reads
+// a run, naming the file and the evidence; --allow-mismatch joins them with
+// the warning mismatched_artifacts.
+TEST(MalformedInputCli, CorpusQhasFromAnotherRunIsRefusedUnlessAllowed) {
   HTPSCOPE_REQUIRE_CORPUS("v8c8_256");
+  HTPSCOPE_REQUIRE_CORPUS("native_256");
   std::string dir = testing_support::TempDir("cli_mismatch");
   fs::copy_file(testing_support::CorpusFile("v8c8_256", "chrometrace.json"),
                 dir + "/chrometrace.json");
   fs::copy_file(
       testing_support::CorpusFile("native_256", "chrometrace_qnn_htp_analysis_summary.json"),
       dir + "/qhas.json");
-  CliResult r = RunCli("summary --json '" + dir + "'");
+  for (const char* command : {"summary", "timeline", "graph", "memory"}) {
+    CliResult r = RunCli(std::string(command) + " '" + dir + "'");
+    EXPECT_EQ(r.status, 2) << command << ": " << r.err;
+    EXPECT_NE(r.err.find(dir + "/qhas.json: the artifacts do not belong to one run: 0 of 99 QHAS "
+                               "op IDs occur in the optrace chrometrace.json"),
+              std::string::npos)
+        << command << ": " << r.err;
+    EXPECT_NE(r.err.find("--allow-mismatch"), std::string::npos) << r.err;
+  }
+  CliResult r = RunCli("summary --json --allow-mismatch '" + dir + "'");
   EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("\"qhas_mismatch\""), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("QHAS op instances have IDs absent from the optrace"), std::string::npos);
+  EXPECT_NE(r.out.find("\"mismatched_artifacts\""), std::string::npos) << r.out;
+  r = RunCli("diff '" + dir + "' '" + dir + "'");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("0 of 99 QHAS op IDs"), std::string::npos) << r.err;
+}
+
+TEST(MalformedInputCli, CorpusHtpGraphFromAnotherRunIsRefusedWithTheEvidence) {
+  HTPSCOPE_REQUIRE_CORPUS("native_256");
+  HTPSCOPE_REQUIRE_CORPUS("chain8_archive");
+  std::string dir = testing_support::TempDir("cli_mismatch_graph");
+  fs::copy_file(testing_support::CorpusFile("native_256", "chrometrace.json"),
+                dir + "/chrometrace.json");
+  fs::copy_file(testing_support::CorpusFile("chain8_archive", "chrometrace_htp.json"),
+                dir + "/chrometrace_htp.json");
+  CliResult r = RunCli("graph '" + dir + "'");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find(dir + "/chrometrace_htp.json: the artifacts do not belong to one run: 2 of "
+                             "29 HTP graph node IDs occur in the optrace chrometrace.json"),
+            std::string::npos)
+      << r.err;
+  r = RunCli("graph --allow-mismatch --json '" + dir + "'");
+  EXPECT_EQ(r.status, 0) << r.err;
 }
 
 }  // namespace

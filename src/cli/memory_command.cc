@@ -1,8 +1,9 @@
 #include <fmt/format.h>
 
 #include "analysis/memory.h"
-#include "cli/commands.h"
 #include "base/errors.h"
+#include "cli/commands.h"
+#include "cli/run_args.h"
 #include "model/run.h"
 #include "report/memory_report.h"
 
@@ -10,7 +11,7 @@ namespace htpscope::cli {
 
 void RegisterMemoryCommand(CLI::App& app, CommandRegistry& registry) {
   struct Options {
-    std::vector<std::string> inputs;
+    RunArgs run;
     bool json = false;
     int top_n = 10;
   };
@@ -19,13 +20,13 @@ void RegisterMemoryCommand(CLI::App& app, CommandRegistry& registry) {
       "memory",
       "Memory view of one traced execution: peak VTCM allocation and when, DRAM/VTCM bytes in "
       "total and per op, Spill/Fill");
-  cmd->add_option("run", options.inputs, "A run directory, or artifact files of one run")
-      ->required();
+  AddRunArgs(cmd, options.run);
   cmd->add_flag("--json", options.json, "Print JSON (schema: docs/lint-heap-memory.md)");
   cmd->add_option("--top", options.top_n, "Rows in the per-op tables")->check(CLI::PositiveNumber);
   registry.Add(cmd, [] {
-    ProfiledRun run = LoadRun(options.inputs);
-    if (!run.optrace && !run.qhas && !run.htp_graph)
+    Run run = LoadRunFromArgs(options.run);
+    if (!run.Has(ArtifactType::kOptrace) && !run.Has(ArtifactType::kQhas) &&
+        !run.Has(ArtifactType::kHtpGraph))
       throw InputError(run.label,
                        "no optrace, QHAS summary or HTP graph in this run: nothing to tell about "
                        "memory (chrometrace.json, *_qnn_htp_analysis_summary.json, *_htp.json)");

@@ -5,12 +5,13 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <iostream>
 #include <string>
 
 #include "analysis/numerics.h"
+#include "base/errors.h"
 #include "cli/commands.h"
-#include "formats/htp_graph.h"
-#include "formats/tensor_manifest.h"
+#include "model/tensor_set.h"
 #include "report/numerics_report.h"
 
 namespace htpscope::cli {
@@ -21,6 +22,8 @@ struct NumericsArgs {
   std::string device;
   std::string manifest_reference;
   std::string manifest_device;
+  std::string reference_debug_buffer;
+  std::string device_debug_buffer;
   std::string metric = "cosine";
   std::optional<double> threshold;
   bool json = false;
@@ -53,16 +56,21 @@ int RunNumerics(const NumericsArgs& args) {
   options.preview_values = args.preview;
   options.reference_layout = LayoutOption(args.reference_layout);
   options.device_layout = LayoutOption(args.device_layout);
-  if (!args.htp_graph.empty())
-    options.execution_order_ops = ExecutionOrderOps(ReadHtpGraph(args.htp_graph));
+  if (!args.htp_graph.empty()) options.execution_order_ops = ExecutionOrderOps(args.htp_graph);
 
-  TensorSet reference = LoadTensorSet(args.reference, args.manifest_reference);
-  TensorSet device = LoadTensorSet(args.device, args.manifest_device);
+  TensorSet reference =
+      LoadTensorSet(args.reference, args.manifest_reference, args.reference_debug_buffer);
+  TensorSet device = LoadTensorSet(args.device, args.manifest_device, args.device_debug_buffer);
   NumericsResult result = CompareTensorSets(reference, device, options);
   if (args.json) {
-    fmt::print("{}\n", NumericsToJson(result).dump(2));
+    // Tensor names come from files: invalid UTF-8 is replaced, never fatal.
+    fmt::print("{}\n", NumericsToJson(result).dump(
+                           2, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
   } else if (args.csv) {
-    fmt::print("{}", FormatNumericsCsv(result));
+    std::fflush(stdout);
+    WriteNumericsCsv(result, std::cout);
+    std::cout.flush();
+    if (!std::cout) throw OutputError("<stdout>", "cannot write CSV output");
   } else {
     fmt::print("{}", FormatNumericsText(result));
   }
@@ -76,11 +84,18 @@ void RegisterNumericsCommand(CLI::App& app, CommandRegistry& registry) {
       "numerics",
       "Compare reference and device tensors per debug handle and find the first divergent op");
   static NumericsArgs args;
-  cmd->add_option("REF", args.reference,
-                  "Reference tensors: a directory (.npy files, or manifest.json + raw files), a "
-                  "manifest .json, or one .npy file")
+  cmd->add_option(
+         "REF", args.reference,
+         "Reference tensors: a directory (.npy files, or manifest.json + raw files), a "
+         "manifest .json, one .npy file, or an ExecuTorch ETDump (with --ref-debug-buffer)")
       ->required();
-  cmd->add_option("DEVICE", args.device, "Device tensors, in the same forms as REF")->required();
+  cmd->add_option("DEVICE", args.device,
+                  "Device tensors, in the same forms as REF (an ETDump with --debug-buffer)")
+      ->required();
+  cmd->add_option("--debug-buffer", args.device_debug_buffer,
+                  "Debug buffer (debug_output.bin) holding the tensors of the DEVICE ETDump");
+  cmd->add_option("--ref-debug-buffer", args.reference_debug_buffer,
+                  "Debug buffer holding the tensors of the REF ETDump");
   cmd->add_option("--manifest-ref", args.manifest_reference,
                   "Manifest describing REF (a directory); its file paths are relative to REF")
       ->check(CLI::ExistingFile);

@@ -12,24 +12,13 @@
 #include <string>
 #include <vector>
 
+#include "cli/numerics_test_util.h"
+
 namespace htpscope {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string NpyFloat32(const std::vector<int64_t>& shape, const std::vector<float>& values) {
-  std::string tuple;
-  for (int64_t d : shape) tuple += std::to_string(d) + ",";
-  std::string dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + tuple + "), }";
-  dict += std::string((64 - (10 + dict.size() + 1) % 64) % 64, ' ') + "\n";
-  std::string out = "\x93NUMPY\x01";
-  out += '\0';
-  out += static_cast<char>(dict.size() & 0xff);
-  out += static_cast<char>(dict.size() >> 8);
-  out += dict;
-  out.append(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(float));
-  return out;
-}
+using testing_support::NpyFloat32;
 
 struct CliRun {
   int status;
@@ -122,6 +111,7 @@ TEST_F(NumericsCommandTest, TextAndCsvOutputs) {
   EXPECT_EQ(csv.status, 1);
   EXPECT_EQ(csv.out.rfind("order,handle,output_index,status,", 0), 0u) << csv.out;
   EXPECT_EQ(std::count(csv.out.begin(), csv.out.end(), '\n'), 3);
+  EXPECT_NE(csv.out.find("\r\n"), std::string::npos);  // RFC 4180 record ends
 }
 
 TEST_F(NumericsCommandTest, BadInputExitsTwoWithFileNamed) {

@@ -3,14 +3,17 @@
 // of other analyses attached as their own sections.
 #include <fmt/format.h>
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <set>
 #include <sstream>
 
 #include "analysis/summary.h"
-#include "cli/commands.h"
 #include "base/errors.h"
+#include "cli/commands.h"
+#include "cli/run_args.h"
 #include "model/run.h"
 #include "report/graph_report.h"
 #include "report/html_report.h"
@@ -48,7 +51,7 @@ nlohmann::json ReadAttachment(const std::string& spec, std::string* name) {
 
 void RegisterReportCommand(CLI::App& app, CommandRegistry& registry) {
   struct Options {
-    std::vector<std::string> inputs;
+    RunArgs run;
     std::string output;
     std::string title;
     int timeline_px = kTimelineBaseWidthPx;
@@ -63,8 +66,7 @@ void RegisterReportCommand(CLI::App& app, CommandRegistry& registry) {
       "report",
       "One self-contained HTML page of a profiled run: overview figures, per-thread timeline, "
       "sortable op tables, units and memory (works offline; docs/report.md)");
-  cmd->add_option("run", options.inputs, "A run directory, or artifact files of one run")
-      ->required();
+  AddRunArgs(cmd, options.run);
   cmd->add_option("-o,--output", options.output, "The HTML file to write")->required();
   cmd->add_option("--title", options.title, "Page title (default: the run's label)");
   cmd->add_option("--timeline-px", options.timeline_px,
@@ -91,7 +93,7 @@ void RegisterReportCommand(CLI::App& app, CommandRegistry& registry) {
       nlohmann::json data = ReadAttachment(spec, &name);
       attached.emplace_back(name, std::move(data));
     }
-    ProfiledRun run = LoadRun(options.inputs);
+    Run run = LoadRunFromArgs(options.run);
     SummaryOptions summary_options;
     summary_options.clock_ghz = options.clock_ghz;
     Summary summary = Summarize(run, summary_options);
@@ -99,18 +101,18 @@ void RegisterReportCommand(CLI::App& app, CommandRegistry& registry) {
     report_options.title = options.title;
     report_options.timeline_width_px = options.timeline_px;
     report_options.max_table_rows = options.max_rows;
-    nlohmann::json model = BuildReportModel(run, summary, report_options);
-    if (options.graph && (run.htp_graph || run.optrace)) {
+    nlohmann::json model = BuildReportModel(summary, report_options);
+    if (options.graph && (run.Has(ArtifactType::kHtpGraph) || run.Has(ArtifactType::kOptrace))) {
       GraphView view = BuildGraphView(run, GraphViewOptions{});
       model["graph"] = CapArrays(GraphToJson(view, run), options.max_items);
     }
     for (auto& [name, data] : attached) model[name] = CapArrays(std::move(data), options.max_items);
     std::string page = RenderHtmlReport(model);
     std::ofstream out(options.output, std::ios::binary | std::ios::trunc);
-    if (!out) throw InputError(options.output, "cannot write the report");
+    if (!out) throw OutputError(options.output, std::strerror(errno));
     out.write(page.data(), static_cast<std::streamsize>(page.size()));
     out.close();
-    if (!out) throw InputError(options.output, "writing the report failed");
+    if (!out) throw OutputError(options.output, std::strerror(errno));
     fmt::print(stderr, "htpscope: wrote {} ({:.1f} KiB)\n", options.output,
                static_cast<double>(page.size()) / 1024.0);
     return 0;

@@ -2,6 +2,8 @@
 
 #include "analysis/summary.h"
 #include "cli/commands.h"
+#include "cli/run_args.h"
+#include "cli/etdump_summary_command.h"
 #include "model/run.h"
 #include "report/summary_report.h"
 
@@ -9,7 +11,7 @@ namespace htpscope::cli {
 
 void RegisterSummaryCommand(CLI::App& app, CommandRegistry& registry) {
   struct Options {
-    std::vector<std::string> inputs;
+    RunArgs run;
     bool json = false;
     int top_n = 10;
     std::optional<double> clock_ghz;
@@ -19,8 +21,7 @@ void RegisterSummaryCommand(CLI::App& app, CommandRegistry& registry) {
       "summary",
       "Coarse (µs per execution) and fine (cycles per op and unit) views of one profiled "
       "run, with clock sanity, cross-checks and what is missing");
-  cmd->add_option("run", options.inputs, "A run directory, or artifact files of one run")
-      ->required();
+  AddRunArgs(cmd, options.run);
   cmd->add_flag("--json", options.json, "Print JSON (schema: docs/summary-json.md)");
   cmd->add_option("--top", options.top_n, "Rows in the top-N op tables")
       ->check(CLI::PositiveNumber);
@@ -30,7 +31,9 @@ void RegisterSummaryCommand(CLI::App& app, CommandRegistry& registry) {
                   "else 2.0)")
       ->check(CLI::PositiveNumber);
   registry.Add(cmd, [] {
-    ProfiledRun run = LoadRun(options.inputs);
+    if (AllInputsAreEtdumps(options.run.inputs))
+      return RunEtdumpSummary(options.run.inputs, options.json, options.top_n);
+    Run run = LoadRunFromArgs(options.run);
     SummaryOptions summary_options;
     summary_options.top_n = options.top_n;
     summary_options.clock_ghz = options.clock_ghz;

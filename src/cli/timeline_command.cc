@@ -1,11 +1,15 @@
 #include <fmt/format.h>
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <stdexcept>
 
 #include "analysis/dependency_graph.h"
 #include "analysis/timeline.h"
+#include "base/errors.h"
 #include "cli/commands.h"
+#include "cli/run_args.h"
 #include "model/run.h"
 #include "report/timeline_report.h"
 
@@ -24,7 +28,13 @@ void AddGroupingOptions(CLI::App* cmd, std::vector<std::string>& groups, std::st
 Grouping MakeGrouping(const std::vector<std::string>& groups, const std::string& group_by) {
   Grouping grouping;
   grouping.by = group_by == "htp" ? GroupBy::kHtpOpType : GroupBy::kQnnOp;
-  for (const auto& spec : groups) grouping.user.push_back(ParseUserGroup(spec));
+  for (const auto& spec : groups) {
+    try {
+      grouping.user.push_back(ParseUserGroup(spec));
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(fmt::format("--group {}", e.what()));
+    }
+  }
   return grouping;
 }
 
@@ -32,12 +42,12 @@ void WriteFile(const std::string& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary);
   out << text;
   out.close();
-  if (!out) throw std::runtime_error(fmt::format("cannot write {}", path));
+  if (!out) throw OutputError(path, std::strerror(errno));
 }
 
 void RegisterTimelineCommand(CLI::App& app, CommandRegistry& registry) {
   struct Options {
-    std::vector<std::string> inputs;
+    RunArgs run;
     std::vector<std::string> groups;
     std::string group_by = "qnn";
     std::optional<int64_t> from_cycle, to_cycle;
@@ -51,7 +61,7 @@ void RegisterTimelineCommand(CLI::App& app, CommandRegistry& registry) {
       "timeline",
       "Per-thread timeline of the traced execution (HMX tid 256 and each HVX thread): op groups, "
       "boundary and system-service ops, idle gaps; busy, span and concurrency per op group");
-  cmd->add_option("run", o.inputs, "A run directory, or artifact files of one run")->required();
+  AddRunArgs(cmd, o.run);
   AddGroupingOptions(cmd, o.groups, o.group_by);
   cmd->add_option("--from-cycle", o.from_cycle,
                   "Window start, in cycles from the first executed slice's start");
@@ -65,20 +75,19 @@ void RegisterTimelineCommand(CLI::App& app, CommandRegistry& registry) {
   cmd->add_option("--svg", o.svg, "Also write the timeline as a standalone SVG file");
   cmd->add_flag("--json", o.json, "Print JSON (schema: docs/timeline-and-graph.md)");
   registry.Add(cmd, [] {
-    ProfiledRun run = LoadRun(o.inputs);
-    if (!run.optrace)
-      throw std::invalid_argument(fmt::format(
-          "{}: timeline needs an optrace (chrometrace.json, artifact_type OP_TRACE)", run.label));
+    Run run = LoadRunFromArgs(o.run);
+    if (run.slices.empty())
+      throw InputError(run.label,
+                       "timeline needs executed op slices: an optrace (chrometrace.json, "
+                       "artifact_type OP_TRACE) or a QHAS summary that lists its op instances");
     Grouping grouping = MakeGrouping(o.groups, o.group_by);
     TimelineWindow window{o.from_cycle, o.to_cycle, o.from_op, o.to_op};
-    Timeline timeline = BuildTimeline(*run.optrace, run.ops, grouping, window);
-    timeline.label = run.label;
-    DependencyGraph graph =
-        BuildDependencyGraph(run.htp_graph ? &*run.htp_graph : nullptr, &*run.optrace, &run.ops);
+    Timeline timeline = BuildTimeline(run, grouping, window);
+    DependencyGraph graph = BuildDependencyGraph(run);
     AddSerializationWarnings(timeline, graph, grouping);
-    if (!o.svg.empty()) WriteFile(o.svg, RenderTimelineSvg(timeline, *run.optrace));
+    if (!o.svg.empty()) WriteFile(o.svg, RenderTimelineSvg(timeline, run));
     if (o.json)
-      fmt::print("{}\n", TimelineToJson(timeline, *run.optrace).dump(2));
+      fmt::print("{}\n", TimelineToJson(timeline, run).dump(2));
     else
       fmt::print("{}", RenderTimelineText(timeline, o.width));
     return 0;

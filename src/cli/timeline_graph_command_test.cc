@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "formats/corpus_test_util.h"
+#include "base/corpus_test_util.h"
 
 namespace htpscope {
 namespace {
@@ -30,7 +30,7 @@ Result RunCli(const std::string& args) {
   return r;
 }
 
-TEST(TimelineCommand, GdnJsonAndWellFormedSvg) {
+TEST(TimelineCommand, CorpusGdnJsonAndWellFormedSvg) {
   HTPSCOPE_REQUIRE_CORPUS("gdn_hvx_int16");
   std::string dir = testing_support::TempDir("cli_timeline");
   std::string run = testing_support::CorpusRun("gdn_hvx_int16");
@@ -57,7 +57,7 @@ TEST(TimelineCommand, GdnJsonAndWellFormedSvg) {
   EXPECT_EQ(RunCli("timeline " + run + " --from nothing_named_so").status, 2);
 }
 
-TEST(GraphCommand, NativeJsonDotExpectAndWhatIf) {
+TEST(GraphCommand, CorpusNativeJsonDotExpectAndWhatIf) {
   HTPSCOPE_REQUIRE_CORPUS("native_256");
   std::string dir = testing_support::TempDir("cli_graph");
   std::ofstream(dir + "/expect.txt") << "Input -> MatMul_0\nMatMul_0 -> MatMul_1\n";

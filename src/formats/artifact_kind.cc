@@ -1,6 +1,7 @@
 #include "formats/artifact_kind.h"
 
 #include "formats/byte_source.h"
+#include "formats/etdump.h"
 #include "formats/json_util.h"
 #include "formats/profile_text.h"
 
@@ -28,11 +29,14 @@ const char* ArtifactKindName(ArtifactKind kind) {
       return "other JSON";
     case ArtifactKind::kUnknown:
       return "unknown";
+    case ArtifactKind::kEtdump:
+      return "ExecuTorch ETDump";
   }
   return "unknown";
 }
 
 ArtifactKind DetectArtifactKindFromPrefix(std::string_view prefix, std::string* artifact_type) {
+  if (LooksLikeEtdump(prefix)) return ArtifactKind::kEtdump;
   size_t first = prefix.find_first_not_of(" \t\r\n");
   if (first != std::string_view::npos && prefix[first] == '{') {
     auto type = SniffArtifactType(prefix);

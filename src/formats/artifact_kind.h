@@ -15,6 +15,7 @@ enum class ArtifactKind {
   kProfileCsv,   // qnn-profile-viewer / ONNX Runtime CSV
   kOtherJson,    // JSON of another kind (viewer config, QNN_PROFILE, ...)
   kUnknown,
+  kEtdump,  // ExecuTorch ETDump: size-prefixed FlatBuffer, identifier "ED00"
 };
 
 const char* ArtifactKindName(ArtifactKind kind);

@@ -5,9 +5,9 @@
 #include <cstring>
 #include <string>
 
+#include "base/fuzz_support.h"
 #include "formats/artifact_kind.h"
 #include "formats/byte_source.h"
-#include "formats/fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace htpscope;

@@ -5,8 +5,8 @@
 
 #include <fstream>
 
+#include "base/corpus_test_util.h"
 #include "base/errors.h"
-#include "formats/corpus_test_util.h"
 
 namespace htpscope {
 namespace {

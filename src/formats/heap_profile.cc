@@ -9,10 +9,10 @@
 #include <set>
 
 #include "base/errors.h"
+#include "base/text_util.h"
 #include "formats/artifact_kind.h"
 #include "formats/byte_source.h"
 #include "formats/json_util.h"
-#include "formats/text_util.h"
 
 namespace htpscope {
 namespace {

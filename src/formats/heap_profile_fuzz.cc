@@ -1,6 +1,6 @@
 // libFuzzer target: ExecuTorch's DSP heap file and the QNN_PROFILE JSON
 // reader, with the heap checkpoints taken from each.
-#include "formats/fuzz_support.h"
+#include "base/fuzz_support.h"
 #include "formats/heap_profile.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

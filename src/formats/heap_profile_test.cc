@@ -7,8 +7,8 @@
 #include <optional>
 #include <string>
 
+#include "base/corpus_test_util.h"
 #include "base/errors.h"
-#include "formats/corpus_test_util.h"
 
 namespace htpscope {
 namespace {

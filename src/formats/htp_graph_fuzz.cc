@@ -1,7 +1,7 @@
 // libFuzzer target: the HTP graph (HTP_GRAPH chrometrace_htp.json) reader.
 #include <cstdlib>
 
-#include "formats/fuzz_support.h"
+#include "base/fuzz_support.h"
 #include "formats/htp_graph.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "base/corpus_test_util.h"
 #include "base/errors.h"
-#include "formats/corpus_test_util.h"
 #include "formats/json_layout_test_util.h"
 
 namespace htpscope {

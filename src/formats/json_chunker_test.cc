@@ -6,7 +6,7 @@
 #include <fstream>
 #include <random>
 
-#include "formats/corpus_test_util.h"
+#include "base/corpus_test_util.h"
 #include "formats/json_structure.h"
 
 namespace htpscope {

@@ -9,7 +9,7 @@
 #include <sstream>
 #include <string>
 
-#include "formats/corpus_test_util.h"
+#include "base/corpus_test_util.h"
 
 namespace htpscope::testing_support {
 

@@ -2,11 +2,25 @@
 // documented qnn-profile-viewer layout, shared by the reader's, the lint
 // analysis's and the lint report's tests (whose expected figures are worked
 // out by hand from it).
+//
+// Also the hand-made profile test inputs under src/formats/testdata/ (their
+// figures are listed where the tests use them):
+//  * qairt247_linting_two_graphs.csv: QAIRT 2.47 viewer CSV at linting level,
+//    graphs "model.prefill" (2 executions) and "model.decode" (3), interleaved;
+//  * ort_qnn_ep_resnet50.csv: ONNX Runtime QNN EP CSV, ResNet-50, 5 executions
+//    (execution 1: 3,755,250 cycles, 1132 µs excluding wait);
+//  * detailed_two_graphs.txt: qnn-profile-viewer detailed-level text of the
+//    same two graphs.
 #pragma once
 
 #include <string>
 
 namespace htpscope::testing_support {
+
+// The path of a profile test input under src/formats/testdata/.
+inline std::string ProfileTestdata(const std::string& name) {
+  return std::string(HTPSCOPE_SOURCE_DIR) + "/src/formats/testdata/" + name;
+}
 
 // The per-op lines (four ops, 1 000 000 critical-path cycles in all).
 inline const std::string kLintingExampleOps = R"(      Input OpId_2 (cycles): 0  cycles

@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
+#include "base/corpus_test_util.h"
 #include "base/errors.h"
 #include "formats/byte_source.h"
-#include "formats/corpus_test_util.h"
 #include "formats/htp_graph.h"
 #include "formats/npy.h"
 #include "formats/optrace.h"
@@ -617,10 +617,7 @@ TEST(MalformedInput, NpyLengthFieldsClaimingGigabytes) {
       NpyBytes("{'descr': '<f8', 'fortran_order': False, 'shape': (4611686018427387904,), }", "");
   std::ofstream(dir + "/claims.npy", std::ios::binary) << claims;
   NpyHeader header = ReadNpyHeader(dir + "/claims.npy");
-  error = ErrorOf([&] {
-    TensorFileReader("claims", {dir + "/claims.npy", header.data_offset_bytes, header.dtype,
-                                header.big_endian, header.shape});
-  });
+  error = ErrorOf([&] { TensorFileReader("claims", NpyTensorData(dir + "/claims.npy", header)); });
   ASSERT_TRUE(error);
   EXPECT_EQ(error->file(), dir + "/claims.npy");
   EXPECT_NE(error->problem().find("is too large"), std::string::npos) << error->what();
@@ -647,10 +644,7 @@ TEST(MalformedInput, NpyTruncatedAtEveryByteAndEmpty) {
   std::string dir = testing_support::TempDir("npy_cut");
   std::ofstream(dir + "/cut.npy", std::ios::binary) << full.substr(0, full.size() - 5);
   NpyHeader header = ReadNpyHeader(dir + "/cut.npy");
-  auto error = ErrorOf([&] {
-    TensorFileReader("cut", {dir + "/cut.npy", header.data_offset_bytes, header.dtype,
-                             header.big_endian, header.shape});
-  });
+  auto error = ErrorOf([&] { TensorFileReader("cut", NpyTensorData(dir + "/cut.npy", header)); });
   ASSERT_TRUE(error);
   EXPECT_NE(error->problem().find("file has 135 bytes but 128-byte header + int16 × [3, 2] = 6 "
                                   "elements needs 140 bytes (file truncated"),

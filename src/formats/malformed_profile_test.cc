@@ -44,6 +44,21 @@ constexpr const char* kCsv =
     "UNKNOWN,EXECUTE,4800000,CYCLES,BACKEND,ROOT,Accelerator (execute) time (cycles)\n"
     "UNKNOWN,NODE,87938,CYCLES,BACKEND,SUB-EVENT,conv,with,commas:OpId_19 (cycles)\n";
 
+// The QAIRT 2.47 viewer's layout: preamble, ", " header, quoted Time values,
+// sub-events three levels deep.
+constexpr const char* kQairtCsv =
+    "input log file location, ./qnn-profiling-data.log\n"
+    "qnn-profile-viewer version, v2.47.0.260601114230\n"
+    "Msg Timestamp, Message, Time, Unit of Measurement, Timing Source, Event Level, Event "
+    "Identifier\n"
+    "81234567,EXECUTE,1500000,US,NETRUN,ROOT,Graph 0: model.prefill\n"
+    "81234567,EXECUTE,20000000,CYCLES,BACKEND,ROOT,Accelerator (critical path execute) time "
+    "(cycles)\n"
+    "81234567,EXECUTE,5000,CYCLES,BACKEND,SUB-EVENT,blocks.0.norm:OpId_31 (cycles)\n"
+    "81234567,EXECUTE,4000,CYCLES,BACKEND,SUB-SUB-EVENT,Overlap time\n"
+    "81234567,EXECUTE,\"\",CYCLES,BACKEND,SUB-SUB-SUB-EVENT,blocks.0.attn.q_proj:OpId_40 \n"
+    "81234567,EXECUTE,\"HVX, DMA\",CYCLES,BACKEND,SUB-SUB-EVENT,Resources\n";
+
 constexpr const char* kHeap =
     "DSP:before_context_created (bytes), 928212\n"
     "DSP:after_context_freed (bytes), 928212\n";
@@ -67,6 +82,7 @@ std::vector<LineReader> Readers() {
   return {
       {"text", [](std::string_view t) { ParseProfileText(kPath, t); }, kText},
       {"csv", [](std::string_view t) { ParseProfileCsv(kPath, t); }, kCsv},
+      {"qairt csv", [](std::string_view t) { ParseProfileCsv(kPath, t); }, kQairtCsv},
       {"heap", [](std::string_view t) { ParseExecuTorchHeapFile(kPath, t); }, kHeap},
   };
 }
@@ -145,7 +161,7 @@ TEST(MalformedProfile, NumbersThatAreNotNumbers) {
   auto readers = Readers();
   const auto& text = readers[0];
   const auto& csv = readers[1];
-  const auto& heap = readers[2];
+  const auto& heap = readers[3];
   ExpectLineError(text, "NetRun:  9120 us", "NetRun:  abc us", "\"abc\" is not a number");
   ExpectLineError(text, "NetRun:  9120 us", "NetRun:  nan us", "\"nan\" is not a number");
   ExpectLineError(text, "NetRun:  9120 us", "NetRun:  inf us", "\"inf\" is not a number");
@@ -157,6 +173,17 @@ TEST(MalformedProfile, NumbersThatAreNotNumbers) {
   ExpectLineError(csv, "3100,US", "-3100,US", "is negative");
   ExpectLineError(csv, "4800000,CYCLES", "99999999999999999999,CYCLES",
                   "overflows a 64-bit integer");
+  const auto& qairt = readers[2];
+  // Thousands separators are read as such (with a warning); other commas are not.
+  ProfileReport grouped =
+      ParseProfileCsv(kPath, Replace(qairt.valid, "5000,CYCLES", "\"5,000\",CYCLES"));
+  ASSERT_EQ(grouped.raw.size(), 1u);
+  ASSERT_EQ(grouped.raw[0].nodes.size(), 1u);
+  EXPECT_EQ(grouped.raw[0].nodes[0].cycles, 5000);
+  EXPECT_EQ(grouped.warnings.size(), 1u);
+  ExpectLineError(qairt, "4000,CYCLES", "\"4,00\",CYCLES", "a comma is read only as a thousands");
+  ExpectLineError(qairt, "4000,CYCLES", "\"inf\",CYCLES", "\"inf\" is not a number");
+  ExpectLineError(qairt, "1500000,US", "1e400,US", "\"1e400\" is not a number");
   ExpectLineError(heap, "928212\nDSP:after", "-1\nDSP:after", "\"-1\" is negative");
   ExpectLineError(heap, "928212\nDSP:after", "1e400\nDSP:after", "not a whole number of bytes");
   ExpectLineError(heap, "928212\nDSP:after", "99999999999999999999\nDSP:after",
@@ -169,7 +196,12 @@ TEST(MalformedProfile, WrongShapesOfLines) {
                   "UNKNOWN,EXECUTE,3100,US,BACKEND", "expected 7 comma-separated columns");
   ExpectLineError(readers[1], "BACKEND,ROOT,QNN", "BACKEND,LEAF,QNN",
                   "Event Level \"LEAF\": expected ROOT or SUB-EVENT");
-  ExpectLineError(readers[2], "DSP:before_context_created (bytes), 928212",
+  ExpectLineError(readers[2], "SUB-SUB-EVENT,Overlap", "SUB-SUB-SUB-EVENT,Overlap",
+                  "is 2 levels below the row above it");
+  ExpectLineError(readers[2], "NETRUN,ROOT", "NETRUN,TOP", "Event Level \"TOP\"");
+  ExpectLineError(readers[2], "\"HVX, DMA\",CYCLES", "\"HVX, DMA,CYCLES",
+                  "not closed before the end of the file");
+  ExpectLineError(readers[3], "DSP:before_context_created (bytes), 928212",
                   "DSP:before_context_created (bytes) 928212",
                   "expected \"<identifier>, <value>\"");
 }

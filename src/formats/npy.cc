@@ -18,29 +18,27 @@
 namespace htpscope {
 namespace {
 
-struct DTypeInfo {
+// The element types an .npy descr can name: kind letter and size.
+struct NpyType {
   DType dtype;
-  std::string_view name;
+  char kind;  // 'b' bool, 'i', 'u', 'f'
   size_t bytes;
-  char npy_kind;  // descr kind letter: 'b' bool, 'i', 'u', 'f'
 };
 
-constexpr std::array<DTypeInfo, 12> kDTypes = {{
-    {DType::kBool, "bool", 1, 'b'},
-    {DType::kInt8, "int8", 1, 'i'},
-    {DType::kUInt8, "uint8", 1, 'u'},
-    {DType::kInt16, "int16", 2, 'i'},
-    {DType::kUInt16, "uint16", 2, 'u'},
-    {DType::kInt32, "int32", 4, 'i'},
-    {DType::kUInt32, "uint32", 4, 'u'},
-    {DType::kInt64, "int64", 8, 'i'},
-    {DType::kUInt64, "uint64", 8, 'u'},
-    {DType::kFloat16, "float16", 2, 'f'},
-    {DType::kFloat32, "float32", 4, 'f'},
-    {DType::kFloat64, "float64", 8, 'f'},
+constexpr std::array<NpyType, 12> kNpyTypes = {{
+    {DType::kBool, 'b', 1},
+    {DType::kInt8, 'i', 1},
+    {DType::kUInt8, 'u', 1},
+    {DType::kInt16, 'i', 2},
+    {DType::kUInt16, 'u', 2},
+    {DType::kInt32, 'i', 4},
+    {DType::kUInt32, 'u', 4},
+    {DType::kInt64, 'i', 8},
+    {DType::kUInt64, 'u', 8},
+    {DType::kFloat16, 'f', 2},
+    {DType::kFloat32, 'f', 4},
+    {DType::kFloat64, 'f', 8},
 }};
-
-const DTypeInfo& Info(DType dtype) { return kDTypes[static_cast<size_t>(dtype)]; }
 
 constexpr std::string_view kNpyMagic = "\x93NUMPY";
 
@@ -133,9 +131,9 @@ void ParseDescr(HeaderText& header, std::string_view descr, NpyHeader& out) {
     }
     size = size * 10 + (c - '0');
   }
-  const DTypeInfo* found = nullptr;
-  for (const auto& info : kDTypes)
-    if (info.npy_kind == kind && info.bytes == size) found = &info;
+  const NpyType* found = nullptr;
+  for (const auto& info : kNpyTypes)
+    if (info.kind == kind && info.bytes == size) found = &info;
   if (order != '<' && order != '>' && order != '|' && order != '=') found = nullptr;
   if (!found)
     header.FailAtString(
@@ -206,41 +204,6 @@ uint64_t FileBytes(int fd, const std::string& path) {
 }
 
 }  // namespace
-
-std::string_view DTypeName(DType dtype) { return Info(dtype).name; }
-size_t DTypeBytes(DType dtype) { return Info(dtype).bytes; }
-bool IsIntegerDType(DType dtype) {
-  return Info(dtype).npy_kind == 'i' || Info(dtype).npy_kind == 'u';
-}
-
-std::optional<DType> DTypeFromName(std::string_view name) {
-  for (const auto& info : kDTypes)
-    if (info.name == name) return info.dtype;
-  return std::nullopt;
-}
-
-std::string KnownDTypeNames() {
-  std::string names;
-  for (const auto& info : kDTypes) {
-    if (!names.empty()) names += ", ";
-    names += info.name;
-  }
-  return names;
-}
-
-std::string FormatShape(const std::vector<int64_t>& shape) {
-  return fmt::format("[{}]", fmt::join(shape, ", "));
-}
-
-std::optional<uint64_t> ElementCount(const std::vector<int64_t>& shape) {
-  uint64_t count = 1;
-  for (int64_t dim : shape) {
-    if (dim < 0) return std::nullopt;
-    if (__builtin_mul_overflow(count, static_cast<uint64_t>(dim), &count)) return std::nullopt;
-  }
-  if (count > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) return std::nullopt;
-  return count;
-}
 
 NpyHeader ParseNpyHeader(const std::string& path, std::string_view file_prefix) {
   if (file_prefix.size() < 8 || file_prefix.substr(0, 6) != kNpyMagic) {
@@ -334,6 +297,16 @@ NpyHeader ParseNpyHeader(const std::string& path, std::string_view file_prefix) 
   return out;
 }
 
+TensorData NpyTensorData(const std::string& path, const NpyHeader& header) {
+  TensorData data;
+  data.path = path;
+  data.data_offset_bytes = header.data_offset_bytes;
+  data.dtype = header.dtype;
+  data.big_endian = header.big_endian;
+  data.shape = header.shape;
+  return data;
+}
+
 NpyHeader ReadNpyHeader(const std::string& path) {
   int fd = OpenForReading(path, "");
   try {
@@ -374,6 +347,85 @@ double HalfToDouble(uint16_t bits) {
   return static_cast<double>(std::bit_cast<float>(single));
 }
 
+double BFloat16ToDouble(uint16_t bits) {
+  return static_cast<double>(std::bit_cast<float>(uint32_t{bits} << 16));
+}
+
+namespace {
+
+// Layout of an 8-bit float type.  `fnuz` types have no infinities and no
+// negative zero: their only NaN is 0x80.  `fn` types (E4M3FN) have no
+// infinities either: their NaN is S.1111.111.  Others follow IEEE.
+struct Float8Format {
+  int mantissa_bits;
+  int bias;
+  bool fn;
+  bool fnuz;
+};
+
+Float8Format FormatOf(DType dtype) {
+  switch (dtype) {
+    case DType::kFloat8E5M2:
+      return {2, 15, false, false};
+    case DType::kFloat8E4M3FN:
+      return {3, 7, true, false};
+    case DType::kFloat8E5M2FNUZ:
+      return {2, 16, false, true};
+    case DType::kFloat8E4M3FNUZ:
+      return {3, 8, false, true};
+    default:
+      std::abort();  // not an 8-bit float type: a caller bug
+  }
+}
+
+double DecodeFloat8(const Float8Format& f, uint8_t bits) {
+  constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  const int exponent_bits = 7 - f.mantissa_bits;
+  const uint32_t exponent_max = (1u << exponent_bits) - 1;
+  const uint32_t mantissa_mask = (1u << f.mantissa_bits) - 1;
+  bool negative = bits & 0x80;
+  uint32_t exponent = (bits >> f.mantissa_bits) & exponent_max;
+  uint32_t mantissa = bits & mantissa_mask;
+  if (f.fnuz && bits == 0x80) return kNaN;
+  if (f.fn && exponent == exponent_max && mantissa == mantissa_mask) return kNaN;
+  if (!f.fn && !f.fnuz && exponent == exponent_max)
+    return mantissa ? kNaN : (negative ? -kInf : kInf);
+  double magnitude = exponent == 0
+                         ? std::ldexp(static_cast<double>(mantissa), 1 - f.bias - f.mantissa_bits)
+                         : std::ldexp(static_cast<double>(mantissa | (mantissa_mask + 1)),
+                                      static_cast<int>(exponent) - f.bias - f.mantissa_bits);
+  return negative ? -magnitude : magnitude;
+}
+
+// All 256 values of one 8-bit float type, computed once.
+const std::array<double, 256>& Float8Table(DType dtype) {
+  auto make = [](DType type) {
+    std::array<double, 256> table{};
+    Float8Format format = FormatOf(type);
+    for (int b = 0; b < 256; ++b) table[b] = DecodeFloat8(format, static_cast<uint8_t>(b));
+    return table;
+  };
+  static const std::array<double, 256> kE5M2 = make(DType::kFloat8E5M2);
+  static const std::array<double, 256> kE4M3FN = make(DType::kFloat8E4M3FN);
+  static const std::array<double, 256> kE5M2FNUZ = make(DType::kFloat8E5M2FNUZ);
+  static const std::array<double, 256> kE4M3FNUZ = make(DType::kFloat8E4M3FNUZ);
+  switch (dtype) {
+    case DType::kFloat8E5M2:
+      return kE5M2;
+    case DType::kFloat8E4M3FN:
+      return kE4M3FN;
+    case DType::kFloat8E5M2FNUZ:
+      return kE5M2FNUZ;
+    default:
+      return kE4M3FNUZ;
+  }
+}
+
+}  // namespace
+
+double Float8ToDouble(DType dtype, uint8_t bits) { return Float8Table(dtype)[bits]; }
+
 void DecodeElements(DType dtype, bool big_endian, const char* bytes, size_t count, double* out) {
   bool swap = big_endian != (std::endian::native == std::endian::big);
   switch (dtype) {
@@ -403,7 +455,45 @@ void DecodeElements(DType dtype, bool big_endian, const char* bytes, size_t coun
       return DecodeAs<float, uint32_t>(bytes, count, swap, out);
     case DType::kFloat64:
       return DecodeAs<double, uint64_t>(bytes, count, swap, out);
+    case DType::kBFloat16:
+      for (size_t i = 0; i < count; ++i)
+        out[i] = BFloat16ToDouble(Load<uint16_t>(bytes + 2 * i, swap));
+      return;
+    case DType::kFloat8E5M2:
+    case DType::kFloat8E4M3FN:
+    case DType::kFloat8E5M2FNUZ:
+    case DType::kFloat8E4M3FNUZ: {
+      const auto& table = Float8Table(dtype);
+      for (size_t i = 0; i < count; ++i) out[i] = table[static_cast<uint8_t>(bytes[i])];
+      return;
+    }
   }
+}
+
+std::optional<uint64_t> TensorEndByte(const TensorData& data) {
+  auto count = ElementCount(data.shape);
+  if (!count) return std::nullopt;
+  const uint64_t element_bytes = DTypeBytes(data.dtype);
+  if (*count == 0) return data.data_offset_bytes;
+  uint64_t last_element = *count - 1;  // C-contiguous: the last element's index
+  if (!data.strides.empty()) {
+    if (data.strides.size() != data.shape.size()) return std::nullopt;
+    last_element = 0;
+    for (size_t k = 0; k < data.shape.size(); ++k) {
+      if (data.strides[k] < 0) return std::nullopt;
+      uint64_t step = 0;
+      if (__builtin_mul_overflow(static_cast<uint64_t>(data.shape[k] - 1),
+                                 static_cast<uint64_t>(data.strides[k]), &step) ||
+          __builtin_add_overflow(last_element, step, &last_element))
+        return std::nullopt;
+    }
+  }
+  uint64_t end = 0;
+  if (__builtin_add_overflow(last_element, uint64_t{1}, &end) ||
+      __builtin_mul_overflow(end, element_bytes, &end) ||
+      __builtin_add_overflow(end, data.data_offset_bytes, &end))
+    return std::nullopt;
+  return end;
 }
 
 void CheckTensorFileSize(const std::string& tensor_name, const TensorData& data,
@@ -412,11 +502,27 @@ void CheckTensorFileSize(const std::string& tensor_name, const TensorData& data,
   if (!count)
     throw InputError(data.path, fmt::format("tensor \"{}\": shape {} is invalid or too large",
                                             tensor_name, FormatShape(data.shape)));
-  uint64_t data_bytes = 0;
-  if (__builtin_mul_overflow(*count, DTypeBytes(data.dtype), &data_bytes))
-    throw InputError(data.path, fmt::format("tensor \"{}\": {} × {} is too large", tensor_name,
-                                            DTypeName(data.dtype), FormatShape(data.shape)));
-  uint64_t expected = data.data_offset_bytes + data_bytes;
+  auto end = TensorEndByte(data);
+  if (!end)
+    throw InputError(
+        data.path,
+        data.strides.empty()
+            ? fmt::format("tensor \"{}\": {} × {} is too large", tensor_name, DTypeName(data.dtype),
+                          FormatShape(data.shape))
+            : fmt::format("tensor \"{}\": strides {} do not fit the shape {} (one non-negative "
+                          "stride per dimension, extent below 2^64 bytes)",
+                          tensor_name, FormatShape(data.strides), FormatShape(data.shape)));
+  if (!data.whole_file) {
+    if (*end <= file_bytes) return;
+    throw InputError(
+        data.path,
+        fmt::format("tensor \"{}\": {} × {}{} at byte {} needs bytes up to {} but the file has {}",
+                    tensor_name, DTypeName(data.dtype), FormatShape(data.shape),
+                    data.strides.empty() ? "" : " strides " + FormatShape(data.strides),
+                    data.data_offset_bytes, *end, file_bytes),
+        file_bytes);
+  }
+  uint64_t expected = *end;
   if (file_bytes == expected) return;
   std::string header = data.data_offset_bytes
                            ? fmt::format("{}-byte header + ", data.data_offset_bytes)
@@ -430,6 +536,22 @@ void CheckTensorFileSize(const std::string& tensor_name, const TensorData& data,
                                         : " (dtype/shape wrong, or extra data at the end)"));
 }
 
+namespace {
+
+// True when `strides` are those of a C-contiguous array of `shape` (size-1
+// dimensions may have any stride: they never move).
+bool IsContiguous(const std::vector<int64_t>& shape, const std::vector<int64_t>& strides) {
+  if (strides.empty()) return true;
+  int64_t expected = 1;
+  for (size_t k = shape.size(); k-- > 0;) {
+    if (shape[k] != 1 && strides[k] != expected) return false;
+    expected *= shape[k];
+  }
+  return true;
+}
+
+}  // namespace
+
 TensorFileReader::TensorFileReader(std::string tensor_name, TensorData data)
     : tensor_name_(std::move(tensor_name)), data_(std::move(data)) {
   fd_ = OpenForReading(data_.path, tensor_name_);
@@ -440,6 +562,7 @@ TensorFileReader::TensorFileReader(std::string tensor_name, TensorData data)
     throw;
   }
   element_count_ = *ElementCount(data_.shape);
+  contiguous_ = element_count_ == 0 || IsContiguous(data_.shape, data_.strides);
 }
 
 TensorFileReader::~TensorFileReader() {
@@ -450,6 +573,7 @@ TensorFileReader::TensorFileReader(TensorFileReader&& other) noexcept
     : tensor_name_(std::move(other.tensor_name_)),
       data_(std::move(other.data_)),
       element_count_(other.element_count_),
+      contiguous_(other.contiguous_),
       fd_(other.fd_) {
   other.fd_ = -1;
 }
@@ -460,27 +584,88 @@ TensorFileReader& TensorFileReader::operator=(TensorFileReader&& other) noexcept
     tensor_name_ = std::move(other.tensor_name_);
     data_ = std::move(other.data_);
     element_count_ = other.element_count_;
+    contiguous_ = other.contiguous_;
     fd_ = other.fd_;
     other.fd_ = -1;
   }
   return *this;
 }
 
-void TensorFileReader::Read(uint64_t first_element, size_t count, double* out,
-                            std::vector<char>& scratch) const {
-  if (first_element > element_count_ || count > element_count_ - first_element) std::abort();
-  size_t element_bytes = DTypeBytes(data_.dtype);
-  size_t bytes = count * element_bytes;
-  if (scratch.size() < bytes) scratch.resize(bytes);
-  uint64_t offset = data_.data_offset_bytes + first_element * element_bytes;
-  size_t got = ReadAt(fd_, data_.path, offset, scratch.data(), bytes);
+void TensorFileReader::ReadBytes(uint64_t offset, size_t bytes, char* out, uint64_t first_element,
+                                 size_t count) const {
+  size_t got = ReadAt(fd_, data_.path, offset, out, bytes);
   if (got != bytes)
     throw InputError(data_.path,
                      fmt::format("tensor \"{}\": file ended while reading elements {}..{} "
                                  "(it changed after it was opened?)",
                                  tensor_name_, first_element, first_element + count - 1),
                      offset + got);
+}
+
+void TensorFileReader::Read(uint64_t first_element, size_t count, double* out,
+                            std::vector<char>& scratch) const {
+  if (first_element > element_count_ || count > element_count_ - first_element) std::abort();
+  if (count == 0) return;
+  if (!contiguous_) return ReadStrided(first_element, count, out, scratch);
+  size_t element_bytes = DTypeBytes(data_.dtype);
+  size_t bytes = count * element_bytes;
+  if (scratch.size() < bytes) scratch.resize(bytes);
+  ReadBytes(data_.data_offset_bytes + first_element * element_bytes, bytes, scratch.data(),
+            first_element, count);
   DecodeElements(data_.dtype, data_.big_endian, scratch.data(), count, out);
+}
+
+void TensorFileReader::ReadStrided(uint64_t first_element, size_t count, double* out,
+                                   std::vector<char>& scratch) const {
+  // Walks the range row by row along the last dimension: a row is one read
+  // when its elements lie close together (a short stride, or none), else one
+  // read per element, so a huge stride never makes a huge read.
+  const size_t rank = data_.shape.size();
+  const uint64_t element_bytes = DTypeBytes(data_.dtype);
+  const uint64_t last_dim = static_cast<uint64_t>(data_.shape[rank - 1]);
+  const uint64_t last_stride = static_cast<uint64_t>(data_.strides[rank - 1]);
+  std::vector<uint64_t> index(rank);
+  uint64_t flat = first_element;
+  for (size_t k = rank; k-- > 0;) {
+    uint64_t dim = static_cast<uint64_t>(data_.shape[k]);
+    index[k] = flat % dim;
+    flat /= dim;
+  }
+  size_t done = 0;
+  while (done < count) {
+    uint64_t row_element = 0;  // element offset of index (stride-weighted)
+    for (size_t k = 0; k < rank; ++k)
+      row_element += index[k] * static_cast<uint64_t>(data_.strides[k]);
+    size_t run = static_cast<size_t>(std::min<uint64_t>(last_dim - index[rank - 1], count - done));
+    uint64_t span = (run - 1) * last_stride + 1;  // elements covered by the run
+    uint64_t offset = data_.data_offset_bytes + row_element * element_bytes;
+    if (span <= std::max<uint64_t>(4 * run, 4096)) {
+      size_t bytes = static_cast<size_t>(span * element_bytes);
+      if (scratch.size() < bytes) scratch.resize(bytes);
+      ReadBytes(offset, bytes, scratch.data(), first_element + done, run);
+      if (last_stride == 1) {
+        DecodeElements(data_.dtype, data_.big_endian, scratch.data(), run, out + done);
+      } else {
+        for (size_t i = 0; i < run; ++i)
+          DecodeElements(data_.dtype, data_.big_endian,
+                         scratch.data() + i * last_stride * element_bytes, 1, out + done + i);
+      }
+    } else {
+      if (scratch.size() < element_bytes) scratch.resize(element_bytes);
+      for (size_t i = 0; i < run; ++i) {
+        ReadBytes(offset + i * last_stride * element_bytes, element_bytes, scratch.data(),
+                  first_element + done + i, 1);
+        DecodeElements(data_.dtype, data_.big_endian, scratch.data(), 1, out + done + i);
+      }
+    }
+    done += run;
+    // Next row: carry into the outer dimensions.
+    index[rank - 1] += run;
+    for (size_t k = rank; k-- > 1 && index[k] == static_cast<uint64_t>(data_.shape[k]);) {
+      index[k] = 0;
+      ++index[k - 1];
+    }
+  }
 }
 
 }  // namespace htpscope

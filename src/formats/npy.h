@@ -17,49 +17,9 @@
 #include <string_view>
 #include <vector>
 
+#include "base/tensor_types.h"
+
 namespace htpscope {
-
-// Element types of tensor files.  Names follow NumPy ("float32", "uint8").
-enum class DType : uint8_t {
-  kBool,
-  kInt8,
-  kUInt8,
-  kInt16,
-  kUInt16,
-  kInt32,
-  kUInt32,
-  kInt64,
-  kUInt64,
-  kFloat16,
-  kFloat32,
-  kFloat64,
-};
-
-// NumPy name of `dtype`, e.g. "float16".
-std::string_view DTypeName(DType dtype);
-// Bytes one element occupies in a file.
-size_t DTypeBytes(DType dtype);
-// True for the integer types (not bool, not floats): the ones quantization applies to.
-bool IsIntegerDType(DType dtype);
-// Looks up a NumPy dtype name ("float32", "int8", "bool", ...); nullopt when unknown.
-std::optional<DType> DTypeFromName(std::string_view name);
-// All accepted names, comma-separated, for error messages.
-std::string KnownDTypeNames();
-
-// "[1, 3, 224, 224]".
-std::string FormatShape(const std::vector<int64_t>& shape);
-// Product of the dimensions (1 for a scalar's empty shape); nullopt on
-// overflow of 2^63 or a negative dimension.
-std::optional<uint64_t> ElementCount(const std::vector<int64_t>& shape);
-
-// Where and how a tensor's elements are stored in a file.
-struct TensorData {
-  std::string path;
-  uint64_t data_offset_bytes = 0;  // header size; 0 for raw dumps
-  DType dtype = DType::kFloat32;
-  bool big_endian = false;
-  std::vector<int64_t> shape;  // C order
-};
 
 // What an .npy header says.
 struct NpyHeader {
@@ -85,24 +45,32 @@ inline constexpr uint64_t kMaxNpyHeaderBytes = 1 << 20;
 // header, or for a Fortran-ordered array whose two orders differ.
 NpyHeader ParseNpyHeader(const std::string& path, std::string_view file_prefix);
 
+// Where the elements of the .npy file at `path` with `header` are.
+TensorData NpyTensorData(const std::string& path, const NpyHeader& header);
+
 // Reads and parses the header of the .npy file at `path`.  Throws InputError
 // when the file cannot be read or the header is invalid (see ParseNpyHeader).
 NpyHeader ReadNpyHeader(const std::string& path);
 
 // Converts `count` stored elements at `bytes` to doubles in `out`.  Integers
-// and bools convert exactly (int64/uint64 beyond 2^53 round to nearest);
-// float16 NaN/Inf/subnormals are kept.  `bytes` need not be aligned.
+// and bools convert exactly (int64/uint64 beyond 2^53 round to nearest); every
+// float type converts exactly, NaN/Inf/subnormals kept.  `bytes` need not be
+// aligned.
 void DecodeElements(DType dtype, bool big_endian, const char* bytes, size_t count, double* out);
 
 // The value of an IEEE binary16 bit pattern.
 double HalfToDouble(uint16_t bits);
+// The value of a bfloat16 bit pattern (the top half of a float32).
+double BFloat16ToDouble(uint16_t bits);
+// The value of an 8-bit float of type `dtype` (one of the kFloat8* types).
+double Float8ToDouble(DType dtype, uint8_t bits);
 
 // Random-access reader of one tensor's elements.  Movable, not copyable.
 class TensorFileReader {
  public:
   // Opens `data.path`.  Throws InputError naming the file and `tensor_name`
-  // when it cannot be opened or when its length differs from
-  // data_offset + elements × dtype size (truncated file, wrong dtype or shape).
+  // when it cannot be opened or does not hold the elements (see
+  // CheckTensorFileSize).
   TensorFileReader(std::string tensor_name, TensorData data);
   ~TensorFileReader();
   TensorFileReader(TensorFileReader&& other) noexcept;
@@ -124,13 +92,27 @@ class TensorFileReader {
  private:
   std::string tensor_name_;
   TensorData data_;
+  // Reads elements of a strided (not C-contiguous) tensor.
+  void ReadStrided(uint64_t first_element, size_t count, double* out,
+                   std::vector<char>& scratch) const;
+  // Reads `bytes` bytes at `offset` or throws (the file shrank, or I/O failed).
+  void ReadBytes(uint64_t offset, size_t bytes, char* out, uint64_t first_element,
+                 size_t count) const;
+
   uint64_t element_count_ = 0;
+  bool contiguous_ = true;
   int fd_ = -1;
 };
 
-// Checks that a file of `file_bytes` holds exactly the elements `data`
-// describes; throws InputError naming `tensor_name` and the file otherwise,
-// e.g. "file has 396 bytes but float32 × [1, 10, 10] = 100 elements needs 400".
+// One past the last byte of `data`'s elements (data_offset_bytes for a
+// tensor without elements).  nullopt when the shape, the strides (negative,
+// or a rank other than the shape's) or the byte arithmetic is invalid.
+std::optional<uint64_t> TensorEndByte(const TensorData& data);
+
+// Checks that a file of `file_bytes` holds the elements `data` describes:
+// exactly, when data.whole_file, else within its length.  Throws InputError
+// naming `tensor_name` and the file otherwise, e.g. "file has 396 bytes but
+// float32 × [1, 10, 10] = 100 elements needs 400".
 void CheckTensorFileSize(const std::string& tensor_name, const TensorData& data,
                          uint64_t file_bytes);
 

@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <vector>
 
-#include "formats/fuzz_support.h"
+#include "base/fuzz_support.h"
 #include "formats/npy.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -23,8 +23,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static fuzz::MemoryFile file;
   const std::string& path = file.Write(data, size);
   try {
-    TensorFileReader reader(
-        "t", {path, header.data_offset_bytes, header.dtype, header.big_endian, header.shape});
+    TensorFileReader reader("t", NpyTensorData(path, header));
     // A reader opens only when the file holds exactly the elements described.
     if (reader.element_count() * DTypeBytes(header.dtype) != size - header.data_offset_bytes)
       std::abort();

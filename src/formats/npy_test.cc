@@ -10,9 +10,19 @@
 #include <limits>
 
 #include "base/errors.h"
+#include "formats/tensor_test_util.h"
 
 namespace htpscope {
 namespace {
+
+// A headerless raw dump of `shape` × `dtype` at `path`.
+TensorData RawData(const std::string& path, DType dtype, std::vector<int64_t> shape) {
+  TensorData data;
+  data.path = path;
+  data.dtype = dtype;
+  data.shape = std::move(shape);
+  return data;
+}
 
 // An .npy file image: magic, version, little-endian header length, the dict
 // padded with spaces to a multiple of 64 bytes and ended by '\n', then data.
@@ -51,7 +61,7 @@ std::string WriteTemp(const std::string& name, const std::string& bytes) {
 // Reads every element of an .npy file through the public API.
 std::vector<double> ReadAll(const std::string& path) {
   NpyHeader header = ReadNpyHeader(path);
-  TensorData data{path, header.data_offset_bytes, header.dtype, header.big_endian, header.shape};
+  TensorData data = NpyTensorData(path, header);
   TensorFileReader reader("t", data);
   std::vector<double> values(reader.element_count());
   std::vector<char> scratch;
@@ -59,14 +69,7 @@ std::vector<double> ReadAll(const std::string& path) {
   return values;
 }
 
-std::string ErrorOf(const std::function<void()>& fn) {
-  try {
-    fn();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+std::string ErrorOf(const std::function<void()>& fn) { return testing_support::InputErrorOf(fn); }
 
 TEST(NpyHeader, ParsesVersion1LittleEndianFloat32) {
   std::string image = NpyImage("<f4", "(2, 3)", "");
@@ -233,7 +236,7 @@ TEST(NpyRead, ReadsAnyRangeFromSeveralPlaces) {
   std::string path =
       WriteTemp("range.npy", NpyImage("<i4", "(6,)", Bytes<int32_t>({0, 1, 2, 3, 4, 5})));
   NpyHeader h = ReadNpyHeader(path);
-  TensorFileReader reader("range", {path, h.data_offset_bytes, h.dtype, h.big_endian, h.shape});
+  TensorFileReader reader("range", NpyTensorData(path, h));
   std::vector<char> scratch;
   double out[2];
   reader.Read(3, 2, out, scratch);
@@ -249,21 +252,19 @@ TEST(NpyRead, ReadsAnyRangeFromSeveralPlaces) {
 TEST(NpyRead, TruncatedOrOversizedDataNamesTensorAndFile) {
   std::string path = WriteTemp("trunc.npy", NpyImage("<f4", "(1, 10, 10)", std::string(396, '\0')));
   NpyHeader h = ReadNpyHeader(path);
-  TensorData data{path, h.data_offset_bytes, h.dtype, h.big_endian, h.shape};
+  TensorData data = NpyTensorData(path, h);
   EXPECT_EQ(ErrorOf([&] { TensorFileReader("conv__debugID_3", data); }),
             path +
                 ": tensor \"conv__debugID_3\": file has 524 bytes but 128-byte header + float32 × "
                 "[1, 10, 10] = 100 elements needs 528 bytes (file truncated, or dtype/shape "
                 "wrong)");
   std::string raw = WriteTemp("extra.raw", std::string(8, '\0'));
-  EXPECT_EQ(ErrorOf([&] {
-              TensorFileReader("r", {raw, 0, DType::kUInt8, false, {7}});
-            }),
+  EXPECT_EQ(ErrorOf([&] { TensorFileReader("r", RawData(raw, DType::kUInt8, {7})); }),
             raw +
                 ": tensor \"r\": file has 8 bytes but uint8 × [7] = 7 elements needs 7 bytes "
                 "(dtype/shape wrong, or extra data at the end)");
   EXPECT_NE(ErrorOf([] {
-              TensorFileReader("m", {"/nonexistent/m.raw", 0, DType::kUInt8, false, {1}});
+              TensorFileReader("m", RawData("/nonexistent/m.raw", DType::kUInt8, {1}));
             }).find("/nonexistent/m.raw: tensor \"m\": cannot open"),
             std::string::npos);
   EXPECT_NE(ErrorOf([] { ReadNpyHeader("/nonexistent/m.npy"); }).find("cannot open"),

@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <optional>
 
-#include "formats/fuzz_support.h"
+#include "base/fuzz_support.h"
 #include "formats/optrace.h"
 #include "formats/optrace_fuzz_compare.h"
 

@@ -7,8 +7,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/corpus_test_util.h"
 #include "base/errors.h"
-#include "formats/corpus_test_util.h"
 #include "formats/optrace.h"
 #include "formats/optrace_test_util.h"
 

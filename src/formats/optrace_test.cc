@@ -8,8 +8,8 @@
 #include <optional>
 #include <set>
 
+#include "base/corpus_test_util.h"
 #include "base/errors.h"
-#include "formats/corpus_test_util.h"
 #include "formats/optrace_fuzz_compare.h"
 #include "formats/optrace_test_util.h"
 

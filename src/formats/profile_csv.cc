@@ -1,26 +1,43 @@
 // Profile CSV as written by ONNX Runtime's QNN execution provider and by
-// qnn-profile-viewer (formats.md §5.3).
+// qnn-profile-viewer (formats.md §5.3, and the QAIRT 2.4x layout described in
+// profile_text.h).  Records are split per RFC 4180 (profile_csv_records.h).
+//
+// Before the header: "key, value" preamble lines (viewer, application and
+// backend versions, log location), kept in ProfileReport::header.  Short
+// lines after data rows are preamble only when a header follows them (a
+// second profile appended to the file); otherwise they are rows with too
+// few columns.
 //
 // Row placement:
-//  * ROOT rows are metrics.  INIT / FINALIZE / DE-INIT rows go to statistics
-//    blocks "Init Stats" / "Finalize Stats" / "De-Init Stats"; EXECUTE-family
-//    rows go to the executions ("Execute Stat N" raw blocks).  BACKEND and
-//    UNKNOWN rows (HTP-specific event types all print as BACKEND) are placed
-//    by their identifier: "(load binary)"/"(init" -> Init, "finalize" ->
-//    Finalize, "deinit"/"de-init" -> De-Init, anything else -> execution.
-//  * A new block of a kind starts when a ROOT identifier repeats within the
-//    current one: for executions this is "the next execution", whether the
-//    repeated row is typed EXECUTE or BACKEND.  "NULL" identifiers never split.
-//  * SUB-EVENT rows belong to the last ROOT row: NODE rows are per-node cycles
-//    of that (cycles) row; linting rows ("Wait (Scheduler) time", "Overlap
-//    time", "Overlap (wait) time") fill in the last node.
+//  * ROOT rows are metrics.  INIT / COMPOSE GRAPHS / FINALIZE / DE-INIT rows
+//    go to statistics blocks "Init Stats" / "Compose Graphs Stats" /
+//    "Finalize Stats" / "De-Init Stats", INF/SEC rows to "Execute Stats
+//    (Overall)", EXECUTE-family rows to the executions ("Execute Stat N" raw
+//    blocks).  BACKEND and UNKNOWN rows (HTP-specific event types all print as
+//    BACKEND) are placed by their identifier: "(load binary)"/"(init" ->
+//    Init, "finalize" -> Finalize, "deinit"/"de-init" -> De-Init, anything
+//    else -> execution.
+//  * A NETRUN ROOT row "Graph N: NAME" opens an execution of graph N (its
+//    timestamp becomes the block's).  Otherwise a new block of a kind starts
+//    when a ROOT identifier repeats within the current one: for executions
+//    this is "the next execution" (of the same graph), whether the repeated
+//    row is typed EXECUTE or BACKEND.  "NULL" identifiers never split.
+//  * Sub-events (Event Level SUB-EVENT, SUB-SUB-EVENT, ... at any depth)
+//    belong to the last ROOT row.  SUB-EVENT rows under a cycles ROOT row are
+//    the per-node cycles (Message NODE, or an "... (cycles)" / OpId label);
+//    their SUB-SUB-EVENT rows are linting entries ("Wait (Scheduler) time",
+//    "Overlap time", "Overlap (wait) time", "Resources" with its list in the
+//    Time column) and the SUB-SUB-SUB-EVENT rows under an overlap entry name
+//    the overlapping ops.  ONNX Runtime writes every sub-event as SUB-EVENT:
+//    there linting rows follow their node row flat, and rows with no number
+//    right after an overlap entry name the overlapping ops.
 //  * A header row in the middle of the file (a second run appended to it)
 //    closes the current blocks.
 //
-// With the 8th column "ONNX Source Ops" the identifier and the source ops are
-// separated at the last comma of the row (or before a trailing quoted field),
-// so an identifier may still contain commas; a source-op list containing
-// commas must then be quoted.  Without a header row, 7 columns are assumed.
+// With the 8th column "ONNX Source Ops" the identifier is everything before
+// the last field, so an identifier may still contain commas; a source-op list
+// containing commas must then be quoted.  Without a header row, 7 columns are
+// assumed and an unquoted identifier may contain commas.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -29,21 +46,25 @@
 #include <unordered_set>
 
 #include "base/errors.h"
+#include "base/text_util.h"
 #include "formats/byte_source.h"
+#include "formats/profile_csv_records.h"
 #include "formats/profile_text.h"
-#include "formats/text_util.h"
+#include "formats/profile_text_shared.h"
 
 namespace htpscope {
 namespace {
 
-constexpr size_t kMaxWarnings = 20;
-constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
+using profile_internal::CsvRecord;
+using profile_internal::kCsvColumnCount;
+using profile_internal::kCsvColumns;
+using profile_internal::kCsvSourceOpsColumn;
+using profile_internal::LintEntry;
+
 constexpr std::string_view kHeader =
     "Msg Timestamp,Message,Time,Unit of Measurement,Timing Source,Event Level,Event Identifier";
-constexpr std::array<std::string_view, 7> kColumns = {
-    "Msg Timestamp", "Message",         "Time", "Unit of Measurement", "Timing Source",
-    "Event Level",   "Event Identifier"};
-constexpr std::string_view kSourceOpsColumn = "ONNX Source Ops";
+// Short lines held while waiting to see whether a header follows them.
+constexpr size_t kMaxPendingPreamble = 64;
 
 std::string ToUpper(std::string_view s) {
   std::string out(s);
@@ -55,30 +76,20 @@ bool Contains(std::string_view haystack, std::string_view needle) {
   return haystack.find(needle) != std::string_view::npos;
 }
 
-// Splits on the first `count` commas; the last field keeps any further ones.
-// Returns false when the row has fewer than `count` commas.
-bool SplitFirstCommas(std::string_view row, size_t count, std::vector<std::string_view>* fields) {
-  fields->clear();
-  size_t pos = 0;
-  for (size_t i = 0; i < count; ++i) {
-    size_t comma = row.find(',', pos);
-    if (comma == std::string_view::npos) return false;
-    fields->push_back(row.substr(pos, comma - pos));
-    pos = comma + 1;
-  }
-  fields->push_back(row.substr(pos));
-  return true;
-}
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
-enum Kind { kInit, kFinalize, kDeinit, kExecute, kKindCount };
+enum Kind { kInit, kCompose, kFinalize, kDeinit, kOverall, kExecute, kKindCount };
 
-constexpr std::array<std::string_view, kKindCount> kKindTitles = {"Init Stats", "Finalize Stats",
-                                                                  "De-Init Stats", ""};
+constexpr std::array<std::string_view, kKindCount> kKindTitles = {
+    "Init Stats",    "Compose Graphs Stats",    "Finalize Stats",
+    "De-Init Stats", "Execute Stats (Overall)", ""};
 
-Kind Classify(std::string_view message, std::string_view identifier) {
+Kind Classify(std::string_view message, std::string_view identifier, std::string_view unit) {
   if (message == "INIT") return kInit;
+  if (message.substr(0, 7) == "COMPOSE") return kCompose;
   if (message == "FINALIZE") return kFinalize;
   if (message == "DE-INIT" || message == "DEINIT") return kDeinit;
+  if (unit == "inf/sec") return kOverall;
   if (message.substr(0, 7) == "EXECUTE" || message == "NODE") return kExecute;
   std::string id = ToLower(identifier);
   if (Contains(id, "load binary") || Contains(id, "(init")) return kInit;
@@ -87,31 +98,51 @@ Kind Classify(std::string_view message, std::string_view identifier) {
   return kExecute;
 }
 
+// "1,234,567" or "1,000.5": digits grouped by three after the first comma.
+bool IsThousandsGrouped(std::string_view text) {
+  size_t dot = std::min(text.find('.'), text.size());
+  std::string_view whole = text.substr(0, dot);
+  size_t first = whole.find(',');
+  if (first == 0 || first == std::string_view::npos || first > 3) return false;
+  for (size_t i = 0; i < whole.size(); ++i) {
+    bool comma_here = i >= first && (i - first) % 4 == 0;
+    if (comma_here ? whole[i] != ',' : !IsDigit(whole[i])) return false;
+  }
+  return (whole.size() - first) % 4 == 0;
+}
+
+// One data row, its columns trimmed.
+struct Row {
+  std::string_view timestamp, time, identifier, level;
+  std::string message, unit, source;  // message and source upper-, unit lower-cased
+  int depth = 0;
+};
+
+// What a row turned out to be; its sub-events are read in that light.
+enum class Role { kRoot, kNode, kLintList, kLintOther, kOpName, kIgnored };
+
 class CsvParser {
  public:
-  CsvParser(const std::string& path, std::string_view text) : path_(path), text_(text) {}
+  CsvParser(const std::string& path, std::string_view text)
+      : path_(path), text_(profile_internal::SkipBom(text)), reader_(path, text_) {}
 
   ProfileReport Run() {
     report_.path = path_;
     report_.format = ProfileFormat::kCsv;
-    if (text_.substr(0, kUtf8Bom.size()) == kUtf8Bom) text_.remove_prefix(kUtf8Bom.size());
     if (Trim(text_).empty())
       throw InputError(path_, fmt::format("empty file: expected profile CSV ({})", kHeader));
-    size_t pos = 0;
-    while (pos <= text_.size()) {
-      size_t end = text_.find('\n', pos);
-      if (end == std::string_view::npos) end = text_.size();
-      std::string_view line = text_.substr(pos, end - pos);
-      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-      ++line_;
-      HandleLine(line);
-      pos = end + 1;
+    CsvRecord record;
+    while (reader_.Next(&record)) {
+      line_ = record.first_line;
+      if (record.Blank()) continue;
+      last_content_line_ = record.last_line;
+      HandleRecord(record);
     }
+    if (!pending_.empty()) FailPending();
     if (rows_ == 0)
       throw InputError(path_, "no data rows after the CSV header: the file ends here", {},
                        last_content_line_);
-    if (dropped_warnings_ > 0)
-      report_.warnings.push_back(fmt::format("{} more warnings not shown", dropped_warnings_));
+    Finish();
     return std::move(report_);
   }
 
@@ -125,144 +156,279 @@ class CsvParser {
     std::optional<BlockRef> block;
     std::unordered_set<std::string> root_ids;
   };
+  struct PendingLine {
+    ProfileHeaderEntry entry;
+    size_t columns = 0;
+  };
 
-  [[noreturn]] void Fail(std::string problem) const {
-    throw InputError(path_, std::move(problem), {}, line_);
+  [[noreturn]] void Fail(std::string problem, std::optional<uint64_t> line = {}) const {
+    throw InputError(path_, std::move(problem), {}, line.value_or(line_));
   }
 
-  void Warn(std::string message) {
-    if (report_.warnings.size() < kMaxWarnings) {
-      report_.warnings.push_back(fmt::format("line {}: {}", line_, message));
-    } else {
-      ++dropped_warnings_;
-    }
-  }
+  void Warn(const std::string& message) { warnings_.Add(line_, message); }
 
   ProfileBlock& Block(BlockRef ref) {
     return ref.raw ? report_.raw[ref.index] : report_.statistics[ref.index];
   }
 
-  void HandleLine(std::string_view line) {
-    if (Trim(line).empty()) return;
-    last_content_line_ = line_;
-    if (line.substr(0, 14) == "Msg Timestamp,") {
-      HandleHeader(line);
-      return;
-    }
-    std::vector<std::string_view> f;
-    if (!SplitFirstCommas(line, kColumns.size() - 1, &f))
-      Fail(fmt::format("expected {} comma-separated columns ({}), found {}", kColumns.size(),
-                       kHeader, std::count(line.begin(), line.end(), ',') + 1));
-    ++rows_;
-    std::string_view identifier = f[6];
-    if (columns_ == 8) identifier = DropSourceOps(identifier);
-    identifier = Trim(identifier);
-
-    std::string message = ToUpper(Trim(f[1]));
-    std::string level = ToUpper(Trim(f[5]));
-    if (level != "ROOT" && level != "SUB-EVENT")
-      Fail(fmt::format("Event Level \"{}\": expected ROOT or SUB-EVENT", Trim(f[5])));
-
-    ProfileMetric metric;
-    metric.name = std::string(identifier);
-    std::string source = ToUpper(Trim(f[4]));
-    metric.source = source == "BACKEND"  ? "Backend"
-                    : source == "NETRUN" ? "NetRun"
-                                         : std::string(Trim(f[4]));
-    metric.unit = ToLower(Trim(f[3]));
-    std::optional<int64_t> integer = SetValue(Trim(f[2]), &metric);
-
-    if (level == "ROOT") {
-      AddRoot(Classify(message, identifier), std::move(metric));
-    } else {
-      AddSubEvent(message, std::move(metric), integer);
-    }
+  std::string ColumnsProblem(size_t found) const {
+    return fmt::format("expected {} comma-separated columns ({}), found {}", kCsvColumnCount,
+                       kHeader, found);
   }
 
-  void HandleHeader(std::string_view line) {
-    std::vector<std::string_view> names;
-    size_t pos = 0;
-    while (pos <= line.size()) {
-      size_t comma = std::min(line.find(',', pos), line.size());
-      names.push_back(Trim(line.substr(pos, comma - pos)));
-      pos = comma + 1;
+  void HandleRecord(const CsvRecord& record) {
+    if (profile_internal::IsCsvHeader(record)) {
+      CommitPreamble();
+      HandleHeader(record);
+      return;
     }
-    bool seven = names.size() >= kColumns.size() &&
-                 std::equal(kColumns.begin(), kColumns.end(), names.begin());
-    bool eight = names.size() == kColumns.size() + 1 && names.back() == kSourceOpsColumn;
-    if (!seven || (names.size() != kColumns.size() && !eight))
+    size_t n = record.fields.size();
+    if (n < kCsvColumnCount) {
+      std::string_view key = Trim(record.fields[0]);
+      // A row cut short (its first field a Msg Timestamp) is never preamble.
+      bool timestamp = EqualsIgnoreCase(key, "UNKNOWN") ||
+                       (!key.empty() && std::all_of(key.begin(), key.end(), IsDigit));
+      if (timestamp) Fail(ColumnsProblem(n));
+      if (n < 2 || key.empty()) {
+        if (!header_seen_ && rows_ == 0)
+          Fail(
+              fmt::format("expected \"key, value\" lines, the CSV header ({}) or data rows of {} "
+                          "columns; found {} column(s)",
+                          kHeader, kCsvColumnCount, n));
+        Fail(ColumnsProblem(n));
+      }
+      // A "key, value" line: preamble when a header follows it.
+      PendingLine p;
+      p.entry.key = std::string(key);
+      p.entry.value = std::string(Trim(record.RawFrom(text_, 1)));
+      if (n == 2 && record.quoted[1]) p.entry.value = std::string(Trim(record.fields[1]));
+      p.entry.line = static_cast<int>(record.first_line);
+      p.columns = n;
+      pending_.push_back(std::move(p));
+      if (pending_.size() > kMaxPendingPreamble) FailPending();
+      return;
+    }
+    if (!pending_.empty()) FailPending();
+    HandleRow(record);
+  }
+
+  // Short lines not followed by a header: the first is a bad row (or, at the
+  // top of the file, a preamble without its header).
+  [[noreturn]] void FailPending() const {
+    const PendingLine& p = pending_.front();
+    uint64_t line = static_cast<uint64_t>(p.entry.line);
+    if (!header_seen_ && rows_ == 0)
+      Fail(
+          fmt::format("\"key, value\" line{} at the top of the file but no CSV header ({}) "
+                      "after {}: expected the header before the data rows",
+                      pending_.size() > 1 ? "s" : "", kHeader, pending_.size() > 1 ? "them" : "it"),
+          line);
+    Fail(ColumnsProblem(p.columns), line);
+  }
+
+  void CommitPreamble() {
+    for (PendingLine& p : pending_) {
+      std::string key = ToLower(p.entry.key);
+      std::string* version = nullptr;
+      if (Contains(key, "profile-viewer") && Contains(key, "version")) {
+        version = &report_.viewer_version;
+      } else if (key.rfind("backend", 0) == 0 && Contains(key, "version")) {
+        version = &report_.backend_version;
+      } else if (Contains(key, "version")) {
+        version = &report_.application_version;
+      }
+      if (version && version->empty()) *version = p.entry.value;
+      report_.header.push_back(std::move(p.entry));
+    }
+    pending_.clear();
+  }
+
+  void HandleHeader(const CsvRecord& record) {
+    std::vector<std::string_view> names;
+    for (const auto& f : record.fields) names.push_back(Trim(f));
+    bool seven =
+        names.size() >= kCsvColumnCount &&
+        std::equal(std::begin(kCsvColumns), std::end(kCsvColumns), names.begin(),
+                   [](std::string_view a, std::string_view b) { return EqualsIgnoreCase(a, b); });
+    bool eight =
+        names.size() == kCsvColumnCount + 1 && EqualsIgnoreCase(names.back(), kCsvSourceOpsColumn);
+    if (!seven || (names.size() != kCsvColumnCount && !eight))
       Fail(fmt::format("unexpected CSV header: expected \"{}\" (optionally followed by \",{}\")",
-                       kHeader, kSourceOpsColumn));
+                       kHeader, kCsvSourceOpsColumn));
     columns_ = names.size();
+    header_seen_ = true;
     // A header after data rows: another run was appended; start new blocks.
     for (auto& c : current_) c = Current{};
     last_root_.reset();
-    last_node_ = -1;
+    roles_.clear();
+    graph_.reset();
+    graph_label_.clear();
   }
 
-  // "<identifier>,<source ops>" -> "<identifier>".
-  std::string_view DropSourceOps(std::string_view tail) {
-    std::string_view trimmed = Trim(tail);
-    if (!trimmed.empty() && trimmed.back() == '"') {
-      size_t open = trimmed.rfind(",\"", trimmed.size() - 1);
-      if (open != std::string_view::npos) return trimmed.substr(0, open);
+  // The identifier: the rest of the record after the 6th comma (7 columns),
+  // or up to the last field ("ONNX Source Ops").
+  std::string_view IdentifierOf(const CsvRecord& record) {
+    size_t n = record.fields.size();
+    if (columns_ == kCsvColumnCount + 1) {
+      if (n == kCsvColumnCount) {
+        Warn("row has no \"ONNX Source Ops\" column although the header declares it");
+        return record.fields[6];
+      }
+      if (n == kCsvColumnCount + 1) return record.fields[6];
+      size_t last = record.field_begin[n - 1];  // just after the comma before the last field
+      return std::string_view(text_).substr(record.field_begin[6],
+                                            last - 1 - record.field_begin[6]);
     }
-    size_t comma = tail.rfind(',');
-    if (comma == std::string_view::npos) {
-      Warn("row has no \"ONNX Source Ops\" column although the header declares it");
-      return tail;
-    }
-    return tail.substr(0, comma);
+    if (n == kCsvColumnCount) return record.fields[6];
+    return record.RawFrom(text_, 6);
   }
 
-  // Sets metric->value from the Time column; returns it as an integer when
-  // it is a whole number that fits int64.
-  std::optional<int64_t> SetValue(std::string_view text, ProfileMetric* metric) {
-    const std::string& unit = metric->unit;
-    if (unit == "object") return std::nullopt;  // an opaque object, not a quantity
+  void HandleRow(const CsvRecord& record) {
+    const auto& f = record.fields;
+    Row r;
+    r.timestamp = Trim(f[0]);
+    r.message = ToUpper(Trim(f[1]));
+    r.time = Trim(f[2]);
+    r.unit = ToLower(Trim(f[3]));
+    r.source = ToUpper(Trim(f[4]));
+    r.level = Trim(f[5]);
+    r.identifier = Trim(IdentifierOf(record));
+    r.depth = profile_internal::CsvEventDepth(r.level);
+    if (r.depth < 0)
+      Fail(
+          fmt::format("Event Level \"{}\": expected ROOT or SUB-EVENT (SUB-SUB-EVENT, ... for "
+                      "deeper sub-events)",
+                      r.level));
+    ++rows_;
+    if (r.depth == 0) {
+      HandleRoot(r);
+    } else {
+      HandleSub(r);
+    }
+  }
+
+  // Parses the Time column.  Returns the number when there is one; fails
+  // when `required` (the unit is a quantity) and there is none, the message
+  // starting with `what` (default: Time of "<identifier>").
+  std::optional<ProfileNumber> ParseTime(const Row& r, bool required, std::string what = {}) {
     std::string problem;
-    std::optional<ProfileNumber> number = ParseProfileNumber(text, &problem);
-    bool required = unit == "us" || unit == "cycles" || unit == "count" || unit == "bytes";
-    if (!number) {
-      if (required)
-        Fail(fmt::format("Time of \"{}\": {} (expected a number of {})", metric->name, problem,
-                         unit));
-      Warn(
-          fmt::format("Time of \"{}\" ({}) kept without a value: {}", metric->name, unit, problem));
-      return std::nullopt;
-    }
-    if (unit == "cycles" && !number->integer)
-      Fail(fmt::format("Time of \"{}\": expected a whole number of cycles, got \"{}\"",
-                       metric->name, text));
-    metric->has_value = true;
-    metric->value = number->value;
-    return number->integer;
-  }
-
-  void AddRoot(Kind kind, ProfileMetric metric) {
-    Current& c = current_[kind];
-    bool repeated = metric.name != "NULL" && c.root_ids.count(metric.name) > 0;
-    if (!c.block || repeated) {
-      c.root_ids.clear();
-      ProfileBlock block;
-      if (kind == kExecute) {
-        block.execution = static_cast<int>(report_.raw.size()) + 1;
-        block.title = fmt::format("Execute Stat {}", block.execution);
-        report_.raw.push_back(std::move(block));
-        c.block = BlockRef{true, report_.raw.size() - 1};
+    std::optional<ProfileNumber> number = ParseProfileNumber(r.time, &problem);
+    if (!number && Contains(r.time, ",")) {
+      if (IsThousandsGrouped(r.time)) {
+        std::string digits(r.time);
+        digits.erase(std::remove(digits.begin(), digits.end(), ','), digits.end());
+        number = ParseProfileNumber(digits, &problem);
+        if (number && !thousands_warned_) {
+          thousands_warned_ = true;
+          Warn(
+              fmt::format("Time \"{}\" of \"{}\" is read as {}: its digits are grouped with "
+                          "commas, which no QNN tool writes (the file was probably re-saved "
+                          "by a spreadsheet); other values like it are read the same way",
+                          r.time, r.identifier, digits));
+        }
       } else {
-        block.title = std::string(kKindTitles[kind]);
-        report_.statistics.push_back(std::move(block));
-        c.block = BlockRef{false, report_.statistics.size() - 1};
+        problem = fmt::format(
+            "\"{}\" is not a number (a comma is read only as a thousands separator between "
+            "groups of three digits, as in \"1,000\")",
+            r.time);
       }
     }
-    c.root_ids.insert(metric.name);
+    if (what.empty()) what = fmt::format("Time of \"{}\"", r.identifier);
+    if (!number && required)
+      Fail(fmt::format("{}: {} (expected a number of {})", what, problem,
+                       r.unit.empty() ? "the stated unit" : r.unit));
+    if (!number && !r.time.empty() && r.unit != "object")
+      Warn(fmt::format("Time of \"{}\" ({}) kept without a value: {}", r.identifier, r.unit,
+                       problem));
+    return number;
+  }
+
+  static bool QuantityUnit(std::string_view unit) {
+    return unit == "us" || unit == "cycles" || unit == "count" || unit == "bytes";
+  }
+
+  // The whole number of cycles in the Time column of `r`; `what` starts the
+  // error message.
+  int64_t Cycles(const Row& r, const std::string& what) {
+    std::optional<ProfileNumber> number = ParseTime(r, /*required=*/true, what);
+    if (!number->integer)
+      Fail(fmt::format("{}: expected a whole number of cycles, got \"{}\"", what, r.time));
+    return *number->integer;
+  }
+
+  void SetValue(const Row& r, ProfileMetric* metric) {
+    if (r.unit == "object") return;  // an opaque object, not a quantity
+    std::optional<ProfileNumber> number = ParseTime(r, QuantityUnit(r.unit));
+    if (!number) return;
+    if (r.unit == "cycles" && !number->integer)
+      Fail(fmt::format("Time of \"{}\": expected a whole number of cycles, got \"{}\"",
+                       metric->name, r.time));
+    metric->has_value = true;
+    metric->value = number->value;
+  }
+
+  void HandleRoot(const Row& r) {
+    std::optional<ProfileGraphLabel> graph;
+    if (r.source == "NETRUN") graph = ParseProfileGraphLabel(r.identifier);
+    ProfileMetric metric;
+    metric.name = std::string(r.identifier);
+    if (r.source == "NETRUN" &&
+        (graph || r.identifier.empty() || EqualsIgnoreCase(r.identifier, "null")))
+      metric.name = "NetRun";
+    metric.source = r.source == "BACKEND"  ? "Backend"
+                    : r.source == "NETRUN" ? "NetRun"
+                                           : std::string(r.source);
+    metric.unit = r.unit;
+    SetValue(r, &metric);
+
+    Kind kind = graph ? kExecute : Classify(r.message, r.identifier, r.unit);
+    Current& c = current_[kind];
+    std::string id(r.identifier);  // "null" never splits, though its metric is "NetRun"
+    bool repeated = !EqualsIgnoreCase(id, "null") && c.root_ids.count(id) > 0;
+    if (graph) {
+      graph_ = graph;
+      graph_label_ = std::string(r.identifier);
+      graph_rows_seen_ = true;
+    }
+    if (graph || !c.block || repeated) OpenBlock(kind);
+    c.root_ids.insert(std::move(id));
     ProfileBlock& b = Block(*c.block);
+    if (!b.timestamp_us && !r.timestamp.empty() &&
+        std::all_of(r.timestamp.begin(), r.timestamp.end(), IsDigit)) {
+      std::string problem;
+      if (auto ts = ParseProfileNumber(r.timestamp, &problem); ts && ts->integer)
+        b.timestamp_us = static_cast<uint64_t>(*ts->integer);
+    }
     b.metrics.push_back(std::move(metric));
     last_root_ = *c.block;
     last_root_index_ = b.metrics.size() - 1;
-    last_node_ = -1;
+    roles_.assign(1, Role::kRoot);
+    node_ = -1;
+    node_skipped_ = false;
+    flat_list_.reset();
     root_nodes_decided_ = false;
+  }
+
+  void OpenBlock(Kind kind) {
+    Current& c = current_[kind];
+    c.root_ids.clear();
+    ProfileBlock block;
+    block.first_line = static_cast<int>(line_);
+    if (kind == kExecute) {
+      block.execution = static_cast<int>(report_.raw.size()) + 1;
+      block.title = fmt::format("Execute Stat {}", block.execution);
+      if (graph_) {
+        block.graph = graph_label_;
+        block.graph_index = graph_->index;
+        block.graph_name = graph_->name;
+      }
+      report_.raw.push_back(std::move(block));
+      c.block = BlockRef{true, report_.raw.size() - 1};
+    } else {
+      block.title = std::string(kKindTitles[kind]);
+      report_.statistics.push_back(std::move(block));
+      c.block = BlockRef{false, report_.statistics.size() - 1};
+    }
   }
 
   // A block holds the nodes of one parent; a critical-path parent (linting)
@@ -290,87 +456,233 @@ class CsvParser {
     return root_takes_nodes_;
   }
 
-  void AddSubEvent(const std::string& message, ProfileMetric metric,
-                   std::optional<int64_t> integer) {
+  void HandleSub(const Row& r) {
     if (!last_root_)
       Fail(fmt::format(
-          "SUB-EVENT row \"{}\" has no ROOT row above it: expected it after the "
+          "{} row \"{}\" has no ROOT row above it: expected it after the "
           "cycles ROOT row it belongs to (e.g. \"Accelerator (execute) time (cycles)\")",
-          metric.name));
+          r.level, r.identifier));
+    if (static_cast<size_t>(r.depth) > roles_.size())
+      Fail(
+          fmt::format("{} row \"{}\" is {} levels below the row above it: expected a row of "
+                      "the level in between first",
+                      r.level, r.identifier, static_cast<size_t>(r.depth) + 1 - roles_.size()));
+    roles_.resize(static_cast<size_t>(r.depth));
+    Role parent = roles_.back();
+    Role role = Role::kIgnored;
+    switch (parent) {
+      case Role::kRoot:
+        role = HandleOpRow(r);
+        break;
+      case Role::kNode:
+        role = HandleLintRow(r, CurrentNode());
+        break;
+      case Role::kLintList:
+        role = AddOverlapName(r);
+        break;
+      case Role::kLintOther:
+      case Role::kOpName:
+        Warn(fmt::format("{} row \"{}\" nested under a linting entry or op name ignored", r.level,
+                         r.identifier));
+        break;
+      case Role::kIgnored:
+        break;  // under a row already ignored (and warned about)
+    }
+    roles_.push_back(role);
+  }
+
+  ProfileNode& CurrentNode() { return Block(*last_root_).nodes[static_cast<size_t>(node_)]; }
+
+  // A direct sub-event of a ROOT row: a per-node row, or in ONNX Runtime's
+  // flat layout a linting entry of the node above it or an overlapping op.
+  Role HandleOpRow(const Row& r) {
     ProfileBlock& b = Block(*last_root_);
     const ProfileMetric& root = b.metrics[last_root_index_];
-    if (message == "NODE") {
-      if (root.unit != "cycles")
-        Fail(
-            fmt::format("NODE row \"{}\" follows ROOT row \"{}\", which is in {}: expected it "
-                        "after a cycles ROOT row",
-                        metric.name, root.name, root.unit));
-      if (metric.unit != "cycles") {
-        Warn(fmt::format("NODE row \"{}\" is in {} rather than cycles; ignored", metric.name,
-                         metric.unit));
-        last_node_ = -1;
-        return;
+    std::optional<LintEntry> lint = profile_internal::LintEntryOf(r.identifier);
+    if (lint) {
+      if (node_ < 0) {
+        if (!node_skipped_)  // else the node row was ignored, with a warning
+          Warn(fmt::format("linting entry \"{}\" with no per-node row above it ignored",
+                           r.identifier));
+        return Role::kIgnored;
       }
-      last_node_ = -1;
-      if (!RootTakesNodes(b, root.name)) return;
-      ProfileNode node;
-      std::string_view label = metric.name;
-      if (label.size() >= 8 && ToLower(label.substr(label.size() - 8)) == "(cycles)")
-        label = Trim(label.substr(0, label.size() - 8));
-      SetProfileNodeLabel(label, &node);
-      node.cycles = *integer;  // SetValue made sure cycles are whole and in range
-      b.nodes.push_back(std::move(node));
-      last_node_ = static_cast<int>(b.nodes.size()) - 1;
-      return;
+      Role role = HandleLintRow(r, CurrentNode());
+      flat_list_.reset();
+      if (role == Role::kLintList) flat_list_ = lint;
+      return role;
     }
-    std::string name = ToLower(metric.name);
-    std::optional<int64_t>* slot = nullptr;
-    if (last_node_ >= 0) {
-      ProfileNode& node = b.nodes[last_node_];
-      if (name == "wait (scheduler) time") slot = &node.wait_cycles;
-      if (name == "overlap time") slot = &node.overlap_cycles;
-      if (name == "overlap (wait) time") slot = &node.overlap_wait_cycles;
-      if (slot) {
-        if (metric.unit != "cycles" || !integer)
-          Fail(fmt::format("\"{}\" of \"{}\": expected a number of cycles", metric.name,
-                           node.label));
-        *slot = *integer;
-        node.has_lint = true;
-        return;
+    if (flat_list_ && node_ >= 0) {
+      std::string problem;
+      if (!ParseProfileNumber(r.time, &problem)) return AddOverlapName(r, *flat_list_);
+    }
+    flat_list_.reset();
+    node_ = -1;
+    node_skipped_ = true;
+    bool node_message = r.message == "NODE";
+    bool looks_like_node = r.unit == "cycles" && (profile_internal::HasOpId(r.identifier) ||
+                                                  EndsWithCycles(r.identifier));
+    if (node_message && root.unit != "cycles")
+      Fail(
+          fmt::format("NODE row \"{}\" follows ROOT row \"{}\", which is in {}: expected it after "
+                      "a cycles ROOT row",
+                      r.identifier, root.name, root.unit));
+    if (node_message && r.unit != "cycles") {
+      Warn(fmt::format("NODE row \"{}\" is in {} rather than cycles; ignored", r.identifier,
+                       r.unit));
+      return Role::kIgnored;
+    }
+    if (!node_message && (!looks_like_node || root.unit != "cycles")) {
+      Warn(fmt::format("{} row \"{}\" ({}) ignored", r.level, r.identifier, r.message));
+      return Role::kIgnored;
+    }
+    int64_t cycles = Cycles(r, fmt::format("Time of \"{}\"", r.identifier));
+    if (!RootTakesNodes(b, root.name)) return Role::kIgnored;
+    ProfileNode node;
+    std::string_view label = r.identifier;
+    if (EndsWithCycles(label)) label = Trim(label.substr(0, label.size() - 8));
+    SetProfileNodeLabel(label, &node);
+    node.cycles = cycles;
+    b.nodes.push_back(std::move(node));
+    node_ = static_cast<int>(b.nodes.size()) - 1;
+    node_skipped_ = false;
+    return Role::kNode;
+  }
+
+  static bool EndsWithCycles(std::string_view s) {
+    return s.size() >= 8 && EqualsIgnoreCase(s.substr(s.size() - 8), "(cycles)");
+  }
+
+  // A linting entry of `node`.
+  Role HandleLintRow(const Row& r, ProfileNode& node) {
+    std::optional<LintEntry> entry = profile_internal::LintEntryOf(r.identifier);
+    if (!entry) {
+      Warn(fmt::format("unknown linting entry under \"{}\" ignored: \"{}\"", node.label,
+                       r.identifier));
+      return Role::kIgnored;
+    }
+    node.has_lint = true;
+    if (*entry == LintEntry::kResources) {
+      node.resources = profile_internal::SplitResources(r.time);
+      return Role::kLintOther;
+    }
+    if (r.unit != "cycles")
+      Fail(fmt::format("\"{}\" of \"{}\": expected a number of cycles, got \"{}\" {}", r.identifier,
+                       node.label, r.time, r.unit));
+    int64_t cycles = Cycles(r, fmt::format("\"{}\" of \"{}\"", r.identifier, node.label));
+    std::optional<int64_t>* slot = profile_internal::LintCyclesSlot(*entry, &node);
+    if (slot->has_value())
+      Warn(fmt::format("\"{}\" repeated under \"{}\"; the last one is kept", r.identifier,
+                       node.label));
+    *slot = cycles;
+    if (!profile_internal::LintNameList(*entry, &node)) return Role::kLintOther;
+    list_ = entry;
+    return Role::kLintList;
+  }
+
+  Role AddOverlapName(const Row& r) { return AddOverlapName(r, *list_); }
+
+  Role AddOverlapName(const Row& r, LintEntry list) {
+    ProfileNode& node = CurrentNode();
+    if (r.identifier.empty()) {
+      Warn(fmt::format("empty op name under \"{}\" of \"{}\" ignored",
+                       list == LintEntry::kOverlap ? "Overlap time" : "Overlap (wait) time",
+                       node.label));
+      return Role::kIgnored;
+    }
+    profile_internal::LintNameList(list, &node)->emplace_back(r.identifier);
+    return Role::kOpName;
+  }
+
+  void Finish() {
+    if (graph_rows_seen_) {
+      size_t unnamed = 0;
+      int first = 0;
+      for (const auto& b : report_.raw) {
+        if (b.execution <= 0 || b.graph_index || !b.graph_name.empty()) continue;
+        if (unnamed++ == 0) first = b.first_line;
       }
+      if (unnamed > 0)
+        warnings_.Add(static_cast<uint64_t>(first),
+                      fmt::format("{} execution block(s) before the first \"Graph N: NAME\" row "
+                                  "belong to no graph",
+                                  unnamed));
     }
-    Warn(fmt::format("SUB-EVENT row \"{}\" ({}) ignored", metric.name, message));
+    profile_internal::NumberGraphExecutions(&report_);
+    warnings_.Finish();
   }
 
   const std::string& path_;
   std::string_view text_;
+  profile_internal::CsvRecordReader reader_;
   ProfileReport report_;
-  uint64_t line_ = 0;
+  profile_internal::ProfileWarnings warnings_{&report_.warnings};
+  uint64_t line_ = 0;  // first line of the record at hand
   uint64_t last_content_line_ = 0;
   size_t rows_ = 0;
-  size_t columns_ = kColumns.size();
-  size_t dropped_warnings_ = 0;
+  size_t columns_ = kCsvColumnCount;
+  bool header_seen_ = false;
+  std::vector<PendingLine> pending_;
   std::array<Current, kKindCount> current_;
+  std::optional<ProfileGraphLabel> graph_;  // of the last "Graph N: NAME" row
+  std::string graph_label_;
+  bool graph_rows_seen_ = false;
+  bool thousands_warned_ = false;
   std::optional<BlockRef> last_root_;
   size_t last_root_index_ = 0;
-  int last_node_ = -1;
+  std::vector<Role> roles_;             // of the last row at each depth, down to the row at hand
+  int node_ = -1;                       // the last per-node row of the last ROOT row's block
+  bool node_skipped_ = false;           // the last direct sub-event of the ROOT row was ignored
+  std::optional<LintEntry> list_;       // the overlap entry whose op names follow (nested)
+  std::optional<LintEntry> flat_list_;  // the same in ONNX Runtime's flat layout
   bool root_nodes_decided_ = false, root_takes_nodes_ = false;
 };
+
+// Naive split for sniffing a prefix (which may end inside a quoted field).
+std::vector<std::string_view> SniffFields(std::string_view line) {
+  std::vector<std::string_view> out;
+  size_t pos = 0;
+  while (pos <= line.size()) {
+    size_t comma = std::min(line.find(',', pos), line.size());
+    out.push_back(Trim(line.substr(pos, comma - pos)));
+    pos = comma + 1;
+  }
+  return out;
+}
+
+bool LooksLikeDataRow(const std::vector<std::string_view>& f) {
+  if (f.size() < kCsvColumnCount) return false;
+  std::string unit = ToUpper(f[3]), source = ToUpper(f[4]);
+  static constexpr std::string_view kUnits[] = {"US",     "BYTES",   "CYCLES",  "COUNT",
+                                                "OBJECT", "BACKEND", "UNKNOWN", "INF/SEC"};
+  return profile_internal::CsvEventDepth(f[5]) >= 0 &&
+         (source == "BACKEND" || source == "NETRUN") &&
+         std::find(std::begin(kUnits), std::end(kUnits), unit) != std::end(kUnits);
+}
 
 }  // namespace
 
 bool LooksLikeProfileCsv(std::string_view prefix) {
-  if (prefix.substr(0, kUtf8Bom.size()) == kUtf8Bom) prefix.remove_prefix(kUtf8Bom.size());
-  if (prefix.substr(0, kHeader.size()) == kHeader) return true;
-  // A file appended to by a second run may start without a header.
-  std::string_view first = prefix.substr(0, prefix.find('\n'));
-  std::vector<std::string_view> f;
-  if (!SplitFirstCommas(first, kColumns.size() - 1, &f)) return false;
-  std::string unit = ToUpper(Trim(f[3])), source = ToUpper(Trim(f[4])), level = ToUpper(Trim(f[5]));
-  static constexpr std::string_view kUnits[] = {"US",     "BYTES",   "CYCLES", "COUNT",
-                                                "OBJECT", "BACKEND", "UNKNOWN"};
-  return (level == "ROOT" || level == "SUB-EVENT") && (source == "BACKEND" || source == "NETRUN") &&
-         std::find(std::begin(kUnits), std::end(kUnits), unit) != std::end(kUnits);
+  prefix = profile_internal::SkipBom(prefix);
+  constexpr int kMaxPreambleLines = 32;
+  size_t pos = 0;
+  int lines = 0;
+  while (pos < prefix.size() && lines++ <= kMaxPreambleLines) {
+    size_t end = std::min(prefix.find('\n', pos), prefix.size());
+    std::string_view line = prefix.substr(pos, end - pos);
+    pos = end + 1;
+    if (Trim(line).empty()) continue;
+    std::vector<std::string_view> f = SniffFields(line);
+    if (f.size() >= kCsvColumnCount &&
+        std::equal(std::begin(kCsvColumns), std::end(kCsvColumns), f.begin(),
+                   [](std::string_view a, std::string_view b) { return EqualsIgnoreCase(a, b); }))
+      return true;
+    // A file appended to by a second run may start without a header.
+    if (lines == 1 && LooksLikeDataRow(f)) return true;
+    // Otherwise only "key, value" preamble lines may come before the header.
+    char first = Trim(line)[0];
+    if (f.size() < 2 || f[0].empty() || first == '{' || first == '[' || first == '<') return false;
+  }
+  return false;
 }
 
 ProfileReport ReadProfileCsv(const std::string& path) {

@@ -11,46 +11,25 @@
 
 #include "base/errors.h"
 #include "formats/profile_text.h"
+#include "formats/profile_text_test_util.h"
 
 namespace htpscope {
 namespace {
 
-constexpr char kPath[] = "profile.csv";
-constexpr char kHeader[] =
-    "Msg Timestamp,Message,Time,Unit of Measurement,Timing Source,Event Level,Event Identifier\n";
+using testing_support::Contains;
+using testing_support::NodeSum;
+using testing_support::Value;
 
-bool Contains(const std::string& haystack, std::string_view needle) {
-  return haystack.find(needle) != std::string::npos;
-}
+constexpr char kPath[] = "profile.csv";
 
 std::optional<InputError> CsvError(std::string_view text) {
-  try {
-    ParseProfileCsv(kPath, text);
-  } catch (const InputError& e) {
-    return e;
-  }
-  return std::nullopt;
+  return testing_support::CsvError(kPath, text);
 }
-
 void ExpectCsvError(std::string_view text, uint64_t line, std::string_view mentions) {
-  std::optional<InputError> e = CsvError(text);
-  ASSERT_TRUE(e.has_value()) << "no error for:\n" << text;
-  EXPECT_EQ(e->file(), kPath);
-  EXPECT_TRUE(Contains(e->what(), kPath)) << e->what();
-  EXPECT_EQ(e->line(), line) << e->what();
-  EXPECT_TRUE(Contains(e->problem(), mentions)) << e->what();
+  testing_support::ExpectCsvError(kPath, text, line, mentions);
 }
-
-double Value(const ProfileBlock& block, std::string_view name) {
-  const ProfileMetric* m = block.Find(name);
-  EXPECT_NE(m, nullptr) << name << " missing from " << block.title;
-  return m ? m->value : -1;
-}
-
-int64_t NodeSum(const ProfileBlock& block) {
-  return std::accumulate(block.nodes.begin(), block.nodes.end(), int64_t{0},
-                         [](int64_t sum, const ProfileNode& n) { return sum + n.cycles; });
-}
+constexpr char kHeader[] =
+    "Msg Timestamp,Message,Time,Unit of Measurement,Timing Source,Event Level,Event Identifier\n";
 
 // Rows as ONNX Runtime's QNN EP writes them (formats.md §5.3).
 constexpr char kTwoExecutions[] =
@@ -81,7 +60,7 @@ TEST(ProfileCsv, TwoExecutionsWithNodes) {
   ASSERT_EQ(r.statistics.size(), 2u);
   const ProfileBlock& init = r.statistics[0];
   EXPECT_EQ(init.title, "Init Stats");
-  EXPECT_EQ(init.first_line, 0);
+  EXPECT_EQ(init.first_line, 2);  // its first row
   ASSERT_EQ(init.metrics.size(), 2u);
   EXPECT_EQ(init.metrics[0].name, "RPC (load binary) time");
   EXPECT_EQ(init.metrics[0].source, "Backend");

@@ -7,18 +7,20 @@
 #include <charconv>
 #include <cmath>
 #include <set>
+#include <tuple>
 #include <utility>
 
 #include "base/errors.h"
+#include "base/text_util.h"
 #include "formats/byte_source.h"
-#include "formats/text_util.h"
+#include "formats/profile_text_shared.h"
 
 namespace htpscope {
 namespace {
 
-constexpr size_t kMaxWarnings = 20;
+using profile_internal::LintEntry;
+
 constexpr size_t kMaxQuotedChars = 80;
-constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
 
 bool EndsWithIgnoreCase(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && EqualsIgnoreCase(s.substr(s.size() - suffix.size()), suffix);
@@ -122,8 +124,6 @@ struct ParsedValue {
   std::string tag;
 };
 
-enum class ListKind { kNone, kOverlap, kOverlapWait };
-
 class TextParser {
  public:
   TextParser(const std::string& path, std::string_view text) : path_(path), text_(text) {}
@@ -131,7 +131,7 @@ class TextParser {
   ProfileReport Run() {
     report_.path = path_;
     report_.format = ProfileFormat::kText;
-    if (text_.substr(0, kUtf8Bom.size()) == kUtf8Bom) text_.remove_prefix(kUtf8Bom.size());
+    text_ = profile_internal::SkipBom(text_);
     if (Trim(text_).empty())
       throw InputError(path_, "empty file: expected qnn-profile-viewer text output");
     size_t pos = 0;
@@ -147,17 +147,17 @@ class TextParser {
     Close();
     if (report_.statistics.empty() && report_.raw.empty()) {
       // Point at the first line that was not understood, else at the end.
-      bool unrecognised = first_warning_line_ > 0;
+      bool unrecognised = warnings_.first_line() > 0;
       throw InputError(
           path_,
           fmt::format("no profile sections found{}: expected qnn-profile-viewer output with "
                       "\"Execute Stat N\" blocks or \"... Stats:\" sections",
                       unrecognised ? " (this is the first line not understood)"
                                    : " before the end of the file"),
-          {}, unrecognised ? first_warning_line_ : last_content_line_);
+          {}, unrecognised ? warnings_.first_line() : last_content_line_);
     }
-    if (dropped_warnings_ > 0)
-      report_.warnings.push_back(fmt::format("{} more warnings not shown", dropped_warnings_));
+    AssignGraphs();
+    warnings_.Finish();
     return std::move(report_);
   }
 
@@ -168,20 +168,36 @@ class TextParser {
     ProfileBlock block;
     bool raw = false;
     bool snpe_layers = false;  // SNPE "Layer Times:": node lines with no root line
-    bool placeholder = false;  // "Execute Stats:" before its "Execute Stat N" blocks
+    bool placeholder = false;  // dropped when empty ("Execute Stats:" before its blocks, ...)
   };
 
   [[noreturn]] void Fail(std::string problem) const {
     throw InputError(path_, std::move(problem), {}, line_);
   }
 
-  void Warn(std::string message) {
-    if (first_warning_line_ == 0) first_warning_line_ = line_;
-    if (report_.warnings.size() < kMaxWarnings) {
-      report_.warnings.push_back(fmt::format("line {}: {}", line_, message));
-    } else {
-      ++dropped_warnings_;
+  void Warn(const std::string& message) { warnings_.Add(line_, message); }
+
+  // When the raw dump names no graph and the statistics name exactly one,
+  // every execution is of that graph; then each graph's executions are numbered.
+  void AssignGraphs() {
+    std::set<std::tuple<bool, int, std::string>> named;
+    for (const auto& b : report_.statistics)
+      if (b.graph_index || !b.graph_name.empty())
+        named.emplace(b.graph_index.has_value(), b.graph_index.value_or(0), b.graph_name);
+    bool raw_named = std::any_of(report_.raw.begin(), report_.raw.end(), [](const ProfileBlock& b) {
+      return b.graph_index || !b.graph_name.empty();
+    });
+    if (named.size() == 1 && !raw_named) {
+      const ProfileBlock* source = nullptr;
+      for (const auto& b : report_.statistics)
+        if (b.graph_index || !b.graph_name.empty()) source = &b;
+      for (auto& b : report_.raw) {
+        if (b.execution <= 0) continue;
+        b.graph_index = source->graph_index;
+        b.graph_name = source->graph_name;
+      }
     }
+    profile_internal::NumberGraphExecutions(&report_);
   }
 
   void HandleLine(std::string_view line) {
@@ -208,21 +224,26 @@ class TextParser {
 
   // The file header ("qnn-profile-viewer: v2.45...", "Time Scale: 1e-06", ...).
   bool HandleHeaderKey(std::string_view trimmed) {
-    static constexpr std::string_view kIgnored[] = {
+    static constexpr std::string_view kKeys[] = {
         "Input Log File Location:", "Log File Created:", "Time Scale:", "Epoch Timestamp:",
-        "Generated using:",         "qnn-net-run:",      "Backend:"};
-    constexpr std::string_view kViewer = "qnn-profile-viewer:";
-    if (trimmed.substr(0, kViewer.size()) == kViewer) {
+        "Generated using:",         "qnn-net-run:",      "Backend:",    "qnn-profile-viewer:"};
+    for (std::string_view key : kKeys) {
+      if (trimmed.substr(0, key.size()) != key) continue;
       Close();
-      part_ = Part::kHeader;
-      report_.viewer_version = std::string(Trim(trimmed.substr(kViewer.size())));
-      return true;
-    }
-    for (std::string_view key : kIgnored) {
-      if (trimmed.substr(0, key.size()) == key) {
-        Close();
-        return true;
+      ProfileHeaderEntry entry;
+      entry.key = std::string(key.substr(0, key.size() - 1));
+      entry.value = std::string(Trim(trimmed.substr(key.size())));
+      entry.line = static_cast<int>(line_);
+      if (key == "qnn-profile-viewer:") {
+        part_ = Part::kHeader;
+        report_.viewer_version = entry.value;
+      } else if (key == "qnn-net-run:") {
+        report_.application_version = entry.value;
+      } else if (key == "Backend:") {
+        report_.backend_version = entry.value;
       }
+      report_.header.push_back(std::move(entry));
+      return true;
     }
     return false;
   }
@@ -244,10 +265,13 @@ class TextParser {
           execution <= 0)
         Fail(fmt::format("{}: expected \"Execute Stat <n>\" with a positive integer n",
                          Quote(head)));
-      if (!executions_seen_.insert(execution).second)
-        Warn(fmt::format("\"Execute Stat {}\" appears again; kept as a separate block", execution));
       Open(fmt::format("Execute Stat {}", execution), true, execution);
+      SetGraph(&open_->block, raw_graph_label_, raw_graph_);
       part_ = Part::kRaw;
+      return true;
+    }
+    if (IsGraphNameHeader(head)) {  // "Graph 0: model.prefill"
+      StartGroup(head, /*is_graph=*/true);
       return true;
     }
     if (head.empty() || head.back() != ':') return false;
@@ -296,10 +320,37 @@ class TextParser {
     return false;
   }
 
+  // "Graph 0: model.prefill" alone on a line (no " : <value>" after it).
+  static bool IsGraphNameHeader(std::string_view head) {
+    std::optional<ProfileGraphLabel> label = ParseProfileGraphLabel(head);
+    return label && head.find(':') != std::string_view::npos && head.back() != ':' &&
+           head.find(" : ") == std::string_view::npos;
+  }
+
+  static void SetGraph(ProfileBlock* b, std::string_view label,
+                       const std::optional<ProfileGraphLabel>& graph) {
+    b->graph = std::string(label);
+    b->graph_index.reset();
+    b->graph_name.clear();
+    if (graph) {
+      b->graph_index = graph->index;
+      b->graph_name = graph->name;
+    }
+  }
+
   // "Total Inference Time:" / "Graph N (name):" inside a section: a new
   // group of the same section, kept in its own block so graphs stay apart.
+  // In the raw dump a graph line also names the graph of the "Execute Stat"
+  // blocks that follow.
   void StartGroup(std::string_view graph, bool is_graph) {
+    std::optional<ProfileGraphLabel> label;
+    if (is_graph) label = ParseProfileGraphLabel(graph);
+    if (is_graph && part_ == Part::kRaw) {
+      raw_graph_ = label;
+      raw_graph_label_ = std::string(graph);
+    }
     if (!open_) {
+      if (is_graph && part_ == Part::kRaw) return;
       Warn(fmt::format("{} outside any section ignored",
                        Quote(is_graph ? graph : std::string_view("Total Inference Time"))));
       return;
@@ -307,7 +358,7 @@ class TextParser {
     ProfileBlock& b = open_->block;
     bool empty = b.metrics.empty() && b.nodes.empty();
     if (empty && (b.graph.empty() || !is_graph)) {
-      if (is_graph) b.graph = std::string(graph);
+      if (is_graph) SetGraph(&b, graph, label);
       return;
     }
     std::string title = b.title;
@@ -315,7 +366,9 @@ class TextParser {
     int execution = b.execution;
     Open(std::move(title), raw, execution);
     open_->snpe_layers = snpe_layers;
-    open_->block.graph = std::string(graph);
+    // A raw graph line between two "Execute Stat" blocks leaves this one empty: drop it then.
+    open_->placeholder = raw && is_graph;
+    SetGraph(&open_->block, graph, label);
   }
 
   void Open(std::string title, bool raw, int execution) {
@@ -330,7 +383,18 @@ class TextParser {
 
   void Close() {
     if (open_) {
-      bool empty = open_->block.metrics.empty() && open_->block.nodes.empty();
+      const ProfileBlock& b = open_->block;
+      bool empty = b.metrics.empty() && b.nodes.empty();
+      // "Execute Stat N" twice for one graph: kept apart, with a warning at the second.
+      if (!(open_->placeholder && empty) && b.execution > 0 &&
+          !executions_seen_
+               .emplace(std::make_tuple(b.graph_index.has_value(), b.graph_index.value_or(0),
+                                        b.graph_name),
+                        b.execution)
+               .second)
+        warnings_.Add(static_cast<uint64_t>(b.first_line),
+                      fmt::format("\"Execute Stat {}\" appears again; kept as a separate block",
+                                  b.execution));
       if (!(open_->placeholder && empty))
         (open_->raw ? report_.raw : report_.statistics).push_back(std::move(open_->block));
       open_.reset();
@@ -350,7 +414,7 @@ class TextParser {
 
   void ResetLint() {
     sub_indent_.reset();
-    list_ = ListKind::kNone;
+    list_.reset();
   }
 
   // Parses the value part of a line.  Returns nullopt (after a warning) when
@@ -412,9 +476,45 @@ class TextParser {
     return name;
   }
 
+  void AddRoot(ProfileMetric metric, ParsedValue value, size_t indent) {
+    ProfileBlock& b = open_->block;
+    metric.has_value = value.has_value;
+    metric.value = value.value;
+    metric.unit = std::move(value.unit);
+    b.metrics.push_back(std::move(metric));
+    if (!root_indent_) root_indent_ = indent;
+    root_ = static_cast<int>(b.metrics.size()) - 1;
+    ResetNodes();
+  }
+
+  // "Graph 0: model.prefill : 1500000  us": the NETRUN execute event of a
+  // graph, as the CSV prints it in a ROOT row; names the block's graph.
+  bool HandleGraphValueLine(std::string_view trimmed, size_t indent) {
+    size_t sep = trimmed.rfind(" : ");
+    if (sep == std::string_view::npos) return false;
+    std::string_view label_text = Trim(trimmed.substr(0, sep));
+    std::optional<ProfileGraphLabel> label = ParseProfileGraphLabel(label_text);
+    if (!label) return false;
+    std::optional<ParsedValue> value = ParseValue(label_text, Trim(trimmed.substr(sep + 3)));
+    if (!value) return true;
+    ProfileBlock& b = open_->block;
+    if ((b.graph_index || !b.graph_name.empty()) &&
+        (b.graph_index != label->index || b.graph_name != label->name))
+      Warn(
+          fmt::format("{} names another graph than \"{}\" above it; the block is taken to be of {}",
+                      Quote(trimmed), b.graph, Quote(label_text)));
+    SetGraph(&b, label_text, label);
+    ProfileMetric metric;
+    metric.name = "NetRun";
+    metric.source = "NetRun";
+    AddRoot(std::move(metric), std::move(*value), indent);
+    return true;
+  }
+
   void HandleContent(std::string_view trimmed, size_t indent) {
     ProfileBlock& b = open_->block;
     if (!root_indent_ || indent <= *root_indent_) {
+      if (HandleGraphValueLine(trimmed, indent)) return;
       std::string_view name, tail;
       if (!SplitNameValue(trimmed, &name, &tail)) {
         Warn(fmt::format("unrecognised line ignored: {}", Quote(trimmed)));
@@ -440,13 +540,7 @@ class TextParser {
         if (name == "NetRun" || name.substr(0, 7) == "NetRun ") metric.source = "NetRun";
         metric.name = std::string(name);
       }
-      metric.has_value = value->has_value;
-      metric.value = value->value;
-      metric.unit = std::move(value->unit);
-      b.metrics.push_back(std::move(metric));
-      if (!root_indent_) root_indent_ = indent;
-      root_ = static_cast<int>(b.metrics.size()) - 1;
-      ResetNodes();
+      AddRoot(std::move(metric), std::move(*value), indent);
       return;
     }
     if (!node_indent_ || indent <= *node_indent_) {
@@ -536,37 +630,21 @@ class TextParser {
     ProfileNode& node = open_->block.nodes[node_];
     if (!sub_indent_ || indent <= *sub_indent_) {
       if (!sub_indent_) sub_indent_ = indent;
-      list_ = ListKind::kNone;
+      list_.reset();
       std::string_view name, tail;
       if (!SplitNameValue(trimmed, &name, &tail)) {
         Warn(fmt::format("unrecognised line under \"{}\" ignored: {}", node.label, Quote(trimmed)));
         return;
       }
-      if (EqualsIgnoreCase(name, "Resources")) {
-        node.has_lint = true;
-        node.resources.clear();
-        size_t pos = 0;
-        while (pos <= tail.size()) {
-          size_t comma = std::min(tail.find(',', pos), tail.size());
-          std::string_view item = Trim(tail.substr(pos, comma - pos));
-          if (!item.empty()) node.resources.emplace_back(item);
-          pos = comma + 1;
-        }
-        return;
-      }
-      std::optional<int64_t>* slot = nullptr;
-      ListKind list = ListKind::kNone;
-      if (EqualsIgnoreCase(name, "Wait (Scheduler) time")) {
-        slot = &node.wait_cycles;
-      } else if (EqualsIgnoreCase(name, "Overlap time")) {
-        slot = &node.overlap_cycles;
-        list = ListKind::kOverlap;
-      } else if (EqualsIgnoreCase(name, "Overlap (wait) time")) {
-        slot = &node.overlap_wait_cycles;
-        list = ListKind::kOverlapWait;
-      } else {
+      std::optional<LintEntry> entry = profile_internal::LintEntryOf(name);
+      if (!entry) {
         Warn(fmt::format("unknown linting entry under \"{}\" ignored: {}", node.label,
                          Quote(trimmed)));
+        return;
+      }
+      node.has_lint = true;
+      if (*entry == LintEntry::kResources) {
+        node.resources = profile_internal::SplitResources(tail);
         return;
       }
       std::optional<ParsedValue> value;
@@ -574,21 +652,35 @@ class TextParser {
       if (!value || !value->has_value || value->unit != "cycles")
         Fail(fmt::format("\"{}\" of \"{}\": expected \"<number>  cycles\", got {}", name,
                          node.label, Quote(tail)));
+      std::optional<int64_t>* slot = profile_internal::LintCyclesSlot(*entry, &node);
       if (slot->has_value())
         Warn(fmt::format("\"{}\" repeated under \"{}\"; the last one is kept", name, node.label));
       *slot = *value->integer;
-      node.has_lint = true;
-      list_ = list;
+      if (profile_internal::LintNameList(*entry, &node)) list_ = entry;
       return;
     }
-    // Deeper still: the names listed under "Overlap time" / "Overlap (wait) time".
-    if (list_ == ListKind::kOverlap) {
-      node.overlap_ops.emplace_back(trimmed);
-    } else if (list_ == ListKind::kOverlapWait) {
-      node.overlap_wait_ops.emplace_back(trimmed);
+    // Deeper still (any depth): the names listed under "Overlap time" / "Overlap (wait) time".
+    if (list_) {
+      profile_internal::LintNameList(*list_, &node)->emplace_back(OverlapName(trimmed));
     } else {
       Warn(fmt::format("unexpected line under \"{}\" ignored: {}", node.label, Quote(trimmed)));
     }
+  }
+
+  // An overlapping op's name line, without a value part the raw dump may
+  // print after it ("q_proj:OpId_40 :   cycles").
+  static std::string OverlapName(std::string_view line) {
+    size_t colon = line.rfind(':');
+    if (colon != std::string_view::npos && colon > 0 &&
+        std::isspace(static_cast<unsigned char>(line[colon - 1]))) {
+      std::vector<std::string_view> tokens = SplitWhitespace(line.substr(colon + 1));
+      bool value_only =
+          tokens.size() <= 2 && std::all_of(tokens.begin(), tokens.end(), [](std::string_view t) {
+            return IsKnownUnit(t) || StartsLikeNumber(t);
+          });
+      if (value_only) return std::string(Trim(line.substr(0, colon)));
+    }
+    return std::string(Trim(line));
   }
 
   const std::string& path_;
@@ -596,11 +688,14 @@ class TextParser {
   ProfileReport report_;
   uint64_t line_ = 0;
   uint64_t last_content_line_ = 0;
-  uint64_t first_warning_line_ = 0;
-  size_t dropped_warnings_ = 0;
+  profile_internal::ProfileWarnings warnings_{&report_.warnings};
   Part part_ = Part::kHeader;
   std::optional<OpenBlock> open_;
-  std::set<int> executions_seen_;
+  // "Execute Stat N" seen, per graph of the raw dump.
+  std::set<std::pair<std::tuple<bool, int, std::string>, int>> executions_seen_;
+  // The graph named by the last graph line of the raw dump.
+  std::optional<ProfileGraphLabel> raw_graph_;
+  std::string raw_graph_label_;
   // Nesting inside the open block, by relative indentation: root lines, the
   // per-node lines under the current root, linting sub-entries under the
   // current node, and the op names listed under an overlap entry.
@@ -608,7 +703,7 @@ class TextParser {
   int root_ = -1;
   int node_ = -1;
   bool root_nodes_decided_ = false, root_takes_nodes_ = false;
-  ListKind list_ = ListKind::kNone;
+  std::optional<LintEntry> list_;  // the overlap entry whose op names follow
 };
 
 bool StartsWithLine(std::string_view line, std::string_view prefix) {
@@ -617,88 +712,8 @@ bool StartsWithLine(std::string_view line, std::string_view prefix) {
 
 }  // namespace
 
-std::optional<ProfileNumber> ParseProfileNumber(std::string_view text, std::string* problem) {
-  ProfileNumber out;
-  if (text.empty()) {
-    *problem = "expected a number, found nothing";
-    return std::nullopt;
-  }
-  if (text[0] == '-') {
-    *problem = fmt::format("\"{}\" is negative: expected a non-negative number", text);
-    return std::nullopt;
-  }
-  const char* begin = text.data();
-  const char* end = begin + text.size();
-  if (std::all_of(begin, end, IsDigit)) {
-    int64_t integer = 0;
-    auto [ptr, ec] = std::from_chars(begin, end, integer);
-    if (ec == std::errc::result_out_of_range) {
-      *problem = fmt::format("{} overflows a 64-bit integer", text);
-      return std::nullopt;
-    }
-    out.integer = integer;
-    out.value = static_cast<double>(integer);
-    return out;
-  }
-  // Only plain decimals: from_chars would also take "inf" and "nan".
-  bool decimal_chars = std::all_of(begin, end, [](char c) {
-    return IsDigit(c) || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-';
-  });
-  double value = 0;
-  auto [ptr, ec] = std::from_chars(begin, end, value);
-  if (!decimal_chars || ec != std::errc() || ptr != end || !std::isfinite(value)) {
-    *problem = fmt::format("\"{}\" is not a number", text);
-    return std::nullopt;
-  }
-  if (value < 0) {
-    *problem = fmt::format("\"{}\" is negative: expected a non-negative number", text);
-    return std::nullopt;
-  }
-  out.value = value;
-  // 2^63: whole doubles below it convert to int64 exactly.
-  if (std::floor(value) == value && value < 9223372036854775808.0)
-    out.integer = static_cast<int64_t>(value);
-  return out;
-}
-
-void SetProfileNodeLabel(std::string_view label, ProfileNode* node) {
-  node->label = std::string(label);
-  node->qnn_op_name = std::string(label);
-  node->op_id.reset();
-  constexpr std::string_view kOpId = "OpId_";
-  size_t at = label.rfind(kOpId);
-  if (at == std::string_view::npos) return;
-  if (at > 0 && label[at - 1] != ':' && label[at - 1] != ' ') return;
-  std::string_view digits = label.substr(at + kOpId.size());
-  uint32_t id = 0;
-  auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), id);
-  if (digits.empty() || !IsDigit(digits[0]) || ec != std::errc() ||
-      ptr != digits.data() + digits.size())
-    return;
-  node->op_id = id;
-  std::string_view name = label.substr(0, at);
-  if (!name.empty() && name.back() == ':') name.remove_suffix(1);
-  node->qnn_op_name = std::string(Trim(name));
-}
-
-const ProfileMetric* ProfileBlock::Find(std::string_view name) const {
-  for (const auto& m : metrics)
-    if (EqualsIgnoreCase(m.name, name)) return &m;
-  return nullptr;
-}
-
-std::vector<const ProfileBlock*> ProfileReport::Executions() const {
-  std::vector<const ProfileBlock*> out;
-  for (const auto& b : raw)
-    if (b.execution > 0) out.push_back(&b);
-  std::stable_sort(out.begin(), out.end(), [](const ProfileBlock* a, const ProfileBlock* b) {
-    return a->execution < b->execution;
-  });
-  return out;
-}
-
 bool LooksLikeProfileText(std::string_view prefix) {
-  if (prefix.substr(0, kUtf8Bom.size()) == kUtf8Bom) prefix.remove_prefix(kUtf8Bom.size());
+  prefix = profile_internal::SkipBom(prefix);
   size_t pos = 0;
   while (pos < prefix.size()) {
     size_t end = std::min(prefix.find('\n', pos), prefix.size());

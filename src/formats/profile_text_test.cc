@@ -14,11 +14,16 @@
 #include "base/errors.h"
 #include "formats/byte_source.h"
 #include "formats/linting_example_test_util.h"
+#include "formats/profile_text_test_util.h"
 
 namespace htpscope {
 namespace {
 
+using testing_support::Contains;
+using testing_support::FindNode;
 using testing_support::kLintingLayoutExample;
+using testing_support::NodeSum;
+using testing_support::Value;
 
 constexpr char kPath[] = "profile.txt";
 
@@ -40,27 +45,6 @@ std::optional<InputError> TextError(std::string_view text) {
     return e;
   }
   return std::nullopt;
-}
-
-bool Contains(const std::string& haystack, std::string_view needle) {
-  return haystack.find(needle) != std::string::npos;
-}
-
-int64_t NodeSum(const ProfileBlock& block) {
-  return std::accumulate(block.nodes.begin(), block.nodes.end(), int64_t{0},
-                         [](int64_t sum, const ProfileNode& n) { return sum + n.cycles; });
-}
-
-const ProfileNode* FindNode(const ProfileBlock& block, std::string_view label) {
-  for (const auto& n : block.nodes)
-    if (n.label == label) return &n;
-  return nullptr;
-}
-
-double Value(const ProfileBlock& block, std::string_view name) {
-  const ProfileMetric* m = block.Find(name);
-  EXPECT_NE(m, nullptr) << name << " missing from " << block.title;
-  return m ? m->value : -1;
 }
 
 // ---------------------------------------------------------------------------

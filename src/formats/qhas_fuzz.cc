@@ -1,5 +1,5 @@
 // libFuzzer target: the QHAS (analysis summary JSON) reader.
-#include "formats/fuzz_support.h"
+#include "base/fuzz_support.h"
 #include "formats/qhas.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

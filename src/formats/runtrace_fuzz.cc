@@ -1,7 +1,7 @@
 // libFuzzer target: the runtrace (RUN_TRACE chrometrace) reader.
 #include <cstdlib>
 
-#include "formats/fuzz_support.h"
+#include "base/fuzz_support.h"
 #include "formats/runtrace.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

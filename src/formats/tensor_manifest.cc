@@ -21,7 +21,7 @@ namespace fs = std::filesystem;
 
 // One "tensors[]" element as written, before its file is looked at.
 struct ManifestEntry {
-  TensorEntry tensor;
+  ManifestTensor tensor;
   std::string file;
   std::optional<std::string> dtype;
   std::optional<std::string> byte_order;
@@ -93,7 +93,7 @@ ManifestEntry ReadEntry(JsonReader& reader, JsonReader::value v, size_t index) {
   ManifestEntry entry;
   entry.index = index;
   entry.byte_offset = reader.Offset();
-  TensorEntry& t = entry.tensor;
+  ManifestTensor& t = entry.tensor;
   const std::string at = fmt::format("tensors[{}]", index);
   // JSON errors inside the entry read e.g. "tensors[3].shape[]: expected an integer".
   auto ctx = [&](std::string_view key) { return fmt::format("{}.{}", at, key); };
@@ -177,7 +177,7 @@ bool HasExtension(const std::string& path, std::string_view ext) {
 }
 
 // Checks layout rank and quantization against the (final) shape and dtype.
-void CheckTensorMeta(const TensorEntry& t, const std::function<void(std::string)>& fail) {
+void CheckTensorMeta(const ManifestTensor& t, const std::function<void(std::string)>& fail) {
   size_t rank = t.data.shape.size();
   if ((t.layout == TensorLayout::kChannelsFirst || t.layout == TensorLayout::kChannelsLast) &&
       t.layout_name.size() != rank)
@@ -212,10 +212,10 @@ void CheckTensorMeta(const TensorEntry& t, const std::function<void(std::string)
 }
 
 // Resolves the entry's file and reads or checks what it holds.
-TensorEntry ResolveEntry(const std::string& manifest_path, ManifestEntry& entry,
-                         const std::string& data_dir) {
+ManifestTensor ResolveEntry(const std::string& manifest_path, ManifestEntry& entry,
+                            const std::string& data_dir) {
   auto fail = [&](std::string problem) { EntryError(manifest_path, entry, problem); };
-  TensorEntry t = entry.tensor;
+  ManifestTensor t = entry.tensor;
   fs::path file(entry.file);
   t.data.path = file.is_absolute() ? file.string() : (fs::path(data_dir) / file).string();
   t.is_npy = HasExtension(entry.file, ".npy");
@@ -261,83 +261,11 @@ TensorEntry ResolveEntry(const std::string& manifest_path, ManifestEntry& entry,
   return t;
 }
 
-TensorSet ReadManifestFile(const std::string& manifest_path, const std::string& data_dir) {
-  LoadedFile loaded = ReadWholeFile(manifest_path);
-  return ParseTensorManifest(manifest_path, loaded.bytes, data_dir);
-}
-
-TensorSet ScanNpyDirectory(const std::string& dir) {
-  TensorSet set;
-  set.origin = dir;
-  std::vector<std::string> npy_files;
-  size_t raw_files = 0;
-  std::error_code ec;
-  for (const auto& item : fs::directory_iterator(dir, ec)) {
-    if (!item.is_regular_file(ec)) continue;
-    std::string path = item.path().string();
-    if (HasExtension(path, ".npy")) npy_files.push_back(path);
-    if (HasExtension(path, ".raw")) ++raw_files;
-  }
-  if (ec) throw InputError(dir, fmt::format("cannot list directory: {}", ec.message()));
-  if (raw_files > 0)
-    throw InputError(dir, fmt::format("has {} .raw files but no manifest.json; raw dumps need a "
-                                      "manifest giving dtype and shape (see docs/numerics.md)",
-                                      raw_files));
-  if (npy_files.empty())
-    throw InputError(dir, "has no .npy files and no manifest.json; nothing to compare");
-  std::sort(npy_files.begin(), npy_files.end(), [](const std::string& a, const std::string& b) {
-    return NaturalLess(fs::path(a).filename().string(), fs::path(b).filename().string());
-  });
-  for (const auto& path : npy_files) {
-    TensorEntry t;
-    t.name = fs::path(path).stem().string();
-    t.is_npy = true;
-    NpyHeader header = ReadNpyHeader(path);
-    t.data = {path, header.data_offset_bytes, header.dtype, header.big_endian, header.shape};
-    std::error_code size_ec;
-    CheckTensorFileSize(t.name, t.data, fs::file_size(path, size_ec));
-    set.tensors.push_back(std::move(t));
-  }
-  return set;
-}
-
 }  // namespace
 
-std::optional<TensorLayout> ParseTensorLayout(std::string_view name) {
-  if (name == "NHWC" || name == "NWC" || name == "NDHWC") return TensorLayout::kChannelsLast;
-  if (name == "NCHW" || name == "NCW" || name == "NCDHW") return TensorLayout::kChannelsFirst;
-  if (name == "none") return TensorLayout::kNone;
-  return std::nullopt;
-}
-
-bool NaturalLess(std::string_view a, std::string_view b) {
-  auto digit = [](char c) { return c >= '0' && c <= '9'; };
-  size_t i = 0, j = 0;
-  while (i < a.size() && j < b.size()) {
-    if (digit(a[i]) && digit(b[j])) {
-      size_t i_end = i, j_end = j;
-      while (i_end < a.size() && digit(a[i_end])) ++i_end;
-      while (j_end < b.size() && digit(b[j_end])) ++j_end;
-      // Compare the runs as numbers: skip leading zeros, then length, then digits.
-      std::string_view x = a.substr(i, i_end - i), y = b.substr(j, j_end - j);
-      x.remove_prefix(std::min(x.find_first_not_of('0'), x.size()));
-      y.remove_prefix(std::min(y.find_first_not_of('0'), y.size()));
-      if (x.size() != y.size()) return x.size() < y.size();
-      if (x != y) return x < y;
-      i = i_end;
-      j = j_end;
-    } else {
-      if (a[i] != b[j]) return a[i] < b[j];
-      ++i;
-      ++j;
-    }
-  }
-  if (a.size() - i != b.size() - j) return a.size() - i < b.size() - j;
-  return a < b;  // equal as numbers ("t01" vs "t1"): fall back to plain order
-}
-
-TensorSet ParseTensorManifest(const std::string& manifest_path, const simdjson::padded_string& json,
-                              const std::string& data_dir) {
+std::vector<ManifestTensor> ParseTensorManifest(const std::string& manifest_path,
+                                                const simdjson::padded_string& json,
+                                                const std::string& data_dir) {
   JsonReader reader(manifest_path, json);
   auto root = reader.Root();
   std::vector<ManifestEntry> entries;
@@ -360,9 +288,6 @@ TensorSet ParseTensorManifest(const std::string& manifest_path, const simdjson::
   if (!have_tensors)
     throw InputError(manifest_path, "manifest has no \"tensors\" array (see docs/numerics.md)", 0);
 
-  TensorSet set;
-  set.origin = manifest_path;
-  set.manifest_path = manifest_path;
   std::map<std::string, size_t> seen;
   for (auto& entry : entries) {
     if (entry.tensor.name.empty()) EntryError(manifest_path, entry, "needs a \"name\"");
@@ -372,43 +297,27 @@ TensorSet ParseTensorManifest(const std::string& manifest_path, const simdjson::
                  fmt::format("name already used by tensors[{}]; names must be unique", it->second));
     if (entry.file.empty()) entry.file = entry.tensor.name + ".raw";  // qnn-net-run's naming
   }
-  for (auto& entry : entries) set.tensors.push_back(ResolveEntry(manifest_path, entry, data_dir));
-  return set;
+  std::vector<ManifestTensor> tensors;
+  tensors.reserve(entries.size());
+  for (auto& entry : entries) tensors.push_back(ResolveEntry(manifest_path, entry, data_dir));
+  return tensors;
 }
 
-TensorSet LoadTensorSet(const std::string& path, const std::string& manifest_override) {
+std::vector<ManifestTensor> ReadTensorManifest(const std::string& manifest_path,
+                                               const std::string& data_dir) {
+  LoadedFile loaded = ReadWholeFile(manifest_path);
+  return ParseTensorManifest(manifest_path, loaded.bytes, data_dir);
+}
+
+ManifestTensor ReadNpyTensor(const std::string& path) {
+  ManifestTensor t;
+  t.name = fs::path(path).stem().string();
+  t.is_npy = true;
+  NpyHeader header = ReadNpyHeader(path);
+  t.data = NpyTensorData(path, header);
   std::error_code ec;
-  bool is_dir = fs::is_directory(path, ec);
-  if (!manifest_override.empty()) {
-    if (!is_dir)
-      throw InputError(path,
-                       "with a manifest option the tensor location must be the directory the "
-                       "manifest's files are relative to");
-    return ReadManifestFile(manifest_override, path);
-  }
-  if (is_dir) {
-    fs::path manifest = fs::path(path) / "manifest.json";
-    if (fs::exists(manifest, ec)) return ReadManifestFile(manifest.string(), path);
-    return ScanNpyDirectory(path);
-  }
-  if (!fs::exists(path, ec)) throw InputError(path, "does not exist");
-  if (HasExtension(path, ".json")) {
-    std::string dir = fs::path(path).parent_path().string();
-    return ReadManifestFile(path, dir.empty() ? "." : dir);
-  }
-  if (HasExtension(path, ".npy")) {
-    TensorSet set;
-    set.origin = path;
-    TensorEntry t;
-    t.name = fs::path(path).stem().string();
-    t.is_npy = true;
-    NpyHeader header = ReadNpyHeader(path);
-    t.data = {path, header.data_offset_bytes, header.dtype, header.big_endian, header.shape};
-    CheckTensorFileSize(t.name, t.data, fs::file_size(path, ec));
-    set.tensors.push_back(std::move(t));
-    return set;
-  }
-  throw InputError(path, "is not a directory, a .json manifest or an .npy file");
+  CheckTensorFileSize(t.name, t.data, fs::file_size(path, ec));
+  return t;
 }
 
 }  // namespace htpscope

@@ -22,32 +22,13 @@
 #include <string_view>
 #include <vector>
 
+#include "base/tensor_types.h"
 #include "formats/npy.h"
 
 namespace htpscope {
 
-// Memory order of a tensor's axes, as far as layout conversion cares.
-enum class TensorLayout {
-  kUnstated,       // the source says nothing (a .npy file, or no "layout" key)
-  kNone,           // stated as "none"/null: never converted
-  kChannelsFirst,  // NCHW (also NCW, NCDHW)
-  kChannelsLast,   // NHWC (also NWC, NDHWC)
-};
-
-// Parses "NHWC", "NCHW", "NWC", "NCW", "NDHWC", "NCDHW" or "none" (case-sensitive).
-std::optional<TensorLayout> ParseTensorLayout(std::string_view name);
-
-// Affine quantization: real = (stored - offset) × scale.  `offset` is the
-// zero point (QNN's own "offset" field is its negation; the manifest key
-// "qnn_offset" takes that convention).  Per-tensor when `axis` is empty
-// (one scale and one offset), else one scale/offset per index along `axis`.
-struct Quantization {
-  std::vector<double> scale;
-  std::vector<double> offset;
-  std::optional<int> axis;
-};
-
-struct TensorEntry {
+// One tensor as a manifest (or a lone .npy file) describes it.
+struct ManifestTensor {
   std::string name;     // manifest name, or the .npy file name without extension
   TensorData data;      // file, header size, dtype, byte order, shape
   bool is_npy = false;  // the file is an .npy file (else a raw dump)
@@ -59,32 +40,20 @@ struct TensorEntry {
   std::vector<std::string> ops;         // op names the tensor belongs to
 };
 
-struct TensorSet {
-  std::string origin;         // the directory or manifest given, for messages
-  std::string manifest_path;  // "" for a scanned directory of .npy files
-  // Manifest order, which is execution order when the manifest writer knew
-  // it; for a scanned directory, file names in natural order ("t2" < "t10").
-  std::vector<TensorEntry> tensors;
-  bool ordered() const { return !manifest_path.empty(); }
-};
-
-// Loads the tensor set at `path`:
-//  * a directory with `manifest_override` given: that manifest, with file
-//    paths relative to `path`;
-//  * a directory holding manifest.json: that manifest;
-//  * any other directory: its *.npy files (not recursive); .raw files
-//    without a manifest are an error, since their dtype and shape are unknown;
-//  * a .json file: a manifest, files relative to its directory;
-//  * a .npy file: a set of that one tensor.
-// Throws InputError naming the file (and tensor) for every problem.
-TensorSet LoadTensorSet(const std::string& path, const std::string& manifest_override = "");
-
 // Parses manifest JSON read from `manifest_path` and checks each tensor's
-// file, resolving relative "file" paths against `data_dir`.
-TensorSet ParseTensorManifest(const std::string& manifest_path, const simdjson::padded_string& json,
-                              const std::string& data_dir);
+// file, resolving relative "file" paths against `data_dir`.  Tensors are in
+// manifest order.  Throws InputError naming the manifest (and byte offset)
+// or the tensor file for every problem.
+std::vector<ManifestTensor> ParseTensorManifest(const std::string& manifest_path,
+                                                const simdjson::padded_string& json,
+                                                const std::string& data_dir);
 
-// Orders strings with digit runs compared as numbers: "t2" < "t10".
-bool NaturalLess(std::string_view a, std::string_view b);
+// Reads the manifest at `manifest_path` and parses it (see ParseTensorManifest).
+std::vector<ManifestTensor> ReadTensorManifest(const std::string& manifest_path,
+                                               const std::string& data_dir);
+
+// The .npy file at `path` as a tensor named after the file (without its
+// extension); its header is parsed and its length checked.
+ManifestTensor ReadNpyTensor(const std::string& path);
 
 }  // namespace htpscope

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <string>
 
-#include "formats/fuzz_support.h"
+#include "base/fuzz_support.h"
 #include "formats/tensor_manifest.h"
 
 namespace {
@@ -34,8 +34,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const std::string dir = MakeDataDir();
   simdjson::padded_string json(reinterpret_cast<const char*>(data), size);
   try {
-    TensorSet set = ParseTensorManifest(fuzz::kFuzzPath, json, dir);
-    for (const TensorEntry& t : set.tensors)
+    std::vector<ManifestTensor> tensors = ParseTensorManifest(fuzz::kFuzzPath, json, dir);
+    for (const ManifestTensor& t : tensors)
       if (!ElementCount(t.data.shape)) std::abort();
   } catch (const InputError& e) {
     // Problems with a data file name that file; the manifest's own name the manifest.

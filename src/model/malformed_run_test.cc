@@ -4,14 +4,16 @@
 #include <gtest/gtest.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <optional>
 #include <string>
 
-#include "formats/corpus_test_util.h"
+#include "base/corpus_test_util.h"
 #include "base/errors.h"
+#include "model/fake_run_test_util.h"
 #include "model/run.h"
 
 namespace htpscope {
@@ -40,7 +42,7 @@ void Write(const std::string& path, const std::string& content) {
   std::ofstream(path, std::ios::binary) << content;
 }
 
-TEST(MalformedRun, TwoOfAKindInOneDirectoryNamesBothFiles) {
+TEST(MalformedRun, CorpusTwoOfAKindInOneDirectoryNamesBothFiles) {
   HTPSCOPE_REQUIRE_CORPUS("v8c8_256");
   for (const std::string file :
        {"chrometrace.json", "chrometrace_runtrace.json", "chrometrace_htp.json",
@@ -58,7 +60,7 @@ TEST(MalformedRun, TwoOfAKindInOneDirectoryNamesBothFiles) {
   }
 }
 
-TEST(MalformedRun, TruncatedArtifactInADirectoryIsALocatedError) {
+TEST(MalformedRun, CorpusTruncatedArtifactInADirectoryIsALocatedError) {
   HTPSCOPE_REQUIRE_CORPUS("v8c8_256");
   std::string dir = testing_support::TempDir("truncrun");
   std::string trace = Slurp(testing_support::CorpusFile("v8c8_256", "chrometrace.json"));
@@ -72,7 +74,7 @@ TEST(MalformedRun, TruncatedArtifactInADirectoryIsALocatedError) {
   EXPECT_LE(*error->byte_offset(), trace.size() / 3);
 }
 
-TEST(MalformedRun, GzipCutShortInADirectoryIsAnError) {
+TEST(MalformedRun, CorpusGzipCutShortInADirectoryIsAnError) {
   HTPSCOPE_REQUIRE_CORPUS("v8c8_256");
   std::string dir = testing_support::TempDir("gzrun");
   std::string trace = Slurp(testing_support::CorpusFile("v8c8_256", "chrometrace_runtrace.json"));
@@ -89,24 +91,82 @@ TEST(MalformedRun, GzipCutShortInADirectoryIsAnError) {
   EXPECT_NE(error->problem().find("gzip stream is truncated"), std::string::npos) << error->what();
 }
 
-TEST(MalformedRun, QhasFromAnotherRunStillLoads) {
+TEST(MalformedRun, CorpusQhasFromAnotherRunIsRefusedUnlessAllowed) {
   HTPSCOPE_REQUIRE_CORPUS("v8c8_256");
-  // Which run a QHAS belongs to is only told by its op IDs; the summary
-  // flags the mismatch (qhas_mismatch, checked at the CLI level).
+  // Which run a QHAS belongs to is told by its op IDs: none of this one's
+  // occur in the optrace.
   std::string dir = testing_support::TempDir("otherqhas");
   fs::copy_file(testing_support::CorpusFile("v8c8_256", "chrometrace.json"),
                 dir + "/chrometrace.json");
   Write(dir + "/summary.json", kQhasOfAnotherRun);
-  ProfiledRun run = LoadRun({dir});
-  ASSERT_TRUE(run.optrace && run.qhas);
-  EXPECT_EQ(run.qhas->htp_op_instances.size(), 1u);
+  try {
+    LoadRun({dir});
+    FAIL() << "a QHAS of another run was joined";
+  } catch (const MismatchedArtifactsError& e) {
+    EXPECT_EQ(e.file(), dir + "/summary.json");
+    EXPECT_NE(e.problem().find("0 of 1 QHAS op IDs occur in the optrace chrometrace.json"),
+              std::string::npos)
+        << e.what();
+  }
+  LoadOptions allow;
+  allow.allow_mismatch = true;
+  htpscope::Run run = LoadRun({dir}, allow);
+  ASSERT_TRUE(run.Has(ArtifactType::kOptrace) && run.Has(ArtifactType::kQhas));
+  EXPECT_TRUE(std::any_of(run.warnings.begin(), run.warnings.end(),
+                          [](const WarningRow& w) { return w.code == "mismatched_artifacts"; }));
+}
+
+// native_256's optrace beside chain8's compiled graph: only 2 of the graph's
+// 29 node IDs occur in the optrace.
+TEST(MalformedRun, CorpusHtpGraphOfAnotherRunIsRefusedWithTheEvidence) {
+  HTPSCOPE_REQUIRE_CORPUS("native_256");
+  HTPSCOPE_REQUIRE_CORPUS("chain8_archive");
+  std::string dir = testing_support::TempDir("othergraph");
+  fs::copy_file(testing_support::CorpusFile("native_256", "chrometrace.json"),
+                dir + "/chrometrace.json");
+  fs::copy_file(testing_support::CorpusFile("chain8_archive", "chrometrace_htp.json"),
+                dir + "/chrometrace_htp.json");
+  try {
+    LoadRun({dir});
+    FAIL() << "an HTP graph of another run was joined";
+  } catch (const MismatchedArtifactsError& e) {
+    EXPECT_EQ(e.file(), dir + "/chrometrace_htp.json");
+    EXPECT_NE(e.problem().find("2 of 29 HTP graph node IDs occur in the optrace"),
+              std::string::npos)
+        << e.what();
+  }
+  LoadOptions allow;
+  allow.allow_mismatch = true;
+  htpscope::Run run = LoadRun({dir}, allow);
+  ASSERT_EQ(run.warnings.size(), 1u);
+  EXPECT_EQ(run.warnings[0].code, "mismatched_artifacts");
+  EXPECT_NE(run.warnings[0].message.find("2 of 29 HTP graph node IDs"), std::string::npos);
+}
+
+// The runtrace's Graph Execute windows must hold the optrace's cycles.
+TEST(MalformedRun, CorpusRuntraceOfAnotherRunIsRefused) {
+  HTPSCOPE_REQUIRE_CORPUS("native_256");
+  HTPSCOPE_REQUIRE_CORPUS("v8c8_256");
+  std::string dir = testing_support::TempDir("otherruntrace");
+  fs::copy_file(testing_support::CorpusFile("native_256", "chrometrace.json"),
+                dir + "/chrometrace.json");
+  fs::copy_file(testing_support::CorpusFile("v8c8_256", "chrometrace_runtrace.json"),
+                dir + "/chrometrace_runtrace.json");
+  try {
+    LoadRun({dir});
+    FAIL() << "a runtrace of another run was joined";
+  } catch (const MismatchedArtifactsError& e) {
+    EXPECT_EQ(e.file(), dir + "/chrometrace_runtrace.json");
+    EXPECT_NE(e.problem().find("lie in none of its Graph Execute windows"), std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(MalformedRun, EmptyAndUnreadableFiles) {
   std::string dir = testing_support::TempDir("emptyrun");
   Write(dir + "/empty.json", "");
   // Inside a directory an empty file is no artifact: skipped and listed.
-  ProfiledRun run = LoadRun({dir});
+  htpscope::Run run = LoadRun({dir});
   ASSERT_EQ(run.skipped.size(), 1u);
   EXPECT_NE(run.skipped[0].find("empty.json: not a recognised profiling artifact"),
             std::string::npos)
@@ -124,6 +184,28 @@ TEST(MalformedRun, EmptyAndUnreadableFiles) {
   error = ErrorOf([&] { LoadRun({dir + "/no-such-file.json"}); });
   ASSERT_TRUE(error);
   EXPECT_NE(error->problem().find("no such file or directory"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace htpscope
+
+namespace htpscope {
+namespace {
+
+// Twelve slices of 9·10^17 cycles, each within bounds, sum past 2^63: the
+// work figure would wrap to a negative number, so the run is refused.
+TEST(MalformedRun, CyclesSummingPast2To63AreAnErrorNotAWrappedFigure) {
+  std::vector<testing_support::FakeSlice> slices;
+  for (int i = 0; i < 12; ++i)
+    slices.push_back({static_cast<uint64_t>(0x100 + i), "big", "q::Conv", "uses_hvx",
+                      static_cast<uint32_t>(512 + i % 4), 0, 900000000000000000LL});
+  try {
+    testing_support::FakeRun(testing_support::OptraceJson(slices), "");
+    FAIL() << "a wrapped sum was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(e.file().find("fake_trace.json"), std::string::npos) << e.what();
+    EXPECT_NE(e.problem().find("sum past 2^63"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

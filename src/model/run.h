@@ -1,48 +1,128 @@
-// One profiled run: every artifact found for it, read and joined.
+// One profiled run: every artifact found for it, read once and joined into
+// normalised tables (model/tables.h).  Analyses, reports and the CLI read
+// only this; which artifact feeds which figure is decided here, once, by the
+// rules of docs/metrics.md ("Sources").
 //
 // A run is a directory produced by qnn-profile-viewer (and friends) or an
 // explicit list of files.  Each artifact is optional; what is absent is
-// listed so that reports can say which numbers it withholds.
+// listed in `missing` with the figures it withholds.
 #pragma once
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include "formats/artifact_kind.h"
-#include "formats/htp_graph.h"
-#include "formats/optrace.h"
-#include "formats/profile_text.h"
-#include "formats/qhas.h"
-#include "formats/runtrace.h"
-#include "model/op_instance.h"
+#include "base/string_pool.h"
+#include "model/tables.h"
 
 namespace htpscope {
 
-struct LoadedArtifact {
-  std::string path;
-  ArtifactKind kind = ArtifactKind::kUnknown;
+// The traced execution's whole-graph figures (one execution: the optrace,
+// or QHAS derived from it).  Each is absent when no artifact supports it.
+struct RunFigures {
+  // Where the op-level tables (op_instances, qnn_ops, units) come from:
+  // optrace, else QHAS, else the profile's per-node lines; kNone without any.
+  Source fine_source = Source::kNone;
+  std::optional<int64_t> graph_wall_cycles;       // optrace span, else QHAS timeline_cycles
+  std::optional<int64_t> start_cycle, end_cycle;  // absolute ends of that span
+  Source graph_wall_source = Source::kNone;
+  std::optional<int64_t> work_cycles;  // Σ slice durations, else QHAS Σ cycles_used
+  Source work_source = Source::kNone;
+  std::optional<int64_t> domain_cycles;  // the busiest thread's cycles_used
+  std::optional<uint32_t> domain_tid;
+  // Σ of every op instance's dominant-path cycles; where QHAS lists only
+  // some ops, QHAS's timeline_cycles × (1 − percent_idle).
+  std::optional<int64_t> dpc_sum_cycles;
+  DpcBasis dpc_basis = DpcBasis::kNone;
+  std::optional<int64_t> idle_cycles;  // graph wall − Σ DPC, when the path is known whole
+  // Executed HTP op instances (op IDs); absent when QHAS lists only some.
+  std::optional<int64_t> op_instances;
+  std::optional<int64_t> peak_vtcm_bytes;  // max "VTCM alloc" counter, else QHAS peak_vtcm_alloc
+  std::optional<int64_t> peak_vtcm_cycle;  // absolute cycle of the first peak sample
+  Source peak_vtcm_source = Source::kNone;
+  // The runtrace execution whose Graph Execute window holds the optrace.
+  std::optional<int32_t> traced_execution;
+  std::optional<double> runtrace_max_ghz;  // highest effective clock of any runtrace phase
 };
 
-struct ProfiledRun {
+struct Run {
   std::string label;  // the directory, or the first file, as given
-  std::vector<LoadedArtifact> artifacts;
+  std::vector<ArtifactRow> artifacts;
   std::vector<std::string> skipped;  // "path: why" for files that are not artifacts of a run
+  std::vector<MissingRow> missing;   // artifacts not given, and what that withholds
 
-  std::optional<Optrace> optrace;
-  std::optional<Runtrace> runtrace;
-  std::optional<HtpGraph> htp_graph;
-  std::optional<Qhas> qhas;
-  std::optional<ProfileReport> profile;  // text or CSV
+  StringPool strings;  // every interned name (StringId columns)
+  std::string_view Str(StringId id) const { return strings.View(id); }
 
-  std::vector<OpInstance> ops;        // from the optrace, by first start cycle
-  std::vector<std::string> warnings;  // reader warnings, prefixed with the file
+  // Profile-viewer output: graphs, their executions (coarse µs figures),
+  // statistics lines and per-node lines.
+  std::vector<GraphRow> graphs;
+  std::vector<ExecutionRow> executions;           // by graph, then index
+  std::vector<ProfileBlockRow> profile_blocks;    // file order
+  std::vector<ProfileMetricRow> profile_metrics;  // by block
+  std::vector<ProfileNodeRow> profile_nodes;      // by block
+  std::string profile_format;  // "text", "snpe_diagview" or "csv"; "" without a profile
+
+  // The traced execution, op by op.
+  std::vector<SliceRow> slices;             // by instance, then start, then tid
+  std::vector<OpInstanceRow> op_instances;  // by first start cycle, then op ID
+  std::vector<int32_t> dims;                // OpInstanceRow::dims_* index this
+  std::vector<uint64_t> input_ids;          // OpInstanceRow::inputs_* index this
+  std::vector<OpGroupRow> qnn_ops;          // by DPC, then work (descending), then name
+  std::vector<OpGroupRow> htp_op_types;     // likewise
+  std::vector<UnitRow> units;               // by tid
+  std::vector<CounterTrack> counters;       // by name
+  std::vector<FlowRow> flows;               // file order
+  std::vector<NonExecutedTensorRow> non_executed;
+  std::vector<ThreadNameRow> thread_names;  // of the overview process, by tid
+  std::vector<TrafficRow> traffic;          // per op: QHAS, else the HTP graph's mem_* params
+  Source traffic_source = Source::kNone;
+  // The dominant path reconstructed from the slices (time order, idle
+  // segments included), and each slice's cycles on it; empty unless an op's
+  // DPC needed it (ReconstructDominantPath in model/dominant_path.h gives it).
+  std::vector<DominantSegmentRow> dominant_path;
+  std::vector<int64_t> slice_dominant_cycles;          // per slice
+  std::vector<DominantSegmentRow> qhas_dominant_path;  // QHAS's dominant_path_htp_0 as written
+
+  // The compiled graph (HTP_GRAPH).
+  std::vector<GraphNodeRow> graph_nodes;      // by id
+  std::vector<GraphTensorRow> graph_tensors;  // by id
+
+  std::vector<PhaseRow> phases;         // runtrace: by execution, then time
+  std::vector<QhasCoreRow> qhas_cores;  // QHAS htp_overall_summary, one row per core
+
+  std::vector<CrossCheckRow> cross_checks;  // figures two artifacts share, both values
+  std::vector<WarningRow> warnings;
+  RunFigures figures;
+
+  bool Has(ArtifactType type) const;
+  bool HasProfile() const {
+    return Has(ArtifactType::kProfileText) || Has(ArtifactType::kProfileCsv);
+  }
+  // The path of the artifact of `type`, or "" when the run has none.
+  const std::string& PathOf(ArtifactType type) const;
+  // The op instance `op_id`, or nullptr.
+  const OpInstanceRow* FindInstance(uint64_t op_id) const;
+  // The dims of an instance, as a span into `dims`.
+  std::vector<int64_t> DimsOf(const OpInstanceRow& op) const;
+  // The first metric of `block` named `name` (case-insensitive), or nullptr.
+  const ProfileMetricRow* FindMetric(const ProfileBlockRow& block, std::string_view name) const;
+};
+
+struct LoadOptions {
+  // Join artifacts that look like different runs (warning
+  // `mismatched_artifacts`) instead of refusing them with an InputError.
+  bool allow_mismatch = false;
+  // Keep only this graph of a multi-graph profile (by name); "" keeps all.
+  std::string graph;
 };
 
 // Loads a run from `inputs`: one directory (scanned, not recursively) or any
 // number of files.  Artifacts are recognised by content.  Throws InputError
-// when a file is malformed, or when two files of the same kind are given
-// (e.g. two optraces in one directory: which one is meant is ambiguous).
-ProfiledRun LoadRun(const std::vector<std::string>& inputs);
+// when a file is malformed, when two files of the same kind are given (which
+// one is meant is ambiguous), or when the artifacts do not belong to one run
+// (unless options.allow_mismatch).
+Run LoadRun(const std::vector<std::string>& inputs, const LoadOptions& options = {});
 
 }  // namespace htpscope

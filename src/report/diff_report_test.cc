@@ -4,7 +4,7 @@
 
 #include <array>
 
-#include "formats/corpus_test_util.h"
+#include "base/corpus_test_util.h"
 
 namespace htpscope {
 namespace {
@@ -22,36 +22,38 @@ size_t Count(const std::string& text, const std::string& part) {
 }
 
 // A run given by its coarse executions (µs, work cycles) and QNN ops (name,
-// DPC; type "MatMul" for names starting "mm", else "Fused"): a Summary built
-// by hand, as Summarize would fill it.  No ops: no fine view.
+// DPC; type "MatMul" for names starting "mm", else "Fused"): the model's
+// tables filled by hand, as loading would fill them.  No ops: no fine view.
 RunFacts Facts(const std::string& label, std::vector<std::array<double, 3>> executions,
                std::vector<std::pair<std::string, int64_t>> ops, int64_t graph_wall_cycles) {
-  RunFacts f;
-  f.summary.label = label;
+  htpscope::Run run;
+  run.label = label;
+  run.graphs.push_back({"", Source::kProfile, static_cast<uint32_t>(executions.size())});
   int index = 1;
   for (const auto& [wall, busy, work] : executions) {
-    CoarseExecution e;
+    ExecutionRow e;
     e.index = index++;
-    e.graph_wall_us = wall;
-    e.compute_busy_us = busy;
-    e.overhead_us = wall - busy;
-    e.work_cycles = static_cast<int64_t>(work);
-    f.summary.executions.push_back(e);
+    e.cold = e.index == 1;
+    e.qnn_accelerator_us = wall;
+    e.accelerator_us = busy;
+    e.accelerator_cycles = static_cast<int64_t>(work);
+    run.executions.push_back(e);
   }
-  FineView fine;
-  fine.source = "optrace";
-  fine.graph_wall_cycles = graph_wall_cycles;
+  if (!ops.empty()) {
+    run.figures.fine_source = Source::kOptrace;
+    run.figures.graph_wall_cycles = graph_wall_cycles;
+  }
   for (const auto& [name, dpc] : ops) {
-    OpGroup g;
-    g.name = name;
-    g.type = name.rfind("mm", 0) == 0 ? "MatMul" : "Fused";
+    OpGroupRow g;
+    g.name = run.strings.Intern(name);
+    g.type = run.strings.Intern(name.rfind("mm", 0) == 0 ? "MatMul" : "Fused");
     g.dpc_cycles = dpc;
+    g.dpc_basis = DpcBasis::kOptrace;
     g.work_cycles = dpc;
     g.instances = 1;
-    fine.qnn_ops.push_back(g);
+    run.qnn_ops.push_back(g);
   }
-  if (!ops.empty()) f.summary.fine = fine;
-  return f;
+  return CollectRunFacts(std::move(run));
 }
 
 // The primer's case: many small ops vs one fused op that computes more but

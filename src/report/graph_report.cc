@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "report/format_util.h"
+#include "report/json_values.h"
 #include "report/run_sections.h"
 #include "report/timeline_report.h"
 
@@ -16,12 +17,9 @@ namespace {
 
 using nlohmann::json;
 
-double SharePct(int64_t part, std::optional<int64_t> whole) {
-  return whole && *whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(*whole) : 0;
-}
-
 std::string ShareText(int64_t part, std::optional<int64_t> whole) {
-  return whole && *whole > 0 ? fmt::format("{:.1f} %", SharePct(part, whole)) : "-";
+  auto pct = SharePct(part, whole);
+  return pct ? fmt::format("{:.1f} %", *pct) : "-";
 }
 
 std::string IdList(const std::vector<uint64_t>& ids, size_t max) {
@@ -46,15 +44,15 @@ struct OpDominant {
   uint32_t slices = 0;
 };
 
-std::vector<OpDominant> DominantByOp(const GraphView& v, const Optrace& trace) {
+std::vector<OpDominant> DominantByOp(const GraphView& v, const Run& run) {
   std::map<uint64_t, OpDominant> by_op;
-  for (size_t i = 0; i < trace.slices.size(); ++i) {
-    const OpSlice& s = trace.slices[i];
+  for (size_t i = 0; i < run.slices.size(); ++i) {
+    const SliceRow& s = run.slices[i];
     OpDominant& o = by_op[s.op_id];
     o.op_id = s.op_id;
     o.group = v.groups.names[v.groups.of_node[v.graph.index.at(s.op_id)]];
     o.dp_cycles += v.dominant->slice_cycles[i];
-    o.trace_dpc_cycles = s.dpc_cycles;
+    o.trace_dpc_cycles = run.op_instances[s.instance].trace_dpc_cycles;
     ++o.slices;
   }
   std::vector<OpDominant> out;
@@ -86,117 +84,7 @@ std::string DotEscape(std::string_view text) {
   return out;
 }
 
-GraphView BuildGraphView(const ProfiledRun& run, const GraphViewOptions& options) {
-  if (!run.htp_graph && !run.optrace)
-    throw std::invalid_argument(
-        "graph needs a compiled graph (chrometrace_htp.json) or an optrace (chrometrace.json); "
-        "the run has neither");
-  GraphView v;
-  v.label = run.label;
-  v.has_htp_graph = run.htp_graph.has_value();
-  v.has_optrace = run.optrace.has_value();
-  v.has_qhas = run.qhas.has_value();
-  v.graph =
-      BuildDependencyGraph(run.htp_graph ? &*run.htp_graph : nullptr,
-                           run.optrace ? &*run.optrace : nullptr, run.optrace ? &run.ops : nullptr);
-  for (const auto& w : v.graph.warnings) v.warnings.push_back({"dependency_graph", w});
-  const Grouping& grouping = options.grouping;
-  v.groups = GroupNodes(v.graph, [&](const DepNode& n) { return grouping.GroupOf(n); });
-
-  v.shared_tensors = FindSharedTensors(v.graph, v.groups);
-  for (const auto& s : v.shared_tensors) {
-    if (!s.constant()) continue;
-    v.warnings.push_back(
-        {"shared_constant",
-         fmt::format("{} tensor {}{} is read by {} op groups ({}): byte-identical constants are "
-                     "de-duplicated by the compiler, which can tie branches meant to be "
-                     "independent to one buffer",
-                     TensorKindName(s.kind), OpIdHex(s.tensor),
-                     s.producer_group.empty() ? "" : " (copied by " + s.producer_group + ")",
-                     s.consumer_groups.size(), NameList(s.consumer_groups))});
-  }
-  if (options.expected) v.expect = CompareWithExpected(v.graph, v.groups, *options.expected);
-
-  // Graph wall.
-  if (run.optrace && !run.optrace->slices.empty()) {
-    int64_t lo = run.optrace->slices.front().start_cycles, hi = lo;
-    for (const auto& s : run.optrace->slices) {
-      lo = std::min(lo, s.start_cycles);
-      hi = std::max(hi, s.end_cycles());
-    }
-    v.wall_cycles = hi - lo;
-  } else {
-    std::optional<int64_t> lo, hi;
-    for (const auto& n : v.graph.nodes) {
-      if (!n.timed) continue;
-      lo = lo ? std::min(*lo, n.start_cycles) : n.start_cycles;
-      hi = hi ? std::max(*hi, n.end_cycles) : n.end_cycles;
-    }
-    if (lo) v.wall_cycles = *hi - *lo;
-  }
-
-  v.critical = LongestPath(v.graph, v.groups, kAllEdges);
-  if (v.critical.cycle_broken)
-    v.warnings.push_back({"dependency_cycle",
-                          "the dependencies hold a cycle; edges against the order of op start "
-                          "cycles were ignored for the critical path"});
-  std::vector<std::pair<uint32_t, uint32_t>> all_drops;
-  for (const auto& [a, b] : options.drop_edges) {
-    auto ga = v.groups.Find(a), gb = v.groups.Find(b);
-    if (!ga || !gb)
-      throw std::invalid_argument(
-          fmt::format("--drop-edge {}->{}: no op group named \"{}\"", a, b, !ga ? a : b));
-    all_drops.push_back({*ga, *gb});
-    CriticalPath p = LongestPath(v.graph, v.groups, kAllEdges, {{*ga, *gb}});
-    v.what_if.push_back(
-        {{{a, b}}, p.dropped_edges, p.length_cycles, v.critical.length_cycles - p.length_cycles});
-  }
-  if (options.drop_edges.size() > 1) {
-    CriticalPath p = LongestPath(v.graph, v.groups, kAllEdges, all_drops);
-    v.what_if.push_back({options.drop_edges, p.dropped_edges, p.length_cycles,
-                         v.critical.length_cycles - p.length_cycles});
-  }
-
-  if (run.optrace) {
-    v.dominant = ComputeDominantPath(*run.optrace);
-    if (run.qhas) {
-      auto it = run.qhas->dominant_path.find(0);
-      if (it != run.qhas->dominant_path.end()) {
-        v.dominant_vs_qhas = CompareDominantPath(*v.dominant, it->second);
-        if (!v.dominant_vs_qhas->identical())
-          v.warnings.push_back(
-              {"dominant_path_mismatch",
-               fmt::format("the dominant path recomputed from the optrace differs from QHAS "
-                           "dominant_path_htp_0 ({} of {} rows match; QHAS has {})",
-                           v.dominant_vs_qhas->matched_rows, v.dominant_vs_qhas->ours_rows,
-                           v.dominant_vs_qhas->qhas_rows)});
-      }
-    }
-  }
-  if (run.qhas) {
-    auto it = run.qhas->dominant_path.find(0);
-    if (it != run.qhas->dominant_path.end()) {
-      PathAgreement a;
-      std::map<uint64_t, int64_t> qhas_ops;
-      for (const auto& s : it->second)
-        if (!s.is_idle()) qhas_ops[s.op_id] += s.dp_cycles;
-      std::set<uint64_t> critical_ops;
-      for (uint32_t n : v.critical.nodes)
-        if (v.graph.nodes[n].executed) critical_ops.insert(v.graph.nodes[n].id);
-      for (uint64_t id : critical_ops)
-        (qhas_ops.count(id) ? a.both : a.only_critical).push_back(id);
-      for (const auto& [id, cycles] : qhas_ops)
-        if (!critical_ops.count(id)) {
-          a.only_qhas.push_back(id);
-          a.only_qhas_cycles += cycles;
-        }
-      v.critical_vs_qhas = a;
-    }
-  }
-  return v;
-}
-
-std::string RenderGraphText(const GraphView& v, const ProfiledRun& run) {
+std::string RenderGraphText(const GraphView& v, const Run& run) {
   const DependencyGraph& g = v.graph;
   std::string out;
   std::map<uint8_t, size_t> by_kind;
@@ -329,19 +217,18 @@ std::string RenderGraphText(const GraphView& v, const ProfiledRun& run) {
     }
   }
 
-  if (v.dominant && run.optrace) {
-    const Optrace& trace = *run.optrace;
+  if (v.dominant) {
+    const int64_t wall = v.dominant->wall_cycles, idle = v.dominant->idle_cycles;
     AppendSection(out, "Dominant path (QHAS method, recomputed from the optrace)");
     out += fmt::format(
         "  {} segments over the {}-cycle wall, {} idle cycles; at each cycle the running slice "
         "of highest priority (HMX > HVX > DMA read > DMA write > checkpoint > sync, then lowest "
         "thread id)\n",
-        v.dominant->segments.size(), GroupDigits(v.dominant->wall_cycles),
-        GroupDigits(v.dominant->idle_cycles));
-    auto by_op = DominantByOp(v, trace);
+        v.dominant->segments.size(), GroupDigits(wall), GroupDigits(idle));
+    auto by_op = DominantByOp(v, run);
     std::map<std::string, int64_t> by_group;
-    for (size_t i = 0; i < trace.slices.size(); ++i) {
-      const OpSlice& s = trace.slices[i];
+    for (size_t i = 0; i < run.slices.size(); ++i) {
+      const SliceRow& s = run.slices[i];
       by_group[v.groups.names[v.groups.of_node[v.graph.index.at(s.op_id)]]] +=
           v.dominant->slice_cycles[i];
     }
@@ -351,9 +238,9 @@ std::string RenderGraphText(const GraphView& v, const ProfiledRun& run) {
     out += fmt::format("  {:<30} {:>12} {:>8}\n", "op group", "dp cycles", "of wall");
     for (const auto& [name, cycles] : groups)
       out += fmt::format("  {:<30} {:>12} {:>8}\n", AsciiFit(name, 30), GroupDigits(cycles),
-                         ShareText(cycles, v.dominant->wall_cycles));
-    out += fmt::format("  {:<30} {:>12} {:>8}\n", "(idle)", GroupDigits(v.dominant->idle_cycles),
-                       ShareText(v.dominant->idle_cycles, v.dominant->wall_cycles));
+                         ShareText(cycles, wall));
+    out +=
+        fmt::format("  {:<30} {:>12} {:>8}\n", "(idle)", GroupDigits(idle), ShareText(idle, wall));
     bool header = false;
     for (const auto& o : by_op) {
       if (o.slices < 2) continue;
@@ -417,7 +304,7 @@ std::string RenderGraphText(const GraphView& v, const ProfiledRun& run) {
   return out;
 }
 
-json GraphToJson(const GraphView& v, const ProfiledRun& run) {
+json GraphToJson(const GraphView& v, const Run& run) {
   const DependencyGraph& g = v.graph;
   json j;
   j["label"] = v.label;
@@ -494,50 +381,52 @@ json GraphToJson(const GraphView& v, const ProfiledRun& run) {
   json path = json::array();
   for (uint32_t n : v.critical.nodes) {
     const DepNode& node = g.nodes[n];
-    path.push_back({{"name", v.groups.names[v.groups.of_node[n]]},
-                    {"op_id", OpIdHex(node.id)},
-                    {"htp_op_type", node.htp_op_type},
-                    {"cycles", node.duration_cycles},
-                    {"share_of_wall_pct", SharePct(node.duration_cycles, v.wall_cycles)}});
+    path.push_back(
+        {{"name", v.groups.names[v.groups.of_node[n]]},
+         {"op_id", OpIdHex(node.id)},
+         {"htp_op_type", node.htp_op_type},
+         {"cycles", node.duration_cycles},
+         {"share_of_wall_pct", OptionalJson(SharePct(node.duration_cycles, v.wall_cycles))}});
   }
   j["critical_path"] = path;
   j["critical_path_cycles"] = v.critical.length_cycles;
-  j["critical_path_share_of_wall_pct"] = SharePct(v.critical.length_cycles, v.wall_cycles);
+  j["critical_path_share_of_wall_pct"] =
+      OptionalJson(SharePct(v.critical.length_cycles, v.wall_cycles));
   j["critical_path_edge_kinds"] = EdgeKindNames(v.critical.kinds);
   json what_if = json::array();
   for (const auto& w : v.what_if) {
     json dropped = json::array();
     for (const auto& [a, b] : w.dropped) dropped.push_back({{"from", a}, {"to", b}});
-    what_if.push_back({{"dropped", dropped},
-                       {"edges_removed", w.edges_removed},
-                       {"critical_path_cycles", w.critical_path_cycles},
-                       {"saving_cycles", w.saving_cycles},
-                       {"saving_pct_of_wall", SharePct(w.saving_cycles, v.wall_cycles)},
-                       {"estimate", true}});
+    what_if.push_back(
+        {{"dropped", dropped},
+         {"edges_removed", w.edges_removed},
+         {"critical_path_cycles", w.critical_path_cycles},
+         {"saving_cycles", w.saving_cycles},
+         {"saving_pct_of_wall", OptionalJson(SharePct(w.saving_cycles, v.wall_cycles))},
+         {"estimate", true}});
   }
   j["what_if"] = what_if;
-  if (v.dominant && run.optrace) {
-    const Optrace& trace = *run.optrace;
+  if (v.dominant) {
     json segments = json::array();
     for (const auto& s : v.dominant->segments) {
-      json sj{{"start_cycle", s.start_cycles},
-              {"end_cycle", s.end_cycles},
+      json sj{{"start_cycle", s.start_cycle},
+              {"end_cycle", s.end_cycle},
               {"cycles", s.cycles()},
               {"partial", s.partial}};
       if (s.slice < 0) {
         sj["op_id"] = nullptr;
         sj["name"] = "(idle)";
       } else {
-        const OpSlice& src = trace.slices[s.slice];
+        const SliceRow& src = run.slices[s.slice];
         sj["op_id"] = OpIdHex(s.op_id);
         sj["name"] = v.groups.names[v.groups.of_node[g.index.at(s.op_id)]];
-        sj["htp_op_type"] = std::string(trace.Str(src.htp_op_type));
+        sj["htp_op_type"] = std::string(run.Str(run.op_instances[src.instance].htp_op_type));
         sj["tid"] = src.tid;
       }
       segments.push_back(sj);
     }
     json per_op = json::array();
-    for (const auto& o : DominantByOp(v, trace))
+    for (const auto& o : DominantByOp(v, run))
       per_op.push_back({{"op_id", OpIdHex(o.op_id)},
                         {"name", o.group},
                         {"dp_cycles", o.dp_cycles},

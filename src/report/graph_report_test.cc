@@ -2,8 +2,8 @@
 
 #include <gtest/gtest.h>
 
-#include "analysis/fake_trace_test_util.h"
-#include "formats/corpus_test_util.h"
+#include "base/corpus_test_util.h"
+#include "model/fake_run_test_util.h"
 
 namespace htpscope {
 namespace {
@@ -19,7 +19,7 @@ constexpr uint64_t kZeros = 0x0000100200000008;
 
 // Two branches that share one de-duplicated constant, and branch B ordered
 // after branch A by that false dependency.
-ProfiledRun SharedConstantRun(const std::string& name_b = "branch_b") {
+Run SharedConstantRun(const std::string& name_b = "branch_b") {
   std::string graph = HtpGraphJson({{kInput, "q::*InputSlice", "Input", {}},
                                     {kBranchA, "q::Conv", "branch_a", {kInput, kZeros}},
                                     {kBranchB, "q::Conv", name_b, {kInput, kZeros, kBranchA}}},
@@ -31,7 +31,7 @@ ProfiledRun SharedConstantRun(const std::string& name_b = "branch_b") {
 }
 
 TEST(GraphReport, SharedConstantWarningWhatIfAndJson) {
-  ProfiledRun run = SharedConstantRun();
+  htpscope::Run run = SharedConstantRun();
   GraphViewOptions options;
   options.drop_edges = {ParseEdgeSpec("branch_a -> branch_b")};
   options.expected = ParseExpectedDag("e", "Input -> branch_a\nInput -> branch_b\n");
@@ -71,7 +71,7 @@ TEST(GraphReport, SharedConstantWarningWhatIfAndJson) {
 TEST(GraphReport, DotEscapesEveryInputString) {
   EXPECT_EQ(DotEscape(R"(a"b\c)"), R"(a\"b\\c)");
   EXPECT_EQ(DotEscape("x\ny"), "x\\ny");
-  ProfiledRun run = SharedConstantRun(R"(evil\" -> \"x)");
+  htpscope::Run run = SharedConstantRun(R"(evil\" -> \"x)");
   GraphView v = BuildGraphView(run, {});
   std::string dot = RenderGraphDot(v);
   // The name arrives as  evil" -> "x  and must stay inside its quotes.
@@ -87,7 +87,7 @@ TEST(GraphReport, DotEscapesEveryInputString) {
 
 TEST(GraphReportCorpus, V8c8DominantPathIdenticalToQhasInText) {
   HTPSCOPE_REQUIRE_CORPUS("v8c8_256");
-  ProfiledRun run = LoadRun({testing_support::CorpusRun("v8c8_256")});
+  htpscope::Run run = LoadRun({testing_support::CorpusRun("v8c8_256")});
   GraphView v = BuildGraphView(run, {});
   ASSERT_TRUE(v.dominant_vs_qhas);
   EXPECT_TRUE(v.dominant_vs_qhas->identical());

@@ -11,7 +11,7 @@ namespace {
 
 using nlohmann::json;
 
-std::string BytesCell(const std::optional<HeapCheckpoint>& c) {
+std::string BytesCell(const std::optional<HeapCheckpointRow>& c) {
   if (!c) return "-";
   return fmt::format("{} ({})", GroupDigits(c->value_bytes), HumanBytes(c->value_bytes));
 }
@@ -24,7 +24,7 @@ std::string DeltaCell(const HeapUsage& run) {
                      d < 0 ? " heap released" : "");
 }
 
-json CheckpointJson(const std::optional<HeapCheckpoint>& c) {
+json CheckpointJson(const std::optional<HeapCheckpointRow>& c) {
   if (!c) return nullptr;
   return {{"identifier", c->identifier},
           {"bytes", c->value_bytes},
@@ -44,8 +44,8 @@ std::string RenderHeapText(const std::vector<HeapUsage>& runs) {
                      "before_context_created", "after_context_freed", "delta (after − before)");
   for (const auto& r : runs)
     out += fmt::format("  {:<{}}  {:<20}  {:>24}  {:>24}  {}\n", Ellipsize(r.path, width), width,
-                       r.format ? HeapSourceFormatName(*r.format) : "unreadable",
-                       BytesCell(r.before), BytesCell(r.after), DeltaCell(r));
+                       r.format ? *r.format : std::string("unreadable"), BytesCell(r.before),
+                       BytesCell(r.after), DeltaCell(r));
   out += "  bytes (binary units in parentheses); a negative delta means the heap shrank\n";
   size_t with_problems = 0;
   for (const auto& r : runs) {
@@ -64,7 +64,7 @@ json HeapToJson(const std::vector<HeapUsage>& runs) {
   json list = json::array();
   for (const auto& r : runs)
     list.push_back({{"path", r.path},
-                    {"format", r.format ? json(HeapSourceFormatName(*r.format)) : json(nullptr)},
+                    {"format", r.format ? json(*r.format) : json(nullptr)},
                     {"before_bytes", r.before ? json(r.before->value_bytes) : json(nullptr)},
                     {"after_bytes", r.after ? json(r.after->value_bytes) : json(nullptr)},
                     {"delta_bytes", r.delta_bytes ? json(*r.delta_bytes) : json(nullptr)},

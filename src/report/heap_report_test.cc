@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+
+#include "base/corpus_test_util.h"
+
 namespace htpscope {
 namespace {
 
@@ -9,9 +13,16 @@ bool Contains(const std::string& haystack, std::string_view needle) {
   return haystack.find(needle) != std::string::npos;
 }
 
-HeapUsage Usage(const std::string& path, std::string_view text) {
-  HeapUsage u = AnalyzeHeap(ParseExecuTorchHeapFile(path, text));
-  return u;
+// The heap usage of a file `name` holding `text` (the usage names its path).
+HeapUsage Usage(const std::string& name, const std::string& text) {
+  HeapFile file;
+  file.path = name;
+  file.format = "ExecuTorch heap file";
+  std::string dir = testing_support::TempDir("heap_report");
+  std::ofstream(dir + "/" + name, std::ios::binary) << text;
+  HeapFile read = LoadHeapFile(dir + "/" + name);
+  file.checkpoints = std::move(read.checkpoints);
+  return AnalyzeHeap(file);
 }
 
 std::vector<HeapUsage> ThreeRuns() {

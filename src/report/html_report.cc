@@ -95,8 +95,7 @@ json GroupTable(const json& groups, bool qnn, size_t max_rows) {
                "the ops with the most DPC cycles");
 }
 
-json InstanceTable(const ProfiledRun& run, int64_t origin_cycles, size_t max_rows) {
-  const Optrace& trace = *run.optrace;
+json InstanceTable(const Run& run, int64_t origin_cycles, size_t max_rows) {
   json columns = json::array(
       {Column("op_id", "op ID", "id"), Column("qnn_op_name", "QNN op", "text"),
        Column("qnn_op_type", "QNN op type", "text"), Column("htp_op_type", "HTP op type", "text"),
@@ -108,12 +107,12 @@ json InstanceTable(const ProfiledRun& run, int64_t origin_cycles, size_t max_row
        Column("work_cycles", "work cycles", "cycles", "Σ its slices' durations"),
        Column("slices", "slices", "count", "threads the op was split across"),
        Column("units", "units", "text"), Column("flags", "flags", "text")});
-  std::vector<size_t> keep(run.ops.size());
+  std::vector<size_t> keep(run.op_instances.size());
   for (size_t i = 0; i < keep.size(); ++i) keep[i] = i;
   if (keep.size() > max_rows) {
     std::partial_sort(keep.begin(), keep.begin() + static_cast<ptrdiff_t>(max_rows), keep.end(),
                       [&](size_t a, size_t b) {
-                        const OpInstance &x = run.ops[a], &y = run.ops[b];
+                        const OpInstanceRow &x = run.op_instances[a], &y = run.op_instances[b];
                         if (x.dpc_cycles != y.dpc_cycles) return x.dpc_cycles > y.dpc_cycles;
                         if (x.work_cycles != y.work_cycles) return x.work_cycles > y.work_cycles;
                         return a < b;
@@ -123,39 +122,33 @@ json InstanceTable(const ProfiledRun& run, int64_t origin_cycles, size_t max_row
   }
   json rows = json::array();
   for (size_t i : keep) {
-    const OpInstance& op = run.ops[i];
+    const OpInstanceRow& op = run.op_instances[i];
     std::string units = op.on_hmx_thread && op.on_hvx_thread ? "HMX+HVX"
                         : op.on_hmx_thread                   ? "HMX"
                         : op.on_hvx_thread                   ? "HVX"
                                                              : "";
     rows.push_back(
-        json::array({OpIdHex(op.op_id), trace.Str(op.qnn_op_name), trace.Str(op.qnn_op_type),
-                     trace.Str(op.htp_op_type), OpCategoryName(op.category),
-                     op.first_start_cycles - origin_cycles, op.op_duration_cycles, op.dpc_cycles,
+        json::array({OpIdHex(op.op_id), run.Str(op.qnn_op_name), run.Str(op.qnn_op_type),
+                     run.Str(op.htp_op_type), OpCategoryName(op.category),
+                     op.first_start_cycle - origin_cycles, op.op_duration_cycles, op.dpc_cycles,
                      op.work_cycles, op.slice_count, units, OpFlagNames(op.flags, " ")}));
   }
   json table = Table("Op instances", "Every executed HTP op instance (op ID), in start order",
-                     std::move(columns), std::move(rows), run.ops.size(),
+                     std::move(columns), std::move(rows), run.op_instances.size(),
                      "the instances with the most DPC cycles, in start order");
   table["share_column"] = "dpc_cycles";
   return table;
 }
 
-json BuildTimeline(const ProfiledRun& run, const Summary& summary,
-                   const HtmlReportOptions& options) {
-  const Optrace& trace = *run.optrace;
-  const FineView& fine = *summary.fine;
+json BuildTimeline(const Run& run, const HtmlReportOptions& options) {
+  const RunFigures& fine = run.figures;
   const int64_t origin = *fine.start_cycle;
   const int64_t wall = std::max<int64_t>(*fine.graph_wall_cycles, 1);
   const int width_px = std::max(options.timeline_width_px, 1);
   const double pixel_cycles = static_cast<double>(wall) / width_px;
 
-  std::unordered_map<uint64_t, OpCategory> category_of;
-  category_of.reserve(run.ops.size());
-  for (const auto& op : run.ops) category_of.emplace(op.op_id, op.category);
-
   std::map<uint32_t, std::vector<uint32_t>> by_tid;
-  for (uint32_t i = 0; i < trace.slices.size(); ++i) by_tid[trace.slices[i].tid].push_back(i);
+  for (uint32_t i = 0; i < run.slices.size(); ++i) by_tid[run.slices[i].tid].push_back(i);
 
   StringTable strings;
   std::map<int, int> description_of_type;  // HTP op type string -> description string
@@ -165,24 +158,24 @@ json BuildTimeline(const ProfiledRun& run, const Summary& summary,
   // iteration for a use after free (-Wuse-after-free).
   std::vector<TimelineBar> bars;
   for (auto& [tid, indices] : by_tid) {
-    bars = DownsampleThreadSlices(trace.slices, std::move(indices), origin, pixel_cycles);
+    bars = DownsampleThreadSlices(run.slices, std::move(indices), origin, pixel_cycles);
     total_bars += bars.size();
     json rows = json::array();
     for (const auto& b : bars) {
-      const OpSlice& s = trace.slices[b.slice_index];
-      auto cat = category_of.find(s.op_id);
-      int htp_type = strings.Index(trace.Str(s.htp_op_type));
-      if (s.description != StringPool::kEmpty && !description_of_type.count(htp_type))
-        description_of_type[htp_type] = strings.Index(trace.Str(s.description));
+      const SliceRow& s = run.slices[b.slice_index];
+      const OpInstanceRow& op = run.op_instances[s.instance];
+      int htp_type = strings.Index(run.Str(op.htp_op_type));
+      if (op.description != StringPool::kEmpty && !description_of_type.count(htp_type))
+        description_of_type[htp_type] = strings.Index(run.Str(op.description));
       // [start, span, busy, ops, name, QNN type, HTP type, DPC, flags, kind, op ID]
       rows.push_back(json::array(
           {b.start_cycles - origin, b.end_cycles - b.start_cycles, b.busy_cycles, b.slice_count,
-           strings.Index(trace.Str(s.qnn_op_name)), strings.Index(trace.Str(s.qnn_op_type)),
-           htp_type, s.dpc_cycles, s.flags,
-           OpCategoryName(cat == category_of.end() ? OpCategory::kCompute : cat->second),
-           OpIdHex(s.op_id)}));
+           strings.Index(run.Str(op.qnn_op_name)), strings.Index(run.Str(op.qnn_op_type)), htp_type,
+           op.dpc_cycles, op.flags, OpCategoryName(op.category), OpIdHex(s.op_id)}));
     }
-    std::string name(trace.ThreadName(0, tid));
+    std::string name;
+    for (const auto& t : run.thread_names)
+      if (t.tid == tid) name = t.name;
     threads.push_back({{"tid", tid},
                        {"kind", UnitKindName(UnitKindOfTid(tid))},
                        {"name", name},
@@ -194,7 +187,7 @@ json BuildTimeline(const ProfiledRun& run, const Summary& summary,
           {"wall_cycles", wall},
           {"base_width_px", width_px},
           {"pixel_cycles", pixel_cycles},
-          {"slices", trace.slices.size()},
+          {"slices", run.slices.size()},
           {"bars", total_bars},
           {"bar_fields",
            {"start_offset_cycles", "span_cycles", "busy_cycles", "ops", "qnn_op_name",
@@ -204,28 +197,26 @@ json BuildTimeline(const ProfiledRun& run, const Summary& summary,
           {"threads", std::move(threads)}};
 }
 
-json BuildUnitsMemory(const ProfiledRun& run, const Summary& summary, const json& overview,
-                      const HtmlReportOptions& options) {
+json BuildUnitsMemory(const Run& run, const json& overview, const HtmlReportOptions& options) {
+  const RunFigures& f = run.figures;
   json out;
   out["units"] = overview["units"];
   out["graph_wall_cycles"] = overview["graph_wall_cycles"];
   out["peak_vtcm_bytes"] = overview["peak_vtcm_bytes"];
-  std::optional<int64_t> origin;
-  if (summary.fine && summary.fine->start_cycle) origin = *summary.fine->start_cycle;
+  std::optional<int64_t> origin = f.start_cycle;
   out["peak_vtcm_offset_cycles"] =
-      summary.peak_vtcm_cycle && origin ? json(*summary.peak_vtcm_cycle - *origin) : json(nullptr);
+      f.peak_vtcm_cycle && origin ? json(*f.peak_vtcm_cycle - *origin) : json(nullptr);
   out["counters"] = json::array();
-  if (run.optrace && origin && summary.fine->graph_wall_cycles) {
-    const double pixel_cycles =
-        static_cast<double>(std::max<int64_t>(*summary.fine->graph_wall_cycles, 1)) /
-        std::max(options.timeline_width_px, 1);
-    for (const auto& [name, samples] : run.optrace->counters) {
+  if (run.Has(ArtifactType::kOptrace) && origin && f.graph_wall_cycles) {
+    const double pixel_cycles = static_cast<double>(std::max<int64_t>(*f.graph_wall_cycles, 1)) /
+                                std::max(options.timeline_width_px, 1);
+    for (const auto& [name, samples] : run.counters) {
       if (samples.empty()) continue;
       json points = json::array();
       int64_t peak = samples.front().value;
       for (const auto& s : samples) peak = std::max(peak, s.value);
       for (const auto& p : DownsampleCounter(samples, *origin, pixel_cycles))
-        points.push_back({p.ts_cycles - *origin, p.min_value, p.max_value, p.last_value});
+        points.push_back({p.ts_cycle - *origin, p.min_value, p.max_value, p.last_value});
       out["counters"].push_back(
           {{"name", name},
            {"unit", "bytes"},
@@ -235,8 +226,8 @@ json BuildUnitsMemory(const ProfiledRun& run, const Summary& summary, const json
            {"points", std::move(points)}});
     }
   }
-  if (run.qhas && !run.qhas->overall.empty()) {
-    const QhasOverall& o = run.qhas->overall.front();
+  if (!run.qhas_cores.empty()) {
+    const QhasCoreRow& o = run.qhas_cores.front();
     out["traffic"] = {{"source", "QHAS htp_overall_summary (the traced execution)"},
                       {"dram_read_bytes", o.total_dram_read_bytes},
                       {"dram_write_bytes", o.total_dram_write_bytes},
@@ -281,13 +272,13 @@ void ReplaceOnce(std::string& text, std::string_view placeholder, std::string_vi
 
 }  // namespace
 
-std::vector<TimelineBar> DownsampleThreadSlices(const std::vector<OpSlice>& slices,
+std::vector<TimelineBar> DownsampleThreadSlices(const std::vector<SliceRow>& slices,
                                                 std::vector<uint32_t> indices,
                                                 int64_t origin_cycles, double pixel_cycles) {
   std::sort(indices.begin(), indices.end(), [&](uint32_t a, uint32_t b) {
-    const OpSlice &x = slices[a], &y = slices[b];
-    if (x.start_cycles != y.start_cycles) return x.start_cycles < y.start_cycles;
-    if (x.end_cycles() != y.end_cycles()) return x.end_cycles() < y.end_cycles();
+    const SliceRow &x = slices[a], &y = slices[b];
+    if (x.start_cycle != y.start_cycle) return x.start_cycle < y.start_cycle;
+    if (x.end_cycle() != y.end_cycle()) return x.end_cycle() < y.end_cycle();
     return a < b;
   });
   std::vector<TimelineBar> bars;
@@ -298,20 +289,20 @@ std::vector<TimelineBar> DownsampleThreadSlices(const std::vector<OpSlice>& slic
     open = TimelineBar{};
   };
   for (uint32_t i : indices) {
-    const OpSlice& s = slices[i];
+    const SliceRow& s = slices[i];
     if (pixel_cycles <= 0 || static_cast<double>(s.dur_cycles) >= pixel_cycles) {
-      bars.push_back({s.start_cycles, s.end_cycles(), s.dur_cycles, 1, i});
+      bars.push_back({s.start_cycle, s.end_cycle(), s.dur_cycles, 1, i});
       continue;
     }
     auto column = static_cast<int64_t>(
-        std::floor(static_cast<double>(s.start_cycles - origin_cycles) / pixel_cycles));
+        std::floor(static_cast<double>(s.start_cycle - origin_cycles) / pixel_cycles));
     if (open.slice_count && column != open_column) flush();
     if (!open.slice_count) {
-      open = {s.start_cycles, s.end_cycles(), 0, 0, i};
+      open = {s.start_cycle, s.end_cycle(), 0, 0, i};
       open_column = column;
       open_longest = -1;
     }
-    open.end_cycles = std::max(open.end_cycles, s.end_cycles());
+    open.end_cycles = std::max(open.end_cycles, s.end_cycle());
     open.busy_cycles += s.dur_cycles;
     open.slice_count += 1;
     if (s.dur_cycles > open_longest) {
@@ -326,21 +317,21 @@ std::vector<TimelineBar> DownsampleThreadSlices(const std::vector<OpSlice>& slic
   return bars;
 }
 
-std::vector<CounterPoint> DownsampleCounter(const std::vector<CounterSample>& samples,
+std::vector<CounterPoint> DownsampleCounter(const std::vector<CounterSampleRow>& samples,
                                             int64_t origin_cycles, double pixel_cycles) {
-  std::vector<CounterSample> sorted = samples;
+  std::vector<CounterSampleRow> sorted = samples;
   std::stable_sort(
       sorted.begin(), sorted.end(),
-      [](const CounterSample& a, const CounterSample& b) { return a.ts_cycles < b.ts_cycles; });
+      [](const CounterSampleRow& a, const CounterSampleRow& b) { return a.ts_cycle < b.ts_cycle; });
   std::vector<CounterPoint> points;
   int64_t column = 0;
   for (const auto& s : sorted) {
     int64_t c = pixel_cycles > 0
                     ? static_cast<int64_t>(std::floor(
-                          static_cast<double>(s.ts_cycles - origin_cycles) / pixel_cycles))
-                    : s.ts_cycles;
+                          static_cast<double>(s.ts_cycle - origin_cycles) / pixel_cycles))
+                    : s.ts_cycle;
     if (points.empty() || c != column) {
-      points.push_back({s.ts_cycles, s.value, s.value, s.value});
+      points.push_back({s.ts_cycle, s.value, s.value, s.value});
       column = c;
       continue;
     }
@@ -368,12 +359,12 @@ json CapArrays(json value, size_t max_items) {
   return value;
 }
 
-json BuildReportModel(const ProfiledRun& run, const Summary& summary,
-                      const HtmlReportOptions& options) {
+json BuildReportModel(const Summary& summary, const HtmlReportOptions& options) {
+  const Run& run = *summary.run;
   json model;
   model["schema"] = kSchema;
-  model["title"] = options.title.empty() ? "htpscope report — " + summary.label : options.title;
-  model["label"] = summary.label;
+  model["title"] = options.title.empty() ? "htpscope report — " + run.label : options.title;
+  model["label"] = run.label;
 
   json overview = SummaryToJson(summary);
   json qnn_ops = std::move(overview["ops"]);
@@ -385,13 +376,14 @@ json BuildReportModel(const ProfiledRun& run, const Summary& summary,
   if (!qnn_ops.empty()) tables["qnn_ops"] = GroupTable(qnn_ops, true, options.max_table_rows);
   if (!htp_types.empty())
     tables["htp_op_types"] = GroupTable(htp_types, false, options.max_table_rows);
-  const bool trace_fine = run.optrace && summary.fine && summary.fine->source == "optrace";
-  if (trace_fine && !run.ops.empty())
-    tables["instances"] = InstanceTable(run, *summary.fine->start_cycle, options.max_table_rows);
+  const bool trace_fine =
+      run.figures.fine_source == Source::kOptrace && run.figures.start_cycle.has_value();
+  if (trace_fine && !run.op_instances.empty())
+    tables["instances"] = InstanceTable(run, *run.figures.start_cycle, options.max_table_rows);
   if (!tables.empty()) model["tables"] = std::move(tables);
-  if (trace_fine) model["timeline"] = BuildTimeline(run, summary, options);
-  if (!summary.units.empty() || summary.peak_vtcm_bytes)
-    model["units_memory"] = BuildUnitsMemory(run, summary, overview, options);
+  if (trace_fine) model["timeline"] = BuildTimeline(run, options);
+  if (!run.units.empty() || run.figures.peak_vtcm_bytes)
+    model["units_memory"] = BuildUnitsMemory(run, overview, options);
   model["overview"] = std::move(overview);
   return model;
 }

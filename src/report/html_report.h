@@ -64,20 +64,20 @@ struct TimelineBar {
 // holding one narrow slice keeps it exact).  Bars are ordered by start.
 // Σ busy_cycles equals Σ the selected slices' durations, and a thread gets at
 // most one aggregate per column plus its exact slices.
-std::vector<TimelineBar> DownsampleThreadSlices(const std::vector<OpSlice>& slices,
+std::vector<TimelineBar> DownsampleThreadSlices(const std::vector<SliceRow>& slices,
                                                 std::vector<uint32_t> indices,
                                                 int64_t origin_cycles, double pixel_cycles);
 
 // One pixel column of a counter track: the samples whose ts falls in it.
 struct CounterPoint {
-  int64_t ts_cycles = 0;  // absolute: first sample of the column
+  int64_t ts_cycle = 0;  // absolute: first sample of the column
   int64_t min_value = 0, max_value = 0, last_value = 0;
 };
 
 // Reduces a counter track (samples in any order) to one point per pixel
 // column holding samples, ordered by ts.  The track's maximum survives as
 // some column's max_value.
-std::vector<CounterPoint> DownsampleCounter(const std::vector<CounterSample>& samples,
+std::vector<CounterPoint> DownsampleCounter(const std::vector<CounterSampleRow>& samples,
                                             int64_t origin_cycles, double pixel_cycles);
 
 // Rows kept per list in an analysis section (graph, lint, ...): nodes and
@@ -91,8 +91,7 @@ nlohmann::json CapArrays(nlohmann::json value, size_t max_items);
 
 // The report's data model for one run (sections overview, timeline, tables,
 // units_memory; the others are added by the caller under their keys).
-nlohmann::json BuildReportModel(const ProfiledRun& run, const Summary& summary,
-                                const HtmlReportOptions& options = {});
+nlohmann::json BuildReportModel(const Summary& summary, const HtmlReportOptions& options = {});
 
 // JSON text safe inside <script type="application/json">: '<', '>', '&',
 // U+2028 and U+2029 are written as \u escapes (only strings can hold them,

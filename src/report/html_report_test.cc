@@ -7,7 +7,7 @@
 #include <map>
 #include <random>
 
-#include "formats/corpus_test_util.h"
+#include "base/corpus_test_util.h"
 #include "report/summary_report.h"
 
 namespace htpscope {
@@ -80,14 +80,14 @@ TEST(HtmlReportEscaping, DiffPageHoldsTheDiffSection) {
   EXPECT_NE(page.find("<title>A &lt;vs&gt; B</title>"), std::string::npos);
 }
 
-OpSlice Slice(int64_t start, int64_t dur) {
-  OpSlice s;
-  s.start_cycles = start;
+SliceRow Slice(int64_t start, int64_t dur) {
+  SliceRow s;
+  s.start_cycle = start;
   s.dur_cycles = dur;
   return s;
 }
 
-std::vector<uint32_t> All(const std::vector<OpSlice>& slices) {
+std::vector<uint32_t> All(const std::vector<SliceRow>& slices) {
   std::vector<uint32_t> out(slices.size());
   for (uint32_t i = 0; i < out.size(); ++i) out[i] = i;
   return out;
@@ -97,7 +97,7 @@ TEST(HtmlReportTimeline, WideSlicesStayExactNarrowOnesMergePerPixel) {
   // pixel = 50 cycles.  Slice 0 is wide; slices 1..10 are 1 cycle each at
   // 200..209 (column 4); slice 11 is alone in column 6; 12 and 13 share
   // column 8 and are given out of order.
-  std::vector<OpSlice> slices = {Slice(1000, 100)};
+  std::vector<SliceRow> slices = {Slice(1000, 100)};
   for (int i = 0; i < 10; ++i) slices.push_back(Slice(1200 + i, 1));
   slices.push_back(Slice(1300, 20));
   slices.push_back(Slice(1420, 30));
@@ -125,7 +125,7 @@ TEST(HtmlReportTimeline, DownsamplingPreservesBusyCyclesAndBoundsBars) {
   // 200,000 back-to-back slices, mostly far narrower than a pixel.
   std::mt19937_64 rng(7);
   std::uniform_int_distribution<int64_t> dur(1, 40), gap(0, 5);
-  std::vector<OpSlice> slices;
+  std::vector<SliceRow> slices;
   int64_t t = 5000, busy = 0;
   for (int i = 0; i < 200000; ++i) {
     int64_t d = i % 1000 == 0 ? 60000 : dur(rng);  // every 1000th slice is wide
@@ -156,7 +156,7 @@ TEST(HtmlReportTimeline, DownsamplingPreservesBusyCyclesAndBoundsBars) {
 }
 
 TEST(HtmlReportTimeline, CounterKeepsItsPeakPerPixel) {
-  std::vector<CounterSample> samples;
+  std::vector<CounterSampleRow> samples;
   for (int i = 0; i < 10000; ++i) samples.push_back({100 + i, (i * 37) % 1000});
   samples.push_back({5555, 123456});  // the peak, given out of order
   auto points = DownsampleCounter(samples, 100, 10.0);
@@ -164,15 +164,15 @@ TEST(HtmlReportTimeline, CounterKeepsItsPeakPerPixel) {
   int64_t peak = 0;
   for (const auto& p : points) peak = std::max(peak, p.max_value);
   EXPECT_EQ(peak, 123456);
-  EXPECT_EQ(points.front().ts_cycles, 100);
+  EXPECT_EQ(points.front().ts_cycle, 100);
   EXPECT_EQ(points.back().last_value, (9999 * 37) % 1000);
 }
 
 TEST(HtmlReportModel, CorpusRunKeepsSummaryFiguresAndEveryCycle) {
   HTPSCOPE_REQUIRE_CORPUS("v8c8_256");
-  ProfiledRun run = LoadRun({CorpusRun("v8c8_256")});
+  htpscope::Run run = LoadRun({CorpusRun("v8c8_256")});
   Summary summary = Summarize(run);
-  json model = BuildReportModel(run, summary);
+  json model = BuildReportModel(summary);
   json expected = SummaryToJson(summary);
   ASSERT_EQ(expected["ops"].size(), 13u);
   EXPECT_EQ(model["tables"]["qnn_ops"]["total_rows"], 13);
@@ -196,8 +196,8 @@ TEST(HtmlReportModel, CorpusRunKeepsSummaryFiguresAndEveryCycle) {
     }
   }
   EXPECT_EQ(total, 317483);  // work cycles
-  EXPECT_EQ(slices, static_cast<int64_t>(run.optrace->slices.size()));
-  for (const auto& u : summary.units) EXPECT_EQ(busy_by_tid[u.tid], u.busy_cycles) << u.tid;
+  EXPECT_EQ(slices, static_cast<int64_t>(run.slices.size()));
+  for (const auto& u : run.units) EXPECT_EQ(busy_by_tid[u.tid], u.busy_cycles) << u.tid;
   const json& um = model["units_memory"];
   EXPECT_EQ(um["peak_vtcm_bytes"], 919552);
   bool vtcm = false;
@@ -209,13 +209,13 @@ TEST(HtmlReportModel, CorpusRunKeepsSummaryFiguresAndEveryCycle) {
   EXPECT_TRUE(vtcm);
 }
 
-TEST(HtmlReportModel, TablesAreCappedToTheBiggestRows) {
+TEST(HtmlReportModel, CorpusTablesAreCappedToTheBiggestRows) {
   HTPSCOPE_REQUIRE_CORPUS("v8c8_256");
-  ProfiledRun run = LoadRun({CorpusRun("v8c8_256")});
+  htpscope::Run run = LoadRun({CorpusRun("v8c8_256")});
   Summary summary = Summarize(run);
   HtmlReportOptions options;
   options.max_table_rows = 5;
-  json model = BuildReportModel(run, summary, options);
+  json model = BuildReportModel(summary, options);
   const json& ops = model["tables"]["qnn_ops"];
   EXPECT_EQ(ops["rows"].size(), 5u);
   EXPECT_EQ(ops["total_rows"], 13);
@@ -259,9 +259,9 @@ std::string HostileTrace() {
 TEST(HtmlReportModel, HostileTraceStringsNeverBecomeMarkup) {
   std::string dir = TempDir("html_hostile");
   std::ofstream(dir + "/chrometrace.json") << HostileTrace();
-  ProfiledRun run = LoadRun({dir});
+  htpscope::Run run = LoadRun({dir});
   Summary summary = Summarize(run);
-  std::string page = RenderHtmlReport(BuildReportModel(run, summary));
+  std::string page = RenderHtmlReport(BuildReportModel(summary));
   EXPECT_EQ(Count(page, "<img"), 0u);
   EXPECT_EQ(Count(page, "<svg"), 0u);
   EXPECT_EQ(Count(page, "<b "), 0u);

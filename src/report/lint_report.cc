@@ -12,18 +12,6 @@ namespace {
 
 using nlohmann::json;
 
-const char* FormatName(ProfileFormat format) {
-  switch (format) {
-    case ProfileFormat::kText:
-      return "text";
-    case ProfileFormat::kSnpeDiagview:
-      return "snpe_diagview";
-    case ProfileFormat::kCsv:
-      return "csv";
-  }
-  return "text";
-}
-
 json HintsJson(const std::vector<LintHint>& hints) {
   json out = json::array();
   for (const auto& h : hints) out.push_back({{"rule", h.rule}, {"text", h.text}});
@@ -168,9 +156,9 @@ void RenderGraph(const LintGraph& g, const LintReportOptions& options, std::stri
 
 std::string RenderLintText(const LintAnalysis& lint, const LintReportOptions& options) {
   std::string out = fmt::format("htpscope lint: {} ({}, linting level)\n", lint.path,
-                                lint.format == ProfileFormat::kSnpeDiagview ? "snpe-diagview text"
-                                : lint.format == ProfileFormat::kCsv        ? "profile CSV"
-                                                                     : "profile-viewer text");
+                                lint.format == "snpe_diagview" ? "snpe-diagview text"
+                                : lint.format == "csv"         ? "profile CSV"
+                                                               : "profile-viewer text");
   out += fmt::format(
       "  {} graph/execution block(s); hints are suggestions from a fixed rule table "
       "(docs/lint-heap-memory.md), not findings\n",
@@ -191,7 +179,7 @@ json LintToJson(const LintAnalysis& lint, size_t selected_graph) {
   json j;
   j["schema"] = "htpscope.lint/1";
   j["path"] = lint.path;
-  j["format"] = FormatName(lint.format);
+  j["format"] = lint.format;
   json graphs = json::array();
   for (const auto& g : lint.graphs) graphs.push_back(GraphJson(g));
   if (selected_graph < lint.graphs.size()) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "formats/linting_example_test_util.h"
+#include "model/fake_run_test_util.h"
 
 namespace htpscope {
 namespace {
@@ -29,7 +30,7 @@ Graph 0 (encoder):
 )";
 
 TEST(LintReport, JsonSchemaAndSelection) {
-  LintAnalysis a = AnalyzeLint(ParseProfileText("lint.txt", kTwoGraphs));
+  LintAnalysis a = AnalyzeLint(testing_support::RunOfText("lint.txt", kTwoGraphs));
   ASSERT_EQ(a.graphs.size(), 2u);
   nlohmann::json j = LintToJson(a);
   EXPECT_EQ(j["schema"], "htpscope.lint/1");
@@ -69,7 +70,7 @@ TEST(LintReport, JsonSchemaAndSelection) {
 }
 
 TEST(LintReport, TextKeepsGraphsApartAndLabelsHints) {
-  LintAnalysis a = AnalyzeLint(ParseProfileText("lint.txt", kTwoGraphs));
+  LintAnalysis a = AnalyzeLint(testing_support::RunOfText("lint.txt", kTwoGraphs));
   LintReportOptions options;
   options.rows = 2;
   std::string text = RenderLintText(a, options);

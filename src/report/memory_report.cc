@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "formats/json_util.h"
 #include "report/format_util.h"
 #include "report/json_values.h"
 #include "report/run_sections.h"
@@ -126,19 +125,13 @@ void RenderSpillFill(const MemoryView& m, std::string& out) {
 }  // namespace
 
 std::string RenderMemoryText(const MemoryView& m, int top_n) {
-  std::string out = fmt::format("htpscope memory: {}\n", m.label);
-  out += ReadArtifactLines(m.artifacts);
+  std::string out = fmt::format("htpscope memory: {}\n", m.run->label);
+  out += ReadArtifactLines(m.run->artifacts);
   out += "  one traced execution (the optrace and QHAS cover the first, cold one)\n";
   RenderPeak(m, out);
   if (m.totals) RenderTraffic(m, top_n, out);
   if (m.spill_fill) RenderSpillFill(m, out);
-  if (!m.cross_checks.empty()) {
-    AppendSection(out, "Cross-checks");
-    for (const auto& c : m.cross_checks)
-      out += fmt::format("  [{}] {}: {} {} {} {} {} ({})\n", c.agree ? "agree" : "DIFFER", c.name,
-                         c.a_source, GroupDigits(std::llround(c.a)), c.agree ? "=" : "vs",
-                         c.b_source, GroupDigits(std::llround(c.b)), c.unit);
-  }
+  out += CrossChecksSection(m.run->cross_checks, "memory");
   if (!m.notes.empty()) {
     AppendSection(out, "Notes");
     for (const auto& n : m.notes) out += fmt::format("  {}\n", n);
@@ -150,8 +143,8 @@ std::string RenderMemoryText(const MemoryView& m, int top_n) {
 json MemoryToJson(const MemoryView& m) {
   json j;
   j["schema"] = "htpscope.memory/1";
-  j["label"] = m.label;
-  j["artifacts"] = ArtifactsJson(m.artifacts);
+  j["label"] = m.run->label;
+  j["artifacts"] = ArtifactsJson(m.run->artifacts);
   if (m.peak_vtcm) {
     json p = PeakJson(*m.peak_vtcm, m.peak_vtcm->samples > 0);
     p["source"] = m.peak_vtcm_source;
@@ -209,7 +202,7 @@ json MemoryToJson(const MemoryView& m) {
   } else {
     j["spill_fill"] = nullptr;
   }
-  j["cross_checks"] = CrossChecksJson(m.cross_checks);
+  j["cross_checks"] = CrossChecksJson(m.run->cross_checks, "memory");
   j["missing"] = MissingArtifactsJson(m.missing);
   j["notes"] = m.notes;
   return j;

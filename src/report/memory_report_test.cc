@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "formats/corpus_test_util.h"
+#include "base/corpus_test_util.h"
 
 namespace htpscope {
 namespace {
@@ -13,7 +13,8 @@ bool Contains(const std::string& haystack, std::string_view needle) {
 
 TEST(MemoryReportCorpus, V8c8JsonAndText) {
   HTPSCOPE_REQUIRE_CORPUS("v8c8_256");
-  MemoryView m = AnalyzeMemory(LoadRun({testing_support::CorpusRun("v8c8_256")}));
+  htpscope::Run run = LoadRun({testing_support::CorpusRun("v8c8_256")});
+  MemoryView m = AnalyzeMemory(run);
   nlohmann::json j = MemoryToJson(m);
   EXPECT_EQ(j["schema"], "htpscope.memory/1");
   EXPECT_EQ(j["peak_vtcm"]["peak_bytes"], 919552);
@@ -42,14 +43,16 @@ TEST(MemoryReportCorpus, V8c8JsonAndText) {
   EXPECT_TRUE(Contains(text, "HTP op instances by DRAM bytes (top 3 of 53):")) << text;
   EXPECT_TRUE(Contains(text,
                        "[agree] peak VTCM allocation: optrace max \"VTCM alloc\" counter 919,552 = "
-                       "QHAS peak_vtcm_alloc 919,552 (bytes)"))
+                       "QHAS peak_vtcm_alloc 919,552\n"))
       << text;
   EXPECT_TRUE(Contains(text, "none: no HTP op type contains \"Spill\" or \"Fill\"")) << text;
 }
 
 TEST(MemoryReport, NoDataAtAll) {
+  htpscope::Run run;
+  run.label = "empty";
   MemoryView m;
-  m.label = "empty";
+  m.run = &run;
   nlohmann::json j = MemoryToJson(m);
   EXPECT_TRUE(j["peak_vtcm"].is_null());
   EXPECT_TRUE(j["totals"].is_null());

@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 
-#include "formats/npy.h"
+#include "base/tensor_types.h"
+#include "report/csv_writer.h"
 
 namespace htpscope {
 namespace {
@@ -52,7 +54,9 @@ std::string StatusText(const HandleRow& row) {
 std::string OrderText(const std::string& source) {
   if (source == "htp_graph") return "HTP graph execution order";
   if (source == "device_manifest") return "device manifest order";
+  if (source == "device_etdump") return "device ETDump order";
   if (source == "reference_manifest") return "reference manifest order";
+  if (source == "reference_etdump") return "reference ETDump order";
   return "debug handle order (no manifest or graph gives execution order)";
 }
 
@@ -71,16 +75,6 @@ nlohmann::ordered_json Values(const std::vector<double>& values) {
 nlohmann::ordered_json StringOrNull(const std::string& s) {
   if (s.empty()) return nullptr;
   return s;
-}
-
-std::string CsvField(const std::string& text) {
-  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
 }
 
 std::string CsvNumber(std::optional<double> v) {
@@ -172,6 +166,7 @@ std::string FormatNumericsText(const NumericsResult& result) {
   out += fmt::format("{} rows: {} compared ({} divergent), {} reference only, {} device only\n",
                      result.rows.size(), result.compared, result.divergent, result.reference_only,
                      result.device_only);
+  for (const std::string& note : result.notes) out += fmt::format("note: {}\n", note);
   return out;
 }
 
@@ -240,15 +235,36 @@ nlohmann::ordered_json NumericsToJson(const NumericsResult& result) {
     handles.push_back(std::move(h));
   }
   doc["handles"] = std::move(handles);
+  doc["notes"] = result.notes;
   return doc;
 }
 
-std::string FormatNumericsCsv(const NumericsResult& result) {
-  std::string out =
-      "order,handle,output_index,status,divergent,reference_tensor,device_tensor,reference_ops,"
-      "runtime_ops,shape,elements,compared_elements,mse,mean_abs,max_abs,cosine,snr_db,"
-      "reference_nan,reference_inf,device_nan,device_inf,nonfinite_mismatch,reference_preview,"
-      "device_preview\n";
+void WriteNumericsCsv(const NumericsResult& result, std::ostream& out) {
+  CsvWriter csv(out);
+  csv.WriteRow({"order",
+                "handle",
+                "output_index",
+                "status",
+                "divergent",
+                "reference_tensor",
+                "device_tensor",
+                "reference_ops",
+                "runtime_ops",
+                "shape",
+                "elements",
+                "compared_elements",
+                "mse",
+                "mean_abs",
+                "max_abs",
+                "cosine",
+                "snr_db",
+                "reference_nan",
+                "reference_inf",
+                "device_nan",
+                "device_inf",
+                "nonfinite_mismatch",
+                "reference_preview",
+                "device_preview"});
   for (size_t i = 0; i < result.rows.size(); ++i) {
     const HandleRow& row = result.rows[i];
     bool compared = row.status == HandleStatus::kCompared;
@@ -258,7 +274,7 @@ std::string FormatNumericsCsv(const NumericsResult& result) {
       for (double v : values) parts.push_back(CsvNumber(v));
       return fmt::format("{}", fmt::join(parts, " "));
     };
-    std::vector<std::string> fields = {
+    const std::vector<std::string> cells = {
         fmt::format("{}", i + 1),
         row.handle ? fmt::format("{}", *row.handle) : "",
         fmt::format("{}", row.output_index),
@@ -284,13 +300,14 @@ std::string FormatNumericsCsv(const NumericsResult& result) {
         preview(row.reference_preview),
         preview(row.device_preview),
     };
-    for (size_t f = 0; f < fields.size(); ++f) {
-      if (f) out += ',';
-      out += CsvField(fields[f]);
-    }
-    out += '\n';
+    csv.WriteRow(cells);
   }
-  return out;
+}
+
+std::string FormatNumericsCsv(const NumericsResult& result) {
+  std::ostringstream out;
+  WriteNumericsCsv(result, out);
+  return out.str();
 }
 
 }  // namespace htpscope

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <ostream>
 #include <string>
 
 #include "analysis/numerics.h"
@@ -27,8 +28,10 @@ std::string FormatNumericsText(const NumericsResult& result);
 // not computed), NaN/Inf counts and previews.
 nlohmann::ordered_json NumericsToJson(const NumericsResult& result);
 
-// One CSV row per handle output with a header line (RFC 4180 quoting);
-// absent values are empty, infinite SNR is "inf"/"-inf".
+// One CSV record per handle output after a header record (report/csv_writer.h:
+// RFC 4180, CRLF, formula-leading names neutralised); absent values are
+// empty, infinite SNR is "inf"/"-inf".  Throws OutputError when `out` fails.
+void WriteNumericsCsv(const NumericsResult& result, std::ostream& out);
 std::string FormatNumericsCsv(const NumericsResult& result);
 
 }  // namespace htpscope

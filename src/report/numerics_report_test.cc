@@ -190,7 +190,7 @@ TEST(NumericsReport, CsvHasHeaderQuotingAndInf) {
   r.rows[0].sums = same;
   std::string csv = FormatNumericsCsv(r);
   std::vector<std::string> lines;
-  for (size_t start = 0, end; (end = csv.find('\n', start)) != std::string::npos; start = end + 1)
+  for (size_t start = 0, end; (end = csv.find("\r\n", start)) != std::string::npos; start = end + 2)
     lines.push_back(csv.substr(start, end - start));
   ASSERT_EQ(lines.size(), 5u);
   EXPECT_EQ(lines[0].substr(0, 40), "order,handle,output_index,status,diverge");
@@ -200,6 +200,23 @@ TEST(NumericsReport, CsvHasHeaderQuotingAndInf) {
   EXPECT_EQ(lines[3],
             "3,3,0,reference_only,false,\"split, first\",,aten.split,,2,,,,,,,,,,,,,7 8,");
   EXPECT_EQ(lines[4], "4,4,1,device_only,false,,convert__debugID_4,,Convert,1,,,,,,,,,,,,,,-inf");
+}
+
+TEST(NumericsReport, CsvNeutralisesFormulaTensorNames) {
+  NumericsResult r = Sample();
+  r.rows[0].reference_tensor = "=HYPERLINK(\"http://evil\",\"x\")";
+  r.rows[0].device_tensor = "@SUM(1)";
+  r.rows[0].reference_ops = {"+cmd"};
+  std::string csv = FormatNumericsCsv(r);
+  std::string row = csv.substr(csv.find("\r\n") + 2);
+  row = row.substr(0, row.find("\r\n"));
+  EXPECT_EQ(row.rfind("1,1,0,compared,false,\"'=HYPERLINK(\"\"http://evil\"\",\"\"x\"\")\","
+                      "'@SUM(1),'+cmd,q_conv,",
+                      0),
+            0u)
+      << row;
+  EXPECT_EQ(csv.find(",=H"), std::string::npos);
+  EXPECT_EQ(csv.find(",@S"), std::string::npos);
 }
 
 }  // namespace

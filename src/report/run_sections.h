@@ -8,7 +8,6 @@
 #include <string_view>
 #include <vector>
 
-#include "analysis/summary.h"
 #include "model/run.h"
 
 namespace htpscope {
@@ -17,18 +16,28 @@ namespace htpscope {
 void AppendSection(std::string& out, std::string_view title);
 
 // "  read <kind> <path>" per artifact, as text reports start.
-std::string ReadArtifactLines(const std::vector<LoadedArtifact>& artifacts);
+std::string ReadArtifactLines(const std::vector<ArtifactRow>& artifacts);
 
 // [{"path": ..., "kind": ...}] per artifact, as every JSON schema has it.
-nlohmann::json ArtifactsJson(const std::vector<LoadedArtifact>& artifacts);
+nlohmann::json ArtifactsJson(const std::vector<ArtifactRow>& artifacts);
 
-// [{"name", "unit", "a_source", "a", "b_source", "b", "agree", "note"}].
-nlohmann::json CrossChecksJson(const std::vector<CrossCheck>& checks);
+// [{"name", "unit", "a_source", "a", "b_source", "b", "agree", "note"}] of the
+// checks on `topic` ("" for all).
+nlohmann::json CrossChecksJson(const std::vector<CrossCheckRow>& checks,
+                               std::string_view topic = "");
+
+// The "Cross-checks between artifacts" section of the checks on `topic`
+// ("" for all), or "" when there are none.
+std::string CrossChecksSection(const std::vector<CrossCheckRow>& checks,
+                               std::string_view topic = "");
+
+// [{"code", "message"}].
+nlohmann::json WarningsJson(const std::vector<WarningRow>& warnings);
 
 // [{"artifact", "withholds"}].
-nlohmann::json MissingArtifactsJson(const std::vector<MissingArtifact>& missing);
+nlohmann::json MissingArtifactsJson(const std::vector<MissingRow>& missing);
 
 // The "Missing artifacts" section, or "" when nothing is missing.
-std::string MissingArtifactsSection(const std::vector<MissingArtifact>& missing);
+std::string MissingArtifactsSection(const std::vector<MissingRow>& missing);
 
 }  // namespace htpscope

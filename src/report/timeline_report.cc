@@ -201,7 +201,7 @@ std::string RenderTimelineText(const Timeline& t, int width) {
   return out;
 }
 
-std::string RenderTimelineSvg(const Timeline& t, const Optrace& trace) {
+std::string RenderTimelineSvg(const Timeline& t, const Run& run) {
   const double left = 90, plot = 1100, right = 20, top = 50, row_h = 22, row_gap = 8;
   const double rows_h = t.rows.size() * (row_h + row_gap);
   const double legend_top = top + rows_h + 40;
@@ -254,16 +254,16 @@ std::string RenderTimelineSvg(const Timeline& t, const Optrace& trace) {
         left, y, plot, row_h);
     for (uint32_t k : row.slices) {
       const TimelineSlice& s = t.slices[k];
-      const OpSlice& src = trace.slices[s.slice];
+      const SliceRow& src = run.slices[s.slice];
+      const OpInstanceRow& op = run.op_instances[src.instance];
       double x = x_of(s.start_cycles);
       double w = std::max((s.end_cycles - s.start_cycles) * scale, 0.5);
       std::string tip = fmt::format(
           "{} | {} | {} | {} | graph cycles {}..{} ({} cycles){}", t.groups[s.group].name,
-          trace.Str(src.htp_op_type), OpIdHex(src.op_id), MarkName(s.mark),
+          run.Str(op.htp_op_type), OpIdHex(src.op_id), MarkName(s.mark),
           s.start_cycles - t.graph_start_cycles, s.end_cycles - t.graph_start_cycles,
           s.end_cycles - s.start_cycles,
-          s.start_cycles != src.start_cycles || s.end_cycles != src.end_cycles() ? " (clipped)"
-                                                                                 : "");
+          s.start_cycles != src.start_cycle || s.end_cycles != src.end_cycle() ? " (clipped)" : "");
       out += fmt::format(
           "<rect x=\"{:.2f}\" y=\"{:.1f}\" width=\"{:.2f}\" height=\"{}\" "
           "fill=\"{}\"><title>{}</title></rect>\n",
@@ -294,7 +294,7 @@ std::string RenderTimelineSvg(const Timeline& t, const Optrace& trace) {
   return out;
 }
 
-json TimelineToJson(const Timeline& t, const Optrace& trace) {
+json TimelineToJson(const Timeline& t, const Run& run) {
   json j;
   j["label"] = t.label;
   j["window"] = {{"description", t.window},
@@ -335,10 +335,11 @@ json TimelineToJson(const Timeline& t, const Optrace& trace) {
     json slices = json::array();
     for (uint32_t k : row.slices) {
       const TimelineSlice& s = t.slices[k];
-      const OpSlice& src = trace.slices[s.slice];
+      const SliceRow& src = run.slices[s.slice];
+      const OpInstanceRow& op = run.op_instances[src.instance];
       slices.push_back({{"op_id", OpIdHex(src.op_id)},
                         {"group", t.groups[s.group].name},
-                        {"htp_op_type", std::string(trace.Str(src.htp_op_type))},
+                        {"htp_op_type", std::string(run.Str(op.htp_op_type))},
                         {"mark", s.mark == SliceMark::kGroup ? "group" : MarkName(s.mark)},
                         {"start_cycle", s.start_cycles},
                         {"end_cycle", s.end_cycles}});

@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "analysis/timeline.h"
-#include "formats/optrace.h"
+#include "model/run.h"
 
 namespace htpscope {
 
@@ -18,9 +18,9 @@ std::string RenderTimelineText(const Timeline& timeline, int width);
 
 // A standalone SVG document: one row per thread, op groups coloured with a
 // legend, boundary/system-service ops in their own colours, idle gaps blank.
-std::string RenderTimelineSvg(const Timeline& timeline, const Optrace& trace);
+std::string RenderTimelineSvg(const Timeline& timeline, const Run& run);
 
-nlohmann::json TimelineToJson(const Timeline& timeline, const Optrace& trace);
+nlohmann::json TimelineToJson(const Timeline& timeline, const Run& run);
 
 // Printable ASCII only (others become '?'), cut to `width` columns with ".."
 // at the end when longer.

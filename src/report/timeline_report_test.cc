@@ -5,8 +5,8 @@
 #include <cstdlib>
 #include <fstream>
 
-#include "analysis/fake_trace_test_util.h"
-#include "formats/corpus_test_util.h"
+#include "base/corpus_test_util.h"
+#include "model/fake_run_test_util.h"
 #include "report/format_util.h"
 
 namespace htpscope {
@@ -18,7 +18,7 @@ using testing_support::OptraceJson;
 
 // Names from input files reach the SVG: they must not break the XML.  The
 // JSON text below decodes to  a<b>&"c'  and a control character.
-ProfiledRun HostileNames() {
+Run HostileNames() {
   return FakeRun(
       OptraceJson({
           {0x0000000100000002, "In<put>", "q::*InputSlice", "dma", 256, 0, 100},
@@ -47,9 +47,9 @@ TEST(TimelineReport, XmlEscapeAndAsciiFit) {
 TEST(TimelineReport, SvgIsWellFormedXmlEvenWithHostileNames) {
   ASSERT_EQ(std::system("command -v xmllint > /dev/null"), 0)
       << "xmllint (libxml2-utils, scripts/debian-packages.txt) is needed to check the SVG";
-  ProfiledRun run = HostileNames();
-  Timeline t = BuildTimeline(*run.optrace, run.ops, Grouping{}, {});
-  std::string svg = RenderTimelineSvg(t, *run.optrace);
+  htpscope::Run run = HostileNames();
+  Timeline t = BuildTimeline(run, Grouping{}, {});
+  std::string svg = RenderTimelineSvg(t, run);
   EXPECT_EQ(XmlLint(svg, "hostile"), 0) << svg;
   EXPECT_NE(svg.find("a&lt;b&gt;&amp;&quot;c&apos;?"), std::string::npos);
   EXPECT_EQ(svg.find("<b>"), std::string::npos);
@@ -58,8 +58,8 @@ TEST(TimelineReport, SvgIsWellFormedXmlEvenWithHostileNames) {
 }
 
 TEST(TimelineReport, TextShowsRowsMarksAndGroupLines) {
-  ProfiledRun run = HostileNames();
-  Timeline t = BuildTimeline(*run.optrace, run.ops, Grouping{}, {});
+  htpscope::Run run = HostileNames();
+  Timeline t = BuildTimeline(run, Grouping{}, {});
   std::string text = RenderTimelineText(t, 50);
   // 500 cycles over 50 columns: 10 per column.  Row 256: input slice (/) for
   // 10 columns, the spill (%) for 5, then idle; row 512: idle 10, the op 40.
@@ -74,9 +74,9 @@ TEST(TimelineReport, TextShowsRowsMarksAndGroupLines) {
 }
 
 TEST(TimelineReport, JsonCarriesTheDocumentedFields) {
-  ProfiledRun run = HostileNames();
-  Timeline t = BuildTimeline(*run.optrace, run.ops, Grouping{}, {});
-  nlohmann::json j = TimelineToJson(t, *run.optrace);
+  htpscope::Run run = HostileNames();
+  Timeline t = BuildTimeline(run, Grouping{}, {});
+  nlohmann::json j = TimelineToJson(t, run);
   ASSERT_EQ(j["groups"].size(), 3u);
   const auto& g = j["groups"][1];
   for (const char* key : {"name", "start_cycle", "end_cycle", "busy_cycles", "span_cycles",
@@ -91,9 +91,9 @@ TEST(TimelineReport, JsonCarriesTheDocumentedFields) {
 
 TEST(TimelineReportCorpus, GdnSvgIsWellFormed) {
   HTPSCOPE_REQUIRE_CORPUS("gdn_hvx_int16");
-  ProfiledRun run = LoadRun({testing_support::CorpusRun("gdn_hvx_int16")});
-  Timeline t = BuildTimeline(*run.optrace, run.ops, Grouping{}, {});
-  std::string svg = RenderTimelineSvg(t, *run.optrace);
+  htpscope::Run run = LoadRun({testing_support::CorpusRun("gdn_hvx_int16")});
+  Timeline t = BuildTimeline(run, Grouping{}, {});
+  std::string svg = RenderTimelineSvg(t, run);
   EXPECT_EQ(XmlLint(svg, "gdn"), 0);
   EXPECT_NE(svg.find("GdnSolve_0 (B, conc 4)"), std::string::npos);
 }

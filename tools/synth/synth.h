@@ -10,17 +10,18 @@
 //  * work_cycles = Σ slice durations (thread-aggregate);
 //  * units[].cycles_used = union of each thread's slice intervals;
 //    domain_cycles = the largest cycles_used (lowest tid on ties);
-//  * ops[] = QNN ops: dpc_cycles = Σ "Dominant Path Cycles" once per op ID,
-//    work_cycles = Σ slice durations, instances = op IDs; ordered by DPC,
-//    then work (both descending), then name;
+//  * ops[] = QNN ops: dpc_cycles = Σ every slice's share of the dominant
+//    path (what QHAS lists per slice), work_cycles = Σ slice durations,
+//    instances = op IDs; ordered by DPC, then work (both descending), then
+//    name; dpc_sum_cycles = Σ of them = graph wall − idle;
 //  * executions[] = the profile text's per-execution µs and cycles;
 //    steady_state = median / min / max over executions 2..N of
 //    "QNN accelerator (execute) time" (median of an even count = mean of the
 //    middle two);
 //  * peak_vtcm_bytes = max "VTCM alloc" = QHAS peak_vtcm_alloc;
 //  * expected_warnings = the summary warning codes the run should raise, and
-//    expected_disagreeing_checks the cross-checks that must disagree (only
-//    "QNN ops with equal DPC", with split_tile_dpc).
+//    expected_disagreeing_checks the cross-checks that must disagree (none:
+//    every artifact is written from one schedule).
 // Same options (seed included) → byte-identical files.
 #pragma once
 
@@ -57,9 +58,9 @@ struct UnitTruth {
 
 struct OpTruth {
   std::string name, type;
-  int64_t dpc_cycles = 0;   // Σ optrace "Dominant Path Cycles" once per op ID
-  int64_t path_cycles = 0;  // Σ every slice's path share (QHAS); > dpc_cycles only with
-                            // split_tile_dpc
+  int64_t dpc_cycles = 0;        // Σ every slice's path share (QHAS)
+  int64_t trace_dpc_cycles = 0;  // Σ optrace "Dominant Path Cycles" once per op ID; less than
+                                 // dpc_cycles only with split_tile_dpc
   int64_t work_cycles = 0, instances = 0;
   bool multi_slice = false;  // some instance has several slices
 };

@@ -1,0 +1,133 @@
+#include "analysis/graph_view.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <stdexcept>
+
+#include "base/errors.h"
+
+namespace htpscope {
+namespace {
+
+std::string NameList(const std::vector<std::string>& names) {
+  return fmt::format("{}", fmt::join(names, ", "));
+}
+
+}  // namespace
+
+GraphView BuildGraphView(const Run& run, const GraphViewOptions& options) {
+  const bool trace = run.Has(ArtifactType::kOptrace);
+  if (!run.Has(ArtifactType::kHtpGraph) && !trace)
+    throw InputError(run.label,
+                     "graph needs a compiled graph (chrometrace_htp.json) or an optrace "
+                     "(chrometrace.json); the run has neither");
+  GraphView v;
+  v.label = run.label;
+  v.has_htp_graph = run.Has(ArtifactType::kHtpGraph);
+  v.has_optrace = trace;
+  v.has_qhas = run.Has(ArtifactType::kQhas);
+  v.graph = BuildDependencyGraph(run);
+  for (const auto& w : v.graph.warnings) v.warnings.push_back({"dependency_graph", w});
+  const Grouping& grouping = options.grouping;
+  v.groups = GroupNodes(v.graph, [&](const DepNode& n) { return grouping.GroupOf(n); });
+
+  v.shared_tensors = FindSharedTensors(v.graph, v.groups);
+  for (const auto& s : v.shared_tensors) {
+    if (!s.constant()) continue;
+    v.warnings.push_back(
+        {"shared_constant",
+         fmt::format("{} tensor {}{} is read by {} op groups ({}): byte-identical constants are "
+                     "de-duplicated by the compiler, which can tie branches meant to be "
+                     "independent to one buffer",
+                     TensorKindName(s.kind), OpIdHex(s.tensor),
+                     s.producer_group.empty() ? "" : " (copied by " + s.producer_group + ")",
+                     s.consumer_groups.size(), NameList(s.consumer_groups))});
+  }
+  if (options.expected) v.expect = CompareWithExpected(v.graph, v.groups, *options.expected);
+
+  // Graph wall.
+  if (trace && run.figures.graph_wall_cycles) {
+    v.wall_cycles = run.figures.graph_wall_cycles;
+  } else {
+    std::optional<int64_t> lo, hi;
+    for (const auto& n : v.graph.nodes) {
+      if (!n.timed) continue;
+      lo = lo ? std::min(*lo, n.start_cycles) : n.start_cycles;
+      hi = hi ? std::max(*hi, n.end_cycles) : n.end_cycles;
+    }
+    if (lo) v.wall_cycles = *hi - *lo;
+  }
+
+  v.critical = LongestPath(v.graph, v.groups, kAllEdges);
+  if (v.critical.cycle_broken)
+    v.warnings.push_back({"dependency_cycle",
+                          "the dependencies hold a cycle; edges against the order of op start "
+                          "cycles were ignored for the critical path"});
+  std::vector<std::pair<uint32_t, uint32_t>> all_drops;
+  for (const auto& [a, b] : options.drop_edges) {
+    auto ga = v.groups.Find(a), gb = v.groups.Find(b);
+    if (!ga || !gb)
+      throw std::invalid_argument(
+          fmt::format("{} -> {}: no op group named \"{}\"", a, b, !ga ? a : b));
+    all_drops.push_back({*ga, *gb});
+    CriticalPath p = LongestPath(v.graph, v.groups, kAllEdges, {{*ga, *gb}});
+    v.what_if.push_back(
+        {{{a, b}}, p.dropped_edges, p.length_cycles, v.critical.length_cycles - p.length_cycles});
+  }
+  if (options.drop_edges.size() > 1) {
+    CriticalPath p = LongestPath(v.graph, v.groups, kAllEdges, all_drops);
+    v.what_if.push_back({options.drop_edges, p.dropped_edges, p.length_cycles,
+                         v.critical.length_cycles - p.length_cycles});
+  }
+
+  if (trace && !run.slices.empty()) {
+    if (!run.dominant_path.empty()) {
+      ReconstructedPath path;
+      path.segments = run.dominant_path;
+      path.slice_cycles = run.slice_dominant_cycles;
+      path.wall_cycles = path.segments.back().end_cycle - path.segments.front().start_cycle;
+      for (const auto& s : path.segments)
+        if (s.idle) path.idle_cycles += s.cycles();
+      v.dominant = std::move(path);
+    } else {
+      v.dominant = ReconstructDominantPath(run);
+    }
+    if (!run.qhas_dominant_path.empty()) {
+      {
+        v.dominant_vs_qhas = CompareDominantPaths(v.dominant->segments, run.qhas_dominant_path);
+        if (!v.dominant_vs_qhas->identical())
+          v.warnings.push_back(
+              {"dominant_path_mismatch",
+               fmt::format("the dominant path recomputed from the optrace differs from QHAS "
+                           "dominant_path_htp_0 ({} of {} rows match; QHAS has {})",
+                           v.dominant_vs_qhas->matched_rows, v.dominant_vs_qhas->ours_rows,
+                           v.dominant_vs_qhas->qhas_rows)});
+      }
+    }
+  }
+  if (!run.qhas_dominant_path.empty()) {
+    {
+      PathAgreement a;
+      std::map<uint64_t, int64_t> qhas_ops;
+      for (const auto& s : run.qhas_dominant_path)
+        if (!s.idle) qhas_ops[s.op_id] += s.cycles();
+      std::set<uint64_t> critical_ops;
+      for (uint32_t n : v.critical.nodes)
+        if (v.graph.nodes[n].executed) critical_ops.insert(v.graph.nodes[n].id);
+      for (uint64_t id : critical_ops)
+        (qhas_ops.count(id) ? a.both : a.only_critical).push_back(id);
+      for (const auto& [id, cycles] : qhas_ops)
+        if (!critical_ops.count(id)) {
+          a.only_qhas.push_back(id);
+          a.only_qhas_cycles += cycles;
+        }
+      v.critical_vs_qhas = a;
+    }
+  }
+  return v;
+}
+
+}  // namespace htpscope

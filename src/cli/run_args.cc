@@ -1,0 +1,26 @@
+#include "cli/run_args.h"
+
+#include "base/errors.h"
+
+namespace htpscope::cli {
+
+void AddRunArgs(CLI::App* cmd, RunArgs& args) {
+  cmd->add_option("run", args.inputs, "A run directory, or artifact files of one run")->required();
+  cmd->add_flag("--allow-mismatch", args.allow_mismatch,
+                "Join artifacts that do not look like one run (op IDs or cycles disagree) "
+                "instead of refusing them; the output carries the warning mismatched_artifacts");
+}
+
+Run LoadRunFromArgs(const RunArgs& args) {
+  LoadOptions options;
+  options.allow_mismatch = args.allow_mismatch;
+  try {
+    return LoadRun(args.inputs, options);
+  } catch (const MismatchedArtifactsError& e) {
+    throw InputError(e.file(), e.problem() +
+                                   " (give the files of one run, or --allow-mismatch to join "
+                                   "them anyway)");
+  }
+}
+
+}  // namespace htpscope::cli

@@ -1,0 +1,24 @@
+// The command-line arguments every command that reads one run shares: the
+// run's directory or files, and how to join them.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+#include "model/run.h"
+
+namespace htpscope::cli {
+
+struct RunArgs {
+  std::vector<std::string> inputs;
+  bool allow_mismatch = false;
+};
+
+// Adds the positional RUN argument(s) and --allow-mismatch to `cmd`.
+void AddRunArgs(CLI::App* cmd, RunArgs& args);
+
+// Loads the run the arguments name.
+Run LoadRunFromArgs(const RunArgs& args);
+
+}  // namespace htpscope::cli

@@ -1,0 +1,147 @@
+#include "model/dominant_path.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+#include <tuple>
+
+#include "model/run.h"
+
+namespace htpscope {
+
+const char* DominantClassName(DominantClass c) {
+  switch (c) {
+    case DominantClass::kIdle:
+      return "idle";
+    case DominantClass::kSync:
+      return "sync";
+    case DominantClass::kDmaCheckpoint:
+      return "dma_checkpoint";
+    case DominantClass::kDmaWrite:
+      return "dma_write";
+    case DominantClass::kDmaRead:
+      return "dma_read";
+    case DominantClass::kHvx:
+      return "hvx";
+    case DominantClass::kHmx:
+      return "hmx";
+  }
+  return "idle";
+}
+
+DominantClass DominantClassOf(const OpInstanceRow& op, uint32_t tid, const Run& run) {
+  if (op.flags & kFlagUsesHmx) return DominantClass::kHmx;
+  if (op.flags & kFlagUsesHvx) return DominantClass::kHvx;
+  if (op.flags & kFlagDma) {
+    std::string_view type = run.Str(op.htp_op_type);
+    bool write = type.find("OutputSlice") != std::string_view::npos ||
+                 type.find("TcmToDram") != std::string_view::npos;
+    return write ? DominantClass::kDmaWrite : DominantClass::kDmaRead;
+  }
+  if (op.flags & (kFlagDmaSet | kFlagDmaWait)) return DominantClass::kDmaCheckpoint;
+  if (op.flags & kFlagSync) return DominantClass::kSync;
+  std::string_view type = run.Str(op.htp_op_type);
+  if (type.find("DmaCheckpoint") != std::string_view::npos) return DominantClass::kDmaCheckpoint;
+  if (type.find("SyncOp") != std::string_view::npos) return DominantClass::kSync;
+  return UnitKindOfTid(tid) == UnitKind::kHvx ? DominantClass::kHvx : DominantClass::kHmx;
+}
+
+ReconstructedPath ReconstructDominantPath(const Run& run) {
+  ReconstructedPath path;
+  const auto& slices = run.slices;
+  path.slice_cycles.assign(slices.size(), 0);
+  if (slices.empty()) return path;
+  std::vector<DominantClass> cls(slices.size());
+  for (size_t i = 0; i < slices.size(); ++i)
+    cls[i] = DominantClassOf(run.op_instances[slices[i].instance], slices[i].tid, run);
+  // Active slices ordered by priority: class (high first), then thread id,
+  // then start, then index.
+  auto key = [&](uint32_t i) {
+    return std::make_tuple(-static_cast<int>(cls[i]), slices[i].tid, slices[i].start_cycle, i);
+  };
+  auto less = [&](uint32_t a, uint32_t b) { return key(a) < key(b); };
+  std::set<uint32_t, decltype(less)> active(less);
+  // Events: (cycle, is_start, slice); ends first at equal cycles.
+  std::vector<std::tuple<int64_t, int, uint32_t>> events;
+  events.reserve(2 * slices.size());
+  for (uint32_t i = 0; i < slices.size(); ++i) {
+    if (slices[i].dur_cycles <= 0) continue;
+    events.emplace_back(slices[i].start_cycle, 1, i);
+    events.emplace_back(slices[i].end_cycle(), 0, i);
+  }
+  std::sort(events.begin(), events.end());
+  if (events.empty()) return path;
+  int64_t first = std::get<0>(events.front());
+  int64_t prev = first;
+  auto emit = [&](int64_t from, int64_t to, int32_t slice) {
+    if (to <= from) return;
+    if (!path.segments.empty() && path.segments.back().slice == slice &&
+        path.segments.back().end_cycle == from) {
+      path.segments.back().end_cycle = to;
+    } else {
+      DominantSegmentRow seg;
+      seg.start_cycle = from;
+      seg.end_cycle = to;
+      seg.slice = slice;
+      seg.idle = slice < 0;
+      seg.op_id = slice >= 0 ? slices[slice].op_id : 0;
+      path.segments.push_back(seg);
+    }
+  };
+  for (const auto& [cycle, is_start, i] : events) {
+    if (cycle > prev) {
+      emit(prev, cycle, active.empty() ? -1 : static_cast<int32_t>(*active.begin()));
+      prev = cycle;
+    }
+    if (is_start)
+      active.insert(i);
+    else
+      active.erase(i);
+  }
+  for (auto& seg : path.segments) {
+    if (seg.slice < 0) {
+      path.idle_cycles += seg.cycles();
+      continue;
+    }
+    const SliceRow& s = slices[seg.slice];
+    seg.partial = seg.start_cycle != s.start_cycle || seg.end_cycle != s.end_cycle();
+    path.slice_cycles[seg.slice] += seg.cycles();
+  }
+  path.wall_cycles = prev - first;
+  return path;
+}
+
+DominantPathComparison CompareDominantPaths(const std::vector<DominantSegmentRow>& ours,
+                                            const std::vector<DominantSegmentRow>& qhas) {
+  using Row = std::tuple<int64_t, int64_t, uint64_t, bool>;  // start, end, op, partial
+  std::multiset<Row> a, b;
+  DominantPathComparison cmp;
+  for (const auto& s : ours) {
+    a.insert({s.start_cycle, s.end_cycle, s.idle ? 0 : s.op_id, s.partial});
+    if (s.idle) cmp.ours_idle_cycles += s.cycles();
+  }
+  for (const auto& s : qhas) {
+    b.insert({s.start_cycle, s.end_cycle, s.idle ? 0 : s.op_id, s.partial});
+    if (s.idle) cmp.qhas_idle_cycles += s.cycles();
+  }
+  cmp.ours_rows = a.size();
+  cmp.qhas_rows = b.size();
+  std::vector<Row> only_a, only_b;
+  std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(only_a));
+  std::set_difference(b.begin(), b.end(), a.begin(), a.end(), std::back_inserter(only_b));
+  cmp.matched_rows = a.size() - only_a.size();
+  auto describe = [](const char* side, const Row& r) {
+    const auto& [start, end, op, partial] = r;
+    return fmt::format("{}: {} [{}, {}) {} cycles{}", side, op ? OpIdHex(op) : "idle", start, end,
+                       end - start, partial ? " partial" : "");
+  };
+  constexpr size_t kMaxListed = 10;
+  for (size_t i = 0; i < only_a.size() && cmp.differences.size() < kMaxListed; ++i)
+    cmp.differences.push_back(describe("only recomputed", only_a[i]));
+  for (size_t i = 0; i < only_b.size() && cmp.differences.size() < 2 * kMaxListed; ++i)
+    cmp.differences.push_back(describe("only QHAS", only_b[i]));
+  return cmp;
+}
+
+}  // namespace htpscope

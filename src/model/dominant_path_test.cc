@@ -1,0 +1,96 @@
+#include "model/dominant_path.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <tuple>
+
+#include "base/corpus_test_util.h"
+#include "model/fake_run_test_util.h"
+
+namespace htpscope {
+namespace {
+
+using testing_support::FakeRun;
+using testing_support::kFakeOrigin;
+using testing_support::OptraceJson;
+
+TEST(DominantPath, PriorityClassesThenLowestThread) {
+  htpscope::Run run = FakeRun(OptraceJson({
+                                  {0x10, "mm", "q::MatMul", "uses_hmx", 256, 0, 100},
+                                  {0x20, "v1", "q::Add", "uses_hvx", 513, 50, 150},
+                                  {0x30, "v0", "q::Add", "uses_hvx", 512, 150, 150},
+                                  {0x40, "Input", "q::*InputSlice", "dma", 256, 100, 20},
+                                  {0x50, "svc", "SyncOp", "sync", 256, 310, 10},
+                              }),
+                              "");
+  ReconstructedPath d = ReconstructDominantPath(run);
+  using Seg = std::tuple<int64_t, int64_t, uint64_t, bool>;
+  std::vector<Seg> segs;
+  for (const auto& s : d.segments)
+    segs.push_back({s.start_cycle - kFakeOrigin, s.end_cycle - kFakeOrigin, s.op_id, s.partial});
+  EXPECT_EQ(segs, (std::vector<Seg>{{0, 100, 0x10, false},
+                                    {100, 150, 0x20, true},   // HVX beats the DMA
+                                    {150, 300, 0x30, false},  // tid 512 beats tid 513
+                                    {300, 310, 0, false},     // idle
+                                    {310, 320, 0x50, false}}));
+  EXPECT_EQ(d.wall_cycles, 320);
+  EXPECT_EQ(d.idle_cycles, 10);
+  // Slices in instance order (by first start): 0x10, 0x20, 0x40, 0x30, 0x50.
+  EXPECT_EQ(d.slice_cycles, (std::vector<int64_t>{100, 50, 0, 150, 10}));
+  const SliceRow& input = run.slices[2];
+  EXPECT_EQ(input.op_id, 0x40u);
+  EXPECT_EQ(DominantClassOf(run.op_instances[input.instance], input.tid, run),
+            DominantClass::kDmaRead);
+}
+
+// QHAS's dominant_path_htp_0 is reproduced row for row from the optrace on
+// every corpus run, and so are the per-slice dominant-path cycles QHAS gives
+// each htp_op_instances row (one row per slice) — which the optrace itself
+// repeats from one slice on every slice of a multi-slice op.
+class DominantPathCorpus : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(DominantPathCorpus, ReproducesQhasExactly) {
+  HTPSCOPE_REQUIRE_CORPUS(GetParam());
+  htpscope::Run run = LoadRun({testing_support::CorpusRun(GetParam())});
+  ASSERT_TRUE(run.Has(ArtifactType::kOptrace) && run.Has(ArtifactType::kQhas));
+  ReconstructedPath d = ReconstructDominantPath(run);
+  DominantPathComparison c = CompareDominantPaths(d.segments, run.qhas_dominant_path);
+  EXPECT_TRUE(c.identical()) << c.matched_rows << " of " << c.ours_rows << " vs " << c.qhas_rows
+                             << (c.differences.empty() ? "" : ": " + c.differences[0]);
+  EXPECT_EQ(c.ours_idle_cycles, c.qhas_idle_cycles);
+  EXPECT_EQ(d.wall_cycles, run.qhas_cores.at(0).timeline_cycles);
+  // Single-slice ops: the optrace's own DPC; every op: the DPC the run
+  // chose (QHAS's per-slice sums for multi-slice ops).
+  std::map<uint64_t, int64_t> per_op;
+  for (size_t i = 0; i < run.slices.size(); ++i) per_op[run.slices[i].op_id] += d.slice_cycles[i];
+  for (const auto& op : run.op_instances) {
+    if (op.slice_count == 1) {
+      EXPECT_EQ(per_op[op.op_id], op.trace_dpc_cycles) << OpIdHex(op.op_id);
+    }
+    EXPECT_EQ(per_op[op.op_id], op.dpc_cycles) << OpIdHex(op.op_id);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllRuns, DominantPathCorpus,
+                         ::testing::Values("v8c8_256", "native_256", "gdn_hvx_int16",
+                                           "chain8_archive"));
+
+TEST(DominantPathCorpus, GdnMultiSliceOpsGetTheirWholeShare) {
+  HTPSCOPE_REQUIRE_CORPUS("gdn_hvx_int16");
+  htpscope::Run run = LoadRun({testing_support::CorpusRun("gdn_hvx_int16")});
+  ReconstructedPath d = ReconstructDominantPath(run);
+  int64_t solve = 0, trace_dpc = 0;
+  for (size_t i = 0; i < run.slices.size(); ++i)
+    if (run.slices[i].op_id == 0x0000101a00000010) {
+      solve += d.slice_cycles[i];
+      trace_dpc = run.op_instances[run.slices[i].instance].trace_dpc_cycles;
+    }
+  // The optrace says 1,010,387 (one slice's); the op held the path from its
+  // first slice's start to its last slice's end.
+  EXPECT_EQ(trace_dpc, 1010387);
+  EXPECT_EQ(solve, 1759268 - 24856);
+}
+
+}  // namespace
+}  // namespace htpscope

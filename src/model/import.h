@@ -1,0 +1,68 @@
+// Turning each artifact's reader output into the run's tables.  Private to
+// the model: only src/model/*.cc include this (it is the one place above
+// the readers that sees their structs).
+#pragma once
+
+#include <fmt/format.h>
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "base/checked_math.h"
+#include "base/errors.h"
+#include "formats/htp_graph.h"
+#include "formats/optrace.h"
+#include "formats/profile_text.h"
+#include "formats/qhas.h"
+#include "formats/runtrace.h"
+#include "model/run.h"
+
+namespace htpscope::model_import {
+
+// What QHAS says that the join needs besides the tables it fills.
+struct QhasFacts {
+  bool present = false;
+  std::string path;
+  // Σ num_dominant_path_cycles over each op ID's rows (one row per slice).
+  std::unordered_map<uint64_t, int64_t> dpc_by_op;
+  std::vector<uint64_t> op_ids;  // distinct, sorted
+  // qnn_op_instances_nodes and htp_op_types rows, for the fine view when
+  // there is no optrace (and the QHAS cross-checks when there is).
+  std::vector<QhasOpAggregate> qnn_op_rows, htp_op_type_rows;
+  std::vector<QhasResource> resources;  // of core 0
+  std::vector<QhasOpInstance> instances;
+};
+
+// Moves the optrace's strings, slices, counters, flows and tensors into
+// `run` (slices joined into op instances by op ID).  Reader warnings go to
+// run.warnings.
+void ImportOptrace(Optrace&& trace, Run& run);
+
+// Fills run.qhas_cores, run.qhas_dominant_path and, when the run has no
+// optrace, op_instances from htp_op_instances; returns the rest.
+QhasFacts ImportQhas(Qhas&& qhas, Run& run);
+
+// Fills graphs, executions, profile_blocks, profile_stats and profile_nodes.
+void ImportProfile(ProfileReport&& profile, Run& run);
+
+void ImportHtpGraph(HtpGraph&& graph, Run& run);
+void ImportRuntrace(Runtrace&& runtrace, Run& run);
+
+// Appends `message` to run.warnings under `code`.
+void Warn(Run& run, std::string code, std::string message);
+
+// Throws InputError naming `file` unless Σ value(row) over `rows` fits in
+// int64: every later sum of a subset of these (non-negative) values then fits
+// too, so no figure is ever a wrapped number.
+template <typename Rows, typename Value>
+void RequireSumFits(const Rows& rows, Value value, const std::string& file, const char* what) {
+  CheckedSum sum;
+  for (const auto& row : rows) sum += value(row);
+  if (sum.overflowed())
+    throw InputError(file, fmt::format("{} sum past 2^63: they are not the figures of one "
+                                       "execution",
+                                       what));
+}
+
+}  // namespace htpscope::model_import

@@ -1,0 +1,123 @@
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "model/import.h"
+
+namespace htpscope::model_import {
+namespace {
+
+// A metric the coarse view needs in µs; a line in another unit is withheld
+// with a warning (it would be a number of the wrong kind).
+std::optional<double> MicrosecondsMetric(const ProfileBlock& block, std::string_view name,
+                                         Run& run) {
+  const ProfileMetric* m = block.Find(name);
+  if (!m || !m->has_value) return std::nullopt;
+  if (m->unit != "us") {
+    Warn(run, "unexpected_unit",
+         fmt::format("{}: \"{}\" is in \"{}\", expected \"us\"; not used", block.title, name,
+                     m->unit));
+    return std::nullopt;
+  }
+  return m->value;
+}
+
+std::optional<int64_t> IntegerMetric(const ProfileBlock& block, std::string_view name,
+                                     std::string_view unit) {
+  const ProfileMetric* m = block.Find(name);
+  if (!m || !m->has_value || m->unit != unit) return std::nullopt;
+  return static_cast<int64_t>(std::llround(m->value));
+}
+
+}  // namespace
+
+void ImportProfile(ProfileReport&& profile, Run& run) {
+  for (const auto& w : profile.warnings)
+    Warn(run, "reader", fmt::format("{}: {}", profile.path, w));
+  // Blocks in file order (CSV blocks have no line: statistics first, then
+  // executions, as the CSV lists them).
+  std::vector<const ProfileBlock*> blocks;
+  for (const auto& b : profile.statistics) blocks.push_back(&b);
+  for (const auto& b : profile.raw) blocks.push_back(&b);
+  std::stable_sort(blocks.begin(), blocks.end(), [](const ProfileBlock* a, const ProfileBlock* b) {
+    return a->first_line < b->first_line;
+  });
+  std::map<const ProfileBlock*, uint32_t> block_index;
+  for (const ProfileBlock* b : blocks) {
+    RequireSumFits(
+        b->nodes, [](const ProfileNode& n) { return n.cycles; }, profile.path,
+        "a block's per-node cycles");
+    RequireSumFits(
+        b->nodes, [](const ProfileNode& n) { return n.wait_cycles.value_or(0); }, profile.path,
+        "a block's wait cycles");
+    ProfileBlockRow row;
+    row.title = b->title;
+    row.graph_name = b->graph;
+    row.first_line = b->first_line;
+    row.nodes_parent = b->nodes_parent;
+    row.first_metric = static_cast<uint32_t>(run.profile_metrics.size());
+    row.metric_count = static_cast<uint32_t>(b->metrics.size());
+    for (const auto& m : b->metrics)
+      run.profile_metrics.push_back(
+          {static_cast<uint32_t>(run.profile_blocks.size()), m.source, m.name,
+           m.has_value ? std::optional<double>(m.value) : std::nullopt, m.unit});
+    row.first_node = static_cast<uint32_t>(run.profile_nodes.size());
+    row.node_count = static_cast<uint32_t>(b->nodes.size());
+    const uint32_t index = static_cast<uint32_t>(run.profile_blocks.size());
+    for (const auto& n : b->nodes) {
+      ProfileNodeRow node;
+      node.block = index;
+      node.label = n.label;
+      node.qnn_op_name = n.qnn_op_name;
+      node.op_id = n.op_id;
+      node.cycles = n.cycles;
+      node.has_lint = n.has_lint;
+      node.wait_cycles = n.wait_cycles;
+      node.overlap_cycles = n.overlap_cycles;
+      node.overlap_wait_cycles = n.overlap_wait_cycles;
+      node.overlap_ops = n.overlap_ops;
+      node.overlap_wait_ops = n.overlap_wait_ops;
+      node.resources = n.resources;
+      run.profile_nodes.push_back(std::move(node));
+    }
+    block_index[b] = index;
+    run.profile_blocks.push_back(std::move(row));
+  }
+  // Executions, graph by graph in order of first appearance; each graph's
+  // in file order.
+  for (const ProfileGraph& graph : profile.Graphs()) {
+    if (graph.executions.empty()) continue;
+    const uint32_t g = static_cast<uint32_t>(run.graphs.size());
+    std::string name = graph.name;
+    if (name.empty() && graph.index) name = fmt::format("graph {}", *graph.index);
+    run.graphs.push_back({name, Source::kProfile, 0});
+    for (const ProfileBlock* block : graph.executions) {
+      ExecutionRow e;
+      e.graph = g;
+      e.index = static_cast<int32_t>(++run.graphs[g].executions);
+      e.cold = e.index == 1;
+      e.qnn_accelerator_us = MicrosecondsMetric(*block, "QNN accelerator (execute) time", run);
+      e.accelerator_us = MicrosecondsMetric(*block, "Accelerator (execute) time", run);
+      e.accelerator_excluding_wait_us =
+          MicrosecondsMetric(*block, "Accelerator (execute excluding wait) time", run);
+      e.rpc_us = MicrosecondsMetric(*block, "RPC (execute) time", run);
+      e.qnn_execute_us = MicrosecondsMetric(*block, "QNN (execute) time", run);
+      e.netrun_us = MicrosecondsMetric(*block, "NetRun", run);
+      e.accelerator_cycles = IntegerMetric(*block, "Accelerator (execute) time (cycles)", "cycles");
+      e.critical_path_cycles =
+          IntegerMetric(*block, "Accelerator (critical path execute) time (cycles)", "cycles");
+      e.hvx_threads = IntegerMetric(*block, "Number of HVX threads used", "count");
+      e.timestamp_us = block->timestamp_us;
+      e.block = block_index.at(block);
+      run.profile_blocks[e.block].execution = static_cast<uint32_t>(run.executions.size());
+      run.executions.push_back(e);
+    }
+  }
+  run.profile_format = profile.format == ProfileFormat::kCsv            ? "csv"
+                       : profile.format == ProfileFormat::kSnpeDiagview ? "snpe_diagview"
+                                                                        : "text";
+}
+
+}  // namespace htpscope::model_import

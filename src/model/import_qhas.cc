@@ -1,0 +1,177 @@
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "model/import.h"
+
+namespace htpscope::model_import {
+namespace {
+
+uint8_t FlagsOf(const QhasOpInstance& op) {
+  uint8_t flags = 0;
+  if (op.dma) flags |= kFlagDma;
+  if (op.dma_set) flags |= kFlagDmaSet;
+  if (op.dma_wait) flags |= kFlagDmaWait;
+  if (op.hmx) flags |= kFlagUsesHmx;
+  if (op.hvx) flags |= kFlagUsesHvx;
+  if (op.sync) flags |= kFlagSync;
+  return flags;
+}
+
+// QHAS rows of htp_op_instances are slices (one per op ID and thread): the
+// op instances and slices of a run that has no optrace.
+void InstancesFromQhas(const std::vector<QhasOpInstance>& rows, Run& run) {
+  std::vector<uint32_t> order(rows.size());
+  for (uint32_t i = 0; i < rows.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](uint32_t a, uint32_t b) { return rows[a].op_id < rows[b].op_id; });
+  std::vector<std::pair<uint32_t, uint32_t>> ranges;  // per instance: [begin, end) of `order`
+  for (uint32_t k = 0; k < order.size();) {
+    uint32_t end = k + 1;
+    while (end < order.size() && rows[order[end]].op_id == rows[order[k]].op_id) ++end;
+    ranges.emplace_back(k, end);
+    k = end;
+  }
+  for (const auto& [begin, end] : ranges) {
+    const QhasOpInstance& first = rows[order[begin]];
+    OpInstanceRow op;
+    op.op_id = first.op_id;
+    op.htp_op_type = run.strings.Intern(first.htp_op);
+    op.qnn_op_name = run.strings.Intern(first.qnn_op);
+    op.qnn_op_type = run.strings.Intern(first.qnn_op_type);
+    op.data_type = run.strings.Intern(first.dtype);
+    op.cycles_per_packet = first.cycles_per_packet;
+    op.source = Source::kQhas;
+    op.dpc_basis = DpcBasis::kQhas;
+    op.dims_begin = static_cast<uint32_t>(run.dims.size());
+    for (int64_t d : first.dims) run.dims.push_back(static_cast<int32_t>(d));
+    op.dims_count = static_cast<uint32_t>(first.dims.size());
+    op.inputs_begin = static_cast<uint32_t>(run.input_ids.size());
+    run.input_ids.insert(run.input_ids.end(), first.input_ids.begin(), first.input_ids.end());
+    op.inputs_count = static_cast<uint32_t>(first.input_ids.size());
+    op.first_start_cycle = INT64_MAX;
+    op.last_end_cycle = INT64_MIN;
+    for (uint32_t k = begin; k < end; ++k) {
+      const QhasOpInstance& r = rows[order[k]];
+      op.flags |= FlagsOf(r);
+      op.work_cycles += r.cycles;
+      op.dpc_cycles += r.dominant_path_cycles;
+      op.first_start_cycle = std::min(op.first_start_cycle, r.start_cycle);
+      op.last_end_cycle = std::max(op.last_end_cycle, r.start_cycle + r.cycles);
+      UnitKind unit = UnitKindOfTid(r.tid);
+      op.on_hmx_thread = op.on_hmx_thread || unit == UnitKind::kHmx;
+      op.on_hvx_thread = op.on_hvx_thread || unit == UnitKind::kHvx;
+    }
+    op.op_start_cycle = op.first_start_cycle;
+    op.op_duration_cycles = op.last_end_cycle - op.first_start_cycle;
+    op.slice_count = end - begin;
+    op.category = ClassifyOp(first.htp_op, first.qnn_op_type, op.flags);
+    op.first_slice = begin;  // into `order` until renumbered below
+    run.op_instances.push_back(op);
+  }
+  std::sort(run.op_instances.begin(), run.op_instances.end(),
+            [](const OpInstanceRow& a, const OpInstanceRow& b) {
+              return a.first_start_cycle != b.first_start_cycle
+                         ? a.first_start_cycle < b.first_start_cycle
+                         : a.op_id < b.op_id;
+            });
+  run.slices.reserve(rows.size());
+  for (uint32_t k = 0; k < run.op_instances.size(); ++k) {
+    OpInstanceRow& op = run.op_instances[k];
+    const uint32_t begin = op.first_slice;
+    op.first_slice = static_cast<uint32_t>(run.slices.size());
+    for (uint32_t o = begin; o < begin + op.slice_count; ++o) {
+      const QhasOpInstance& r = rows[order[o]];
+      run.slices.push_back({r.op_id, r.start_cycle, r.cycles, r.tid, k});
+    }
+    std::sort(run.slices.begin() + op.first_slice, run.slices.end(),
+              [](const SliceRow& a, const SliceRow& b) {
+                return a.start_cycle != b.start_cycle ? a.start_cycle < b.start_cycle
+                                                      : a.tid < b.tid;
+              });
+  }
+}
+
+}  // namespace
+
+QhasFacts ImportQhas(Qhas&& qhas, Run& run) {
+  using Row = QhasOpInstance;
+  RequireSumFits(
+      qhas.htp_op_instances, [](const Row& r) { return r.cycles; }, qhas.path,
+      "the op instances' cycles");
+  RequireSumFits(
+      qhas.htp_op_instances, [](const Row& r) { return r.dominant_path_cycles; }, qhas.path,
+      "the op instances' dominant-path cycles");
+  for (auto bytes : {&Row::dram_read_bytes, &Row::dram_write_bytes, &Row::vtcm_read_bytes,
+                     &Row::vtcm_write_bytes})
+    RequireSumFits(
+        qhas.htp_op_instances, [bytes](const Row& r) { return r.*bytes; }, qhas.path,
+        "the op instances' traffic bytes");
+  for (const auto& r : qhas.htp_op_instances)
+    if (!CheckedAdd(r.start_cycle, r.cycles))
+      throw InputError(qhas.path, fmt::format("op instance {} ends past the largest cycle count",
+                                              OpIdHex(r.op_id)));
+  for (const auto* rows : {&qhas.qnn_op_instances, &qhas.htp_op_types}) {
+    RequireSumFits(
+        *rows, [](const QhasOpAggregate& r) { return r.cycles; }, qhas.path, "the op rows' cycles");
+    RequireSumFits(
+        *rows, [](const QhasOpAggregate& r) { return r.dominant_path_cycles; }, qhas.path,
+        "the op rows' dominant-path cycles");
+  }
+  for (const auto& o : qhas.overall)
+    RequireSumFits(
+        o.resources, [](const QhasResource& r) { return r.cycles_used; }, qhas.path,
+        "htp_resources cycles_used");
+  QhasFacts facts;
+  facts.present = true;
+  facts.path = qhas.path;
+  for (const auto& w : qhas.warnings) Warn(run, "reader", fmt::format("{}: {}", qhas.path, w));
+  for (const auto& o : qhas.overall) {
+    QhasCoreRow row;
+    row.core = o.htp;
+    row.timeline_cycles = o.timeline_cycles;
+    row.percent_idle = o.percent_idle;
+    row.percent_utilization = o.percent_utilization;
+    row.time_us = o.time_us;
+    row.graph_execute_us = o.graph_execute_us;
+    row.total_dram_read_bytes = o.total_dram_read_bytes;
+    row.total_dram_write_bytes = o.total_dram_write_bytes;
+    row.total_vtcm_read_bytes = o.total_vtcm_read_bytes;
+    row.total_vtcm_write_bytes = o.total_vtcm_write_bytes;
+    row.peak_vtcm_alloc_bytes = o.peak_vtcm_alloc_bytes;
+    row.qnn_nodes = o.qnn_nodes;
+    row.htp_nodes = o.htp_nodes;
+    for (const auto& r : o.resources) row.resources_cycles_used += r.cycles_used;
+    run.qhas_cores.push_back(row);
+  }
+  // What the op lists cover.  htp_nodes counts htp_op_instances rows (one
+  // per slice); qnn_nodes the rows of qnn_op_instances_nodes.
+  for (auto& core : run.qhas_cores) {
+    core.listed_qnn_nodes = static_cast<int64_t>(qhas.qnn_op_instances.size());
+    int64_t rows = 0;
+    for (const auto& i : qhas.htp_op_instances) rows += i.htp == core.core;
+    core.listed_htp_nodes = rows;
+    core.lists_complete = (core.qnn_nodes == 0 || core.listed_qnn_nodes >= core.qnn_nodes) &&
+                          (core.htp_nodes == 0 || core.listed_htp_nodes >= core.htp_nodes);
+  }
+  for (const auto& i : qhas.htp_op_instances) {
+    facts.dpc_by_op[i.op_id] += i.dominant_path_cycles;
+    facts.op_ids.push_back(i.op_id);
+  }
+  std::sort(facts.op_ids.begin(), facts.op_ids.end());
+  facts.op_ids.erase(std::unique(facts.op_ids.begin(), facts.op_ids.end()), facts.op_ids.end());
+  auto path = qhas.dominant_path.find(0);
+  if (path != qhas.dominant_path.end())
+    for (const auto& s : path->second)
+      run.qhas_dominant_path.push_back(
+          {s.start_cycle, s.end_cycle, s.is_idle() ? 0 : s.op_id, -1, s.partial, s.is_idle()});
+  if (!qhas.overall.empty()) facts.resources = qhas.overall.front().resources;
+  if (!run.Has(ArtifactType::kOptrace)) InstancesFromQhas(qhas.htp_op_instances, run);
+  facts.qnn_op_rows = std::move(qhas.qnn_op_instances);
+  facts.htp_op_type_rows = std::move(qhas.htp_op_types);
+  facts.instances = std::move(qhas.htp_op_instances);
+  return facts;
+}
+
+}  // namespace htpscope::model_import

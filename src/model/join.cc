@@ -1,0 +1,262 @@
+#include "model/join.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "base/checked_math.h"
+#include "base/errors.h"
+#include "base/intervals.h"
+#include "base/warning_sink.h"
+#include "model/dominant_path.h"
+
+namespace htpscope {
+namespace {
+
+// The sum of `values`, or an InputError naming `file` when it does not fit
+// in int64 (a wrapped figure must never be printed).
+template <typename Range, typename Value>
+int64_t CheckedTotal(const Range& rows, Value value, const std::string& file, const char* what) {
+  CheckedSum sum;
+  for (const auto& row : rows) sum += value(row);
+  if (sum.overflowed())
+    throw InputError(file, fmt::format("{} overflow a 64-bit count: the values are not cycles of "
+                                       "one execution",
+                                       what));
+  return sum.value();
+}
+
+}  // namespace
+
+void ChooseInstanceDpc(Run& run, const model_import::QhasFacts& qhas) {
+  if (!run.Has(ArtifactType::kOptrace)) return;  // QHAS instances carry QHAS's own sums
+  bool need_path = false;
+  const bool qhas_whole = !run.qhas_cores.empty() && run.qhas_cores.front().lists_complete;
+  size_t multi_slice = 0, from_qhas = 0;
+  for (auto& op : run.op_instances) {
+    if (op.slice_count <= 1) continue;
+    ++multi_slice;
+    auto it = qhas.dpc_by_op.find(op.op_id);
+    if (qhas_whole && it != qhas.dpc_by_op.end()) {
+      op.dpc_cycles = it->second;
+      op.dpc_basis = DpcBasis::kQhas;
+      ++from_qhas;
+    } else {
+      need_path = true;
+    }
+  }
+  if (multi_slice)
+    run.warnings.push_back(
+        {"multi_slice_dpc",
+         fmt::format("{} op instances ran as several slices on different threads, and the optrace "
+                     "repeats one slice's Dominant Path Cycles on each: their DPC is each slice's "
+                     "share of the dominant path, summed ({} from QHAS, {} from the path "
+                     "reconstructed from the optrace)",
+                     multi_slice, from_qhas, multi_slice - from_qhas)});
+  if (!need_path) return;
+  // Multi-slice ops QHAS cannot give: each slice's share of the
+  // reconstructed dominant path, summed per op.
+  ReconstructedPath path = ReconstructDominantPath(run);
+  for (auto& op : run.op_instances) {
+    if (op.slice_count <= 1 || op.dpc_basis == DpcBasis::kQhas) continue;
+    int64_t sum = 0;
+    for (uint32_t s = op.first_slice; s < op.first_slice + op.slice_count; ++s)
+      sum += path.slice_cycles[s];
+    op.dpc_cycles = sum;
+    op.dpc_basis = DpcBasis::kReconstructed;
+  }
+  run.dominant_path = std::move(path.segments);
+  run.slice_dominant_cycles = std::move(path.slice_cycles);
+}
+
+void BuildUnits(Run& run, const model_import::QhasFacts& qhas) {
+  if (run.Has(ArtifactType::kOptrace)) {
+    std::map<uint32_t, std::vector<std::pair<int64_t, int64_t>>> by_tid;
+    std::map<uint32_t, UnitRow> units;
+    for (const auto& s : run.slices) {
+      by_tid[s.tid].emplace_back(s.start_cycle, s.end_cycle());
+      auto [it, inserted] = units.try_emplace(s.tid);
+      UnitRow& u = it->second;
+      if (inserted) {
+        u.tid = s.tid;
+        u.kind = UnitKindOfTid(s.tid);
+        u.first_start_cycle = s.start_cycle;
+        u.last_end_cycle = s.end_cycle();
+        u.source = Source::kOptrace;
+      }
+      u.busy_cycles += s.dur_cycles;
+      u.first_start_cycle = std::min(u.first_start_cycle, s.start_cycle);
+      u.last_end_cycle = std::max(u.last_end_cycle, s.end_cycle());
+      ++u.slices;
+    }
+    for (auto& [tid, unit] : units) {
+      unit.cycles_used = UnionLength(by_tid[tid]);
+      run.units.push_back(unit);
+    }
+  } else {
+    for (const auto& r : qhas.resources) {
+      UnitRow u;
+      u.tid = r.tid;
+      u.kind = UnitKindOfTid(r.tid);
+      u.cycles_used = r.cycles_used;
+      u.busy_cycles = r.cycles_used;
+      u.first_start_cycle = r.start_cycle;
+      u.last_end_cycle = r.end_cycle;
+      u.source = Source::kQhas;
+      for (const auto& s : run.slices) u.slices += s.tid == r.tid;
+      run.units.push_back(u);
+    }
+    std::sort(run.units.begin(), run.units.end(),
+              [](const UnitRow& a, const UnitRow& b) { return a.tid < b.tid; });
+  }
+  for (auto& u : run.units)
+    for (const auto& r : qhas.resources)
+      if (r.tid == u.tid) u.qhas_type = r.type;
+}
+
+void BuildFigures(Run& run) {
+  RunFigures& f = run.figures;
+  const std::string& trace_path = run.PathOf(ArtifactType::kOptrace);
+  const QhasCoreRow* core = run.qhas_cores.empty() ? nullptr : &run.qhas_cores.front();
+  if (run.Has(ArtifactType::kOptrace)) {
+    f.fine_source = Source::kOptrace;
+  } else if (core) {
+    f.fine_source = Source::kQhas;
+  } else if (!run.executions.empty() &&
+             run.profile_blocks[run.executions.front().block].node_count) {
+    f.fine_source = Source::kProfile;
+  }
+  if (f.fine_source == Source::kOptrace && !run.slices.empty()) {
+    int64_t start = INT64_MAX, end = INT64_MIN;
+    for (const auto& s : run.slices) {
+      start = std::min(start, s.start_cycle);
+      end = std::max(end, s.end_cycle());
+    }
+    f.start_cycle = start;
+    f.end_cycle = end;
+    f.graph_wall_cycles = CheckedSub(end, start);
+    if (!f.graph_wall_cycles)
+      throw InputError(trace_path, "the executed slices span more than 2^63 cycles");
+    f.graph_wall_source = Source::kOptrace;
+    f.work_cycles = CheckedTotal(
+        run.slices, [](const SliceRow& s) { return s.dur_cycles; }, trace_path,
+        "the slice durations");
+    f.work_source = Source::kOptrace;
+  } else if (f.fine_source == Source::kQhas) {
+    f.graph_wall_cycles = core->timeline_cycles;
+    f.graph_wall_source = Source::kQhas;
+    // Σ htp_resources cycles_used: the whole graph's work even when the op
+    // lists cover only some ops.
+    f.work_cycles = core->resources_cycles_used;
+    f.work_source = Source::kQhas;
+  }
+  if (f.fine_source == Source::kOptrace || f.fine_source == Source::kQhas) {
+    for (const auto& u : run.units)
+      if (!f.domain_cycles || u.cycles_used > *f.domain_cycles) {
+        f.domain_cycles = u.cycles_used;
+        f.domain_tid = u.tid;
+      }
+    const bool instances_whole = f.fine_source == Source::kOptrace || core->lists_complete;
+    if (instances_whole && !run.op_instances.empty()) {
+      f.op_instances = static_cast<int64_t>(run.op_instances.size());
+      f.dpc_sum_cycles = CheckedTotal(
+          run.op_instances, [](const OpInstanceRow& op) { return op.dpc_cycles; },
+          run.artifacts.front().path, "the dominant-path cycles");
+      f.dpc_basis = DpcBasis::kOptrace;
+      for (const auto& op : run.op_instances)
+        if (op.dpc_basis == DpcBasis::kLowerBound)
+          f.dpc_basis = DpcBasis::kLowerBound;
+        else if (f.dpc_basis != DpcBasis::kLowerBound && op.dpc_basis != DpcBasis::kOptrace)
+          f.dpc_basis = op.dpc_basis;
+    } else if (core && core->timeline_cycles > 0) {
+      // The op lists are partial: the path's length from the whole-graph row.
+      f.dpc_sum_cycles = std::llround(static_cast<double>(core->timeline_cycles) *
+                                      (1.0 - core->percent_idle / 100.0));
+      f.dpc_basis = DpcBasis::kQhas;
+    }
+    if (f.dpc_sum_cycles && f.graph_wall_cycles && f.dpc_basis != DpcBasis::kLowerBound)
+      f.idle_cycles = *f.graph_wall_cycles - *f.dpc_sum_cycles;
+  }
+  for (const auto& track : run.counters) {
+    if (track.name != "VTCM alloc") continue;
+    for (const auto& sample : track.samples)
+      if (!f.peak_vtcm_bytes || sample.value > *f.peak_vtcm_bytes) {
+        f.peak_vtcm_bytes = sample.value;
+        f.peak_vtcm_cycle = sample.ts_cycle;
+        f.peak_vtcm_source = Source::kOptrace;
+      }
+  }
+  if (!f.peak_vtcm_bytes && core) {
+    f.peak_vtcm_bytes = core->peak_vtcm_alloc_bytes;
+    f.peak_vtcm_source = Source::kQhas;
+  }
+  for (const auto& p : run.phases)
+    if (auto ghz = p.effective_ghz(); ghz && *ghz > 0)
+      f.runtrace_max_ghz = std::max(f.runtrace_max_ghz.value_or(0), *ghz);
+}
+
+void BuildMissing(Run& run) {
+  const bool qhas = run.Has(ArtifactType::kQhas);
+  if (!run.Has(ArtifactType::kOptrace))
+    run.missing.push_back({"optrace (chrometrace.json, OP_TRACE)",
+                           qhas ? "per-slice timeline; fine view taken from QHAS instead"
+                                : "graph wall cycles, per-op DPC, per-unit occupancy"});
+  if (!run.HasProfile())
+    run.missing.push_back(
+        {"profile-viewer text or CSV",
+         "coarse view: graph wall µs, compute-busy µs, overhead, steady-state statistics"});
+  if (!run.Has(ArtifactType::kRuntrace))
+    run.missing.push_back(
+        {"runtrace (chrometrace_runtrace.json, RUN_TRACE)",
+         "per-phase wall cycles and clocks; clock sanity uses the default ceiling"});
+  if (!qhas)
+    run.missing.push_back({"QHAS summary (*_qnn_htp_analysis_summary.json)",
+                           "cross-checks against the viewer's analysis"});
+  if (!run.Has(ArtifactType::kHtpGraph))
+    run.missing.push_back({"HTP graph (chrometrace_htp.json, HTP_GRAPH)", "compiled-graph checks"});
+}
+
+// At most kMaxWarningsShown warnings of each code, then one "N more warnings
+// not shown" of that code: a damaged file cannot bury the others' warnings.
+void CapWarnings(std::vector<WarningRow>& warnings) {
+  std::map<std::string, size_t> shown, dropped;
+  std::vector<WarningRow> kept;
+  for (auto& w : warnings) {
+    if (shown[w.code] < kMaxWarningsShown) {
+      ++shown[w.code];
+      kept.push_back(std::move(w));
+    } else {
+      ++dropped[w.code];
+    }
+  }
+  for (const auto& [code, n] : dropped) kept.push_back({code, MoreWarningsNotShown(n)});
+  warnings = std::move(kept);
+}
+
+void JoinRun(Run& run, const model_import::QhasFacts& qhas, const LoadOptions& options) {
+  CheckArtifactsBelongTogether(run, qhas, options);
+  if (!run.qhas_cores.empty() && !run.qhas_cores.front().lists_complete) {
+    const QhasCoreRow& c = run.qhas_cores.front();
+    run.warnings.push_back(
+        {"partial_qhas",
+         fmt::format("{}: its op lists cover {} of {} QNN nodes and {} of {} HTP op rows; "
+                     "whole-graph figures come from htp_overall_summary (work = Σ htp_resources "
+                     "cycles_used, dominant path = timeline_cycles × (1 − percent_idle)), per-op "
+                     "tables list only what the file holds",
+                     qhas.path, c.listed_qnn_nodes, c.qnn_nodes, c.listed_htp_nodes, c.htp_nodes)});
+  }
+  if (run.Has(ArtifactType::kOptrace) && run.slices.empty())
+    run.warnings.push_back({"empty_trace", "the optrace has no executed op events: no fine view"});
+  ChooseInstanceDpc(run, qhas);
+  BuildUnits(run, qhas);
+  BuildFigures(run);
+  BuildOpGroups(run, qhas);
+  BuildTraffic(run, qhas);
+  BuildCrossChecks(run, qhas);
+  BuildMissing(run);
+  CapWarnings(run.warnings);
+}
+
+}  // namespace htpscope
