@@ -135,6 +135,12 @@ TEST(HtpGraphStreaming, DuplicateIdsAcrossChunksAreTheWholeParsesError) {
     whole_error = e.what();
   }
   EXPECT_NE(whole_error.find("duplicate node id"), std::string::npos) << whole_error;
+  // Without the duplicate, the same file is really cut into chunks.
+  EXPECT_GT(
+      ReadHtpGraphChunked(
+          testing_support::WriteTestFile("graph_mended", SyntheticGraph(100), false), {2, 1024})
+          .chunks_parsed,
+      1u);
   const std::string path = testing_support::WriteTestFile("graph_duplicate", text, false);
   try {
     ReadHtpGraphChunked(path, {2, 1024});

@@ -192,6 +192,10 @@ TEST(JsonChunker, CutsAtElementBoundariesInAnyLayoutAndKeepsTheSkeleton) {
       }
       if (chunk_bytes == 1) {
         EXPECT_EQ(c.chunks.size(), 5u);
+      } else if (chunk_bytes < 1024) {
+        EXPECT_GT(c.chunks.size(), 1u);
+      } else {
+        EXPECT_EQ(c.chunks.size(), 1u);
       }
       // Every element once, in order, with the bytes between them.
       EXPECT_EQ(WithoutSpace(Joined(c.chunks)), WithoutSpace(body));

@@ -170,6 +170,11 @@ TEST(OptraceStreamingLayouts, ErrorsAreTheWholeParsesErrors) {
   EXPECT_NE(whole_error.find("traceEvents[3].ts: expected an integer"), std::string::npos)
       << whole_error;
   EXPECT_EQ(ErrorOf([&] { ReadInChunks(path, 256); }), whole_error);
+  // The same bytes with the bad value mended (same length) are really cut
+  // into chunks, so the error above came from a streamed read.
+  std::string mended = bad;
+  mended.replace(mended.find("\"late\""), 6, "123456");
+  EXPECT_GT(ReadInChunks(WriteFile("mended", mended), 256).chunks_parsed, 1u);
   // A wrong artifact type in a file that streams fine is still refused.
   std::string qhas =
       std::string("{\"header\": {\"artifact_type\": \"QHAS\"},\n\"traceEvents\": [\n") + kEvents +
@@ -181,19 +186,26 @@ TEST(OptraceStreamingLayouts, ErrorsAreTheWholeParsesErrors) {
 // sees the chunk; an event it reads that breaks a rule (a negative
 // duration) still gives the whole parse's error.
 TEST(OptraceStreamingLayouts, ErrorsInLinesThePrePassReadsAreTheWholeParsesErrors) {
-  std::string text = kHead;
+  std::string text = kHead, mended = kHead;  // mended: no negative duration
   for (int i = 0; i < 6; ++i) {
     // Each event, then its copy on pid 1.
     text += WriterOpLine(i % 2, 10 * i, i == 4 ? -5 : 5, 0x100 + i / 2, 1000 + 10 * i);
+    mended += WriterOpLine(i % 2, 10 * i, 5, 0x100 + i / 2, 1000 + 10 * i);
     text += i == 5 ? "\n]}" : ",\n";
+    mended += i == 5 ? "\n]}" : ",\n";
   }
   std::string path = WriteFile("negative_dur", text);
+  const std::string mended_path = WriteFile("negative_dur_mended", mended);
   const std::string whole_error = ErrorOf([&] { ParseOptrace(path, text.data(), text.size()); });
   EXPECT_NE(whole_error.find("traceEvents[4].dur: negative duration -5"), std::string::npos)
       << whole_error;
   for (size_t chunk_bytes : {size_t{64}, size_t{256}, size_t{1} << 20}) {
     SCOPED_TRACE(chunk_bytes);
     EXPECT_EQ(ErrorOf([&] { ReadInChunks(path, chunk_bytes); }), whole_error);
+    // Small chunks really cut the file: so the error came from a streamed read.
+    if (chunk_bytes < 1024) {
+      EXPECT_GT(ReadInChunks(mended_path, chunk_bytes).chunks_parsed, 1u);
+    }
   }
 }
 
@@ -214,6 +226,13 @@ TEST(OptraceStreamingLayouts, TheWholeFilesOriginWinsOverTheFirstChunksVote) {
   for (size_t chunk_bytes : {size_t{64}, size_t{300}, size_t{1} << 20}) {
     SCOPED_TRACE(chunk_bytes);
     Optrace streamed = ReadInChunks(path, chunk_bytes);
+    // Small chunks really cut the file (the first ones vote 100); one of
+    // 1 MiB holds it all and it is parsed whole.
+    if (chunk_bytes < 1024) {
+      EXPECT_GT(streamed.chunks_parsed, 1u);
+    } else {
+      EXPECT_EQ(streamed.chunks_parsed, 0u);
+    }
     EXPECT_EQ(streamed.origin_cycles, 200);
     ASSERT_EQ(streamed.slices.size(), 10u);
     EXPECT_EQ(streamed.slices[0].start_cycles, 200);  // ts 0 + 200
@@ -283,6 +302,7 @@ TEST(OptraceStreamingLayouts, TakenLinesNeverChangeWhatIsAccepted) {
     }
     Optrace whole = ParseOptrace(path, layout.text.data(), layout.text.size());
     Optrace streamed = ReadInChunks(path, 256);
+    EXPECT_GT(streamed.chunks_parsed, 1u);
     ExpectSameTrace(streamed, whole);
     // The nested objects are no samples: 12 from the body (+1 counter_last).
     EXPECT_EQ(whole.counters.at("VTCM alloc").size(), layout.name == "counter_last" ? 13u : 12u);
@@ -401,7 +421,7 @@ TEST(OptraceStreamingLayouts, TakenAndKeptLinesKeepFileOrder) {
   for (size_t chunk_bytes : {size_t{256}, size_t{4096}}) {
     SCOPED_TRACE(chunk_bytes);
     Optrace streamed = ReadInChunks(path, chunk_bytes);
-    EXPECT_GT(streamed.chunks_parsed, 0u);
+    EXPECT_GT(streamed.chunks_parsed, 1u);
     ExpectSameTrace(streamed, whole);
   }
 }

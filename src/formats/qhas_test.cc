@@ -224,6 +224,12 @@ TEST(QhasStreaming, ErrorsAreTheWholeParsesErrors) {
             std::string::npos)
       << whole_error;
   for (bool gzip : {false, true}) {
+    // Without the error, the same file is really cut into chunks.
+    EXPECT_GT(
+        ReadQhasChunked(testing_support::WriteTestFile("qhas_mended", SyntheticQhas(100), gzip),
+                        {2, 1024})
+            .chunks_parsed,
+        1u);
     const std::string path = testing_support::WriteTestFile("qhas_error", text, gzip);
     try {
       ReadQhasChunked(path, {2, 1024});
