@@ -74,6 +74,7 @@ bool JsonChunker::Fill() {
     // still copied a bounded number of times.
     auto [fresh, fresh_bytes] = Allocate(std::max(kept + chunk_bytes_, 2 * kept) + kPadding);
     if (kept) std::memcpy(fresh.get(), data_ + keep, kept);
+    bytes_moved_ += kept;
     auto shift = [keep](size_t& offset) { offset = offset >= keep ? offset - keep : 0; };
     shift(pos_);
     shift(skeleton_from_);
@@ -86,7 +87,10 @@ bool JsonChunker::Fill() {
     capacity_ = fresh_bytes;
     size_ = kept;
   }
-  const size_t room = capacity_ - size_ - kPadding;
+  // No more than a chunk's worth: a buffer grown for one huge element would
+  // otherwise read far ahead, and every chunk cut from it would carry that
+  // read-ahead over to the next buffer (quadratic copying).
+  const size_t room = std::min(capacity_ - size_ - kPadding, chunk_bytes_);
   size_t total = 0;
   while (total < room) {
     const size_t n = source_->Read(data_ + size_ + total, room - total);
@@ -146,6 +150,7 @@ bool JsonChunker::ScanSkeleton() {
               skeleton_.append(data_ + skeleton_from_, pos_ + 1 - skeleton_from_);
               streamed_offsets_.push_back(skeleton_.size() - 1);
               streaming_ = true;
+              bytes_scanned_ += scanner_.bytes_scanned();
               scanner_ = JsonContainerScanner();
               start_ = pos_;
               scan_at_ = pos_ + 1;
@@ -204,6 +209,7 @@ JsonChunk JsonChunker::CopyChunk(size_t from, size_t to) {
   auto [copy, copy_bytes] = Allocate(chunk.length + kPadding);
   copy[0] = is_array_ ? '[' : '{';
   std::memcpy(copy.get() + 1, data_ + from, to - from);
+  bytes_moved_ += to - from;
   copy[chunk.length - 1] = is_array_ ? ']' : '}';
   std::memset(copy.get() + chunk.length, 0, kPadding);
   chunk.capacity = chunk.storage_bytes = copy_bytes;
@@ -242,6 +248,7 @@ void JsonChunker::CarryTail(size_t from) {
   const size_t carried = size_ - from;
   auto [fresh, fresh_bytes] = Allocate(carried + chunk_bytes_ + kPadding);
   std::memcpy(fresh.get(), data_ + from, carried);
+  bytes_moved_ += carried;
   std::memset(fresh.get() + carried, 0, kPadding);
   buffer_ = std::move(fresh);
   data_ = buffer_.get();

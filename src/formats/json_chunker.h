@@ -113,6 +113,16 @@ class JsonChunker {
 
   uint64_t bytes_read() const { return bytes_read_; }
 
+  // What chunking cost so far, in bytes, for checking that it stays linear
+  // in the input whatever its layout: bytes the structural scanner
+  // classified inside streamed containers, and bytes copied from one buffer
+  // to another (kept or carried text, copied chunks).
+  struct Work {
+    uint64_t bytes_scanned = 0;
+    uint64_t bytes_moved = 0;
+  };
+  Work work() const { return {bytes_scanned_ + scanner_.bytes_scanned(), bytes_moved_}; }
+
   // Hands a parsed chunk's buffer back for a later chunk, so that big inputs
   // reuse a few buffers instead of faulting in fresh pages for every chunk;
   // a view of a mapped file gives its pages back to the system instead.
@@ -194,6 +204,8 @@ class JsonChunker {
   bool finished_ = false;
   uint64_t next_index_ = 0;
   uint64_t bytes_read_ = 0;
+  uint64_t bytes_scanned_ = 0;  // by the scanners of earlier containers
+  uint64_t bytes_moved_ = 0;
 };
 
 }  // namespace htpscope

@@ -350,3 +350,56 @@ TEST(JsonChunkerMapped, GzipAndEmptyFilesAreNotMapped) {
 
 }  // namespace
 }  // namespace htpscope
+
+namespace htpscope {
+namespace {
+
+// Work done chunking `text` streamed from a gzip file (as any gzip input
+// is) in chunks of 4 KiB, with the number of chunks.
+std::pair<JsonChunker::Work, size_t> WorkOf(const std::string& name, const std::string& text) {
+  auto source = OpenByteSource(WriteText("work_" + name, text, true));
+  JsonChunker chunker(*source, SelectKey("events"), 4096);
+  size_t chunks = 0;
+  while (auto chunk = chunker.Next()) {
+    ++chunks;
+    chunker.Recycle(std::move(*chunk));
+  }
+  return {chunker.work(), chunks};
+}
+
+// Each byte is scanned once and copied a bounded number of times whatever
+// the line structure: one line, a container or an element of nothing but
+// white space, an element far bigger than a chunk followed by small ones
+// (the buffer grown for it must not make every later chunk carry the rest
+// of a huge read-ahead).  Re-scanning or re-copying the buffer at every
+// fill would cost about size^2 / 4 KiB here, hundreds of times the size.
+TEST(JsonChunker, WorkIsLinearInTheInputWhateverItsLayout) {
+  constexpr size_t kBig = 4u << 20;
+  std::string small;
+  while (small.size() < kBig) small += R"({"n": 1, "s": "a,b"},)";
+  small.pop_back();
+  const std::string element = R"({"n": 2})";
+  const std::vector<std::pair<std::string, std::string>> inputs = {
+      {"one_line", "{\"events\": [" + small + "]}"},
+      {"blank_body", "{\"events\": [" + std::string(kBig, ' ') + "]}"},
+      {"blank_element", "{\"events\": [{\"n\":" + std::string(kBig, '\n') + "1}," + small + "]}"},
+      {"big_then_small",
+       "{\"events\": [{\"s\": \"" + std::string(kBig, 'x') + "\"}," + small + "]}"},
+      {"small_big_small", "{\"events\": [" + small + ",\"" + std::string(kBig, 'y') + "\"," +
+                              small + "," + element + "]}"},
+  };
+  for (const auto& [name, text] : inputs) {
+    SCOPED_TRACE(name);
+    const auto [work, chunks] = WorkOf(name, text);
+    if (name != "blank_body") {
+      EXPECT_GT(chunks, 100u);
+    }
+    // 64-byte blocks: a partial block is scanned once more at most per fill
+    // and per chunk.
+    EXPECT_LE(work.bytes_scanned, text.size() + 128 * (chunks + text.size() / 4096 + 2));
+    EXPECT_LE(work.bytes_moved, 2 * text.size());
+  }
+}
+
+}  // namespace
+}  // namespace htpscope

@@ -199,6 +199,7 @@ JsonContainerScanner::Found JsonContainerScanner::Scan(const char* text, size_t 
       block = tail;
     }
     // Separators count from min_offset on: before it, commas need no mask.
+    bytes_scanned_ += 64;
     const bool separators = at + 64 > min_offset;
     const JsonBlockMasks m = separators ? ClassifyBlock<true>(block) : ClassifyBlock<false>(block);
     // Most blocks hold no backslash at all.

@@ -70,10 +70,14 @@ class JsonContainerScanner {
   // elements, 0 once it is closed.
   int64_t depth() const { return depth_; }
 
+  // Bytes classified so far (64 per block, tails included).
+  uint64_t bytes_scanned() const { return bytes_scanned_; }
+
  private:
   uint64_t in_string_ = 0;     // all ones when the last byte scanned is inside a string
   uint64_t escape_carry_ = 0;  // 1 when the next byte is escaped
   int64_t depth_ = 1;
+  uint64_t bytes_scanned_ = 0;
 };
 
 }  // namespace htpscope
