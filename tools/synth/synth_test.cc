@@ -13,8 +13,8 @@
 #include <iterator>
 #include <map>
 #include <memory>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -493,6 +493,41 @@ TEST(SynthRun, EveryLayoutHoldsTheSameValues) {
       j->erase("warnings");
     }
     EXPECT_EQ(a, b);
+  }
+}
+
+// `summary --json` of a run in each layout, plain and gzip, equals the
+// writer layout's: the figures do not depend on the layout.  The run is big
+// enough that every JSON reader streams its file in chunks (512 KiB).
+TEST(SynthRun, EveryLayoutStreamedGivesTheSameSummary) {
+  SynthOptions o = Basic();
+  o.ops = 1000;
+  o.tiled_share = 0.3;
+  TempDir writer;
+  auto without_paths = [](nlohmann::json j) {
+    j.erase("label");
+    j.erase("artifacts");
+    j.erase("skipped");  // ground_truth.json, by path
+    return j;
+  };
+  const nlohmann::json reference = without_paths(Generate(o, writer.path()).json);
+  for (JsonLayout layout :
+       {JsonLayout::kWriter, JsonLayout::kLines, JsonLayout::kMinified, JsonLayout::kIndent2}) {
+    for (bool gzip : {false, true}) {
+      SCOPED_TRACE(std::string(JsonLayoutName(layout)) + (gzip ? " gz" : " plain"));
+      TempDir dir;
+      GenerateRun(o, Out(dir.path().string(), gzip, layout));
+      const std::string suffix = gzip ? ".gz" : "";
+      const fs::path d = dir.path();
+      // Each streaming reader really cuts its file into chunks.
+      EXPECT_GT(ReadOptrace((d / ("chrometrace.json" + suffix)).string()).chunks_parsed, 1u);
+      EXPECT_GT(ReadQhas((d / ("chrometrace_qnn_htp_analysis_summary.json" + suffix)).string())
+                    .chunks_parsed,
+                1u);
+      EXPECT_GT(ReadHtpGraph((d / ("chrometrace_htp.json" + suffix)).string()).chunks_parsed, 1u);
+      const htpscope::Run run = LoadRun({d.string()});
+      EXPECT_EQ(without_paths(SummaryToJson(Summarize(run))), reference);
+    }
   }
 }
 
