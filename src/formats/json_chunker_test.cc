@@ -7,6 +7,7 @@
 #include <random>
 
 #include "base/corpus_test_util.h"
+#include "formats/json_layout_test_util.h"
 #include "formats/json_structure.h"
 
 namespace htpscope {
@@ -125,16 +126,7 @@ Chunked Drain(Chunker& chunker) {
 }
 
 std::string WriteText(const std::string& name, const std::string& text, bool gzip) {
-  std::string path =
-      testing_support::TempDir("chunker_" + name) + (gzip ? "/f.json.gz" : "/f.json");
-  if (gzip) {
-    gzFile gz = gzopen(path.c_str(), "wb1");
-    gzwrite(gz, text.data(), static_cast<unsigned>(text.size()));
-    gzclose(gz);
-  } else {
-    std::ofstream(path, std::ios::binary) << text;
-  }
-  return path;
+  return testing_support::WriteTestFile("chunker_" + name, text, gzip);
 }
 
 // The elements of the chunks (brackets dropped), joined with commas.

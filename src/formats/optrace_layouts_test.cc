@@ -57,37 +57,6 @@ std::string WriterLayoutTrace(int ops) {
   return text + "\n]}\n";
 }
 
-void ExpectSameResult(const Optrace& a, const Optrace& b) {
-  EXPECT_EQ(a.version, b.version);
-  EXPECT_EQ(a.events_read, b.events_read);
-  EXPECT_EQ(a.origin_cycles, b.origin_cycles);
-  EXPECT_EQ(a.duplicate_slices, b.duplicate_slices);
-  EXPECT_EQ(a.warnings, b.warnings);
-  testing_support::ExpectSameSlices(a, b);
-  ASSERT_EQ(a.non_executed.size(), b.non_executed.size());
-  ASSERT_EQ(a.flows.size(), b.flows.size());
-  for (size_t i = 0; i < a.flows.size(); ++i) {
-    EXPECT_EQ(a.flows[i].flow_id, b.flows[i].flow_id);
-    EXPECT_EQ(a.flows[i].ts_cycles, b.flows[i].ts_cycles);
-  }
-  ASSERT_EQ(a.counters.size(), b.counters.size());
-  for (const auto& [name, samples] : a.counters) {
-    const auto& other = b.counters.at(name);
-    ASSERT_EQ(samples.size(), other.size());
-    for (size_t i = 0; i < samples.size(); ++i) {
-      EXPECT_EQ(samples[i].ts_cycles, other[i].ts_cycles);
-      EXPECT_EQ(samples[i].value, other[i].value);
-    }
-  }
-  ASSERT_EQ(a.processes.size(), b.processes.size());
-  for (size_t i = 0; i < a.processes.size(); ++i) {
-    EXPECT_EQ(a.processes[i].pid, b.processes[i].pid);
-    EXPECT_EQ(a.Str(a.processes[i].name), b.Str(b.processes[i].name));
-    EXPECT_EQ(a.processes[i].qnn_op_id, b.processes[i].qnn_op_id);
-  }
-  ASSERT_EQ(a.threads.size(), b.threads.size());
-}
-
 // Reads every layout of `writer_text` — plain (mapped, and streamed as gzip
 // is) and gzip — in chunks of `chunk_bytes` on two threads, fast paths on,
 // and compares with the whole document read by the general parser alone.
@@ -109,10 +78,11 @@ void ExpectEveryLayoutReadsAlike(const std::string& name, const std::string& wri
       const Optrace streamed =
           ReadOptrace(testing_support::WriteTestFile("layouts_" + name, text, gzip), options);
       EXPECT_GT(streamed.chunks_parsed, 1u);  // streamed, never parsed whole
-      ExpectSameResult(streamed, whole);
+      testing_support::ExpectSameTrace(streamed, whole);
     }
     // The general parser alone reads every layout alike too.
-    ExpectSameResult(ParseOptrace(name, text.data(), text.size(), /*fast_paths=*/false), whole);
+    testing_support::ExpectSameTrace(
+        ParseOptrace(name, text.data(), text.size(), /*fast_paths=*/false), whole);
   }
 }
 
