@@ -1,9 +1,11 @@
 #include "formats/htp_graph.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "base/corpus_test_util.h"
 #include "base/errors.h"
+#include "formats/json_layout_test_util.h"
 
 namespace htpscope {
 namespace {
@@ -56,6 +58,110 @@ TEST(HtpGraphErrors, ScalarParamMustHaveOneTypedMember) {
       R"json({"header": {"artifact_type": "HTP_GRAPH"}, "graph": {"nodes": {"0x1": {}, "0x0001": {}}}})json";
   EXPECT_THROW(ParseHtpGraph("g.json", duplicate), InputError);
 }
+
+// Every field of `g`, as text.
+std::string Describe(const HtpGraph& g) {
+  std::string out = fmt::format("{}|{}\n", g.version, fmt::join(g.op_types, ","));
+  for (const auto& [id, n] : g.nodes) {
+    out += fmt::format("node {} {} {} {} [{}] [{}]", id, n.id, n.type, n.grouping,
+                       fmt::join(n.input_ids, ","), fmt::join(n.output_ids, ","));
+    for (const auto& [key, p] : n.scalar_params) {
+      out += fmt::format(" {}:{}:{}:", key, p.type_code, p.value.index());
+      if (const std::string* text = p.AsString())
+        out += *text;
+      else if (auto integer = p.AsInt())  // an integer or a boolean
+        out += fmt::format("{}", *integer);
+      else
+        out += fmt::format("{}", p.AsDouble().value_or(-1));
+    }
+    out += "\n";
+  }
+  for (const auto& [id, t] : g.tensors)
+    out += fmt::format("tensor {} {} {} {} {} [{}]\n", id, t.id, t.index, t.type, t.data_type,
+                       fmt::join(t.dims, ","));
+  return out;
+}
+
+std::string SyntheticGraph(int nodes) {
+  std::string text = R"({"header": {"artifact_type": "HTP_GRAPH"}, "model.cpp": "htp_graph",
+  "graph": {"tensors": {)";
+  for (int i = 0; i < nodes; ++i)
+    text += fmt::format(
+        R"({}"0x{:016x}": {{"id": {}, "type": 3, "data_type": 1032, "dims": [1, {}, 8]}})",
+        i ? ",\n" : "\n", 0x1000 + i, i, i % 9);
+  text += "},\n\"nodes\": {";
+  for (int i = 0; i < nodes; ++i)
+    text += fmt::format(
+        R"({}"0x{:016x}": {{"type": "q::Conv{{\"[,]\"}}", "grouping": "g{}", "tensor_params": {{}},)"
+        R"( "scalar_params": {{"cycles_start": {{"100": {}}}, "cycles_per_packet": {{"100": 4.5}},)"
+        R"( "op_flags": {{"1544": "uses_hvx"}}, "qnn_op_type": {{"1544": "Conv2d"}}}},)"
+        R"( "input_names": ["0x{:016x}"], "output_names": ["0x{:016x}"]}})",
+        i ? ",\n" : "\n", 0x1000 + i, i / 2, 5000 + i, 0x1000 + i - 1, 0x1000 + i);
+  return text + "}}, \"op_types\": [\"q::Conv\"]}\n";
+}
+
+void ExpectEveryLayoutReadsAlike(const std::string& name, const std::string& text,
+                                 size_t chunk_bytes) {
+  const std::string whole = Describe(ParseHtpGraph(name, text));
+  for (auto layout : testing_support::kAllJsonLayouts) {
+    const std::string laid_out = testing_support::Relayout(text, layout, 3);
+    for (bool gzip : {false, true}) {
+      SCOPED_TRACE(::testing::Message() << name << " " << testing_support::JsonLayoutName(layout)
+                                        << (gzip ? " gz" : " plain"));
+      const HtpGraph g = ReadHtpGraphChunked(
+          testing_support::WriteTestFile("graph_" + name, laid_out, gzip), {2, chunk_bytes});
+      EXPECT_GT(g.chunks_parsed, 1u);
+      EXPECT_EQ(Describe(g), whole);
+    }
+  }
+}
+
+TEST(HtpGraphStreaming, EveryLayoutPlainAndGzipGivesTheWholeParsesGraph) {
+  ExpectEveryLayoutReadsAlike("synthetic", SyntheticGraph(120), 2048);
+  ExpectEveryLayoutReadsAlike("tiny_chunks", SyntheticGraph(4), 1);
+}
+
+TEST(HtpGraphStreaming, DuplicateIdsAcrossChunksAreTheWholeParsesError) {
+  std::string text = SyntheticGraph(100);
+  // Node 0x1050's key given to the 90th node too.
+  const std::string key = fmt::format("\"0x{:016x}\": {{\"type\"", 0x1000 + 90);
+  const size_t at = text.find(key);
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, key.size(), fmt::format("\"0x{:016x}\": {{\"type\"", 0x1000 + 10));
+  std::string whole_error;
+  try {
+    ParseHtpGraph("g.json", text);
+  } catch (const InputError& e) {
+    whole_error = e.what();
+  }
+  EXPECT_NE(whole_error.find("duplicate node id"), std::string::npos) << whole_error;
+  // Without the duplicate, the same file is really cut into chunks.
+  EXPECT_GT(
+      ReadHtpGraphChunked(
+          testing_support::WriteTestFile("graph_mended", SyntheticGraph(100), false), {2, 1024})
+          .chunks_parsed,
+      1u);
+  const std::string path = testing_support::WriteTestFile("graph_duplicate", text, false);
+  try {
+    ReadHtpGraphChunked(path, {2, 1024});
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), std::string(whole_error).replace(0, 6, path));
+  }
+}
+
+class HtpGraphLayoutsCorpus : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(HtpGraphLayoutsCorpus, EveryLayoutPlainAndGzipGivesTheWholeParsesGraphNeedsCorpus) {
+  HTPSCOPE_REQUIRE_CORPUS(GetParam());
+  ExpectEveryLayoutReadsAlike(GetParam(),
+                              testing_support::ReadTestFile(
+                                  testing_support::CorpusFile(GetParam(), "chrometrace_htp.json")),
+                              4096);
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, HtpGraphLayoutsCorpus,
+                         ::testing::Values("v8c8_256", "native_256", "chain8_archive"));
 
 }  // namespace
 }  // namespace htpscope

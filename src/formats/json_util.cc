@@ -72,7 +72,10 @@ JsonReader::JsonReader(std::string path, simdjson::padded_string_view buffer, ui
 
 JsonReader::JsonReader(std::string path, simdjson::padded_string_view buffer, uint64_t base_offset,
                        simdjson::ondemand::parser* parser)
-    : path_(std::move(path)), buffer_(buffer), base_offset_(base_offset), parser_(parser) {}
+    : path_(std::move(path)),
+      buffer_(buffer),
+      base_offset_(base_offset),
+      parser_(parser ? parser : &own_parser_) {}
 
 JsonReader::object JsonReader::Root() {
   auto err = parser_->iterate(buffer_).get(doc_);

@@ -1,6 +1,7 @@
 // Small helpers shared by the simdjson-based readers.
 #pragma once
 
+#include <fmt/format.h>
 #include <simdjson.h>
 
 #include <cstdint>
@@ -62,8 +63,8 @@ class JsonReader {
   // `buffer` must outlive the reader.  `base_offset` is the file offset of
   // buffer[0], so that errors in a chunk of a file name file offsets.
   JsonReader(std::string path, simdjson::padded_string_view buffer, uint64_t base_offset = 0);
-  // The same, parsing with `parser` (which must outlive the reader) instead
-  // of a parser of its own.
+  // The same, parsing with `parser` (which must outlive the reader; null:
+  // a parser of its own) instead of a parser of its own.
   JsonReader(std::string path, simdjson::padded_string_view buffer, uint64_t base_offset,
              simdjson::ondemand::parser* parser);
 
@@ -142,6 +143,115 @@ class JsonReader {
   simdjson::ondemand::parser* parser_ = &own_parser_;
   simdjson::ondemand::document doc_;
   std::string scope_;
+};
+
+}  // namespace htpscope
+
+namespace htpscope {
+
+// Reads the members of one JSON object (a row, a node) with JsonReader's
+// checks and messages, but composes the JSON path a message names only when
+// an error is raised: `where()` returns the object's path (e.g.
+// "htp_op_instances.data[12]"), and a member's is where() + "." + key.
+// Millions of rows would otherwise format a path per member.
+template <typename Where>
+class FieldReader {
+ public:
+  using object = simdjson::ondemand::object;
+  using value = simdjson::ondemand::value;
+
+  FieldReader(JsonReader& reader, Where where) : reader_(reader), where_(std::move(where)) {}
+
+  std::string Path() const { return where_(); }
+  std::string Path(std::string_view key) const { return fmt::format("{}.{}", where_(), key); }
+
+  // `v` as an object (the one this reader describes).
+  object Object(value v) {
+    object o;
+    if (auto err = v.get_object().get(o))
+      reader_.Fail(err, fmt::format("{}: expected an object", Path()));
+    return o;
+  }
+  // Calls fn(std::string_view key, value v) for every member of `o`.
+  template <typename Fn>
+  void Fields(object& o, Fn&& fn) {
+    for (auto field_result : o) {
+      simdjson::ondemand::field field;
+      if (auto err = std::move(field_result).get(field)) reader_.Fail(err, Path());
+      std::string_view key;
+      if (auto err = field.unescaped_key().get(key)) reader_.Fail(err, Path());
+      fn(key, field.value());
+    }
+  }
+
+  int64_t Int(value v, std::string_view key) {
+    int64_t out = 0;
+    if (auto err = GetInteger(v, &out))
+      reader_.Fail(err, fmt::format("{}: expected an integer", Path(key)));
+    return out;
+  }
+  // The object's own value (no member key): a path of where() alone.
+  int64_t Int(value v) {
+    int64_t out = 0;
+    if (auto err = GetInteger(v, &out))
+      reader_.Fail(err, fmt::format("{}: expected an integer", Path()));
+    return out;
+  }
+  double Number(value v) {
+    double out = 0;
+    if (auto err = GetNumber(v, &out))
+      reader_.Fail(err, fmt::format("{}: expected a number", Path()));
+    return out;
+  }
+  std::string_view String(value v) {
+    std::string_view out;
+    if (auto err = v.get_string().get(out))
+      reader_.Fail(err, fmt::format("{}: expected a string", Path()));
+    return out;
+  }
+  bool Bool(value v) {
+    bool out = false;
+    if (auto err = v.get_bool().get(out))
+      reader_.Fail(err, fmt::format("{}: expected true or false", Path()));
+    return out;
+  }
+  // An integer that is never negative in a genuine file (cycles, bytes,
+  // counts): a negative one would turn into a negative share.
+  int64_t Count(value v, std::string_view key) {
+    const int64_t n = Int(v, key);
+    if (n < 0) reader_.Invalid(fmt::format("{}: {} is negative, expected a count", Path(key), n));
+    return n;
+  }
+  double Number(value v, std::string_view key) {
+    double out = 0;
+    if (auto err = GetNumber(v, &out))
+      reader_.Fail(err, fmt::format("{}: expected a number", Path(key)));
+    return out;
+  }
+  std::string_view String(value v, std::string_view key) {
+    std::string_view out;
+    if (auto err = v.get_string().get(out))
+      reader_.Fail(err, fmt::format("{}: expected a string", Path(key)));
+    return out;
+  }
+  bool Bool(value v, std::string_view key) {
+    bool out = false;
+    if (auto err = v.get_bool().get(out))
+      reader_.Fail(err, fmt::format("{}: expected true or false", Path(key)));
+    return out;
+  }
+  uint64_t HexId(value v, std::string_view key) {
+    const std::string_view text = String(v, key);
+    auto id = ParseHexId(text);
+    if (!id) reader_.Invalid(fmt::format("{}: \"{}\" is not a hex id", Path(key), text));
+    return *id;
+  }
+
+  JsonReader& reader() { return reader_; }
+
+ private:
+  JsonReader& reader_;
+  Where where_;
 };
 
 }  // namespace htpscope

@@ -127,6 +127,12 @@ struct ReadOptraceOptions {
   // Target size of the chunks parsed in parallel: small enough that a chunk is
   // still in the worker's L2 cache when the events its pre-pass took are committed.
   size_t chunk_bytes = 512u << 10;
+  // For tests: false sends every event through the general JSON parser (no
+  // line matcher, no pre-pass), which the fast paths must agree with.
+  bool fast_paths = true;
+  // For tests: false streams a plain file as it streams gzip, instead of
+  // mapping it.
+  bool map_plain_files = true;
 };
 
 // Reads an OP_TRACE file (plain or gzip), streaming: the traceEvents array is
@@ -139,6 +145,8 @@ struct ReadOptraceOptions {
 Optrace ReadOptrace(const std::string& path, const ReadOptraceOptions& options = {});
 
 // Parses OP_TRACE JSON already in memory; `path` is used in messages only.
-Optrace ParseOptrace(const std::string& path, const char* json, size_t length);
+// `fast_paths` as in ReadOptraceOptions.
+Optrace ParseOptrace(const std::string& path, const char* json, size_t length,
+                     bool fast_paths = true);
 
 }  // namespace htpscope

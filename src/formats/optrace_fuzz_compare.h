@@ -12,24 +12,6 @@
 
 namespace htpscope::fuzz {
 
-// `text` with `{ "name"` and `{ "cat"` turned into `{"name"` and `{"cat"`:
-// the same JSON (the quote after "{ " cannot be inside a string of a valid
-// document), but no line in the line matchers' layout, so every event takes
-// the general path.
-inline std::string WithoutMatchedLayout(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (text.compare(i, 8, "{ \"name\"") == 0 || text.compare(i, 7, "{ \"cat\"") == 0) {
-      out += '{';
-      ++i;  // drop the space
-      continue;
-    }
-    out += text[i];
-  }
-  return out;
-}
-
 // Aborts, naming the two reads (`reads`) and what differs, unless `ok`.
 inline void RequireSame(bool ok, const char* reads, const char* what) {
   if (!ok) {

@@ -9,10 +9,12 @@
 //   { "cat": "__metadata", "pid": 2, "tid": 256, "ph": "M", "name": "thread_name",
 //     "args": {"name": "Core:0 Type: HMX Tid: 256"}}       (one line; see MetadataLine)
 //
-// A matcher accepts exactly that text and nothing else: any other spacing,
-// key order, escape, number form or extra key makes it return false, and the
-// caller parses the event with the general JSON path.  So a match never
-// changes a result, it only skips the generic parser's work.  Op event lines
+// A matcher accepts exactly that text, spaced as any JSON layout spaces it
+// (minified, indented, one event a line: white space around structural
+// characters is free), and nothing else: another key order, an escape, a
+// number form or an extra key makes it return false, and the caller parses
+// the event with the general JSON path.  So a match never changes a result,
+// it only skips the generic parser's work.  Op event lines
 // (formats §1.3) are matched by the reader itself (optrace.cc, MatchOpLine)
 // from OpEventPrefix and LineCursor steps.
 #pragma once
@@ -23,6 +25,8 @@
 #include <cstring>
 #include <string_view>
 
+#include "formats/optrace_literal.h"
+
 namespace htpscope {
 
 // A cursor over [at, end) that only moves on a match: the matchers below
@@ -31,16 +35,49 @@ class LineCursor {
  public:
   LineCursor(const char* at, const char* end) : at_(at), end_(end) {}
 
-  // `text` exactly (a string literal: its length is known at compile time,
-  // so the compare is a few loads).
-  template <size_t N>
-  bool Literal(const char (&text)[N]) {
-    constexpr size_t length = N - 1;
-    if (static_cast<size_t>(end_ - at_) < length || std::memcmp(at_, text, length) != 0)
-      return false;
-    at_ += length;
-    return true;
+  // The fragment F (optrace_literal.h) spaced as any JSON layout spaces it:
+  // as the writer spaces it, minified, as json.dumps spaces it (each one
+  // compare of a length known at compile time), or otherwise (a walk over
+  // its tokens, for indented layouts).  White space after a final opening
+  // bracket, comma or colon is consumed too.
+  //
+  // A file keeps one spacing: once a fragment has told which (see
+  // ResetSpacing), only that form is tried, so a mismatch (a counter
+  // matcher meeting an op event) costs one compare.  An event spaced
+  // otherwise is left to the general parser: slower, never wrong.
+  template <JsonFragment F>
+  [[gnu::always_inline]] bool Literal() {
+    static constexpr auto minified = Respace(F, FragmentSpacing::kMinified);
+    static constexpr auto dumps = Respace(F, FragmentSpacing::kDumps);
+    static constexpr auto tokens = Tokenize(F);
+    // Whether matching this fragment tells the spacing.
+    constexpr bool kTells = !SameText(minified.text.data(), minified.length, F.text, F.kLength);
+    switch (spacing_) {
+      case Spacing::kWriter:
+        return Exactly(F.text, F.kLength);
+      case Spacing::kMinified:
+        return Exactly(minified.text.data(), minified.length);
+      case Spacing::kDumps:
+        return Exactly(dumps.text.data(), dumps.length);
+      case Spacing::kOther:
+        return Walk(F.text, tokens.tokens.data(), tokens.count);
+      case Spacing::kUnknown:
+        break;
+    }
+    auto found = [&](Spacing spacing) {
+      if (kTells) spacing_ = spacing;
+      return true;
+    };
+    if (Exactly(F.text, F.kLength)) return found(Spacing::kWriter);
+    if (Exactly(minified.text.data(), minified.length)) return found(Spacing::kMinified);
+    if (Exactly(dumps.text.data(), dumps.length)) return found(Spacing::kDumps);
+    if (Walk(F.text, tokens.tokens.data(), tokens.count)) return found(Spacing::kOther);
+    return false;
   }
+
+  // Forgets the spacing learnt (on this thread): called before each chunk
+  // or document.
+  static void ResetSpacing() { spacing_ = Spacing::kUnknown; }
 
   // A string's content up to its closing quote (the opening one already
   // read): printable ASCII without escapes only (the general parser
@@ -89,6 +126,28 @@ class LineCursor {
   // A JSON number literal, as a correctly rounded double.
   bool Number(double* out);
 
+  // text[0, length) exactly, then any white space after a final opening
+  // bracket, comma or colon.
+  [[gnu::always_inline]] bool Exactly(const char* text, size_t length) {
+    if (static_cast<size_t>(end_ - at_) < length || std::memcmp(at_, text, length) != 0)
+      return false;
+    at_ += length;
+    if (length > 0 && IsJsonOpener(text[length - 1]))
+      while (at_ < end_ && IsJsonWhiteSpace(*at_)) ++at_;
+    return true;
+  }
+
+  // Literal's walk over a fragment's tokens, white space allowed around
+  // each structural character.
+  bool Walk(const char* text, const FragmentToken* tokens, size_t count);
+
+  static constexpr bool SameText(const char* a, size_t a_length, const char* b, size_t b_length) {
+    if (a_length != b_length) return false;
+    for (size_t i = 0; i < a_length; ++i)
+      if (a[i] != b[i]) return false;
+    return true;
+  }
+
   // A byte that ends a run of String's plain characters: the closing
   // quote, a backslash, a control character or a non-ASCII byte.
   static constexpr bool IsStringStop(unsigned char byte) {
@@ -107,12 +166,18 @@ class LineCursor {
            (word & kHighs);
   }
 
+  enum class Spacing : uint8_t { kUnknown, kWriter, kMinified, kDumps, kOther };
+  static Spacing spacing() { return spacing_; }
+
   const char* at() const { return at_; }
   size_t consumed(const char* start) const { return static_cast<size_t>(at_ - start); }
 
  private:
   const char* at_;
   const char* end_;
+  // The spacing of the text being matched, learnt from the first fragment
+  // that tells it; per thread, as each parser thread reads its own chunk.
+  static inline thread_local Spacing spacing_ = Spacing::kUnknown;
 };
 
 struct CounterLine {
@@ -163,6 +228,10 @@ struct OpEventPrefix {
   size_t pid_begin = 0;  // offset of the pid's first digit in the line
   size_t pid_end = 0;    // offset just past its last digit
 };
+
+// The first letter of the first key of the object at `text` ('{'), or 0
+// when it does not start with a plain key.
+char FirstKeyLetter(const char* text, const char* end);
 
 // Matches an op event prefix at `text` ('{'), followed by ", ".  Returns the
 // bytes matched through the pid digits (== pid_end), or 0.

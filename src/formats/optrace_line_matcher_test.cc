@@ -10,13 +10,17 @@
 namespace htpscope {
 namespace {
 
+// Each call learns the spacing afresh, as each chunk does.
 size_t Counter(const std::string& text, CounterLine* out) {
+  LineCursor::ResetSpacing();
   return MatchCounterLine(text.data(), text.data() + text.size(), out);
 }
 size_t Flow(const std::string& text, FlowLine* out) {
+  LineCursor::ResetSpacing();
   return MatchFlowLine(text.data(), text.data() + text.size(), out);
 }
 size_t Metadata(const std::string& text, MetadataLine* out) {
+  LineCursor::ResetSpacing();
   return MatchMetadataLine(text.data(), text.data() + text.size(), out);
 }
 
@@ -95,10 +99,8 @@ TEST(OptraceLineMatcher, MetadataLayoutsAreRead) {
   EXPECT_EQ(m.opid_text, "");
 
   const std::string bad[] = {
-      // other key order, spacing, cat
+      // other key order, cat
       R"({ "cat": "__metadata", "tid": 512, "pid": 10, "ph": "M", "name": "thread_name", "args": {"name": "a"}})",
-      R"({ "cat": "__metadata", "pid":10, "ph": "M", "name": "process_sort_index", "args": {"sort_index": 1}})",
-      R"({"cat": "__metadata", "pid": 10, "ph": "M", "name": "process_sort_index", "args": {"sort_index": 1}})",
       R"({ "cat": "metadata", "pid": 10, "ph": "M", "name": "process_sort_index", "args": {"sort_index": 1}})",
       // another phase, other args, an extra arg, both args, a number form
       R"({ "cat": "__metadata", "pid": 10, "ph": "m", "name": "process_sort_index", "args": {"sort_index": 1}})",
@@ -129,13 +131,48 @@ TEST(OptraceLineMatcher, NegativeAndZeroIntegers) {
   EXPECT_EQ(c.value, 999999999999999999);
 }
 
-// Anything but the exact layout goes to the general JSON parser.
+// The same events minified, spaced as json.dumps spaces them, or indented:
+// the same values.
+TEST(OptraceLineMatcher, EverySpacingIsRead) {
+  const std::string counters[] = {
+      R"({"name":"VTCM alloc","ph":"C","tid":0,"pid":0,"ts":4511,"args":{"":67584}})",
+      R"({"name": "VTCM alloc", "ph": "C", "tid": 0, "pid": 0, "ts": 4511, "args": {"": 67584}})",
+      "{\n  \"name\": \"VTCM alloc\",\n  \"ph\": \"C\",\n  \"tid\": 0,\n  \"pid\": 0,\n"
+      "  \"ts\": 4511,\n  \"args\": {\n    \"\": 67584\n  }\n}",
+      // spacing mixed within one event
+      R"({ "name": "VTCM alloc", "ph": "C", "tid": 0, "pid":0, "ts":4511, "args": {"": 67584}})",
+  };
+  for (const std::string& text : counters) {
+    CounterLine c;
+    const std::string followed = text + ",\n";  // the views point into it
+    ASSERT_EQ(Counter(followed, &c), text.size()) << text;
+    EXPECT_EQ(c.name, "VTCM alloc");
+    EXPECT_EQ(c.ts, 4511);
+    EXPECT_EQ(c.value, 67584);
+  }
+  const std::string flow =
+      "{\n  \"cat\": \"sequencer\",\n  \"name\": \"InputOutputFlowEvents\",\n  \"tid\": 256,\n"
+      "  \"pid\": 0,\n  \"ts\": 22,\n  \"ph\": \"f\",\n  \"pb\": \"e\",\n  \"id\": 17\n}";
+  FlowLine f;
+  ASSERT_EQ(Flow(flow, &f), flow.size());
+  EXPECT_EQ(f.category, "sequencer");
+  EXPECT_EQ(f.id, 17);
+  EXPECT_FALSE(f.is_start);
+  const std::string process =
+      R"({"cat":"__metadata","pid":11,"ph":"M","name":"process_name","args":{"name":"QNN::a b","opid":"0x25"}})";
+  MetadataLine m;
+  ASSERT_EQ(Metadata(process, &m), process.size());
+  EXPECT_EQ(m.arg_name, "QNN::a b");
+  EXPECT_EQ(m.opid_text, "0x25");
+}
+
+// Anything but these event shapes goes to the general JSON parser.
 TEST(OptraceLineMatcher, EveryOtherLayoutIsLeftToTheGeneralParser) {
   CounterLine c;
   const std::string counter_variants[] = {
-      // other spacing
-      R"({"name": "VTCM alloc", "ph": "C", "tid":0, "pid":0, "ts":4511, "args": {"": 67584}})",
-      R"({ "name": "VTCM alloc", "ph": "C", "tid": 0, "pid":0, "ts":4511, "args": {"": 67584}})",
+      // a space inside a key, white space inside a number
+      R"({ "name ": "VTCM alloc", "ph": "C", "tid":0, "pid":0, "ts":4511, "args": {"": 67584}})",
+      R"({ "name": "VTCM alloc", "ph": "C", "tid":0, "pid":0, "ts":45 11, "args": {"": 67584}})",
       // other key order
       R"({ "name": "VTCM alloc", "ph": "C", "pid":0, "tid":0, "ts":4511, "args": {"": 67584}})",
       // an escape in the name, a control character
@@ -255,6 +292,7 @@ TEST(OptraceLineMatcher, OpEventPrefixFindsThePid) {
       R"({ "name": "q::*InputSlice", "ph": "X", "tid": 256, "pid": 12, "ts": 22, "dur": 3267, )"
       R"("args": {}})";
   OpEventPrefix prefix;
+  LineCursor::ResetSpacing();
   const size_t matched = MatchOpEventPrefix(line.data(), line.data() + line.size(), &prefix);
   const size_t pid_at = line.find("12, \"ts\"");
   ASSERT_EQ(matched, pid_at + 2);

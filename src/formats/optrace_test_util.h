@@ -43,4 +43,44 @@ inline void ExpectSameSlices(const Optrace& a, const Optrace& b) {
   }
 }
 
+// Everything a read of an optrace gives, compared: slices, flows, counter
+// samples, threads, processes and warnings.
+inline void ExpectSameTrace(const Optrace& a, const Optrace& b) {
+  EXPECT_EQ(a.version, b.version);
+  EXPECT_EQ(a.events_read, b.events_read);
+  EXPECT_EQ(a.origin_cycles, b.origin_cycles);
+  EXPECT_EQ(a.duplicate_slices, b.duplicate_slices);
+  ExpectSameSlices(a, b);
+  EXPECT_EQ(a.non_executed.size(), b.non_executed.size());
+  ASSERT_EQ(a.flows.size(), b.flows.size());
+  for (size_t i = 0; i < a.flows.size(); ++i) {
+    EXPECT_EQ(a.flows[i].flow_id, b.flows[i].flow_id) << "flow " << i;
+    EXPECT_EQ(a.flows[i].ts_cycles, b.flows[i].ts_cycles) << "flow " << i;
+    EXPECT_EQ(a.flows[i].is_start, b.flows[i].is_start) << "flow " << i;
+  }
+  ASSERT_EQ(a.counters.size(), b.counters.size());
+  for (const auto& [name, samples] : a.counters) {
+    const auto& other = b.counters.at(name);
+    ASSERT_EQ(samples.size(), other.size()) << name;
+    for (size_t i = 0; i < samples.size(); ++i) {
+      EXPECT_EQ(samples[i].ts_cycles, other[i].ts_cycles);
+      EXPECT_EQ(samples[i].value, other[i].value);
+    }
+  }
+  ASSERT_EQ(a.threads.size(), b.threads.size());
+  for (size_t i = 0; i < a.threads.size(); ++i) {
+    EXPECT_EQ(a.threads[i].pid, b.threads[i].pid);
+    EXPECT_EQ(a.threads[i].tid, b.threads[i].tid);
+    EXPECT_EQ(a.Str(a.threads[i].name), b.Str(b.threads[i].name));
+  }
+  ASSERT_EQ(a.processes.size(), b.processes.size());
+  for (size_t i = 0; i < a.processes.size(); ++i) {
+    EXPECT_EQ(a.processes[i].pid, b.processes[i].pid);
+    EXPECT_EQ(a.Str(a.processes[i].name), b.Str(b.processes[i].name));
+    EXPECT_EQ(a.processes[i].qnn_op_id, b.processes[i].qnn_op_id);
+    EXPECT_EQ(a.processes[i].sort_index, b.processes[i].sort_index);
+  }
+  EXPECT_EQ(a.warnings, b.warnings);
+}
+
 }  // namespace htpscope::testing_support

@@ -7,9 +7,11 @@
 // time_us / graph_execute_us are µs, utilization / percent_* are percent.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace htpscope {
@@ -84,10 +86,23 @@ struct Qhas {
   std::map<int, std::vector<QhasPathSegment>> dominant_path;  // by core: dominant_path_htp_<N>
   std::vector<std::string> sections;                          // section names in file order
   std::vector<std::string> warnings;
+  uint64_t chunks_parsed = 0;  // chunks of rows parsed in parallel; 0 when parsed whole
 };
 
-// Reads a QHAS file (plain or gzip).  Throws InputError on bad input.
+struct ReadQhasOptions {
+  unsigned threads = 0;             // parser threads; 0 = one per core
+  size_t chunk_bytes = 512u << 10;  // target size of the chunks of rows parsed in parallel
+};
+
+// Reads a QHAS file (plain or gzip).  The rows of the big sections
+// (htp_op_instances, qnn_op_instances_nodes, the op types, the dominant
+// paths) are streamed in chunks parsed on `threads` threads, so memory grows
+// with the rows kept, not with the file; a malformed file is parsed whole,
+// so results and errors never depend on the chunking.  Throws InputError
+// with the file name and byte offset on bad input.
 Qhas ReadQhas(const std::string& path);
+// The same, with chunks and threads as given (tests use small chunks).
+Qhas ReadQhasChunked(const std::string& path, const ReadQhasOptions& options);
 Qhas ParseQhas(const std::string& path, std::string_view json);
 
 }  // namespace htpscope

@@ -1,9 +1,11 @@
 #include "formats/qhas.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "base/corpus_test_util.h"
 #include "base/errors.h"
+#include "formats/json_layout_test_util.h"
 
 namespace htpscope {
 namespace {
@@ -101,6 +103,157 @@ TEST(QhasParse, MissingSectionsAreWarnedNotGuessed) {
   EXPECT_EQ(q.warnings.size(), 6u);
   EXPECT_TRUE(q.overall.empty());
 }
+
+// Every field of `q`, as text: two reads are the same exactly when their
+// descriptions are.
+std::string Describe(const Qhas& q) {
+  std::string out =
+      fmt::format("{}|{}|{}|{}|{}\n", q.version, q.model_id, fmt::join(q.sections, ","),
+                  fmt::join(q.warnings, ";"), q.overall.size());
+  for (const QhasOverall& o : q.overall) {
+    out += fmt::format("overall {} {} {} {} {} {} {} {} {} {} {} {} {} {} {} {} {} {} {}\n", o.htp,
+                       o.percent_idle, o.percent_utilization, o.time_us, o.graph_execute_us,
+                       o.inf_per_s, o.timeline_cycles, o.total_dram_read_bytes,
+                       o.total_dram_write_bytes, o.total_dram_bytes, o.total_vtcm_read_bytes,
+                       o.total_vtcm_write_bytes, o.total_vtcm_bytes, o.peak_vtcm_alloc_bytes,
+                       o.unique_qnn_ops, o.qnn_nodes, o.unique_htp_ops, o.htp_nodes,
+                       o.resources.size());
+    for (const QhasResource& r : o.resources)
+      out +=
+          fmt::format("  {} {} {} {} {} {} {} {} {} {} {}\n", r.type, r.tid, r.start_cycle,
+                      r.end_cycle, r.timeline_cycles, r.cycles_used, r.utilization_pct,
+                      r.dram_read_bytes, r.dram_write_bytes, r.vtcm_read_bytes, r.vtcm_write_bytes);
+  }
+  for (const auto* rows : {&q.qnn_op_types, &q.qnn_op_instances, &q.htp_op_types})
+    for (const QhasOpAggregate& a : *rows)
+      out += fmt::format("agg {} {} {} {} {} {} {} {} {} {} {} {} {}\n", a.name, a.qnn_op_type,
+                         a.cycles, a.percent_active_cycles, a.dominant_path_cycles,
+                         a.percent_dominant_path, a.count, a.dram_read_bytes, a.dram_write_bytes,
+                         a.vtcm_read_bytes, a.vtcm_write_bytes, a.format_change, a.reference_op);
+  for (const QhasOpInstance& i : q.htp_op_instances)
+    out += fmt::format(
+        "inst {} {} {} {} {} {} {} {} {} {} [{}] [{}] {} {} {} {} {} {}{}{}{}{}{}{}{} {} {} {} "
+        "{}\n",
+        i.htp, i.tid, i.op_id, i.htp_op, i.qnn_op, i.qnn_op_type, i.dtype, i.rank, i.step_size,
+        i.zero_offset, fmt::join(i.dims, ","), fmt::join(i.input_ids, ","), i.start_cycle, i.cycles,
+        i.dominant_path_cycles, i.percent_dominant_path, i.cycles_per_packet, i.fmt_change,
+        i.ref_op, i.hmx, i.hvx, i.dma_wait, i.dma_set, i.dma, i.sync, i.dram_read_bytes,
+        i.dram_write_bytes, i.vtcm_read_bytes, i.vtcm_write_bytes);
+  for (const auto& [core, segments] : q.dominant_path)
+    for (const QhasPathSegment& p : segments)
+      out += fmt::format("path {} {} {} {} {} {} {} {} {}\n", core, p.op_id, p.htp_op, p.qnn_op,
+                         p.start_cycle, p.end_cycle, p.dp_cycles, p.cycles, p.partial);
+  return out;
+}
+
+// A QHAS with `rows` rows in each big section, by hand.
+std::string SyntheticQhas(int rows) {
+  std::string text = R"({"header": {"version": {"major": 1, "minor": 0, "patch": 0},
+    "artifact_type": "QHAS"}, "model_id": "m", "data": {
+  "htp_overall_summary": {"data": [{"htp_resources": {"data": [{"type": "HMX", "tid": 256,
+    "start_cycle": 10, "end_cycle": 90, "cycles_used": 50}]}, "htp": 0, "timeline_cycles": 80,
+    "percent_idle": 1.5, "qnn_nodes": 7}]},)";
+  auto section = [&](const std::string& name, auto row) {
+    text += "\n  \"" + name + "\": {\"data\": [";
+    for (int i = 0; i < rows; ++i) text += (i ? ",\n    " : "\n    ") + row(i);
+    text += "]},";
+  };
+  auto aggregate = [](int i) {
+    return fmt::format(
+        R"({{"op": "op{{[,\"{}\"]}}", "cycles": {}, "percent_active_cycles": {}.25,)"
+        R"( "num_dominant_path_cycles_htp_0": {}, "num_htp_ops": 2, "dram_read": {}}})",
+        i, 1000 + i, i % 100, 10 * i, 4096 * i);
+  };
+  section("qnn_op_types", aggregate);
+  section("qnn_op_instances_nodes", aggregate);
+  section("htp_op_types", aggregate);
+  section("htp_op_instances", [](int i) {
+    return fmt::format(
+        R"({{"htp": 0, "tid": {}, "op_id": "0x{:x}", "htp_op": "q::Conv", "qnn_op": "c{}",)"
+        R"( "dtype": "int8", "rank": 4, "step_size": 1.0, "zero_offset": -3, "dims": [1, {}, 8, 8],)"
+        R"( "input_nodes": ["0x{:x}"], "start_cycle": {}, "cycles": 40, "num_dominant_path_cycles": 7,)"
+        R"( "cycles_per_packet": 4.4538163114075239, "hmx": {}, "hvx": true, "vtcm_write": {}}})",
+        i % 2 ? 256 : 512, 0x100000000 + i, i / 3, i % 5 + 1, 0x100000000 + i - 1, 1000 + i,
+        i % 2 ? "true" : "false", 1024 * i);
+  });
+  section("dominant_path_htp_0", [](int i) {
+    return fmt::format(
+        R"({{"op_id": "0x{:x}", "htp_op": "q::Conv", "qnn_op": "c{}", "start_cycle": {}, "end_cycle": {},)"
+        R"( "partial": false, "dp_cycles": 10, "cycles": 40}})",
+        0x100000000 + i, i / 3, 100 * i, 100 * i + 10);
+  });
+  text.pop_back();  // the last section's comma
+  return text + "\n}}\n";
+}
+
+// Every layout of `text`, plain and gzip, read in chunks of `chunk_bytes`
+// on two threads, equals the whole parse.
+void ExpectEveryLayoutReadsAlike(const std::string& name, const std::string& text,
+                                 size_t chunk_bytes) {
+  const std::string whole = Describe(ParseQhas(name, text));
+  for (auto layout : testing_support::kAllJsonLayouts) {
+    const std::string laid_out = testing_support::Relayout(text, layout, 4);
+    for (bool gzip : {false, true}) {
+      SCOPED_TRACE(::testing::Message() << name << " " << testing_support::JsonLayoutName(layout)
+                                        << (gzip ? " gz" : " plain"));
+      const Qhas q = ReadQhasChunked(testing_support::WriteTestFile("qhas_" + name, laid_out, gzip),
+                                     {2, chunk_bytes});
+      EXPECT_GT(q.chunks_parsed, 1u);
+      EXPECT_EQ(Describe(q), whole);
+    }
+  }
+}
+
+TEST(QhasStreaming, EveryLayoutPlainAndGzipGivesTheWholeParsesRows) {
+  ExpectEveryLayoutReadsAlike("synthetic", SyntheticQhas(150), 2048);
+  ExpectEveryLayoutReadsAlike("tiny_chunks", SyntheticQhas(5), 1);
+}
+
+TEST(QhasStreaming, ErrorsAreTheWholeParsesErrors) {
+  std::string text = SyntheticQhas(100);
+  const size_t at = text.find("\"cycles\": 40", text.find("\"op_id\": \"0x100000050\""));
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, 13, "\"cycles\": -40");
+  std::string whole_error;
+  try {
+    ParseQhas("q.json", text);
+  } catch (const InputError& e) {
+    whole_error = e.what();
+  }
+  EXPECT_NE(whole_error.find("htp_op_instances.data[80].cycles: -40 is negative"),
+            std::string::npos)
+      << whole_error;
+  for (bool gzip : {false, true}) {
+    // Without the error, the same file is really cut into chunks.
+    EXPECT_GT(
+        ReadQhasChunked(testing_support::WriteTestFile("qhas_mended", SyntheticQhas(100), gzip),
+                        {2, 1024})
+            .chunks_parsed,
+        1u);
+    const std::string path = testing_support::WriteTestFile("qhas_error", text, gzip);
+    try {
+      ReadQhasChunked(path, {2, 1024});
+      ADD_FAILURE() << "no error";
+    } catch (const InputError& e) {
+      // The same message, offset included, naming the file read.
+      EXPECT_EQ(std::string(e.what()), std::string(whole_error).replace(0, 6, path));
+    }
+  }
+}
+
+class QhasLayoutsCorpus : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(QhasLayoutsCorpus, EveryLayoutPlainAndGzipGivesTheWholeParsesRowsNeedsCorpus) {
+  HTPSCOPE_REQUIRE_CORPUS(GetParam());
+  ExpectEveryLayoutReadsAlike(GetParam(),
+                              testing_support::ReadTestFile(testing_support::CorpusFile(
+                                  GetParam(), "chrometrace_qnn_htp_analysis_summary.json")),
+                              4096);
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, QhasLayoutsCorpus,
+                         ::testing::Values("v8c8_256", "native_256", "gdn_hvx_int16",
+                                           "chain8_archive"));
 
 }  // namespace
 }  // namespace htpscope

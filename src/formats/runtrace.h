@@ -7,8 +7,10 @@
 // µs figure (= ticks / 19.2).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace htpscope {
@@ -50,10 +52,20 @@ struct Runtrace {
   std::string version;
   std::vector<RunExecution> executions;
   std::vector<std::string> warnings;
+  uint64_t chunks_parsed = 0;  // chunks of events parsed in parallel; 0 when parsed whole
 };
 
-// Reads a RUN_TRACE file (plain or gzip).  Throws InputError on bad input.
+struct ReadRuntraceOptions {
+  unsigned threads = 0;             // parser threads; 0 = one per core
+  size_t chunk_bytes = 512u << 10;  // target size of the chunks of events parsed in parallel
+};
+
+// Reads a RUN_TRACE file (plain or gzip), its traceEvents streamed in chunks
+// parsed on every core (results and errors never depend on the chunking).
+// Throws InputError on bad input.
 Runtrace ReadRuntrace(const std::string& path);
+// The same, with chunks and threads as given (tests use small chunks).
+Runtrace ReadRuntraceChunked(const std::string& path, const ReadRuntraceOptions& options);
 Runtrace ParseRuntrace(const std::string& path, std::string_view json);
 
 }  // namespace htpscope

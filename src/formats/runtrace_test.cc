@@ -1,9 +1,11 @@
 #include "formats/runtrace.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "base/corpus_test_util.h"
 #include "base/errors.h"
+#include "formats/json_layout_test_util.h"
 
 namespace htpscope {
 namespace {
@@ -72,6 +74,61 @@ TEST(RuntraceErrors, PhaseEndingBeforeItStarts) {
         << e.what();
     EXPECT_EQ(e.file(), "rt.json");
     EXPECT_TRUE(e.byte_offset().has_value());
+  }
+}
+
+std::string Describe(const Runtrace& r) {
+  std::string out = fmt::format("{}|{}\n", r.version, fmt::join(r.warnings, ";"));
+  for (const RunExecution& e : r.executions) {
+    out += fmt::format("exec {} {}\n", e.index, e.graph_name);
+    for (const RunPhase& p : e.phases)
+      out += fmt::format("  {} {} {} {} {} {} {} {} {}\n", p.name, p.graph_name, p.start_ticks,
+                         p.end_ticks, p.start_cycles, p.end_cycles, p.has_cycles,
+                         p.reported_time_us, p.reported_frequency_ghz);
+  }
+  return out;
+}
+
+std::string SyntheticRuntrace(int executions) {
+  std::string text = R"({"header": {"artifact_type": "RUN_TRACE"}, "traceEvents": [)";
+  for (int i = 0; i < executions; ++i) {
+    const int64_t t = 1000 * i;
+    for (const char* name : {"QNN DSP Execute", "Graph Execute"})
+      text += fmt::format(
+          R"({}{{"name": "{}", "ph": "X", "tid": 0, "pid": 0, "ts": {}, "dur": 100, "args": {{)"
+          R"("graph_name": "g[\"x\"]", "stat_start_ticks": {}, "stat_end_ticks": {},)"
+          R"( "stat_start_cycles": {}, "stat_end_cycles": {}, "summary_time_us": 5.2}}}})",
+          i || name[0] != 'Q' ? ",\n" : "\n", name, t, t + (name[0] == 'G'),
+          t + 100 - (name[0] == 'G'), 20 * t, 20 * t + 1900);
+    text += R"(,
+{ "cat": "__metadata", "pid": 0, "tid": 0, "ph": "M", "name": "thread_name", "args": {"name": "Core 0 Execs"}})";
+  }
+  return text + "\n]}\n";
+}
+
+TEST(RuntraceStreaming, EveryLayoutPlainAndGzipGivesTheWholeParsesExecutions) {
+  struct Input {
+    std::string name, text;
+  };
+  std::vector<Input> inputs = {{"synthetic", SyntheticRuntrace(40)}};
+  for (const char* run : {"v8c8_256", "native_256", "chain8_archive"})
+    if (std::filesystem::exists(testing_support::CorpusRun(run)))
+      inputs.push_back({run, testing_support::ReadTestFile(
+                                 testing_support::CorpusFile(run, "chrometrace_runtrace.json"))});
+  for (const Input& input : inputs) {
+    const std::string whole = Describe(ParseRuntrace(input.name, input.text));
+    for (auto layout : testing_support::kAllJsonLayouts) {
+      const std::string laid_out = testing_support::Relayout(input.text, layout, 2);
+      for (bool gzip : {false, true}) {
+        SCOPED_TRACE(::testing::Message()
+                     << input.name << " " << testing_support::JsonLayoutName(layout)
+                     << (gzip ? " gz" : " plain"));
+        const Runtrace r = ReadRuntraceChunked(
+            testing_support::WriteTestFile("runtrace_" + input.name, laid_out, gzip), {2, 512});
+        EXPECT_GT(r.chunks_parsed, 1u);
+        EXPECT_EQ(Describe(r), whole);
+      }
+    }
   }
 }
 

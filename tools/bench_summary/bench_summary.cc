@@ -1,133 +1,80 @@
-// bench_summary: end-to-end throughput and peak memory of `htpscope summary`
-// on optrace files, side by side with the Python standard-library script
-// people use today (summary_baseline.py), and, for .gz input, against plain
-// single-threaded inflate of the same file: zlib's (gzip -d, Python's gzip)
-// and htpscope's own gzip reader (ISA-L igzip) alone.
+// bench_summary: how fast htpscope reads and summarises generated runs, and
+// in how much memory, beside the tools it must be measured against — `wc -l`
+// of the same file (reading it at all), `gzip -dc` for a .gz file
+// (inflating it at all) and the Python json.load script people use today
+// (summary_baseline.py).  Every program runs as a child process, timed from
+// outside (start-up included), peak RSS from wait4; commands of one input are
+// interleaved run by run; the best wall time is kept and the median shown.
+// MB = 10^6 bytes of uncompressed data.
 //
-//   bench_summary --htpscope BIN [--python SCRIPT] [--repeat N] TRACE...
+//   bench_summary layouts  --htpscope BIN [--python SCRIPT] LABEL=TRACE...
+//       `htpscope summary TRACE` per trace (the optrace in each layout, plain
+//       or .gz): time, RSS, ratios to wc -l / gzip -dc and Python (plain files
+//       only), and the
+//       --json figures, which must be identical for every trace (the same
+//       value in another layout) and match Python's.
+//   bench_summary sweep    --htpscope BIN TRACE...        (increasing sizes)
+//       time and RSS as the input grows.
+//   bench_summary readers  --reader BENCH_READ KIND=FILE...
+//       one reader alone (bench_read) against wc -l of its file.
+//   bench_summary commands --htpscope BIN --dir DIR 'COMMAND ARGS'...
+//       each command on a run directory ({dir} and {out} in ARGS stand for
+//       DIR and a scratch file) against wc -l of the directory's files; a run
+//       is stopped after 20 minutes.
 //
-// `htpscope summary FILE` (the text report) is timed; one `--json` run
-// more gives the figures compared with Python and its own time and RSS.
-// Each measurement runs the program as a child process (fork/exec), so the
-// wall time includes start-up, reading and the whole summary, and the peak
-// resident set (wait4's ru_maxrss) is that run's alone.  htpscope runs N
-// times (best wall time, highest RSS); Python runs once.  Sizes and
-// throughputs count uncompressed bytes: MB = 10^6 bytes.  Both sides' figures
-// (graph wall, work, per-thread cycles_used) are compared, and a mismatch is
-// reported and makes the exit status 1.
-#include <fcntl.h>
+// Each mode ends with its targets (docs/performance.md), each "met" or "NOT
+// met".  Exit status: 0, or 1 when figures differ between layouts or from
+// Python; 2 on a failed run.
 #include <fmt/format.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
-#include <zlib.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <chrono>
-#include <cstdio>
-#include <fstream>
+#include <cmath>
+#include <filesystem>
 #include <map>
-#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "analysis/statistics.h"
-#include "formats/byte_source.h"
+#include "bench_child.h"
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using namespace htpscope::bench;
 
-struct ChildRun {
-  double seconds = 0;
-  int64_t peak_rss_bytes = 0;
-  std::string out;  // the child's standard output
+struct Options {
+  std::string htpscope, python, reader, dir;
+  unsigned repeat = 3, python_repeat = 1;
+  std::vector<std::string> inputs;
 };
 
-// Runs argv[0] with argv, capturing stdout in a temporary file.  Throws on a
-// failed start or a non-zero exit.
-ChildRun RunChild(const std::vector<std::string>& argv) {
-  char out_path[] = "/tmp/bench_summary_XXXXXX";
-  int out_fd = mkstemp(out_path);
-  if (out_fd < 0) throw std::runtime_error("mkstemp failed");
-  unlink(out_path);
-  auto start = Clock::now();
-  pid_t pid = fork();
-  if (pid < 0) throw std::runtime_error("fork failed");
-  if (pid == 0) {
-    dup2(out_fd, 1);
-    std::vector<char*> args;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    execvp(args[0], args.data());
-    _exit(127);
+struct Labelled {
+  std::string label, path;
+};
+
+Labelled ParseLabelled(const std::string& spec) {
+  const size_t eq = spec.find('=');
+  if (eq == std::string::npos) return {std::filesystem::path(spec).filename().string(), spec};
+  return {spec.substr(0, eq), spec.substr(eq + 1)};
+}
+
+// The yardstick for reading `path` at all: wc -l, or gzip -dc for gzip.
+std::vector<std::string> Yardstick(const std::string& path, std::string* name) {
+  if (IsGzip(path)) {
+    *name = "gzip -dc";
+    return {"sh", "-c", "exec gzip -dc \"$0\" > /dev/null", path};
   }
-  int status = 0;
-  struct rusage usage {};
-  if (wait4(pid, &status, 0, &usage) < 0) throw std::runtime_error("wait4 failed");
-  ChildRun run;
-  run.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  run.peak_rss_bytes = static_cast<int64_t>(usage.ru_maxrss) * 1024;
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    throw std::runtime_error(fmt::format("{} exited with status {}", argv[0],
-                                         WIFEXITED(status) ? WEXITSTATUS(status) : -1));
-  lseek(out_fd, 0, SEEK_SET);
-  char buffer[1 << 16];
-  for (ssize_t n; (n = read(out_fd, buffer, sizeof buffer)) > 0;) run.out.append(buffer, n);
-  close(out_fd);
-  return run;
+  *name = "wc -l";
+  return {"wc", "-l", path};
 }
 
-struct Inflated {
-  int64_t bytes = 0;  // uncompressed
-  double seconds = 0;
-};
-
-// Plain single-threaded zlib inflate of a (multi-member) gzip file into a
-// discarded buffer: the ceiling for any reader of a .gz trace on one core.
-Inflated InflateOnly(const std::string& path) {
-  gzFile f = gzopen(path.c_str(), "rb");
-  if (!f) throw std::runtime_error("cannot open " + path);
-  gzbuffer(f, 1 << 20);
-  std::vector<char> buffer(1 << 20);
-  Inflated r;
-  auto start = Clock::now();
-  for (int n; (n = gzread(f, buffer.data(), static_cast<unsigned>(buffer.size()))) > 0;)
-    r.bytes += n;
-  r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  gzclose(f);
-  return r;
+void Target(bool met, const std::string& what) {
+  fmt::print("  target  {:<9} {}\n", met ? "met" : "NOT met", what);
 }
 
-// htpscope's own gzip reader (ISA-L igzip) alone on one thread, into a
-// discarded buffer: the inflate part of reading a .gz trace.
-Inflated InflateOnlyIgzip(const std::string& path) {
-  std::unique_ptr<htpscope::ByteSource> source = htpscope::OpenByteSource(path);
-  std::vector<char> buffer(1 << 20);
-  Inflated r;
-  auto start = Clock::now();
-  for (size_t n; (n = source->Read(buffer.data(), buffer.size())) > 0;)
-    r.bytes += static_cast<int64_t>(n);
-  r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  return r;
-}
-
-int64_t FileBytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) throw std::runtime_error("cannot open " + path);
-  return static_cast<int64_t>(in.tellg());
-}
-
-bool EndsWith(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() &&
-         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-// The figures both sides compute: graph wall, work, cycles_used per tid.
+// The figures both htpscope and the Python baseline derive.
 struct Figures {
   int64_t graph_wall_cycles = 0, work_cycles = 0;
   std::map<int64_t, int64_t> cycles_used_by_tid;
@@ -152,116 +99,227 @@ Figures FromPython(const nlohmann::json& j) {
   return f;
 }
 
-double Mb(int64_t bytes) { return static_cast<double>(bytes) / 1e6; }
+// `summary --json` output with the input's name taken out: what must be
+// identical for the same value in any layout.
+std::string WithoutInputName(std::string json, const std::string& path) {
+  const std::string escaped = nlohmann::json(path).dump();  // "..." with escapes
+  const std::string inner = escaped.substr(1, escaped.size() - 2);
+  for (size_t at = json.find(inner); at != std::string::npos; at = json.find(inner, at))
+    json.replace(at, inner.size(), "INPUT");
+  return json;
+}
 
-// The median of `seconds` (at least one run).
-double Median(const std::vector<double>& seconds) {
-  return htpscope::ComputeStats(seconds)->median;
+int Layouts(const Options& o) {
+  bool identical = true, python_agrees = true;
+  std::optional<std::string> first_json;
+  std::string first_label;
+  double worst_yardstick_plain = 0, worst_yardstick_gz = 0, worst_rss = 0;
+  double least_speedup = INFINITY;
+  for (const std::string& spec : o.inputs) {
+    const Labelled in = ParseLabelled(spec);
+    const int64_t file_bytes = FileBytes(in.path), bytes = DecompressedBytes(in.path);
+    std::string yardstick_name;
+    const auto timings = TimeInterleaved(
+        {{o.htpscope, "summary", in.path}, Yardstick(in.path, &yardstick_name)}, o.repeat);
+    const Timing& ours = timings[0];
+    const Timing& yard = timings[1];
+    const ChildRun json = RunChild({o.htpscope, "summary", "--json", in.path}, true);
+    const double rss = static_cast<double>(ours.peak_rss_bytes) / static_cast<double>(bytes);
+    const double ratio = ours.best_seconds / yard.best_seconds;
+    fmt::print("{} ({}): {:.1f} MB{}\n", in.label, in.path, Mb(bytes),
+               IsGzip(in.path) ? fmt::format(" ({:.1f} MB gzip)", Mb(file_bytes)) : "");
+    fmt::print(
+        "  htpscope summary {:7.3f} s (median {:.3f}, cpu {:.3f})  {:6.0f} MB/s  peak RSS "
+        "{:7.1f} MB = {:.3f} x\n",
+        ours.best_seconds, ours.median_seconds, ours.best_cpu_seconds,
+        Mb(bytes) / ours.best_seconds, Mb(ours.peak_rss_bytes), rss);
+    fmt::print("  {:<16} {:7.3f} s (median {:.3f})  htpscope = {:.2f} x it\n", yardstick_name,
+               yard.best_seconds, yard.median_seconds, ratio);
+    fmt::print("  summary --json   {:7.3f} s  peak RSS {:7.1f} MB = {:.3f} x  (one run)\n",
+               json.seconds, Mb(json.peak_rss_bytes),
+               static_cast<double>(json.peak_rss_bytes) / static_cast<double>(bytes));
+    (IsGzip(in.path) ? worst_yardstick_gz : worst_yardstick_plain) =
+        std::max(IsGzip(in.path) ? worst_yardstick_gz : worst_yardstick_plain, ratio);
+    worst_rss = std::max(worst_rss, rss);
+    const std::string figures = WithoutInputName(json.out, in.path);
+    if (!first_json) {
+      first_json = figures;
+      first_label = in.label;
+    } else if (figures != *first_json) {
+      identical = false;
+      fmt::print("  figures          DIFFER from {}'s\n", first_label);
+    }
+    if (!o.python.empty() && !IsGzip(in.path)) {  // Python's gzip would only add time
+      std::optional<ChildRun> best;
+      for (unsigned i = 0; i < std::max(o.python_repeat, 1u); ++i) {
+        ChildRun run = RunChild({"python3", o.python, in.path}, true);
+        if (!best || run.seconds < best->seconds) best = std::move(run);
+      }
+      const nlohmann::json pj = nlohmann::json::parse(best->out);
+      const double speedup = best->seconds / ours.best_seconds;
+      least_speedup = std::min(least_speedup, speedup);
+      fmt::print(
+          "  python json.load {:7.3f} s  peak RSS {:7.1f} MB  ({} events)  htpscope {:.1f} x "
+          "faster\n",
+          best->seconds, Mb(best->peak_rss_bytes), pj.at("events").get<int64_t>(), speedup);
+      if (!(FromPython(pj) == FromHtpscope(nlohmann::json::parse(json.out)))) {
+        python_agrees = false;
+        fmt::print("  figures          DIFFER from Python's\n");
+      }
+    }
+    std::fflush(stdout);
+  }
+  fmt::print("targets\n");
+  if (worst_yardstick_plain > 0)
+    Target(worst_yardstick_plain <= 5,
+           fmt::format("plain: summary <= 5 x wc -l (worst {:.2f} x)", worst_yardstick_plain));
+  if (worst_yardstick_gz > 0)
+    Target(worst_yardstick_gz <= 1.5,
+           fmt::format(".gz: summary <= 1.5 x gzip -dc (worst {:.2f} x)", worst_yardstick_gz));
+  if (!o.python.empty())
+    Target(least_speedup >= 30,
+           fmt::format(">= 30 x faster than Python json.load (least {:.1f} x)", least_speedup));
+  Target(worst_rss <= 0.3, fmt::format("peak RSS <= 0.3 x the data (worst {:.3f} x)", worst_rss));
+  Target(identical, "identical --json figures for every input");
+  if (!o.python.empty()) Target(python_agrees, "graph wall, work, cycles_used equal to Python's");
+  return identical && python_agrees ? 0 : 1;
+}
+
+int Sweep(const Options& o) {
+  struct Point {
+    int64_t bytes;
+    double seconds;
+  };
+  std::vector<Point> points;
+  for (const std::string& path : o.inputs) {
+    const int64_t bytes = DecompressedBytes(path);
+    std::string yardstick_name;
+    const auto timings = TimeInterleaved(
+        {{o.htpscope, "summary", path}, Yardstick(path, &yardstick_name)}, o.repeat);
+    const Timing& t = timings[0];
+    fmt::print(
+        "{}: {:8.1f} MB  summary {:7.3f} s (median {:.3f})  {:6.0f} MB/s  peak RSS {:7.1f} MB = "
+        "{:.3f} x  ({} {:.3f} s, {:.2f} x)\n",
+        path, Mb(bytes), t.best_seconds, t.median_seconds, Mb(bytes) / t.best_seconds,
+        Mb(t.peak_rss_bytes), static_cast<double>(t.peak_rss_bytes) / static_cast<double>(bytes),
+        yardstick_name, timings[1].best_seconds, t.best_seconds / timings[1].best_seconds);
+    points.push_back({bytes, t.best_seconds});
+    std::fflush(stdout);
+  }
+  fmt::print("targets\n");
+  for (size_t i = 1; i < points.size(); ++i) {
+    const double size_ratio =
+        static_cast<double>(points[i].bytes) / static_cast<double>(points[i - 1].bytes);
+    const double time_ratio = points[i].seconds / points[i - 1].seconds;
+    Target(time_ratio <= 1.1 * size_ratio,
+           fmt::format("growth: {:.2f} x the input costs {:.2f} x the time (<= {:.2f})", size_ratio,
+                       time_ratio, 1.1 * size_ratio));
+  }
+  return 0;
+}
+
+int Readers(const Options& o) {
+  for (const std::string& spec : o.inputs) {
+    const Labelled in = ParseLabelled(spec);  // KIND=FILE
+    const int64_t bytes = DecompressedBytes(in.path);
+    std::string yardstick_name;
+    const auto timings = TimeInterleaved(
+        {{o.reader, in.label, in.path}, Yardstick(in.path, &yardstick_name)}, o.repeat, true);
+    const Timing& t = timings[0];
+    const nlohmann::json report = nlohmann::json::parse(t.out);
+    fmt::print(
+        "{} reader, {} ({:.1f} MB): {:.3f} s (median {:.3f}, cpu {:.3f})  {:.0f} MB/s  peak RSS "
+        "{:.1f} MB = {:.3f} x  ({} {:.3f} s: {:.2f} x)\n  {}\n",
+        in.label, in.path, Mb(bytes), t.best_seconds, t.median_seconds, t.best_cpu_seconds,
+        Mb(bytes) / t.best_seconds, Mb(t.peak_rss_bytes),
+        static_cast<double>(t.peak_rss_bytes) / static_cast<double>(bytes), yardstick_name,
+        timings[1].best_seconds, t.best_seconds / timings[1].best_seconds, report.dump());
+    std::fflush(stdout);
+  }
+  return 0;
+}
+
+int Commands(const Options& o) {
+  int64_t dir_bytes = 0;
+  std::vector<std::string> files;
+  for (const auto& entry : std::filesystem::directory_iterator(o.dir))
+    if (entry.is_regular_file()) {
+      dir_bytes += static_cast<int64_t>(entry.file_size());
+      files.push_back(entry.path().string());
+    }
+  std::sort(files.begin(), files.end());
+  std::vector<std::string> wc = {"wc", "-l"};
+  wc.insert(wc.end(), files.begin(), files.end());
+  const std::string scratch = "/tmp/bench_summary_out.html";
+  fmt::print("{}: {} files, {:.1f} MB\n", o.dir, files.size(), Mb(dir_bytes));
+  for (const std::string& command : o.inputs) {
+    // Bounded: a command far beyond its target is reported, not waited for.
+    std::vector<std::string> argv = {"timeout", "1200", o.htpscope};
+    std::istringstream words(command);
+    for (std::string word; words >> word;) {
+      if (word == "{dir}") word = o.dir;
+      if (word == "{out}") word = scratch;
+      argv.push_back(word);
+    }
+    std::vector<Timing> timings;
+    try {
+      timings = TimeInterleaved({argv, wc}, o.repeat);
+    } catch (const std::exception& e) {
+      fmt::print("  {:<28} failed: {}\n", command, e.what());
+      Target(false, fmt::format("{}: <= 5 x wc -l", command));
+      continue;
+    }
+    const Timing& t = timings[0];
+    const double ratio = t.best_seconds / timings[1].best_seconds;
+    const double rss = static_cast<double>(t.peak_rss_bytes) / static_cast<double>(dir_bytes);
+    fmt::print(
+        "  {:<28} {:8.3f} s (median {:.3f}, cpu {:.3f})  peak RSS {:8.1f} MB = {:.3f} x  "
+        "(wc -l {:.3f} s: {:.2f} x)\n",
+        command, t.best_seconds, t.median_seconds, t.best_cpu_seconds, Mb(t.peak_rss_bytes), rss,
+        timings[1].best_seconds, ratio);
+    Target(ratio <= 5, fmt::format("{}: <= 5 x wc -l", command));
+    if (command.rfind("report", 0) == 0) Target(rss <= 0.5, "report: peak RSS <= 0.5 x the files");
+    std::fflush(stdout);
+  }
+  std::filesystem::remove(scratch);
+  return 0;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string htpscope, python_script;
-  unsigned repeat = 3;
-  std::vector<std::string> traces;
-  CLI::App app{"bench_summary: htpscope summary vs a Python json.load script, on optrace files"};
-  app.add_option("--htpscope", htpscope, "The htpscope binary")->required();
-  app.add_option("--python", python_script, "summary_baseline.py (omit to skip Python)");
-  app.add_option("--repeat", repeat, "htpscope runs per file (best time is kept)")
-      ->capture_default_str();
-  app.add_option("traces", traces, "chrometrace.json or chrometrace.json.gz files")->required();
+  Options o;
+  CLI::App app{
+      "bench_summary: htpscope's speed and memory on generated runs, beside wc -l, "
+      "gzip -dc and Python json.load"};
+  app.require_subcommand(1);
+  CLI::App* layouts = app.add_subcommand("layouts", "summary on the same trace in each layout");
+  layouts->add_option("--htpscope", o.htpscope, "The htpscope binary")->required();
+  layouts->add_option("--python", o.python, "summary_baseline.py (omit to skip Python)");
+  layouts->add_option("--python-repeat", o.python_repeat, "Python runs per trace (best kept)");
+  layouts->add_option("traces", o.inputs, "LABEL=TRACE (plain or .gz)")->required();
+  CLI::App* sweep = app.add_subcommand("sweep", "summary on traces of growing size");
+  sweep->add_option("--htpscope", o.htpscope, "The htpscope binary")->required();
+  sweep->add_option("traces", o.inputs, "Traces, smallest first")->required();
+  CLI::App* readers = app.add_subcommand("readers", "one reader alone on its artifact");
+  readers->add_option("--reader", o.reader, "The bench_read binary")->required();
+  readers->add_option("inputs", o.inputs, "KIND=FILE (optrace, qhas, htp_graph, runtrace)")
+      ->required();
+  CLI::App* commands = app.add_subcommand("commands", "commands on a run directory");
+  commands->add_option("--htpscope", o.htpscope, "The htpscope binary")->required();
+  commands->add_option("--dir", o.dir, "The run directory")->required();
+  commands->add_option("commands", o.inputs, "'COMMAND ARGS' with {dir} and {out}")->required();
+  for (CLI::App* cmd : {layouts, sweep, readers, commands})
+    cmd->add_option("--repeat", o.repeat, "Runs of each command, interleaved; best kept")
+        ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
-
-  bool mismatch = false;
   try {
-    for (const std::string& trace : traces) {
-      bool gz = EndsWith(trace, ".gz");
-      int64_t file_bytes = FileBytes(trace);
-      // Timed: `htpscope summary FILE` as people run it (text report), and
-      // for .gz the inflate baselines, interleaved so that all see the same
-      // machine (a shared virtual one drifts by tens of percent in minutes);
-      // the best of each is kept.
-      std::optional<Inflated> inflate, igzip;
-      std::vector<double> htpscope_seconds, inflate_seconds;  // every run, for medians
-      auto keep_faster = [](std::optional<Inflated>& best, const Inflated& run) {
-        if (!best || run.seconds < best->seconds) best = run;
-      };
-      ChildRun best;
-      int64_t peak_rss = 0;
-      for (unsigned i = 0; i < std::max(repeat, 1u); ++i) {
-        if (gz) {
-          Inflated zlib_run = InflateOnly(trace);
-          inflate_seconds.push_back(zlib_run.seconds);
-          keep_faster(inflate, zlib_run);
-          keep_faster(igzip, InflateOnlyIgzip(trace));
-        }
-        ChildRun run = RunChild({htpscope, "summary", trace});
-        peak_rss = std::max(peak_rss, run.peak_rss_bytes);
-        htpscope_seconds.push_back(run.seconds);
-        if (i == 0 || run.seconds < best.seconds) best = std::move(run);
-      }
-      int64_t bytes = gz ? inflate->bytes : file_bytes;
-      // Once more with --json, for the figures compared with Python (the
-      // JSON lists every op, so it costs more: reported on its own line).
-      ChildRun json_run = RunChild({htpscope, "summary", "--json", trace});
-      Figures ours = FromHtpscope(nlohmann::json::parse(json_run.out));
-      int64_t events = 0;  // len(traceEvents), counted by the Python side
-      fmt::print("{}\n", trace);
-      fmt::print("  file        {:10.1f} MB{}\n", Mb(file_bytes),
-                 gz ? fmt::format(" (gzip; {:.1f} MB uncompressed)", Mb(bytes)) : "");
-      fmt::print(
-          "  htpscope    {:10.3f} s  {:8.0f} MB/s  peak RSS {:8.1f} MB = {:.3f} x the data"
-          "  (best of {}; median {:.3f} s)\n",
-          best.seconds, Mb(bytes) / best.seconds, Mb(peak_rss),
-          static_cast<double>(peak_rss) / static_cast<double>(bytes), repeat,
-          Median(htpscope_seconds));
-      fmt::print(
-          "  --json      {:10.3f} s  {:8.0f} MB/s  peak RSS {:8.1f} MB = {:.3f} x the data"
-          "  (one run; every op in the output)\n",
-          json_run.seconds, Mb(bytes) / json_run.seconds, Mb(json_run.peak_rss_bytes),
-          static_cast<double>(json_run.peak_rss_bytes) / static_cast<double>(bytes));
-      if (inflate)
-        fmt::print(
-            "  zlib inflate{:10.3f} s  {:8.0f} MB/s  (one thread, output discarded, best of the "
-            "same runs); "
-            "htpscope reaches {:.0f} % of it (medians: {:.0f} %)\n",
-            inflate->seconds, Mb(bytes) / inflate->seconds, 100.0 * inflate->seconds / best.seconds,
-            100.0 * Median(inflate_seconds) / Median(htpscope_seconds));
-      if (igzip)
-        fmt::print(
-            "  igzip inflate{:9.3f} s  {:8.0f} MB/s  (htpscope's gzip reader alone, one thread, "
-            "output discarded, best of the same runs); "
-            "htpscope reaches {:.0f} % of it\n",
-            igzip->seconds, Mb(bytes) / igzip->seconds, 100.0 * igzip->seconds / best.seconds);
-      if (!python_script.empty()) {
-        ChildRun py = RunChild({"python3", python_script, trace});
-        nlohmann::json pj = nlohmann::json::parse(py.out);
-        events = pj.at("events").get<int64_t>();
-        fmt::print(
-            "  python3     {:10.3f} s  {:8.1f} MB/s  peak RSS {:8.1f} MB = {:.2f} x the data\n",
-            py.seconds, Mb(bytes) / py.seconds, Mb(py.peak_rss_bytes),
-            static_cast<double>(py.peak_rss_bytes) / static_cast<double>(bytes));
-        fmt::print(
-            "  events      {:10}     htpscope {:.2f} M events/s, python3 {:.3f} M events/s\n",
-            events, events / best.seconds / 1e6, events / py.seconds / 1e6);
-        fmt::print("  speed-up    {:10.1f} x\n", py.seconds / best.seconds);
-        Figures theirs = FromPython(pj);
-        if (theirs == ours) {
-          fmt::print("  figures     agree: graph wall {} cycles, work {} cycles, {} threads\n",
-                     ours.graph_wall_cycles, ours.work_cycles, ours.cycles_used_by_tid.size());
-        } else {
-          mismatch = true;
-          fmt::print("  figures     DIFFER: graph wall {} vs {}, work {} vs {}\n",
-                     ours.graph_wall_cycles, theirs.graph_wall_cycles, ours.work_cycles,
-                     theirs.work_cycles);
-        }
-      }
-      std::fflush(stdout);
-    }
+    if (layouts->parsed()) return Layouts(o);
+    if (sweep->parsed()) return Sweep(o);
+    if (readers->parsed()) return Readers(o);
+    return Commands(o);
   } catch (const std::exception& e) {
     fmt::print(stderr, "bench_summary: error: {}\n", e.what());
     return 2;
   }
-  return mismatch ? 1 : 0;
 }

@@ -50,6 +50,16 @@ int main(int argc, char** argv) {
                "Let the dominant path run over every slice of a tiled op, as in real traces: the "
                "optrace's per-ID DPC is then a lower bound and QHAS disagrees");
   app.add_flag("--gzip", out.gzip, "Write the artifacts gzip-compressed (.gz)");
+  std::string layout = "writer";
+  app.add_option("--layout", layout,
+                 "Spacing of the JSON artifacts: writer (as QNN writes them), lines (json.dumps, "
+                 "one event or row a line), minified (one line), indent2 (json.dump indent=2)")
+      ->check(CLI::IsMember({"writer", "lines", "minified", "indent2"}))
+      ->capture_default_str();
+  app.add_option("--only", out.only,
+                 "Write only these artifacts (chrometrace.json, chrometrace_htp.json, "
+                 "chrometrace_qnn_htp_analysis_summary.json, chrometrace_runtrace.json, "
+                 "profile_text.txt); ground_truth.json is always written");
   app.add_option("--top-ops", out.top_ops, "QNN ops listed in ground_truth.json")
       ->capture_default_str();
   try {
@@ -58,6 +68,7 @@ int main(int argc, char** argv) {
     int rc = app.exit(e);
     return rc == 0 ? 0 : 2;
   }
+  out.layout = *htpscope::synth::JsonLayoutOfName(layout);
   try {
     auto truth = htpscope::synth::GenerateRun(o, out);
     fmt::print(

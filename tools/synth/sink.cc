@@ -9,7 +9,8 @@
 
 namespace htpscope::synth {
 
-OutputFile::OutputFile(std::string path, bool gzip) : path_(std::move(path)) {
+OutputFile::OutputFile(std::string path, bool gzip, std::optional<JsonRelayout> layout)
+    : path_(std::move(path)), layout_(std::move(layout)) {
   if (gzip) {
     // "wb6": default compression level; gzopen writes no time stamp or name.
     gz_ = gzopen(path_.c_str(), "wb6");

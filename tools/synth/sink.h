@@ -12,9 +12,12 @@
 #include <cstdint>
 #include <cstdio>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
+
+#include "json_layout.h"
 
 struct gzFile_s;
 
@@ -24,20 +27,30 @@ class OutputFile {
  public:
   static constexpr size_t kFlushBytes = 1 << 20;
 
-  // Opens (creates or truncates) `path`; gzip-compressed when `gzip`.
-  OutputFile(std::string path, bool gzip);
+  // Opens (creates or truncates) `path`; gzip-compressed when `gzip`.  JSON
+  // written is re-spaced into `layout` (JsonRelayout) when one is given.
+  OutputFile(std::string path, bool gzip, std::optional<JsonRelayout> layout = std::nullopt);
   ~OutputFile();  // closes without reporting errors; call Close() to see them
   OutputFile(const OutputFile&) = delete;
   OutputFile& operator=(const OutputFile&) = delete;
 
   void Write(std::string_view text) {
-    buffer_.append(text.data(), text.data() + text.size());
+    if (layout_)
+      layout_->Feed(text, &buffer_);
+    else
+      buffer_.append(text.data(), text.data() + text.size());
     if (buffer_.size() >= kFlushBytes) Flush();
   }
 
   template <typename... Args>
   void Print(fmt::format_string<Args...> format, Args&&... args) {
-    fmt::format_to(std::back_inserter(buffer_), format, std::forward<Args>(args)...);
+    if (layout_) {
+      formatted_.clear();
+      fmt::format_to(std::back_inserter(formatted_), format, std::forward<Args>(args)...);
+      layout_->Feed(std::string_view(formatted_.data(), formatted_.size()), &buffer_);
+    } else {
+      fmt::format_to(std::back_inserter(buffer_), format, std::forward<Args>(args)...);
+    }
     if (buffer_.size() >= kFlushBytes) Flush();
   }
 
@@ -52,6 +65,8 @@ class OutputFile {
   void Flush();
 
   std::string path_;
+  std::optional<JsonRelayout> layout_;
+  fmt::memory_buffer formatted_;  // Print's text before re-spacing
   fmt::memory_buffer buffer_;
   std::FILE* file_ = nullptr;
   gzFile_s* gz_ = nullptr;

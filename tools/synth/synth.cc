@@ -282,33 +282,45 @@ GroundTruth GenerateRun(const SynthOptions& options, const OutputOptions& output
   if (ec)
     throw std::runtime_error(
         fmt::format("{}: cannot create directory: {}", output.dir, ec.message()));
-  auto open = [&](const char* name) {
+  // Whether `name` is written; `line_depth` is its JSON layout's (0: text).
+  auto wanted = [&](const char* name) {
+    return output.only.empty() ||
+           std::find(output.only.begin(), output.only.end(), name) != output.only.end();
+  };
+  auto open = [&](const char* name, int line_depth) {
     std::string file = std::string(name) + (output.gzip ? ".gz" : "");
     truth.files.push_back(file);
-    return std::make_unique<OutputFile>((fs::path(output.dir) / file).string(), output.gzip);
+    std::optional<JsonRelayout> layout;
+    if (line_depth > 0 && output.layout != JsonLayout::kWriter)
+      layout.emplace(output.layout, line_depth);
+    return std::make_unique<OutputFile>((fs::path(output.dir) / file).string(), output.gzip,
+                                        layout);
   };
-  {
-    auto out = open("chrometrace.json");
+  // The containers whose elements a one-element-a-line layout breaks: the
+  // optrace's and runtrace's traceEvents (depth 2), the HTP graph's nodes
+  // and tensors (3), the QHAS rows (4).
+  if (wanted("chrometrace.json")) {
+    auto out = open("chrometrace.json", 2);
     truth.trace = WriteOptrace(model, *out);
     out->Close();
   }
-  {
-    auto out = open("chrometrace_htp.json");
+  if (wanted("chrometrace_htp.json")) {
+    auto out = open("chrometrace_htp.json", 3);
     truth.htp_graph_nodes = WriteHtpGraph(model, *out);
     out->Close();
   }
-  {
-    auto out = open("chrometrace_qnn_htp_analysis_summary.json");
+  if (wanted("chrometrace_qnn_htp_analysis_summary.json")) {
+    auto out = open("chrometrace_qnn_htp_analysis_summary.json", 4);
     WriteQhas(model, *out);
     out->Close();
   }
-  {
-    auto out = open("chrometrace_runtrace.json");
+  if (wanted("chrometrace_runtrace.json")) {
+    auto out = open("chrometrace_runtrace.json", 2);
     WriteRuntrace(model, *out);
     out->Close();
   }
-  {
-    auto out = open("profile_text.txt");
+  if (wanted("profile_text.txt")) {
+    auto out = open("profile_text.txt", 0);
     WriteProfileText(model, *out);
     out->Close();
   }

@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "json_layout.h"
 #include "model.h"
 #include "writers.h"
 
@@ -39,6 +40,12 @@ struct OutputOptions {
   std::string dir;    // created when missing
   bool gzip = false;  // write the artifacts as .gz (ground_truth.json stays plain)
   int top_ops = 20;   // QNN ops listed in ground_truth.json's "ops"
+  // Spacing of the four JSON artifacts (json_layout.h); the value is the same
+  // in every layout.
+  JsonLayout layout = JsonLayout::kWriter;
+  // Artifacts to write, by base name ("chrometrace.json", "profile_text.txt",
+  // ...); empty: all five.  ground_truth.json is always written.
+  std::vector<std::string> only;
 };
 
 struct UnitTruth {

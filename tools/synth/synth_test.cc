@@ -13,8 +13,8 @@
 #include <iterator>
 #include <map>
 #include <memory>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -94,6 +94,16 @@ struct Generated {
   nlohmann::json json;  // what `htpscope summary --json` prints
 };
 
+// Where and how to write a run, in the writer's layout unless `layout`.
+OutputOptions Out(const std::string& dir, bool gzip, JsonLayout layout = JsonLayout::kWriter) {
+  OutputOptions out;
+  out.dir = dir;
+  out.gzip = gzip;
+  out.top_ops = 20;
+  out.layout = layout;
+  return out;
+}
+
 void Load(Generated& g, const fs::path& dir) {
   g.run = std::make_unique<htpscope::Run>(LoadRun({dir.string()}));
   g.raw = ReadRaw(dir);
@@ -103,7 +113,7 @@ void Load(Generated& g, const fs::path& dir) {
 
 Generated Generate(const SynthOptions& options, const fs::path& dir, bool gzip = false) {
   Generated g;
-  g.truth = GenerateRun(options, {dir.string(), gzip, 20});
+  g.truth = GenerateRun(options, Out(dir.string(), gzip));
   Load(g, dir);
   return g;
 }
@@ -423,18 +433,102 @@ TEST(SynthRun, SameSeedSameBytes) {
   TempDir a, b, c, d, e;
   SynthOptions o = Basic();
   o.tiled_share = 0.3;
-  GenerateRun(o, {a.path().string(), false, 20});
-  GenerateRun(o, {b.path().string(), false, 20});
+  GenerateRun(o, Out(a.path().string(), false));
+  GenerateRun(o, Out(b.path().string(), false));
   auto fa = ReadAll(a.path()), fb = ReadAll(b.path());
   ASSERT_EQ(fa.size(), 6u);
   EXPECT_EQ(fa, fb);
-  GenerateRun(o, {d.path().string(), true, 20});
-  GenerateRun(o, {e.path().string(), true, 20});
+  GenerateRun(o, Out(d.path().string(), true));
+  GenerateRun(o, Out(e.path().string(), true));
   EXPECT_EQ(ReadAll(d.path()), ReadAll(e.path()));
   o.seed += 1;
-  GenerateRun(o, {c.path().string(), false, 20});
+  GenerateRun(o, Out(c.path().string(), false));
   auto fc = ReadAll(c.path());
   EXPECT_NE(fa["chrometrace.json"], fc["chrometrace.json"]);
+}
+
+// Each layout holds the same JSON values as the writer's (strings and
+// numbers byte for byte), spaced as that layout spaces them, and htpscope
+// reads the same run from every one.
+TEST(SynthRun, EveryLayoutHoldsTheSameValues) {
+  SynthOptions o = Basic();
+  o.tiled_share = 0.3;
+  TempDir writer;
+  const Generated reference = Generate(o, writer.path());
+  const auto reference_files = ReadAll(writer.path());
+  for (JsonLayout layout : {JsonLayout::kLines, JsonLayout::kMinified, JsonLayout::kIndent2}) {
+    SCOPED_TRACE(std::string(JsonLayoutName(layout)));
+    TempDir dir;
+    GenerateRun(o, Out(dir.path().string(), false, layout));
+    const auto files = ReadAll(dir.path());
+    ASSERT_EQ(files.size(), reference_files.size());
+    for (const char* name :
+         {"chrometrace.json", "chrometrace_htp.json", "chrometrace_qnn_htp_analysis_summary.json",
+          "chrometrace_runtrace.json"}) {
+      SCOPED_TRACE(name);
+      const std::string& text = files.at(name);
+      EXPECT_NE(text, reference_files.at(name));
+      EXPECT_EQ(nlohmann::ordered_json::parse(text),
+                nlohmann::ordered_json::parse(reference_files.at(name)));
+      const auto lines = std::count(text.begin(), text.end(), '\n');
+      if (layout == JsonLayout::kMinified) {
+        EXPECT_EQ(lines, 0);
+      }
+      if (layout == JsonLayout::kIndent2) {
+        EXPECT_EQ(text.substr(0, 4), "{\n  ");
+      }
+    }
+    // One event a line: a line per element of traceEvents, and the header's.
+    if (layout == JsonLayout::kLines) {
+      const std::string& trace = files.at("chrometrace.json");
+      EXPECT_GE(std::count(trace.begin(), trace.end(), '\n'),
+                static_cast<long>(reference.truth.trace.events));
+    }
+    EXPECT_EQ(files.at("profile_text.txt"), reference_files.at("profile_text.txt"));
+    nlohmann::json a = SummaryToJson(Summarize(LoadRun({dir.path().string()}))), b = reference.json;
+    for (auto* j : {&a, &b}) {
+      j->erase("label");
+      j->erase("artifacts");
+      j->erase("skipped");
+      j->erase("warnings");
+    }
+    EXPECT_EQ(a, b);
+  }
+}
+
+// `summary --json` of a run in each layout, plain and gzip, equals the
+// writer layout's: the figures do not depend on the layout.  The run is big
+// enough that every JSON reader streams its file in chunks (512 KiB).
+TEST(SynthRun, EveryLayoutStreamedGivesTheSameSummary) {
+  SynthOptions o = Basic();
+  o.ops = 1000;
+  o.tiled_share = 0.3;
+  TempDir writer;
+  auto without_paths = [](nlohmann::json j) {
+    j.erase("label");
+    j.erase("artifacts");
+    j.erase("skipped");  // ground_truth.json, by path
+    return j;
+  };
+  const nlohmann::json reference = without_paths(Generate(o, writer.path()).json);
+  for (JsonLayout layout :
+       {JsonLayout::kWriter, JsonLayout::kLines, JsonLayout::kMinified, JsonLayout::kIndent2}) {
+    for (bool gzip : {false, true}) {
+      SCOPED_TRACE(std::string(JsonLayoutName(layout)) + (gzip ? " gz" : " plain"));
+      TempDir dir;
+      GenerateRun(o, Out(dir.path().string(), gzip, layout));
+      const std::string suffix = gzip ? ".gz" : "";
+      const fs::path d = dir.path();
+      // Each streaming reader really cuts its file into chunks.
+      EXPECT_GT(ReadOptrace((d / ("chrometrace.json" + suffix)).string()).chunks_parsed, 1u);
+      EXPECT_GT(ReadQhas((d / ("chrometrace_qnn_htp_analysis_summary.json" + suffix)).string())
+                    .chunks_parsed,
+                1u);
+      EXPECT_GT(ReadHtpGraph((d / ("chrometrace_htp.json" + suffix)).string()).chunks_parsed, 1u);
+      const htpscope::Run run = LoadRun({d.string()});
+      EXPECT_EQ(without_paths(SummaryToJson(Summarize(run))), reference);
+    }
+  }
 }
 
 TEST(SynthRun, SingleOpSingleExecutionIsColdOnly) {
@@ -487,7 +581,7 @@ TEST(SynthRun, ArtifactsHaveTheRealLayout) {
   TempDir dir;
   SynthOptions o = Basic();
   o.tiled_share = 0.3;
-  GroundTruth t = GenerateRun(o, {dir.path().string(), false, 20});
+  GroundTruth t = GenerateRun(o, Out(dir.path().string(), false));
   auto files = ReadAll(dir.path());
   const std::string& trace = files["chrometrace.json"];
   // One event per line; counters with the compact spacing and the value under "".
@@ -578,7 +672,7 @@ TEST(SynthRun, ExampleRunIsUpToDate) {
   o.tiled_share = 0.2;
   o.executions = 5;
   Generated g;
-  g.truth = GenerateRun(o, {dir.path().string(), false, 20});
+  g.truth = GenerateRun(o, Out(dir.path().string(), false));
   EXPECT_EQ(ReadAll(dir.path()), ReadAll(example))
       << "regenerate examples/synthetic_run with the command in examples/README.md";
   Load(g, example);

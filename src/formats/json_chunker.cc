@@ -1,0 +1,352 @@
+#include "formats/json_chunker.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace htpscope {
+namespace {
+
+constexpr size_t kPadding = simdjson::SIMDJSON_PADDING;
+
+bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+}  // namespace
+
+JsonChunker::JsonChunker(ByteSource& source, JsonStreamSelector select, size_t chunk_bytes)
+    : source_(&source),
+      select_(std::move(select)),
+      chunk_bytes_(std::max<size_t>(chunk_bytes, 1)) {}
+
+JsonChunker::JsonChunker(const MappedFile& file, JsonStreamSelector select, size_t chunk_bytes)
+    : mapped_(&file),
+      select_(std::move(select)),
+      chunk_bytes_(std::max<size_t>(chunk_bytes, 1)),
+      data_(file.data()),
+      size_(file.size()),
+      eof_(true) {}
+
+std::pair<std::unique_ptr<char[]>, size_t> JsonChunker::Allocate(size_t bytes) {
+  {
+    std::lock_guard lock(free_mutex_);
+    for (auto it = free_buffers_.begin(); it != free_buffers_.end(); ++it) {
+      if (it->second < bytes) continue;
+      auto buffer = std::move(*it);
+      free_buffers_.erase(it);
+      return buffer;
+    }
+  }
+  // Room for a chunk plus a typical carried tail, so recycled buffers fit.
+  size_t size = std::max(bytes, chunk_bytes_ + chunk_bytes_ / 16 + kPadding);
+  return {std::unique_ptr<char[]>(new char[size]), size};
+}
+
+void JsonChunker::Recycle(JsonChunk&& chunk) {
+  if (chunk.mapped) {
+    // Pages shared with a neighbouring chunk hold its patched byte: the
+    // release keeps to whole pages inside this chunk.
+    chunk.mapped->Release(chunk.begin, chunk.begin + chunk.length);
+    chunk.mapped = nullptr;
+    return;
+  }
+  if (!chunk.storage) return;
+  std::lock_guard lock(free_mutex_);
+  constexpr size_t kMaxFree = 8;  // more than the chunks ever in flight
+  if (free_buffers_.size() < kMaxFree)
+    free_buffers_.emplace_back(std::move(chunk.storage), chunk.storage_bytes);
+  chunk.storage.reset();
+}
+
+size_t JsonChunker::KeepFrom() const {
+  if (streaming_) return start_;
+  return in_string_ && key_string_ ? std::min(key_start_, pos_) : pos_;
+}
+
+bool JsonChunker::Fill() {
+  if (eof_ || !source_) return false;
+  if (!streaming_) {
+    skeleton_.append(data_ + skeleton_from_, pos_ - skeleton_from_);
+    skeleton_from_ = pos_;
+  }
+  const size_t keep = KeepFrom();
+  const size_t kept = size_ - keep;
+  if (!buffer_ || capacity_ - size_ < chunk_bytes_ + kPadding) {
+    // Grows geometrically, so that an element far bigger than a chunk is
+    // still copied a bounded number of times.
+    auto [fresh, fresh_bytes] = Allocate(std::max(kept + chunk_bytes_, 2 * kept) + kPadding);
+    if (kept) std::memcpy(fresh.get(), data_ + keep, kept);
+    bytes_moved_ += kept;
+    auto shift = [keep](size_t& offset) { offset = offset >= keep ? offset - keep : 0; };
+    shift(pos_);
+    shift(skeleton_from_);
+    shift(key_start_);
+    shift(start_);
+    shift(scan_at_);
+    buffer_offset_ += keep;
+    buffer_ = std::move(fresh);
+    data_ = buffer_.get();
+    capacity_ = fresh_bytes;
+    size_ = kept;
+  }
+  // No more than a chunk's worth: a buffer grown for one huge element would
+  // otherwise read far ahead, and every chunk cut from it would carry that
+  // read-ahead over to the next buffer (quadratic copying).
+  const size_t room = std::min(capacity_ - size_ - kPadding, chunk_bytes_);
+  size_t total = 0;
+  while (total < room) {
+    const size_t n = source_->Read(data_ + size_ + total, room - total);
+    if (n == 0) {
+      eof_ = true;
+      break;
+    }
+    total += n;
+  }
+  size_ += total;
+  bytes_read_ += total;
+  std::memset(data_ + size_, 0, kPadding);
+  return total > 0;
+}
+
+bool JsonChunker::ScanSkeleton() {
+  for (;;) {
+    for (; pos_ < size_; ++pos_) {
+      const char c = data_[pos_];
+      if (in_string_) {
+        if (escaped_) {
+          escaped_ = false;
+        } else if (c == '\\') {
+          escaped_ = true;
+        } else if (c == '"') {
+          in_string_ = false;
+          if (key_string_) frames_.back().key.assign(data_ + key_start_, pos_ - key_start_);
+        }
+        continue;
+      }
+      if (IsSpace(c)) continue;
+      if (frames_.empty() && c != '{' && c != '[')
+        throw ChunkingNotPossible(root_seen_ ? "text after the root container"
+                                             : "the root is not an object or array");
+      switch (c) {
+        case '"':
+          in_string_ = true;
+          key_string_ = frames_.back().is_object && frames_.back().expect_key;
+          key_start_ = pos_ + 1;
+          break;
+        case ':':
+          if (frames_.back().is_object) frames_.back().expect_key = false;
+          break;
+        case ',':
+          if (frames_.back().is_object) frames_.back().expect_key = true;
+          break;
+        case '{':
+        case '[': {
+          const bool is_array = c == '[';
+          if (frames_.empty()) {
+            if (root_seen_) throw ChunkingNotPossible("text after the root container");
+            root_seen_ = true;
+          } else {
+            path_.clear();
+            for (const Frame& f : frames_) path_.push_back(f.is_object ? f.key : std::string());
+            if (const int tag = select_(path_, is_array)) {
+              skeleton_.append(data_ + skeleton_from_, pos_ + 1 - skeleton_from_);
+              streamed_offsets_.push_back(skeleton_.size() - 1);
+              streaming_ = true;
+              bytes_scanned_ += scanner_.bytes_scanned();
+              scanner_ = JsonContainerScanner();
+              start_ = pos_;
+              scan_at_ = pos_ + 1;
+              first_chunk_ = true;
+              container_ = static_cast<uint32_t>(streamed_offsets_.size() - 1);
+              tag_ = tag;
+              is_array_ = is_array;
+              return true;
+            }
+          }
+          frames_.push_back({!is_array, !is_array, {}});
+          break;
+        }
+        case '}':
+        case ']':
+          frames_.pop_back();
+          break;
+        default:
+          break;
+      }
+    }
+    if (!Fill()) return false;
+  }
+}
+
+void JsonChunker::FinishSkeleton() {
+  if (!root_seen_ || !frames_.empty() || in_string_)
+    throw ChunkingNotPossible("the document ends inside its root container");
+  skeleton_.append(data_ + skeleton_from_, size_ - skeleton_from_);
+  skeleton_from_ = size_;
+}
+
+bool JsonChunker::HoldsElement(size_t from, size_t to) const {
+  for (size_t i = from + 1; i < to; ++i)
+    if (!IsSpace(data_[i])) return true;
+  return false;
+}
+
+JsonChunk JsonChunker::NewChunk(uint64_t file_offset) {
+  JsonChunk chunk;
+  chunk.file_offset = file_offset;
+  chunk.index = next_index_++;
+  chunk.container = container_;
+  chunk.tag = tag_;
+  chunk.is_array = is_array_;
+  if (source_) {
+    chunk.read_bytes = bytes_read_;
+    chunk.source_bytes = source_->file_bytes_consumed();
+  }
+  return chunk;
+}
+
+JsonChunk JsonChunker::CopyChunk(size_t from, size_t to) {
+  JsonChunk chunk = NewChunk(buffer_offset_ + from - 1);
+  chunk.length = to - from + 2;
+  auto [copy, copy_bytes] = Allocate(chunk.length + kPadding);
+  copy[0] = is_array_ ? '[' : '{';
+  std::memcpy(copy.get() + 1, data_ + from, to - from);
+  bytes_moved_ += to - from;
+  copy[chunk.length - 1] = is_array_ ? ']' : '}';
+  std::memset(copy.get() + chunk.length, 0, kPadding);
+  chunk.capacity = chunk.storage_bytes = copy_bytes;
+  chunk.storage = std::move(copy);
+  return chunk;
+}
+
+JsonChunk JsonChunker::TakeChunk(size_t end) {
+  const char open = is_array_ ? '[' : '{';
+  const char close = is_array_ ? ']' : '}';
+  const bool cut = data_[end] == ',';  // else the container's own closing bracket
+  if (mapped_ && end + 1 + kPadding > mapped_->mapped_bytes()) {
+    // Too close to the mapping's end for simdjson's padding: copy.
+    JsonChunk chunk = CopyChunk(start_ + 1, end);
+    if (!cut) chunk.storage[chunk.length - 1] = data_[end];
+    return chunk;
+  }
+  JsonChunk chunk = NewChunk(buffer_offset_ + start_);
+  chunk.begin = start_;
+  chunk.length = end + 1 - start_;
+  if (mapped_) {
+    // A view: the bytes after it (at least the padding) serve as padding.
+    chunk.mapped = mapped_;
+    chunk.capacity = mapped_->mapped_bytes() - start_;
+  } else {
+    // The buffer goes with the chunk; the caller carries the rest over.
+    chunk.capacity = capacity_ - start_;
+    chunk.storage_bytes = capacity_;
+  }
+  data_[start_] = open;
+  if (cut) data_[end] = close;
+  return chunk;
+}
+
+void JsonChunker::CarryTail(size_t from) {
+  const size_t carried = size_ - from;
+  auto [fresh, fresh_bytes] = Allocate(carried + chunk_bytes_ + kPadding);
+  std::memcpy(fresh.get(), data_ + from, carried);
+  bytes_moved_ += carried;
+  std::memset(fresh.get() + carried, 0, kPadding);
+  buffer_ = std::move(fresh);
+  data_ = buffer_.get();
+  capacity_ = fresh_bytes;
+  buffer_offset_ += from;
+  size_ = carried;
+}
+
+void JsonChunker::CloseContainer(size_t resume_at) {
+  skeleton_.push_back(is_array_ ? ']' : '}');
+  pos_ = skeleton_from_ = resume_at;
+  streaming_ = false;
+}
+
+std::optional<JsonChunk> JsonChunker::NextStreamed() {
+  using Stop = JsonContainerScanner::Stop;
+  for (;;) {
+    // The last bytes (less than a block) are only scanned once no more
+    // can come.
+    const bool final = eof_;
+    const auto found = scanner_.Scan(data_, scan_at_, size_, start_ + chunk_bytes_, final);
+    if (found.stop == Stop::kNeedMoreData) {
+      if (final) throw ChunkingNotPossible("a streamed container is not closed");
+      scan_at_ = found.offset;
+      Fill();
+      continue;
+    }
+    const size_t end = found.offset;
+    const bool last = found.stop == Stop::kClose;
+    if (!HoldsElement(start_, end)) {
+      // "[]" is an empty container; "[,", ",]" or ",," no JSON at all.
+      if (!last || !first_chunk_) throw ChunkingNotPossible("a comma without an element");
+      CloseContainer(end + 1);
+      return std::nullopt;
+    }
+    first_chunk_ = false;
+    JsonChunk chunk = TakeChunk(end);
+    if (!mapped_) {
+      // The chunk takes the buffer; what follows moves to a fresh one, its
+      // first byte (the comma) becoming the next chunk's bracket.
+      chunk.storage = std::move(buffer_);
+      CarryTail(last ? end + 1 : end);
+      if (last) {
+        CloseContainer(0);
+      } else {
+        start_ = 0;
+        scan_at_ = 1;
+      }
+      return chunk;
+    }
+    if (last) {
+      CloseContainer(end + 1);
+      return chunk;
+    }
+    if (end + 1 < size_ && IsSpace(data_[end + 1])) {
+      // The white space after the comma becomes the next chunk's bracket
+      // (never scanned again: the scanner resumes after it).
+      start_ = end + 1;
+      scan_at_ = end + 2;
+      data_[start_] = is_array_ ? '[' : '{';
+      return chunk;
+    }
+    // The comma is this chunk's end and would have to be the next one's
+    // start too: the element after it goes into a small copy of its own,
+    // and the next chunk starts at the comma after that element.
+    const auto next = scanner_.Scan(data_, end + 1, size_, end + 1, true);
+    if (next.stop == Stop::kNeedMoreData)
+      throw ChunkingNotPossible("a streamed container is not closed");
+    if (!HoldsElement(end, next.offset)) throw ChunkingNotPossible("a comma without an element");
+    pending_.push_back(CopyChunk(end + 1, next.offset));
+    if (next.stop == Stop::kClose) {
+      CloseContainer(next.offset + 1);
+    } else {
+      start_ = next.offset;
+      scan_at_ = next.offset + 1;
+      data_[start_] = is_array_ ? '[' : '{';
+    }
+    return chunk;
+  }
+}
+
+std::optional<JsonChunk> JsonChunker::Next() {
+  for (;;) {
+    if (!pending_.empty()) {
+      JsonChunk chunk = std::move(pending_.front());
+      pending_.pop_front();
+      return chunk;
+    }
+    if (finished_) return std::nullopt;
+    if (streaming_) {
+      if (auto chunk = NextStreamed()) return chunk;
+      continue;
+    }
+    if (!ScanSkeleton()) {
+      FinishSkeleton();
+      finished_ = true;
+    }
+  }
+}
+
+}  // namespace htpscope

@@ -1,0 +1,211 @@
+// Cutting the big containers of a JSON document into chunks of whole
+// elements, so that huge artifacts are parsed in parallel without holding the
+// file, or a DOM of it, in memory.
+//
+// The caller names the containers to stream (e.g. an optrace's
+// "traceEvents" array, a QHAS section's "data" rows, an HTP graph's "nodes"
+// object).  Their elements come out as standalone JSON texts: "[e0,e1]",
+// "[e2,...]" for an array, "{"k0": v0,...}" for an object, each padded for
+// simdjson.  What is left of the document — every other member, with each
+// streamed container emptied to "[]" or "{}" — is kept as a small text, the
+// skeleton, in which the reader finds each streamed container at a known
+// offset.
+//
+// Element boundaries are found structurally, never from line breaks: the
+// commas and brackets outside strings at the container's own depth
+// (JsonContainerScanner, 64 bytes at a time), so a minified one-line file, a
+// pretty-printed one and a writer's one-element-a-line layout cut alike, and
+// every byte is scanned once (linear work) whatever the layout.
+//
+// A plain file is read through a copy-on-write mapping (MappedFile): chunks
+// are views of the mapping whose first and last bytes (the comma or bracket
+// before the first element, the comma after the last) are patched into the
+// container's brackets, so no byte of the bulk is copied, and each chunk's
+// pages are dropped once parsed.  Where two elements share the one comma
+// between them (no white space to patch), the element after the cut is copied
+// into a small chunk of its own.  Gzip input is inflated into buffers that
+// become the chunks; memory is bounded by the chunks in flight and the
+// largest element.
+//
+// A cut is only a claim about the text; the parser of each chunk checks it:
+// every chunk holds at least one element, so when every chunk parses as a
+// JSON array (object), the container did too, with exactly these elements in
+// this order.  Callers parse the whole document instead whenever a chunk
+// fails to parse or the chunker throws ChunkingNotPossible, so a cut can never
+// change a result or an error.
+#pragma once
+
+#include <simdjson.h>
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "formats/byte_source.h"
+#include "formats/json_structure.h"
+
+namespace htpscope {
+
+// The layout defeats chunking (no root container, text after it, an empty
+// element...).  Not a verdict on the file: parse it whole to find out.
+class ChunkingNotPossible : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Which containers to stream: called for each array or object that opens
+// outside a streamed one, with the raw (still escaped) keys that lead to it
+// from the root ("" for an array element).  Returns 0 to leave it in the
+// skeleton, or the reader's own tag for its elements, handed back with each
+// chunk.
+using JsonStreamSelector = std::function<int(const std::vector<std::string>& path, bool is_array)>;
+
+struct JsonChunk {
+  std::unique_ptr<char[]> storage;     // null for a view of a mapped file
+  const MappedFile* mapped = nullptr;  // set for a view of a mapped file
+  size_t begin = 0;                    // the chunk's '[' / '{' in storage, or in the mapped file
+  size_t length = 0;                   // up to and including its ']' / '}'
+  size_t capacity = 0;                 // bytes readable from begin (≥ length + SIMDJSON_PADDING)
+  size_t storage_bytes = 0;            // the whole allocation, for JsonChunker::Recycle
+  uint64_t file_offset = 0;            // file (decompressed) offset of the chunk's first byte
+  uint64_t index = 0;                  // 0, 1, 2, ... in file order, over all containers
+  uint32_t container = 0;              // which streamed container: 0, 1, ... in file order
+  int tag = 0;                         // the selector's tag for that container
+  bool is_array = true;                // array elements, or object members
+  // Streamed sources: bytes read (decompressed) when the chunk was cut, and
+  // the file bytes (compressed, for gzip) consumed by then; 0 for a mapping.
+  // Their ratio extrapolates a gzip file's decompressed size.
+  uint64_t read_bytes = 0;
+  uint64_t source_bytes = 0;
+
+  simdjson::padded_string_view view() const {
+    const char* base = mapped ? mapped->data() : storage.get();
+    return simdjson::padded_string_view(base + begin, length, capacity);
+  }
+};
+
+class JsonChunker {
+ public:
+  // `chunk_bytes` is the target chunk size: a chunk ends at the first
+  // element boundary at least that far from its start.
+  JsonChunker(ByteSource& source, JsonStreamSelector select, size_t chunk_bytes);
+  // Chunks views of `file`, patching bytes in place (privately: the file
+  // itself is untouched).
+  JsonChunker(const MappedFile& file, JsonStreamSelector select, size_t chunk_bytes);
+
+  // The next chunk in file order, or nullopt at the document's end.
+  // Throws ChunkingNotPossible, or InputError on I/O or gzip failure.
+  std::optional<JsonChunk> Next();
+
+  // The document with every streamed container emptied; valid once Next()
+  // returned nullopt.
+  const std::string& skeleton() const { return skeleton_; }
+  // Where each streamed container's opening bracket sits in skeleton(), by
+  // container number (JsonChunk::container).
+  const std::vector<size_t>& streamed_offsets() const { return streamed_offsets_; }
+
+  uint64_t bytes_read() const { return bytes_read_; }
+
+  // What chunking cost so far, in bytes, for checking that it stays linear
+  // in the input whatever its layout: bytes the structural scanner
+  // classified inside streamed containers, and bytes copied from one buffer
+  // to another (kept or carried text, copied chunks).
+  struct Work {
+    uint64_t bytes_scanned = 0;
+    uint64_t bytes_moved = 0;
+  };
+  Work work() const { return {bytes_scanned_ + scanner_.bytes_scanned(), bytes_moved_}; }
+
+  // Hands a parsed chunk's buffer back for a later chunk, so that big inputs
+  // reuse a few buffers instead of faulting in fresh pages for every chunk;
+  // a view of a mapped file gives its pages back to the system instead.
+  // Thread-safe; may be called while another thread is in Next().
+  void Recycle(JsonChunk&& chunk);
+
+ private:
+  struct Frame {
+    bool is_object = false;
+    bool expect_key = false;  // an object's next string is a key
+    std::string key;          // the current member's raw key
+  };
+
+  // A buffer of at least `bytes`, reused when one is free.
+  std::pair<std::unique_ptr<char[]>, size_t> Allocate(size_t bytes);
+  // Streamed input: reads more data after what is kept (see KeepFrom),
+  // moving it to a larger buffer when needed.  Returns false at the end.
+  bool Fill();
+  // The first byte still needed in the buffer.
+  size_t KeepFrom() const;
+
+  // Scans the document outside streamed containers up to the next one that
+  // opens (then true) or to the end (false).
+  bool ScanSkeleton();
+  void FinishSkeleton();
+  // The next chunk of the streamed container, or nullopt when it had no
+  // element left (it then closed).
+  std::optional<JsonChunk> NextStreamed();
+  // Hands text [start_, end] (end: its last byte) over as a chunk, with its
+  // first and last bytes made the container's brackets.
+  JsonChunk TakeChunk(size_t end);
+  // A chunk holding a copy of the elements text[from, to) in brackets.
+  JsonChunk CopyChunk(size_t from, size_t to);
+  JsonChunk NewChunk(uint64_t file_offset);
+  // Streamed input: moves the bytes from `from` on to a fresh buffer, the
+  // current one being handed to a chunk.
+  void CarryTail(size_t from);
+  // Back to the skeleton, which resumes at `resume_at` (just after the
+  // container's closing bracket).
+  void CloseContainer(size_t resume_at);
+  // Whether text(from, to) holds something other than white space.
+  bool HoldsElement(size_t from, size_t to) const;
+
+  ByteSource* source_ = nullptr;        // streamed input, or
+  const MappedFile* mapped_ = nullptr;  // mapped input
+  JsonStreamSelector select_;
+  size_t chunk_bytes_;
+  std::unique_ptr<char[]> buffer_;  // streamed input only
+  char* data_ = nullptr;            // buffer_, or the mapped file
+  size_t capacity_ = 0;
+  size_t size_ = 0;             // bytes of data in data_
+  uint64_t buffer_offset_ = 0;  // file offset of data_[0]
+  bool eof_ = false;
+  std::mutex free_mutex_;
+  std::vector<std::pair<std::unique_ptr<char[]>, size_t>> free_buffers_;
+
+  // Outside streamed containers.
+  size_t pos_ = 0;            // next byte to scan
+  size_t skeleton_from_ = 0;  // first scanned byte not yet copied to skeleton_
+  std::vector<Frame> frames_;
+  std::vector<std::string> path_;  // scratch for the selector
+  bool in_string_ = false, escaped_ = false, key_string_ = false;
+  size_t key_start_ = 0;  // just after a key's opening quote
+  bool root_seen_ = false;
+  std::string skeleton_;
+  std::vector<size_t> streamed_offsets_;
+
+  // Inside a streamed container.
+  bool streaming_ = false;
+  JsonContainerScanner scanner_;
+  size_t start_ = 0;    // the next chunk's first byte (its bracket-to-be)
+  size_t scan_at_ = 0;  // where the scanner resumes
+  bool first_chunk_ = true;
+  uint32_t container_ = 0;
+  int tag_ = 0;
+  bool is_array_ = true;
+  std::deque<JsonChunk> pending_;  // chunks cut but not yet returned
+
+  bool finished_ = false;
+  uint64_t next_index_ = 0;
+  uint64_t bytes_read_ = 0;
+  uint64_t bytes_scanned_ = 0;  // by the scanners of earlier containers
+  uint64_t bytes_moved_ = 0;
+};
+
+}  // namespace htpscope

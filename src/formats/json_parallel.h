@@ -1,0 +1,244 @@
+// Parsing the chunks of a JsonChunker on every core, merging their results
+// in file order.
+//
+// The calling thread cuts chunks (and inflates gzip); worker threads parse
+// them, and the worker that finishes a chunk merges every finished chunk
+// that continues the file order, one merger at a time, so the cutting
+// thread does nothing else.  At most 2 × threads + 2 chunks are held at once,
+// finished ones included, so memory stays bounded whatever the file size.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "base/errors.h"
+#include "formats/json_chunker.h"
+
+namespace htpscope {
+
+// What a merge is told about the chunk it merges.
+struct ChunkMergeInfo {
+  uint64_t index = 0;                 // JsonChunk::index
+  uint32_t container = 0;             // JsonChunk::container
+  int tag = 0;                        // JsonChunk::tag
+  uint64_t end_offset = 0;            // file offset just past the chunk
+  uint64_t length = 0;                // the chunk's bytes
+  uint64_t expected_total_bytes = 0;  // the file's (decompressed) bytes as known then; 0: unknown
+
+  // How the file's size compares with this chunk, for reserving the arrays
+  // it is merged into: total bytes ÷ bytes through this chunk (0: unknown),
+  // and bytes after it ÷ its own bytes.
+  double growth() const {
+    return expected_total_bytes && end_offset
+               ? static_cast<double>(expected_total_bytes) / static_cast<double>(end_offset)
+               : 0;
+  }
+  double chunks_remaining() const {
+    if (!expected_total_bytes || !length || expected_total_bytes < end_offset) return 0;
+    return static_cast<double>(expected_total_bytes - end_offset) / static_cast<double>(length);
+  }
+};
+
+// The file sizes a reader knows before streaming, for ChunkMergeInfo.
+struct StreamedFileSize {
+  uint64_t plain_bytes = 0;       // a plain file's size; 0 for gzip
+  uint64_t compressed_bytes = 0;  // a gzip file's size on disk
+};
+
+// Runs `chunker` to its end.  `make_worker()` builds each worker thread's
+// state, whose `std::unique_ptr<Part> Parse(const JsonChunk&)` parses one
+// chunk (and may keep buffers from chunk to chunk); `merge(Part&&, const
+// ChunkMergeInfo&)` is called once per chunk, in file order, one call at a
+// time.  Returns false when the document cannot be read this way: the
+// chunker refused the layout, reading failed, or a Parse or merge threw
+// InputError.  The caller then parses the whole document, which reports any
+// error with its true offset.
+template <typename Part, typename MakeWorker, typename Merge>
+bool ParseChunksInParallel(JsonChunker& chunker, unsigned threads, StreamedFileSize size,
+                           MakeWorker&& make_worker, Merge&& merge) {
+  struct Done {
+    std::unique_ptr<Part> part;
+    ChunkMergeInfo info;
+  };
+  std::mutex mutex;
+  std::condition_variable work, space;
+  std::deque<JsonChunk> queue;
+  std::map<uint64_t, Done> done;  // by chunk index
+  uint64_t next_merge = 0;
+  size_t busy = 0;
+  bool closing = false, failed = false, merging = false;
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  const size_t max_in_flight = 2 * threads + 2;
+
+  // The file's decompressed bytes as known when `chunk` was cut: a plain
+  // file's size, or for gzip the bytes read so far scaled by the compressed
+  // bytes left; 0 when unknown.
+  auto expected_total = [&](const JsonChunk& chunk) -> uint64_t {
+    if (size.plain_bytes) return size.plain_bytes;
+    if (!size.compressed_bytes || !chunk.source_bytes) return 0;
+    return static_cast<uint64_t>(static_cast<double>(chunk.read_bytes) *
+                                 static_cast<double>(size.compressed_bytes) /
+                                 static_cast<double>(chunk.source_bytes));
+  };
+
+  // Merges the finished chunks that continue the file order.  Called by the
+  // holder of `merging`, which it releases (under the same lock as the last
+  // look at `done`, so no finished chunk is left unmerged).
+  auto merge_ready = [&]() -> bool {
+    for (;;) {
+      Done next;
+      {
+        std::lock_guard lock(mutex);
+        if (failed) {
+          merging = false;
+          return false;
+        }
+        auto it = done.find(next_merge);
+        if (it == done.end()) {
+          merging = false;
+          return true;
+        }
+        next = std::move(it->second);
+        done.erase(it);
+        ++next_merge;
+      }
+      space.notify_all();
+      try {
+        merge(std::move(*next.part), next.info);
+      } catch (const InputError&) {
+        std::lock_guard lock(mutex);
+        failed = true;
+        merging = false;
+        return false;
+      }
+    }
+  };
+
+  auto work_loop = [&] {
+    auto worker = make_worker();
+    for (;;) {
+      JsonChunk chunk;
+      {
+        std::unique_lock lock(mutex);
+        work.wait(lock, [&] { return !queue.empty() || closing; });
+        if (queue.empty()) return;
+        chunk = std::move(queue.front());
+        queue.pop_front();
+        ++busy;
+      }
+      std::unique_ptr<Part> part;
+      try {
+        part = worker.Parse(chunk);
+      } catch (const InputError&) {
+        part.reset();
+      }
+      ChunkMergeInfo info;
+      info.index = chunk.index;
+      info.container = chunk.container;
+      info.tag = chunk.tag;
+      info.end_offset = chunk.file_offset + chunk.length;
+      info.length = chunk.length;
+      info.expected_total_bytes = expected_total(chunk);
+      chunker.Recycle(std::move(chunk));  // reuse the bytes for a later chunk
+      bool merge_now = false;
+      {
+        std::lock_guard lock(mutex);
+        --busy;
+        if (!part)
+          failed = true;
+        else
+          done.emplace(info.index, Done{std::move(part), info});
+        merge_now = !merging && !failed;
+        if (merge_now) merging = true;
+      }
+      space.notify_all();
+      if (merge_now) merge_ready();
+    }
+  };
+
+  std::vector<std::thread> workers;
+  for (unsigned i = 0; i < threads; ++i) workers.emplace_back(work_loop);
+  bool ok = true;
+  try {
+    while (ok) {
+      std::optional<JsonChunk> chunk = chunker.Next();
+      if (!chunk) break;
+      // Finished chunks count against the bound until they are merged.
+      std::unique_lock lock(mutex);
+      space.wait(lock, [&] { return failed || queue.size() + busy + done.size() < max_in_flight; });
+      if (failed) {
+        ok = false;
+        break;
+      }
+      queue.push_back(std::move(*chunk));
+      work.notify_one();
+    }
+  } catch (const ChunkingNotPossible&) {
+    ok = false;
+  } catch (const InputError&) {
+    ok = false;  // I/O and gzip errors are reported by the whole-document read
+  }
+  {
+    std::lock_guard lock(mutex);
+    closing = true;
+    if (!ok) failed = true;
+  }
+  work.notify_all();
+  for (auto& w : workers) w.join();
+  merging = true;  // the workers are gone: this thread merges what is left
+  return ok && !failed && merge_ready() && done.empty();
+}
+
+// A file opened for chunking: a plain file mapped, anything else (gzip, a
+// pipe) streamed.
+struct ChunkedFile {
+  std::unique_ptr<MappedFile> mapped;
+  std::unique_ptr<ByteSource> source;
+  std::unique_ptr<JsonChunker> chunker;
+  StreamedFileSize size;
+};
+
+// Opens `path` (streamed, never mapped, unless `map_plain_files`).  Throws
+// InputError when it cannot be opened.
+ChunkedFile OpenChunkedFile(const std::string& path, JsonStreamSelector select, size_t chunk_bytes,
+                            bool map_plain_files = true);
+
+// Whether `file` is a plain file smaller than one chunk: no gain in
+// streaming it.
+inline bool IsSmall(const ChunkedFile& file, size_t chunk_bytes) {
+  return file.size.plain_bytes != 0 && file.size.plain_bytes < chunk_bytes;
+}
+
+// Tells, while parsing a chunker's skeleton, which of its values were
+// streamed: each streamed container must be met exactly once, in place of
+// its elements.
+class StreamedContainers {
+ public:
+  // `skeleton`: the text parsed (a copy of JsonChunker::skeleton()).
+  StreamedContainers(std::string_view skeleton, std::vector<size_t> offsets)
+      : skeleton_(skeleton), offsets_(std::move(offsets)), taken_(offsets_.size(), false) {}
+
+  // The container number (JsonChunk::container) of the skeleton's value `v`
+  // when it was streamed, else nullopt.  Throws InternalError when it was
+  // taken before (a reader bug, never the file's).
+  std::optional<uint32_t> Take(simdjson::ondemand::value v);
+  // Whether every streamed container was taken.
+  bool AllTaken() const;
+
+ private:
+  std::string_view skeleton_;
+  std::vector<size_t> offsets_;
+  std::vector<bool> taken_;
+};
+
+}  // namespace htpscope
