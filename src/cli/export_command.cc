@@ -118,7 +118,8 @@ void RegisterExportCommand(CLI::App& app, CommandRegistry& registry) {
                   "cycle is written as one nanosecond")
       ->check(CLI::PositiveNumber);
   cmd->footer(
-      "Tables and columns: docs/tables.md; the Perfetto layout: docs/sql.md.  CSV and SQLite "
+      "Tables and columns: docs/tables.md; SQLite, CSV and the Perfetto layout: docs/export.md.  "
+      "CSV and SQLite "
       "hold the same tables, every row with its run_id (1).");
   registry.Add(cmd, [] {
     if (options.sqlite.empty() && options.csv.empty() && options.perfetto.empty())

@@ -2,7 +2,7 @@
 // (a sequence of TracePackets, per Perfetto's perfetto_trace.proto) that
 // ui.perfetto.dev and trace_processor open natively.
 //
-// Layout (docs/sql.md, "Perfetto"):
+// Layout (docs/export.md, "Perfetto"):
 //  * one process "HTP" holding every track;
 //  * one track per hardware thread, named "HMX 256", "HVX 512", ... with the
 //    de-duplicated slices (the optrace's pid-0 copy); each slice carries its
