@@ -252,6 +252,18 @@ TEST(ExportCli, PerfettoTracksBusyTimeFlowsAndClock) {
   EXPECT_EQ(d.busy_ns["HVX 513"], 15);
 }
 
+TEST(ExportCli, PerfettoOfARunWithoutCyclesExits2AndWritesNothing) {
+  std::string dir = testing_support::TempDir("perfetto_no_cycles");
+  testing_support::WriteTestFile(dir + "/model_htp.json",
+                                 testing_support::HtpGraphJson({{1, "Conv2d", "conv", {}}}, {}));
+  const std::string out = testing_support::TempDir("perfetto_no_cycles_out") + "/t.pftrace";
+  CliResult r = RunCli("export " + Quote(dir) + " --perfetto " + Quote(out));
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("nothing to draw"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(out));
+  EXPECT_EQ(RunCli("export " + Quote(dir)).status, 2);  // no output named
+}
+
 TEST(ExportCliCorpus, V8c8PerfettoSlicesAndHmxBusy) {
   HTPSCOPE_REQUIRE_CORPUS("v8c8_256");
   const std::string out = testing_support::TempDir("perfetto_v8c8");
