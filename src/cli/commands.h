@@ -38,6 +38,10 @@ void RegisterHeapCommand(CLI::App& app, CommandRegistry& registry);
 void RegisterMemoryCommand(CLI::App& app, CommandRegistry& registry);
 void RegisterReportCommand(CLI::App& app, CommandRegistry& registry);
 void RegisterAotCommand(CLI::App& app, CommandRegistry& registry);
+void RegisterSqlCommand(CLI::App& app, CommandRegistry& registry);
+void RegisterExportCommand(CLI::App& app, CommandRegistry& registry);
+void RegisterIngestCommand(CLI::App& app, CommandRegistry& registry);
+void RegisterTrendCommand(CLI::App& app, CommandRegistry& registry);
 
 inline void RegisterAllCommands(CLI::App& app, CommandRegistry& registry) {
   RegisterSummaryCommand(app, registry);
@@ -50,6 +54,10 @@ inline void RegisterAllCommands(CLI::App& app, CommandRegistry& registry) {
   RegisterMemoryCommand(app, registry);
   RegisterReportCommand(app, registry);
   RegisterAotCommand(app, registry);
+  RegisterSqlCommand(app, registry);
+  RegisterExportCommand(app, registry);
+  RegisterIngestCommand(app, registry);
+  RegisterTrendCommand(app, registry);
 }
 
 }  // namespace htpscope::cli

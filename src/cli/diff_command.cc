@@ -2,13 +2,12 @@
 // lowering-stage timing files) and gates CI on regressions.
 #include <fmt/format.h>
 
-#include <filesystem>
-
 #include "analysis/gate.h"
 #include "analysis/run_diff.h"
 #include "analysis/stage_timings.h"
 #include "base/errors.h"
 #include "cli/commands.h"
+#include "cli/run_args.h"
 #include "model/run.h"
 #include "report/diff_report.h"
 
@@ -45,27 +44,12 @@ Gates (--fail-on EXPR, repeatable; quote EXPR for the shell):
 Exit status: 0 every gate passed, 1 a regression, 2 bad input or a gate the inputs cannot
 evaluate.  Details: docs/diff.md)";
 
-// Each directory is one run; the plain files together are one more.
-std::vector<std::vector<std::string>> GroupRuns(const std::vector<std::string>& inputs) {
-  std::vector<std::vector<std::string>> runs;
-  std::vector<std::string> files;
-  for (const auto& input : inputs) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(input, ec))
-      runs.push_back({input});
-    else
-      files.push_back(input);
-  }
-  if (!files.empty()) runs.push_back(std::move(files));
-  return runs;
-}
-
 std::vector<RunFacts> LoadSide(const std::vector<std::string>& inputs,
                                const SummaryOptions& summary_options, bool allow_mismatch) {
   std::vector<RunFacts> side;
   LoadOptions load;
   load.allow_mismatch = allow_mismatch;
-  for (const auto& run_inputs : GroupRuns(inputs)) {
+  for (const auto& run_inputs : GroupRunInputs(inputs)) {
     try {
       side.push_back(CollectRunFacts(LoadRun(run_inputs, load), summary_options));
     } catch (const MismatchedArtifactsError& e) {

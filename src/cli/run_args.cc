@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <stdexcept>
 
 #include "base/errors.h"
@@ -31,6 +32,20 @@ Run LoadRunFromArgs(const RunArgs& args) {
                                    " (give the files of one run, or --allow-mismatch to join "
                                    "them anyway)");
   }
+}
+
+std::vector<std::vector<std::string>> GroupRunInputs(const std::vector<std::string>& inputs) {
+  std::vector<std::vector<std::string>> runs;
+  std::vector<std::string> files;
+  for (const auto& input : inputs) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(input, ec))
+      runs.push_back({input});
+    else
+      files.push_back(input);
+  }
+  if (!files.empty()) runs.push_back(std::move(files));
+  return runs;
 }
 
 }  // namespace htpscope::cli

@@ -22,4 +22,9 @@ void AddRunArgs(CLI::App* cmd, RunArgs& args);
 // Loads the run the arguments name.
 Run LoadRunFromArgs(const RunArgs& args);
 
+// The runs that `inputs` name when they may be several: every directory is
+// one run (in the order given); the plain files, if any, together form one
+// more run, after them.
+std::vector<std::vector<std::string>> GroupRunInputs(const std::vector<std::string>& inputs);
+
 }  // namespace htpscope::cli

@@ -60,7 +60,7 @@ ReadArtifacts ReadAll(const std::vector<RunInputFile>& files, Run& run) {
         detected == ArtifactKind::kProfileCsv ? ArtifactKind::kProfileText : detected;
     auto& previous = first_of[static_cast<int>(kind)];
     const std::string what = fmt::format("{} artifact", ArtifactKindName(kind));
-    std::string version;
+    std::string version, application_version, backend_version;
     switch (kind) {
       case ArtifactKind::kOptrace:
         Assign(read.optrace, path, previous, what.c_str(),
@@ -87,6 +87,8 @@ ReadArtifacts ReadAll(const std::vector<RunInputFile>& files, Run& run) {
                                                               : ReadProfileText(p);
                });
         version = read.profile->viewer_version;
+        application_version = read.profile->application_version;
+        backend_version = read.profile->backend_version;
         break;
       case ArtifactKind::kOtherJson:
         if (named)
@@ -116,7 +118,8 @@ ReadArtifacts ReadAll(const std::vector<RunInputFile>& files, Run& run) {
     for (auto& w : TakeInputWarnings(path))
       model_import::Warn(run, "input", fmt::format("{}: {}", path, w));
     previous = path;
-    run.artifacts.push_back({path, TypeOf(detected), version});
+    run.artifacts.push_back({path, TypeOf(detected), version, std::move(application_version),
+                             std::move(backend_version)});
   }
   return read;
 }

@@ -70,6 +70,9 @@ struct ArtifactRow {
   std::string path;
   ArtifactType type = ArtifactType::kOptrace;
   std::string version;  // header version ("1.1.0") or the viewer's version; "" when unknown
+  // A profile's runner (qnn-net-run) and backend versions as it prints them
+  // ("v2.45.0.260326154327"); "" for other artifacts and when unstated.
+  std::string application_version, backend_version;
 };
 
 // A graph of the run: from the profile's graph rows, the runtrace's

@@ -60,6 +60,12 @@ std::string HumanBytes(int64_t bytes) {
   return u == 0 ? fmt::format("{} B", bytes) : fmt::format("{:.1f} {}", v, units[u]);
 }
 
+size_t DisplayWidth(std::string_view text) {
+  size_t columns = 0;
+  for (char c : text) columns += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return columns;
+}
+
 std::string Ellipsize(const std::string& text, size_t width) {
   // Count UTF-8 code points as columns (good enough for op names).
   size_t columns = 0, i = 0, cut = std::string::npos;

@@ -21,6 +21,9 @@ std::string OrDash(const std::optional<int64_t>& value);
 std::string OrDash(const std::optional<double>& value, int decimals);
 // 928212 -> "906.5 KiB".
 std::string HumanBytes(int64_t bytes);
+// Display columns of UTF-8 text: its code points (bytes other than
+// continuation bytes).
+size_t DisplayWidth(std::string_view text);
 // Cuts `text` to `width` display columns, ending in "…" when cut.
 std::string Ellipsize(const std::string& text, size_t width);
 // Escapes &, <, >, " and ' for XML text and attribute values (SVG, JUnit),

@@ -100,17 +100,24 @@ std::vector<RunTable> MakeTables() {
         Int("traced_execution", "the runtrace execution whose Graph Execute window holds the trace",
             [](const Run& r, size_t, CellSink& s) { Put(s, r.figures.traced_execution); })},
        [](const Run&) -> size_t { return 1; }});
-  t.push_back({"artifacts",
-               "one row per file read",
-               {Text("path", "as given or found",
-                     [](const Run& r, size_t i, CellSink& s) { s.Text(r.artifacts[i].path); }),
-                Text("kind", "what its content is",
-                     [](const Run& r, size_t i, CellSink& s) {
-                       s.Text(ArtifactTypeName(r.artifacts[i].type));
-                     }),
-                Text("version", "the header's or viewer's version, \"\" when unknown",
-                     [](const Run& r, size_t i, CellSink& s) { s.Text(r.artifacts[i].version); })},
-               [](const Run& r) { return r.artifacts.size(); }});
+  t.push_back(
+      {"artifacts",
+       "one row per file read",
+       {Text("path", "as given or found",
+             [](const Run& r, size_t i, CellSink& s) { s.Text(r.artifacts[i].path); }),
+        Text("kind", "what its content is",
+             [](const Run& r, size_t i, CellSink& s) {
+               s.Text(ArtifactTypeName(r.artifacts[i].type));
+             }),
+        Text("version", "the header's or viewer's version, \"\" when unknown",
+             [](const Run& r, size_t i, CellSink& s) { s.Text(r.artifacts[i].version); }),
+        Text("application_version", "a profile's runner (qnn-net-run) version, or \"\"",
+             [](const Run& r, size_t i, CellSink& s) {
+               s.Text(r.artifacts[i].application_version);
+             }),
+        Text("backend_version", "a profile's backend version, or \"\"",
+             [](const Run& r, size_t i, CellSink& s) { s.Text(r.artifacts[i].backend_version); })},
+       [](const Run& r) { return r.artifacts.size(); }});
   t.push_back({"graphs",
                "one row per graph of the profile",
                {Int("graph_id", "0-based, in file order",
