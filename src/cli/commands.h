@@ -38,6 +38,7 @@ void RegisterHeapCommand(CLI::App& app, CommandRegistry& registry);
 void RegisterMemoryCommand(CLI::App& app, CommandRegistry& registry);
 void RegisterReportCommand(CLI::App& app, CommandRegistry& registry);
 void RegisterAotCommand(CLI::App& app, CommandRegistry& registry);
+void RegisterShellDocCommands(CLI::App& app, CommandRegistry& registry);
 
 inline void RegisterAllCommands(CLI::App& app, CommandRegistry& registry) {
   RegisterSummaryCommand(app, registry);
@@ -50,6 +51,7 @@ inline void RegisterAllCommands(CLI::App& app, CommandRegistry& registry) {
   RegisterMemoryCommand(app, registry);
   RegisterReportCommand(app, registry);
   RegisterAotCommand(app, registry);
+  RegisterShellDocCommands(app, registry);  // last: it describes the commands above
 }
 
 }  // namespace htpscope::cli
