@@ -215,6 +215,10 @@ TEST(FirstHourCli, ManPageComesFromTheHelpTexts) {
   EXPECT_NE(r.out.find(".SS \"htpscope graph\""), std::string::npos);
   EXPECT_NE(r.out.find("\\fB\\-\\-expect\\fR"), std::string::npos);
   EXPECT_NE(r.out.find(".SH EXIT STATUS"), std::string::npos);
+  // Flags take no value; options show CLI11's value type.
+  EXPECT_NE(r.out.find(".TP\n\\fB\\-\\-json\\fR\n"), std::string::npos);
+  EXPECT_NE(r.out.find(".TP\n\\fB\\-\\-top\\fR \\fIUINT\\fR\n"), std::string::npos);
+  EXPECT_NE(r.out.find(".SH NAME\nhtpscope \\- the true speed"), std::string::npos);
   // Hidden from the command list, and never a line starting with a roff
   // control character by accident.
   EXPECT_EQ(RunCli("--help").out.find("manpage"), std::string::npos);

@@ -14,11 +14,10 @@ CliOptionDoc OptionDoc(const CLI::Option* opt) {
   for (const auto& l : opt->get_lnames()) d.names.push_back("--" + l);
   for (const auto& s : opt->get_snames()) d.names.push_back("-" + s);
   d.help = opt->get_description();
-  if (opt->get_type_size() != 0) {
-    // CLI11's type name: "INT", "TEXT:{qnn,htp}", "TEXT:FILE".
-    std::string type = opt->get_type_name();
+  // CLI11's type name: "INT", "TEXT:{qnn,htp}", "TEXT:FILE"; "" for a flag.
+  const std::string type = opt->get_type_name();
+  if (opt->get_type_size() != 0 && !type.empty()) {
     d.value_name = type.substr(0, type.find(':'));
-    if (d.value_name.empty()) d.value_name = "VALUE";
     size_t open = type.find('{'), close = type.find('}');
     if (open != std::string::npos && close != std::string::npos && close > open) {
       std::string list = type.substr(open + 1, close - open - 1);
@@ -40,6 +39,8 @@ CliDoc DocOf(const CLI::App& app) {
   doc.program = "htpscope";
   doc.version = VersionText();
   doc.description = app.get_description();
+  const std::string prefix = doc.program + ": ";
+  if (doc.description.rfind(prefix, 0) == 0) doc.description.erase(0, prefix.size());
   for (const CLI::Option* opt : app.get_options())
     if (!opt->get_positional()) doc.global_options.push_back(OptionDoc(opt));
   for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <string_view>
+#include <utility>
 
 namespace htpscope {
 namespace {
@@ -50,9 +52,29 @@ std::string ZshDescription(const std::string& help) {
 // roff text: backslashes and hyphens escaped, no line starting with a
 // control character.
 std::string Roff(const std::string& text) {
+  // Non-ASCII characters the help texts use, as roff escapes: plain troff
+  // reads bytes, not UTF-8.
+  static constexpr std::pair<std::string_view, std::string_view> kGlyphs[] = {
+      {"µ", "\\(mc"}, {"÷", "\\(di"}, {"−", "\\-"},   {"×", "\\(mu"}, {"…", "..."},
+      {"≥", "\\(>="}, {"≤", "\\(<="}, {"→", "\\(->"}, {"—", "\\(em"}, {"–", "\\(en"},
+      {"·", "\\(pc"}, {"Σ", "\\(*S"}, {"±", "\\(+-"}};
   std::string out;
   bool line_start = true;
-  for (char c : text) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (static_cast<unsigned char>(c) >= 0x80) {
+      bool replaced = false;
+      for (const auto& [glyph, escape] : kGlyphs)
+        if (text.compare(i, glyph.size(), glyph) == 0) {
+          out += escape;
+          i += glyph.size() - 1;
+          replaced = true;
+          break;
+        }
+      if (!replaced) out += c;
+      line_start = false;
+      continue;
+    }
     if (line_start && (c == '.' || c == '\'')) out += "\\&";
     if (c == '\\')
       out += "\\e";

@@ -30,6 +30,11 @@ TEST(ShellDocs, ManPageEscapesRoff) {
   // A help text starting with '.' would be a roff request: it is guarded.
   EXPECT_NE(man.find("\n\\&.dot files \\- and \\e too\n"), std::string::npos) << man;
   EXPECT_NE(man.find("(one of: auto never)"), std::string::npos);
+  // UTF-8 the help texts use becomes roff glyphs; others pass through.
+  CliDoc doc = SmallDoc();
+  doc.commands[0].help = "cycles \u00f7 \u00b5s, B \u2212 A, caf\u00e9";
+  man = RenderManPage(doc);
+  EXPECT_NE(man.find("cycles \\(di \\(mcs, B \\- A, caf\u00e9\n"), std::string::npos) << man;
 }
 
 TEST(ShellDocs, CompletionsQuoteAndEscape) {
