@@ -174,6 +174,12 @@ void SpillFill(const Run& run, MemoryView* out) {
 
 }  // namespace
 
+std::optional<double> TrafficBytes::vtcm_read_hit_pct() const {
+  const int64_t read = vtcm_read + dram_read;  // each below 2^62: summed with checks upstream
+  if (read <= 0) return std::nullopt;
+  return static_cast<double>(vtcm_read) / static_cast<double>(read) * 100;
+}
+
 void TrafficBytes::Add(const TrafficBytes& other) {
   dram_read += other.dram_read;
   dram_write += other.dram_write;

@@ -34,6 +34,9 @@ struct TrafficBytes {
   int64_t dram_read = 0, dram_write = 0, vtcm_read = 0, vtcm_write = 0;
   int64_t dram() const { return dram_read + dram_write; }
   int64_t vtcm() const { return vtcm_read + vtcm_write; }
+  // VTCM hit ratio of reads, in percent: vtcm_read ÷ (vtcm_read + dram_read)
+  // × 100, the share of bytes read that VTCM served; nullopt with no reads.
+  std::optional<double> vtcm_read_hit_pct() const;
   void Add(const TrafficBytes& other);
 };
 

@@ -303,3 +303,20 @@ TEST(Memory, SpillFillOpTypes) {
 
 }  // namespace
 }  // namespace htpscope
+
+namespace htpscope {
+namespace {
+
+TEST(TrafficBytes, VtcmReadHitIsTheShareOfReadBytesVtcmServed) {
+  TrafficBytes b;
+  EXPECT_FALSE(b.vtcm_read_hit_pct());  // nothing read
+  b.dram_read = 300;
+  b.vtcm_read = 900;
+  b.dram_write = 5000;  // writes do not count
+  EXPECT_DOUBLE_EQ(b.vtcm_read_hit_pct().value_or(-1), 75.0);
+  b.vtcm_read = 0;
+  EXPECT_DOUBLE_EQ(b.vtcm_read_hit_pct().value_or(-1), 0.0);
+}
+
+}  // namespace
+}  // namespace htpscope

@@ -10,7 +10,7 @@
 
 #include "base/errors.h"
 #include "base/text_util.h"
-#include "formats/byte_source.h"
+#include "model/input_text.h"
 
 namespace htpscope {
 namespace {
@@ -70,8 +70,7 @@ StageTimings ParseStageTimings(const std::string& path, std::string_view text) {
 }
 
 StageTimings ReadStageTimings(const std::string& path) {
-  LoadedFile file = ReadWholeFile(path);
-  return ParseStageTimings(path, std::string_view(file.bytes.data(), file.bytes.size()));
+  return ParseStageTimings(path, ReadInputText(path));
 }
 
 StageDiff DiffStages(const StageTimings& a, const StageTimings& b) {

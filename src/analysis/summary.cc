@@ -118,6 +118,7 @@ Summary Summarize(const Run& run, const SummaryOptions& options) {
   out.warnings = run.warnings;
   out.clock = ChooseClock(run, options);
   BuildCoarse(run, &out);
+  out.op_warmup = ComputeOpWarmup(run);
   if (run.figures.fine_source == Source::kOptrace || run.figures.fine_source == Source::kQhas)
     BuildCategories(run, &out);
   if (run.figures.fine_source == Source::kOptrace || run.figures.fine_source == Source::kQhas) {

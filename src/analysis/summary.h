@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/op_warmup.h"
 #include "analysis/statistics.h"
 #include "model/run.h"
 
@@ -66,7 +67,7 @@ struct GraphCoarse {
 
 struct ClockSanity {
   double plausible_ghz = 0;
-  std::string source;  // "option", "runtrace" or "default"
+  std::string source;  // "option", "runtrace", "qhas" or "default"
 };
 
 struct CategoryTotal {
@@ -81,6 +82,7 @@ struct Summary {
   std::vector<GraphCoarse> graphs;  // the coarse view, per graph with executions
   ClockSanity clock;
   std::vector<CategoryTotal> categories;  // from the op instances
+  std::vector<OpWarmup> op_warmup;        // per-op cycles by execution (profile)
   std::vector<WarningRow> warnings;       // the run's, then the summary's own
 };
 

@@ -19,6 +19,7 @@ void AddTraffic(json& j, const TrafficBytes& b) {
   j["dram_write_bytes"] = b.dram_write;
   j["vtcm_read_bytes"] = b.vtcm_read;
   j["vtcm_write_bytes"] = b.vtcm_write;
+  j["vtcm_read_hit_pct"] = OptionalJson(b.vtcm_read_hit_pct());
 }
 
 json PeakJson(const CounterPeak& p, bool has_cycle) {
@@ -74,18 +75,21 @@ void RenderTraffic(const MemoryView& m, int top_n, std::string& out) {
       GroupDigits(t.vtcm_write), HumanBytes(t.vtcm_write));
   size_t rows = std::min(m.qnn_ops.size(), static_cast<size_t>(std::max(top_n, 0)));
   out += fmt::format("  QNN ops by DRAM bytes (top {} of {}):\n", rows, m.qnn_ops.size());
-  out += fmt::format("    {:<28} {:>5} {:>12} {:>12} {:>12} {:>12} {:>7}\n", "QNN op", "inst.",
-                     "DRAM read", "DRAM write", "VTCM read", "VTCM write", "% DRAM");
+  out +=
+      fmt::format("    {:<28} {:>5} {:>12} {:>12} {:>12} {:>12} {:>7} {:>9}\n", "QNN op", "inst.",
+                  "DRAM read", "DRAM write", "VTCM read", "VTCM write", "% DRAM", "VTCM hit");
   for (size_t i = 0; i < rows; ++i) {
     const QnnOpTraffic& g = m.qnn_ops[i];
-    out +=
-        fmt::format("    {:<28} {:>5} {:>12} {:>12} {:>12} {:>12} {:>7}{}\n", Ellipsize(g.name, 28),
-                    g.instances, GroupDigits(g.bytes.dram_read), GroupDigits(g.bytes.dram_write),
-                    GroupDigits(g.bytes.vtcm_read), GroupDigits(g.bytes.vtcm_write),
-                    Share(g.dram_share_pct), g.dram_dominant ? "  *" : "");
+    out += fmt::format("    {:<28} {:>5} {:>12} {:>12} {:>12} {:>12} {:>7} {:>9}{}\n",
+                       Ellipsize(g.name, 28), g.instances, GroupDigits(g.bytes.dram_read),
+                       GroupDigits(g.bytes.dram_write), GroupDigits(g.bytes.vtcm_read),
+                       GroupDigits(g.bytes.vtcm_write), Share(g.dram_share_pct),
+                       Share(g.bytes.vtcm_read_hit_pct()), g.dram_dominant ? "  *" : "");
   }
   out += fmt::format(
-      "    * DRAM-dominant: the fewest QNN ops that together carry ≥ {:.0f} % of DRAM bytes\n",
+      "    * DRAM-dominant: the fewest QNN ops that together carry ≥ {:.0f} % of DRAM bytes\n"
+      "    VTCM hit = VTCM read ÷ (VTCM read + DRAM read): the share of bytes read that VTCM "
+      "served\n",
       kDramDominantCoverPct);
   rows = std::min(m.ops.size(), static_cast<size_t>(std::max(top_n, 0)));
   out += fmt::format("  HTP op instances by DRAM bytes (top {} of {}):\n", rows, m.ops.size());

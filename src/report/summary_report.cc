@@ -116,10 +116,9 @@ void RenderCoarse(const Summary& s, std::string& out) {
     if (!IsExecuteStatistics(block)) continue;
     if (!stats_header) out += "  Statistics printed by the viewer:\n";
     stats_header = true;
-    out +=
-        fmt::format("    [{}] {}{}: {} {}\n", TerminalSafe(block.Name()),
-                    m.source.empty() ? "" : TerminalSafe(m.source) + " ", TerminalSafe(m.name),
-                    m.value ? FormatFigure(*m.value) : "-", TerminalSafe(m.unit));
+    out += fmt::format("    [{}] {}{}: {} {}\n", TerminalSafe(block.Name()),
+                       m.source.empty() ? "" : TerminalSafe(m.source) + " ", TerminalSafe(m.name),
+                       m.value ? FormatFigure(*m.value) : "-", TerminalSafe(m.unit));
   }
   out += fmt::format("  Plausible HTP clock: {:.3f} GHz ({})\n", s.clock.plausible_ghz,
                      s.clock.source == "runtrace" ? "highest effective clock of any runtrace phase"
@@ -222,12 +221,54 @@ void RenderPhases(const Summary& s, std::string& out) {
   out += fmt::format("  {:>4}  {:<20} {:>13} {:>11} {:>8}\n", "exec", "phase", "wall cycles",
                      "wall µs", "GHz");
   for (const auto& p : run.phases)
-    out +=
-        fmt::format("  {:>4}  {:<20} {:>13} {:>11.2f} {:>8}\n", p.execution, Ellipsize(TerminalSafe(p.phase), 20),
-                    OrDash(p.wall_cycles()), p.wall_us(), OrDash(p.effective_ghz(), 3));
+    out += fmt::format("  {:>4}  {:<20} {:>13} {:>11.2f} {:>8}\n", p.execution,
+                       Ellipsize(TerminalSafe(p.phase), 20), OrDash(p.wall_cycles()), p.wall_us(),
+                       OrDash(p.effective_ghz(), 3));
   if (run.figures.traced_execution)
     out += fmt::format("  The optrace lies inside execution {}'s Graph Execute window.\n",
                        *run.figures.traced_execution);
+}
+
+// Per graph, the top_n ops whose first execution costs most beyond the
+// settled state.
+void RenderOpWarmup(const Summary& s, int top_n, std::string& out) {
+  AppendSection(out, "Per-op warm-up: profile per-node cycles by execution");
+  const Run& run = *s.run;
+  std::optional<uint32_t> graph;
+  int shown = 0;
+  for (const auto& w : s.op_warmup) {
+    if (graph != w.graph) {
+      graph = w.graph;
+      shown = 0;
+      out += fmt::format("  graph {}:\n", run.graphs[w.graph].name.empty()
+                                              ? std::string("(unnamed)")
+                                              : TerminalSafe(run.graphs[w.graph].name));
+      out += fmt::format("    {:<34} {:>13} {:>13} {:>15} {:>13}\n", "op", "exec 1 (cold)",
+                         "exec 2", "steady median", "cold÷steady");
+    }
+    if (shown++ >= top_n) continue;
+    out +=
+        fmt::format("    {:<34} {:>13} {:>13} {:>15} {:>13}\n", Ellipsize(TerminalSafe(w.name), 34),
+                    GroupDigits(w.cold_cycles), w.warm_cycles ? GroupDigits(*w.warm_cycles) : "-",
+                    w.steady_median_cycles ? FormatFigure(*w.steady_median_cycles) : "-",
+                    w.cold_over_steady ? fmt::format("{:.1f}×", *w.cold_over_steady) : "-");
+  }
+  out +=
+      "  steady median = median over executions 3..N; cycles as the profile prints them per node\n";
+}
+
+json OpWarmupJson(const Summary& s) {
+  json rows = json::array();
+  for (const auto& w : s.op_warmup)
+    rows.push_back({{"graph", s.run->graphs[w.graph].name},
+                    {"name", w.name},
+                    {"op_id", OptionalJson(w.op_id)},
+                    {"executions", w.executions},
+                    {"cold_cycles", w.cold_cycles},
+                    {"warm_cycles", OptionalJson(w.warm_cycles)},
+                    {"steady_median_cycles", OptionalJson(w.steady_median_cycles)},
+                    {"cold_over_steady", OptionalJson(w.cold_over_steady)}});
+  return rows;
 }
 
 json ExecutionJson(const CoarseExecution& e, const Run& run) {
@@ -266,6 +307,7 @@ std::string RenderSummaryText(const Summary& s, int top_n) {
   if (run.figures.fine_source != Source::kNone) RenderFine(s, top_n, out);
   if (!run.units.empty()) RenderUnits(s, out);
   if (!run.phases.empty()) RenderPhases(s, out);
+  if (!s.op_warmup.empty()) RenderOpWarmup(s, top_n, out);
   out += CrossChecksSection(run.cross_checks);
   if (!s.warnings.empty()) {
     AppendSection(out, "Warnings");
@@ -314,6 +356,7 @@ json SummaryToJson(const Summary& s) {
                                          {"value", OptionalJson(m.value)},
                                          {"unit", m.unit}});
   j["clock"] = {{"plausible_ghz", s.clock.plausible_ghz}, {"source", s.clock.source}};
+  j["op_warmup"] = OpWarmupJson(s);
 
   const bool fine = f.fine_source != Source::kNone;
   j["fine_source"] = fine ? json(SourceName(f.fine_source)) : json(nullptr);

@@ -1,0 +1,35 @@
+// Per-op warm-up across the executions of a graph, from the profile's
+// per-node cycles (one execution = one profile block): what the community's
+// scripts compute as "cold → warm → steady" (e.g. 87,938 → 9,978 → 8,678
+// cycles, 10.1×).  The cycles are the profile's own per-node figure
+// (main-thread cycles at linting level, thread-aggregate at detailed level),
+// the same kind in every execution, so the ratio is meaningful either way.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/run.h"
+
+namespace htpscope {
+
+struct OpWarmup {
+  uint32_t graph = 0;                  // index into Run::graphs
+  std::string name;                    // the node as the profile names it ("conv_1", "Input")
+  std::optional<uint32_t> op_id;       // the n of OpId_n, when printed
+  int64_t cold_cycles = 0;             // execution 1 (power-on, VTCM acquire, caches)
+  std::optional<int64_t> warm_cycles;  // execution 2
+  std::optional<double> steady_median_cycles;  // median over executions 3..N
+  std::optional<double> cold_over_steady;      // cold ÷ steady median
+  int executions = 0;                          // executions that list this node
+};
+
+// One row per (graph, profile node) listed in the graph's first execution,
+// for graphs with at least two executions; ordered per graph by the cycles
+// the first execution spends beyond the steady state (or execution 2 when
+// there is no third), most first.
+std::vector<OpWarmup> ComputeOpWarmup(const Run& run);
+
+}  // namespace htpscope
