@@ -2,11 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <stdexcept>
 
 #include "base/errors.h"
+#include "base/suggest.h"
 #include "base/text_util.h"
 
 namespace htpscope {
@@ -128,7 +130,8 @@ Gate ParseGate(std::string_view expr) {
   std::string_view family = metric.substr(0, first_colon);
   if (family != "op" && family != "htp" && family != "unit" && family != "stage")
     return fail(metric_offset,
-                fmt::format("unknown family \"{}\": expected op, htp, unit or stage", family));
+                fmt::format("unknown family \"{}\": expected op, htp, unit or stage{}", family,
+                            DidYouMean(family, {"op", "htp", "unit", "stage"})));
   size_t last_colon = metric.rfind(':');
   if (last_colon == first_colon)
     return fail(metric_offset + first_colon + 1,
@@ -145,6 +148,26 @@ Gate ParseGate(std::string_view expr) {
   gate.field = std::string(field);
   return gate;
 }
+
+namespace {
+
+// A misspelt field ("wal_us"), else a misspelt item name without wildcards.
+std::string GateSuggestion(const Gate& gate, const std::vector<GateSubject>& subjects) {
+  std::vector<std::string> fields, names;
+  for (const auto& s : subjects) {
+    if (s.family != gate.family) continue;
+    if (std::find(fields.begin(), fields.end(), s.field) == fields.end()) fields.push_back(s.field);
+    if (s.field == gate.field && std::find(names.begin(), names.end(), s.name) == names.end())
+      names.push_back(s.name);
+  }
+  if (std::find(fields.begin(), fields.end(), gate.field) == fields.end())
+    return DidYouMean(gate.field, fields);
+  if (!gate.family.empty() && gate.pattern.find_first_of("*?") == std::string::npos)
+    return DidYouMean(gate.pattern, names);
+  return "";
+}
+
+}  // namespace
 
 GateResult EvaluateGate(const Gate& gate, const std::vector<GateSubject>& subjects) {
   GateResult r;
@@ -184,6 +207,7 @@ GateResult EvaluateGate(const Gate& gate, const std::vector<GateSubject>& subjec
     r.detail = gate.family.empty() ? fmt::format("no run-level figure named \"{}\"", gate.field)
                                    : fmt::format("no {} item matches \"{}\" with a field \"{}\"",
                                                  gate.family, gate.pattern, gate.field);
+    r.detail += GateSuggestion(gate, subjects);
     return r;
   }
   if (gate.family.empty() && r.compared == 0) {

@@ -144,6 +144,23 @@ TEST(GateEvaluate, ThresholdDirectionsGlobsAndSkips) {
   r = EvaluateGate(ParseGate("bogus_us>+5%"), subjects);
   EXPECT_FALSE(r.evaluated);
   EXPECT_EQ(GateExitStatus({EvaluateGate(ParseGate("wall_us>+6%"), subjects), r}), 2);
+
+  // A misspelt metric, field or item name gets the closest real one.
+  EXPECT_EQ(EvaluateGate(ParseGate("wal_us>+5%"), subjects).detail,
+            "no run-level figure named \"wal_us\" (did you mean \"wall_us\"?)");
+  EXPECT_EQ(EvaluateGate(ParseGate("op:*:dcp_cycles>+5%"), subjects).detail,
+            "no op item matches \"*\" with a field \"dcp_cycles\" (did you mean \"dpc_cycles\"?)");
+  EXPECT_EQ(EvaluateGate(ParseGate("op:conv_2:dpc_cycles>+5%"), subjects).detail,
+            "no op item matches \"conv_2\" with a field \"dpc_cycles\" (did you mean \"conv_1\"?)");
+  // Nothing close: no suggestion.
+  EXPECT_EQ(EvaluateGate(ParseGate("bogus_us>+5%"), subjects).detail,
+            "no run-level figure named \"bogus_us\"");
+  try {
+    ParseGate("ops:*:dpc_cycles>5");
+    ADD_FAILURE() << "no error";
+  } catch (const GateSyntaxError& e) {
+    EXPECT_NE(std::string(e.what()).find("(did you mean \"op\"?)"), std::string::npos) << e.what();
+  }
 }
 
 TEST(GateExit, RegressionBeatsPassAndInputErrorBeatsRegression) {

@@ -3,11 +3,11 @@
 // comparison of two runs with CI gates.
 #include <fmt/format.h>
 
-
 #include "analysis/aot_flame.h"
 #include "analysis/aot_stages.h"
 #include "analysis/gate.h"
 #include "base/errors.h"
+#include "cli/cli_support.h"
 #include "cli/commands.h"
 #include "cli/output_file.h"
 #include "model/lowering_profile.h"
@@ -136,7 +136,7 @@ void RegisterAotCommand(CLI::App& app, CommandRegistry& registry) {
   cmd->add_option("--rate", o.rate_hz,
                   "Samples per second of collapsed stacks (and speedscope unit none); py-spy's "
                   "default is 100")
-      ->check(CLI::PositiveNumber);
+      ->check(GreaterThan(0));
   cmd->add_option("--fail-on", o.fail_on,
                   "Gate: fail (exit 1) when EXPR holds, e.g. 'total_seconds>+5%'; repeatable")
       ->allow_extra_args(false);
@@ -147,7 +147,7 @@ void RegisterAotCommand(CLI::App& app, CommandRegistry& registry) {
                   "Also write a flame graph (two profiles: differential, red slower / blue "
                   "faster) as a standalone SVG file");
   cmd->add_option("--top", o.top, "Frames listed per stage (and, at least 10, changed frames)")
-      ->check(CLI::PositiveNumber);
+      ->check(AtLeast(1));
   cmd->footer(kFooter);
   registry.Add(cmd, [] {
     try {

@@ -42,6 +42,7 @@ void RegisterSqlCommand(CLI::App& app, CommandRegistry& registry);
 void RegisterExportCommand(CLI::App& app, CommandRegistry& registry);
 void RegisterIngestCommand(CLI::App& app, CommandRegistry& registry);
 void RegisterTrendCommand(CLI::App& app, CommandRegistry& registry);
+void RegisterShellDocCommands(CLI::App& app, CommandRegistry& registry);
 
 inline void RegisterAllCommands(CLI::App& app, CommandRegistry& registry) {
   RegisterSummaryCommand(app, registry);
@@ -58,6 +59,7 @@ inline void RegisterAllCommands(CLI::App& app, CommandRegistry& registry) {
   RegisterExportCommand(app, registry);
   RegisterIngestCommand(app, registry);
   RegisterTrendCommand(app, registry);
+  RegisterShellDocCommands(app, registry);  // last: it describes the commands above
 }
 
 }  // namespace htpscope::cli

@@ -6,8 +6,10 @@
 #include "analysis/run_diff.h"
 #include "analysis/stage_timings.h"
 #include "base/errors.h"
+#include "cli/cli_support.h"
 #include "cli/commands.h"
 #include "cli/run_args.h"
+#include "cli/terminal.h"
 #include "model/run.h"
 #include "report/diff_report.h"
 
@@ -94,10 +96,10 @@ void RegisterDiffCommand(CLI::App& app, CommandRegistry& registry) {
   cmd->add_flag("--stages", options.stages,
                 "Compare two lowering-stage timing CSVs (stage,seconds) instead of runs");
   cmd->add_option("--top", options.top_n, "Rows in the op tables of text and markdown output")
-      ->check(CLI::PositiveNumber);
+      ->check(AtLeast(1));
   cmd->add_option("--clock-ghz", options.clock_ghz,
                   "Plausible HTP clock for the summaries' cycles÷µs sanity check")
-      ->check(CLI::PositiveNumber);
+      ->check(GreaterThan(0));
   cmd->footer(kFooter);
   registry.Add(cmd, [] {
     DiffFormat format = *ParseDiffFormat(options.format);
@@ -151,7 +153,11 @@ void RegisterDiffCommand(CLI::App& app, CommandRegistry& registry) {
     std::vector<RunFacts> side_b = LoadSide(inputs_b, summary_options, options.allow_mismatch);
     RunDiff diff = DiffRuns(side_a, side_b);
     auto results = evaluate(GateSubjects(diff));
-    fmt::print("{}", RenderRunDiff(diff, results, format, options.top_n));
+    std::string text = RenderRunDiff(diff, results, format, options.top_n);
+    if (format == DiffFormat::kText)
+      PrintReport(text);
+    else
+      fmt::print("{}", text);
     return GateExitStatus(results);
   });
 }

@@ -3,9 +3,11 @@
 #include <stdexcept>
 
 #include "base/errors.h"
+#include "base/suggest.h"
 #include "cli/commands.h"
 #include "cli/output_file.h"
 #include "cli/run_args.h"
+#include "cli/terminal.h"
 #include "model/input_text.h"
 #include "model/run.h"
 #include "report/graph_report.h"
@@ -14,6 +16,24 @@ namespace htpscope::cli {
 
 void AddGroupingOptions(CLI::App* cmd, std::vector<std::string>& groups, std::string& group_by);
 Grouping MakeGrouping(const std::vector<std::string>& groups, const std::string& group_by);
+void AddTopOptions(CLI::App* cmd, size_t& top, bool& all, const std::string& what);
+
+namespace {
+
+// "expect.txt line 3: no op group named "MatMul_9" (did you mean "MatMul_0"?)".
+std::string UnknownGroupMessage(const std::string& path, const std::vector<ExpectedEdge>& edges,
+                                const std::string& name, const std::vector<std::string>& groups) {
+  int line = 0;
+  for (const auto& e : edges)
+    if (e.from == name || e.to == name) {
+      line = e.line;
+      break;
+    }
+  return fmt::format("--expect {} line {}: no op group named \"{}\"{}", path, line, name,
+                     DidYouMean(name, groups));
+}
+
+}  // namespace
 
 void RegisterGraphCommand(CLI::App& app, CommandRegistry& registry) {
   struct Options {
@@ -24,6 +44,8 @@ void RegisterGraphCommand(CLI::App& app, CommandRegistry& registry) {
     std::string dot;
     std::vector<std::string> drop_edges;
     bool json = false;
+    size_t top = 20;
+    bool all = false;
   };
   static Options o;
   auto* cmd = app.add_subcommand(
@@ -35,13 +57,14 @@ void RegisterGraphCommand(CLI::App& app, CommandRegistry& registry) {
   AddGroupingOptions(cmd, o.groups, o.group_by);
   cmd->add_option("--expect", o.expect,
                   "An expected DAG: one edge \"A -> B\" per line over op group names; prints the "
-                  "edges missing from and extra in the compiled graph")
+                  "edges missing from and extra in the compiled graph, and exits 1 when any is")
       ->check(CLI::ExistingFile);
   cmd->add_option("--dot", o.dot, "Also write the graph as Graphviz DOT");
   cmd->add_option("--drop-edge", o.drop_edges,
                   "What-if: recompute the critical path without the dependencies from op group A "
                   "to op group B (A->B, repeatable); prints the estimated wall saving");
   cmd->add_flag("--json", o.json, "Print JSON (schema: docs/timeline-and-graph.md)");
+  AddTopOptions(cmd, o.top, o.all, "ops, dependencies and dominant-path groups");
   registry.Add(cmd, [] {
     GraphViewOptions options;
     options.grouping = MakeGrouping(o.groups, o.group_by);
@@ -62,6 +85,11 @@ void RegisterGraphCommand(CLI::App& app, CommandRegistry& registry) {
     } catch (const std::invalid_argument& e) {
       throw UsageError(fmt::format("--drop-edge {}", e.what()));
     }
+    // A name the graph has no group for is a mistake in the expectation or
+    // the grouping, as in --drop-edge: the comparison would mean nothing.
+    if (view.expect && !view.expect->unknown_names.empty())
+      throw UsageError(UnknownGroupMessage(o.expect, *options.expected,
+                                           view.expect->unknown_names.front(), view.groups.names));
     if (!o.dot.empty()) {
       std::vector<std::string> inputs = InputsOfRun(run);
       inputs.push_back(o.expect);
@@ -70,8 +98,10 @@ void RegisterGraphCommand(CLI::App& app, CommandRegistry& registry) {
     if (o.json)
       fmt::print("{}\n", GraphToJson(view, run).dump(2));
     else
-      fmt::print("{}", RenderGraphText(view, run));
-    return 0;
+      PrintReport(RenderGraphText(view, run, o.all ? 0 : o.top));
+    // Like diff --fail-on: a CI gate.  1 when the compiled graph's
+    // dependencies differ from the expected DAG.
+    return view.expect && (!view.expect->missing.empty() || !view.expect->extra.empty()) ? 1 : 0;
   });
 }
 

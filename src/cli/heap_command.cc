@@ -2,6 +2,7 @@
 
 #include "analysis/heap.h"
 #include "cli/commands.h"
+#include "cli/terminal.h"
 #include "report/heap_report.h"
 #include "report/text_sanitize.h"
 
@@ -26,7 +27,7 @@ void RegisterHeapCommand(CLI::App& app, CommandRegistry& registry) {
     if (options.json) {
       fmt::print("{}\n", HeapToJson(runs).dump(2));
     } else {
-      fmt::print("{}", RenderHeapText(runs));
+      PrintReport(RenderHeapText(runs));
     }
     // Every figure a file supports is printed above; a problem in any file
     // still makes the input bad.

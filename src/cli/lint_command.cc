@@ -2,7 +2,9 @@
 
 #include "analysis/lint.h"
 #include "base/errors.h"
+#include "cli/cli_support.h"
 #include "cli/commands.h"
+#include "cli/terminal.h"
 #include "model/run.h"
 #include "report/lint_report.h"
 
@@ -27,10 +29,9 @@ void RegisterLintCommand(CLI::App& app, CommandRegistry& registry) {
                   "qnn-profile-viewer linting output (text or CSV) or snpe-diagview text")
       ->required();
   cmd->add_flag("--json", options.json, "Print JSON (schema: docs/lint-heap-memory.md)");
-  cmd->add_option("--top", options.top_n, "Bottlenecks listed per graph")
-      ->check(CLI::PositiveNumber);
+  cmd->add_option("--top", options.top_n, "Bottlenecks listed per graph")->check(AtLeast(1));
   cmd->add_option("--rows", options.rows, "Op-table rows per graph (most exposed first)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(AtLeast(0));
   cmd->add_option("--block", options.block,
                   "Which linting block (an execution or statistics section) the top-level JSON "
                   "fields describe (0-based, file order)");
@@ -72,7 +73,7 @@ void RegisterLintCommand(CLI::App& app, CommandRegistry& registry) {
     } else {
       LintReportOptions report_options;
       report_options.rows = options.rows;
-      fmt::print("{}", RenderLintText(lint, report_options));
+      PrintReport(RenderLintText(lint, report_options));
     }
     return 0;
   });

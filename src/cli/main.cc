@@ -14,14 +14,19 @@
 #include <string_view>
 
 #include "base/errors.h"
+#include "cli/cli_support.h"
 #include "cli/commands.h"
+#include "cli/terminal.h"
+#include "cli/version.h"
 #include "model/input_text.h"
 #include "report/text_sanitize.h"
 
 namespace {
 
 int Fail(std::string_view what, std::string_view message, int status) {
-  fmt::print(stderr, "htpscope: {}: {}\n", what, htpscope::TerminalSafe(message));
+  std::string prefix = fmt::format("htpscope: {}", what);
+  fmt::print(stderr, "{}: {}\n", htpscope::cli::StyleError(prefix, htpscope::cli::StderrStyled()),
+             htpscope::TerminalSafe(message));
   return status;
 }
 
@@ -48,15 +53,22 @@ int main(int argc, char** argv) {
       "htpscope: the true speed, memory and numerics of models on the Hexagon NPU (QNN HTP), "
       "from profiling artifacts alone"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "htpscope 0.1.0");
+  app.formatter(htpscope::cli::MakeHelpFormatter());  // before the subcommands: they inherit it
+  app.fallthrough();                                  // --color works after the subcommand too
+  app.set_version_flag("--version", htpscope::cli::VersionText());
+  std::string color = "auto";
+  app.add_option("--color", color,
+                 "Colour in text output: auto (on terminals, unless NO_COLOR is set), always, "
+                 "never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
   htpscope::cli::CommandRegistry registry;
   htpscope::cli::RegisterAllCommands(app, registry);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    int rc = app.exit(e);
-    return rc == 0 ? 0 : 2;
+    return htpscope::cli::ReportParseError(app, e);
   }
+  htpscope::cli::SetColorMode(htpscope::cli::ParseColorMode(color));
   // One place maps each kind of failure to its message and exit status
   // (base/errors.h, docs/errors.md).
   using namespace htpscope;

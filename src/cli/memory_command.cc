@@ -2,8 +2,10 @@
 
 #include "analysis/memory.h"
 #include "base/errors.h"
+#include "cli/cli_support.h"
 #include "cli/commands.h"
 #include "cli/run_args.h"
+#include "cli/terminal.h"
 #include "model/run.h"
 #include "report/memory_report.h"
 
@@ -22,7 +24,7 @@ void RegisterMemoryCommand(CLI::App& app, CommandRegistry& registry) {
       "total and per op, Spill/Fill");
   AddRunArgs(cmd, options.run);
   cmd->add_flag("--json", options.json, "Print JSON (schema: docs/lint-heap-memory.md)");
-  cmd->add_option("--top", options.top_n, "Rows in the per-op tables")->check(CLI::PositiveNumber);
+  cmd->add_option("--top", options.top_n, "Rows in the per-op tables")->check(AtLeast(1));
   registry.Add(cmd, [] {
     Run run = LoadRunFromArgs(options.run);
     if (!run.Has(ArtifactType::kOptrace) && !run.Has(ArtifactType::kQhas) &&
@@ -34,7 +36,7 @@ void RegisterMemoryCommand(CLI::App& app, CommandRegistry& registry) {
     if (options.json) {
       fmt::print("{}\n", MemoryToJson(memory).dump(2));
     } else {
-      fmt::print("{}", RenderMemoryText(memory, options.top_n));
+      PrintReport(RenderMemoryText(memory, options.top_n));
     }
     return 0;
   });

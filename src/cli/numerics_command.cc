@@ -10,6 +10,7 @@
 
 #include "analysis/numerics.h"
 #include "base/errors.h"
+#include "cli/cli_support.h"
 #include "cli/commands.h"
 #include "model/tensor_set.h"
 #include "report/numerics_report.h"
@@ -121,9 +122,9 @@ void RegisterNumericsCommand(CLI::App& app, CommandRegistry& registry) {
                   "Layout of device tensors whose source states none (e.g. NHWC)")
       ->check(CLI::IsMember(layouts));
   cmd->add_option("--threads", args.threads, "Threads per tensor comparison (default 2)")
-      ->check(CLI::Range(1, 64));
+      ->check(Between(1, 64));
   cmd->add_option("--preview", args.preview, "Values shown per tensor preview (default 4)")
-      ->check(CLI::Range(0, 64));
+      ->check(Between(0, 64));
   registry.Add(cmd, [] { return RunNumerics(args); });
 }
 

@@ -8,6 +8,7 @@
 
 #include "analysis/summary.h"
 #include "base/errors.h"
+#include "cli/cli_support.h"
 #include "cli/commands.h"
 #include "cli/output_file.h"
 #include "cli/run_args.h"
@@ -67,18 +68,18 @@ void RegisterReportCommand(CLI::App& app, CommandRegistry& registry) {
   cmd->add_option("--title", options.title, "Page title (default: the run's label)");
   cmd->add_option("--timeline-px", options.timeline_px,
                   "Timeline base resolution: slices narrower than graph wall ÷ this are merged")
-      ->check(CLI::Range(100, 1000000));
+      ->check(Between(100, 1000000));
   cmd->add_option("--max-rows", options.max_rows,
                   "Rows kept per op table (the biggest by dominant-path cycles)")
-      ->check(CLI::PositiveNumber);
+      ->check(AtLeast(1));
   cmd->add_option("--max-items", options.max_items,
                   "Items kept per list in the graph and attached sections")
-      ->check(CLI::PositiveNumber);
+      ->check(AtLeast(1));
   cmd->add_flag("!--no-graph", options.graph,
                 "Leave out the compiled-graph section (dependency graph, critical path)");
   cmd->add_option("--clock-ghz", options.clock_ghz,
                   "Plausible HTP clock for the cycles÷µs sanity check (as for summary)")
-      ->check(CLI::PositiveNumber);
+      ->check(GreaterThan(0));
   cmd->add_option("--attach", options.attachments,
                   "NAME=FILE.json: add another command's --json output as section NAME "
                   "(graph, lint, heap, memory, numerics, diff)");

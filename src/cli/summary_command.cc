@@ -1,9 +1,11 @@
 #include <fmt/format.h>
 
 #include "analysis/summary.h"
+#include "cli/cli_support.h"
 #include "cli/commands.h"
-#include "cli/run_args.h"
 #include "cli/etdump_summary_command.h"
+#include "cli/run_args.h"
+#include "cli/terminal.h"
 #include "model/run.h"
 #include "report/summary_report.h"
 
@@ -23,13 +25,12 @@ void RegisterSummaryCommand(CLI::App& app, CommandRegistry& registry) {
       "run, with clock sanity, cross-checks and what is missing");
   AddRunArgs(cmd, options.run);
   cmd->add_flag("--json", options.json, "Print JSON (schema: docs/summary-json.md)");
-  cmd->add_option("--top", options.top_n, "Rows in the top-N op tables")
-      ->check(CLI::PositiveNumber);
+  cmd->add_option("--top", options.top_n, "Rows in the top-N op tables")->check(AtLeast(1));
   cmd->add_option("--clock-ghz", options.clock_ghz,
                   "Plausible HTP clock for the cycles÷µs sanity check (default: the runtrace's "
                   "highest phase clock, "
                   "else 2.0)")
-      ->check(CLI::PositiveNumber);
+      ->check(GreaterThan(0));
   registry.Add(cmd, [] {
     if (AllInputsAreEtdumps(options.run.inputs))
       return RunEtdumpSummary(options.run.inputs, options.json, options.top_n);
@@ -41,7 +42,7 @@ void RegisterSummaryCommand(CLI::App& app, CommandRegistry& registry) {
     if (options.json) {
       fmt::print("{}\n", SummaryToJson(summary).dump(2));
     } else {
-      fmt::print("{}", RenderSummaryText(summary, options.top_n));
+      PrintReport(RenderSummaryText(summary, options.top_n));
     }
     return 0;
   });

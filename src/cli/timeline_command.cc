@@ -5,9 +5,11 @@
 #include "analysis/dependency_graph.h"
 #include "analysis/timeline.h"
 #include "base/errors.h"
+#include "cli/cli_support.h"
 #include "cli/commands.h"
 #include "cli/output_file.h"
 #include "cli/run_args.h"
+#include "cli/terminal.h"
 #include "model/input_text.h"
 #include "model/run.h"
 #include "report/timeline_report.h"
@@ -22,6 +24,12 @@ void AddGroupingOptions(CLI::App* cmd, std::vector<std::string>& groups, std::st
   cmd->add_option("--group-by", group_by,
                   "Default grouping of ops: qnn (QNN op) or htp (HTP op type)")
       ->check(CLI::IsMember({"qnn", "htp"}));
+}
+
+void AddTopOptions(CLI::App* cmd, size_t& top, bool& all, const std::string& what) {
+  cmd->add_option("--top", top, "Rows per list in text output (" + what + "); default 20")
+      ->check(AtLeast(1));
+  cmd->add_flag("--all", all, "List every row in text output");
 }
 
 Grouping MakeGrouping(const std::vector<std::string>& groups, const std::string& group_by) {
@@ -45,6 +53,8 @@ void RegisterTimelineCommand(CLI::App& app, CommandRegistry& registry) {
     std::optional<int64_t> from_cycle, to_cycle;
     std::optional<std::string> from_op, to_op;
     int width = 100;
+    size_t top = 20;
+    bool all = false;
     std::string svg;
     bool json = false;
   };
@@ -63,9 +73,10 @@ void RegisterTimelineCommand(CLI::App& app, CommandRegistry& registry) {
                   "Window start: the first start of this op (QNN op name, HTP op type or group)");
   cmd->add_option("--to", o.to_op,
                   "Window end: the last end of this op (QNN op name, HTP op type or group)");
-  cmd->add_option("--width", o.width, "Columns of the text timeline")->check(CLI::Range(10, 1000));
+  cmd->add_option("--width", o.width, "Columns of the text timeline")->check(Between(10, 1000));
   cmd->add_option("--svg", o.svg, "Also write the timeline as a standalone SVG file");
   cmd->add_flag("--json", o.json, "Print JSON (schema: docs/timeline-and-graph.md)");
+  AddTopOptions(cmd, o.top, o.all, "op groups and warnings");
   registry.Add(cmd, [] {
     Run run = LoadRunFromArgs(o.run);
     if (run.slices.empty())
@@ -77,12 +88,11 @@ void RegisterTimelineCommand(CLI::App& app, CommandRegistry& registry) {
     Timeline timeline = BuildTimeline(run, grouping, window);
     DependencyGraph graph = BuildDependencyGraph(run);
     AddSerializationWarnings(timeline, graph, grouping);
-    if (!o.svg.empty())
-      WriteOutputFile(o.svg, RenderTimelineSvg(timeline, run), InputsOfRun(run));
+    if (!o.svg.empty()) WriteOutputFile(o.svg, RenderTimelineSvg(timeline, run), InputsOfRun(run));
     if (o.json)
       fmt::print("{}\n", TimelineToJson(timeline, run).dump(2));
     else
-      fmt::print("{}", RenderTimelineText(timeline, o.width));
+      PrintReport(RenderTimelineText(timeline, o.width, o.all ? 0 : o.top));
     return 0;
   });
 }

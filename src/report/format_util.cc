@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <vector>
 
 namespace htpscope {
 
@@ -64,6 +65,19 @@ size_t DisplayWidth(std::string_view text) {
   size_t columns = 0;
   for (char c : text) columns += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
   return columns;
+}
+
+std::string EllipsizeLeft(const std::string& text, size_t width) {
+  // Code point starts, counted from the end.
+  std::vector<size_t> starts;
+  for (size_t i = 0; i < text.size(); ++i)
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) starts.push_back(i);
+  if (starts.size() <= width || width == 0) return text;
+  std::string tail = text.substr(starts[starts.size() - (width - 1)]);
+  size_t slash = tail.find('/');
+  if (slash != std::string::npos && slash > 0 && slash <= tail.size() / 2)
+    tail = tail.substr(slash);
+  return "…" + tail;
 }
 
 std::string Ellipsize(const std::string& text, size_t width) {

@@ -9,6 +9,7 @@
 
 #include "report/format_util.h"
 #include "report/json_values.h"
+#include "report/row_limit.h"
 #include "report/run_sections.h"
 #include "report/timeline_report.h"
 
@@ -84,8 +85,9 @@ std::string DotEscape(std::string_view text) {
   return out;
 }
 
-std::string RenderGraphText(const GraphView& v, const Run& run) {
+std::string RenderGraphText(const GraphView& v, const Run& run, size_t max_rows) {
   const DependencyGraph& g = v.graph;
+  const RowLimit limit{max_rows};
   std::string out;
   std::map<uint8_t, size_t> by_kind;
   for (const auto& e : g.edges)
@@ -123,14 +125,20 @@ std::string RenderGraphText(const GraphView& v, const Run& run) {
       ge.second |= e.kinds;
     }
     if (group_edges.empty()) out += "  (none)\n";
-    for (const auto& [ab, info] : group_edges)
+    const size_t shown = limit.Shown(group_edges.size());
+    size_t i = 0;
+    for (const auto& [ab, info] : group_edges) {
+      if (i++ == shown) break;
       out += fmt::format("  {} -> {}: {} ({})\n", AsciiFit(v.groups.names[ab.first], 60),
                          AsciiFit(v.groups.names[ab.second], 60), info.first,
                          EdgeKindNames(info.second));
+    }
+    AppendMoreLine(out, group_edges.size(), shown, "group dependencies");
   }
 
   AppendSection(out, "Predecessors of each op, grouped by op group");
-  for (uint32_t n = 0; n < g.nodes.size(); ++n) {
+  const size_t ops_shown = limit.Shown(g.nodes.size());
+  for (uint32_t n = 0; n < ops_shown; ++n) {
     const DepNode& node = g.nodes[n];
     auto preds = PredecessorsByGroup(g, v.groups, n);
     std::string list;
@@ -145,16 +153,21 @@ std::string RenderGraphText(const GraphView& v, const Run& run) {
                                     : "",
                     list.empty() ? "(none)" : list);
   }
+  AppendMoreLine(out, g.nodes.size(), ops_shown, "ops");
 
   AppendSection(out,
                 "Shared tensors (read by ops of more than one op group besides their producer)");
   if (v.shared_tensors.empty()) out += "  (none)\n";
-  for (const auto& s : v.shared_tensors)
+  const size_t tensors_shown = limit.Shown(v.shared_tensors.size());
+  for (size_t t = 0; t < tensors_shown; ++t) {
+    const auto& s = v.shared_tensors[t];
     out += fmt::format(
         "  {} {:<13} {}-> {} op groups: {}{}\n", OpIdHex(s.tensor), TensorKindName(s.kind),
         s.producer_group.empty() ? "" : "from " + AsciiFit(s.producer_group, 40) + " ",
         s.consumer_groups.size(), NameList(s.consumer_groups),
         s.constant() ? "  [shared_constant]" : "");
+  }
+  AppendMoreLine(out, v.shared_tensors.size(), tensors_shown, "shared tensors");
   if (!v.shared_tensors.empty())
     out +=
         "  static and constant_copy tensors are flagged: the compiler de-duplicates byte-identical "
@@ -165,12 +178,17 @@ std::string RenderGraphText(const GraphView& v, const Run& run) {
     const auto& c = *v.expect;
     out += fmt::format("  matched {}, missing {}, extra {}\n", c.matched.size(), c.missing.size(),
                        c.extra.size());
-    for (const auto& e : c.missing)
-      out += fmt::format("  missing: {} -> {} (line {})\n", AsciiFit(e.from, 60),
-                         AsciiFit(e.to, 60), e.line);
-    for (const auto& e : c.extra)
-      out += fmt::format("  extra:   {} -> {}{}\n", AsciiFit(e.from, 60), AsciiFit(e.to, 60),
-                         e.data ? "" : " (sequencer order only)");
+    const size_t missing_shown = limit.Shown(c.missing.size());
+    for (size_t i = 0; i < missing_shown; ++i)
+      out += fmt::format("  missing: {} -> {} (line {})\n", AsciiFit(c.missing[i].from, 60),
+                         AsciiFit(c.missing[i].to, 60), c.missing[i].line);
+    AppendMoreLine(out, c.missing.size(), missing_shown, "missing edges");
+    const size_t extra_shown = limit.Shown(c.extra.size());
+    for (size_t i = 0; i < extra_shown; ++i)
+      out += fmt::format("  extra:   {} -> {}{}\n", AsciiFit(c.extra[i].from, 60),
+                         AsciiFit(c.extra[i].to, 60),
+                         c.extra[i].data ? "" : " (sequencer order only)");
+    AppendMoreLine(out, c.extra.size(), extra_shown, "extra edges");
     for (const auto& n : c.unknown_names)
       out += fmt::format("  unknown: {} is no op group of this graph\n", AsciiFit(n, 60));
   }
@@ -187,15 +205,29 @@ std::string RenderGraphText(const GraphView& v, const Run& run) {
                        v.wall_cycles ? GroupDigits(*v.wall_cycles) : "?", v.critical.nodes.size());
     out += fmt::format("  {:>3}  {:<24} {:<30} {:<18} {:>12} {:>8}\n", "#", "op group",
                        "HTP op type", "op id", "cycles", "of wall");
-    int i = 0;
-    for (uint32_t n : v.critical.nodes) {
+    // A long path shows its heaviest steps, in path order ('#' = position).
+    const size_t steps_shown = limit.Shown(v.critical.nodes.size());
+    std::vector<size_t> steps(v.critical.nodes.size());
+    for (size_t k = 0; k < steps.size(); ++k) steps[k] = k;
+    std::stable_sort(steps.begin(), steps.end(), [&](size_t a, size_t b) {
+      return g.nodes[v.critical.nodes[a]].duration_cycles >
+             g.nodes[v.critical.nodes[b]].duration_cycles;
+    });
+    steps.resize(steps_shown);
+    std::sort(steps.begin(), steps.end());
+    int64_t left_out_cycles = v.critical.length_cycles;
+    for (size_t k : steps) {
+      const uint32_t n = v.critical.nodes[k];
       const DepNode& node = g.nodes[n];
-      out += fmt::format("  {:>3}  {:<24} {:<30} {:<18} {:>12} {:>8}\n", ++i,
+      left_out_cycles -= node.duration_cycles;
+      out += fmt::format("  {:>3}  {:<24} {:<30} {:<18} {:>12} {:>8}\n", k + 1,
                          AsciiFit(v.groups.names[v.groups.of_node[n]], 24),
                          AsciiFit(node.htp_op_type, 30), OpIdHex(node.id),
                          GroupDigits(node.duration_cycles),
                          ShareText(node.duration_cycles, v.wall_cycles));
     }
+    AppendMoreLine(out, v.critical.nodes.size(), steps_shown, "shorter steps",
+                   fmt::format(", {} cycles", GroupDigits(left_out_cycles)));
     out +=
         "  cycles = an op's measured duration (first slice start to last slice end); the path "
         "assumes unlimited units and no dispatch cost\n";
@@ -236,14 +268,22 @@ std::string RenderGraphText(const GraphView& v, const Run& run) {
     std::stable_sort(groups.begin(), groups.end(),
                      [](const auto& a, const auto& b) { return a.second > b.second; });
     out += fmt::format("  {:<30} {:>12} {:>8}\n", "op group", "dp cycles", "of wall");
-    for (const auto& [name, cycles] : groups)
-      out += fmt::format("  {:<30} {:>12} {:>8}\n", AsciiFit(name, 30), GroupDigits(cycles),
-                         ShareText(cycles, wall));
+    const size_t groups_shown = limit.Shown(groups.size());
+    for (size_t k = 0; k < groups_shown; ++k)
+      out += fmt::format("  {:<30} {:>12} {:>8}\n", AsciiFit(groups[k].first, 30),
+                         GroupDigits(groups[k].second), ShareText(groups[k].second, wall));
+    int64_t rest_cycles = 0;
+    for (size_t k = groups_shown; k < groups.size(); ++k) rest_cycles += groups[k].second;
+    AppendMoreLine(out, groups.size(), groups_shown, "op groups",
+                   fmt::format(", {} dp cycles", GroupDigits(rest_cycles)));
     out +=
         fmt::format("  {:<30} {:>12} {:>8}\n", "(idle)", GroupDigits(idle), ShareText(idle, wall));
     bool header = false;
+    size_t multi = 0, multi_shown = 0;
     for (const auto& o : by_op) {
       if (o.slices < 2) continue;
+      if (++multi > limit.Shown(by_op.size())) continue;
+      ++multi_shown;
       if (!header) {
         out +=
             "  multi-slice ops: dominant-path cycles summed over their slices vs the optrace's "
@@ -254,6 +294,7 @@ std::string RenderGraphText(const GraphView& v, const Run& run) {
                          AsciiFit(o.group, 24), o.slices, GroupDigits(o.dp_cycles),
                          GroupDigits(o.trace_dpc_cycles));
     }
+    AppendMoreLine(out, multi, multi_shown, "multi-slice ops");
     if (v.dominant_vs_qhas) {
       const auto& c = *v.dominant_vs_qhas;
       if (c.identical())
@@ -298,8 +339,10 @@ std::string RenderGraphText(const GraphView& v, const Run& run) {
   }
   if (!v.warnings.empty()) {
     AppendSection(out, "Warnings");
-    for (const auto& w : v.warnings)
-      out += fmt::format("  [{}] {}\n", w.code, AsciiFit(w.message, 2000));
+    const size_t warnings_shown = limit.Shown(v.warnings.size());
+    for (size_t k = 0; k < warnings_shown; ++k)
+      out += fmt::format("  [{}] {}\n", v.warnings[k].code, AsciiFit(v.warnings[k].message, 2000));
+    AppendMoreLine(out, v.warnings.size(), warnings_shown, "warnings");
   }
   return out;
 }

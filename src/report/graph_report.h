@@ -17,7 +17,9 @@
 
 namespace htpscope {
 
-std::string RenderGraphText(const GraphView& view, const Run& run);
+// Lists of ops, dependencies, tensors, path steps and warnings show at most
+// `max_rows` rows each (0: all) and count the rest.
+std::string RenderGraphText(const GraphView& view, const Run& run, size_t max_rows = 0);
 nlohmann::json GraphToJson(const GraphView& view, const Run& run);
 std::string RenderGraphDot(const GraphView& view);
 

@@ -43,8 +43,8 @@ std::string RenderHeapText(const std::vector<HeapUsage>& runs) {
   out += fmt::format("  {:<{}}  {:<20}  {:>24}  {:>24}  {}\n", "file", width, "format",
                      "before_context_created", "after_context_freed", "delta (after − before)");
   for (const auto& r : runs)
-    out += fmt::format("  {:<{}}  {:<20}  {:>24}  {:>24}  {}\n", Ellipsize(r.path, width), width,
-                       r.format ? *r.format : std::string("unreadable"), BytesCell(r.before),
+    out += fmt::format("  {:<{}}  {:<20}  {:>24}  {:>24}  {}\n", EllipsizeLeft(r.path, width),
+                       width, r.format ? *r.format : std::string("unreadable"), BytesCell(r.before),
                        BytesCell(r.after), DeltaCell(r));
   out += "  bytes (binary units in parentheses); a negative delta means the heap shrank\n";
   size_t with_problems = 0;

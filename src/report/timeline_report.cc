@@ -7,6 +7,7 @@
 
 #include "analysis/dependency_graph.h"
 #include "report/format_util.h"
+#include "report/row_limit.h"
 
 namespace htpscope {
 namespace {
@@ -133,7 +134,8 @@ std::string DescribeThreads(const std::vector<uint32_t>& tids) {
   return fmt::format("{}", fmt::join(parts, ", "));
 }
 
-std::string RenderTimelineText(const Timeline& t, int width) {
+std::string RenderTimelineText(const Timeline& t, int width, size_t max_rows) {
+  const RowLimit limit{max_rows};
   width = std::max(width, 10);
   std::string out;
   const size_t label_width = 10;
@@ -163,7 +165,20 @@ std::string RenderTimelineText(const Timeline& t, int width) {
   out += fmt::format("  {:<4} {:<{}} {:>12} {:>12} {:>12} {:>12} {:>9} {:>5}  {}\n", "mark",
                      "group", name_width, "first start", "last end", "busy", "span", "busy/span",
                      "conc", "units");
-  for (const auto& g : t.groups) {
+  // The busiest groups, shown in first-start order.
+  std::vector<size_t> busiest(t.groups.size());
+  for (size_t k = 0; k < busiest.size(); ++k) busiest[k] = k;
+  std::stable_sort(busiest.begin(), busiest.end(), [&](size_t a, size_t b) {
+    return t.groups[a].stats.busy_cycles > t.groups[b].stats.busy_cycles;
+  });
+  const size_t groups_shown = limit.Shown(t.groups.size());
+  int64_t rest_busy = 0;
+  for (size_t k = groups_shown; k < busiest.size(); ++k)
+    rest_busy += t.groups[busiest[k]].stats.busy_cycles;
+  busiest.resize(groups_shown);
+  std::sort(busiest.begin(), busiest.end());
+  for (size_t k : busiest) {
+    const auto& g = t.groups[k];
     out += fmt::format("  {:<4} {:<{}} {:>12} {:>12} {:>12} {:>12} {:>9.2f} {:>5}  {}{}\n",
                        std::string(1, g.letter), AsciiFit(g.name, 40), name_width,
                        GroupDigits(g.stats.first_start_cycles - t.graph_start_cycles),
@@ -172,6 +187,8 @@ std::string RenderTimelineText(const Timeline& t, int width) {
                        g.stats.busy_over_span(), g.stats.max_concurrency, DescribeThreads(g.tids),
                        g.category == OpCategory::kCompute ? "" : "  (boundary/system ops only)");
   }
+  AppendMoreLine(out, t.groups.size(), groups_shown, "op groups",
+                 fmt::format(", {} busy cycles", GroupDigits(rest_busy)));
   out += fmt::format("  {:<4} {:<{}} {:>12} {:>12} {:>12} {:>12} {:>9.2f} {:>5}\n", "", "(all)",
                      name_width, GroupDigits(t.all.first_start_cycles - t.graph_start_cycles),
                      GroupDigits(t.all.last_end_cycles - t.graph_start_cycles),
@@ -195,8 +212,10 @@ std::string RenderTimelineText(const Timeline& t, int width) {
       GroupDigits(t.hmx_active_cycles), GroupDigits(t.hvx_active_cycles));
   if (!t.warnings.empty()) {
     out += "\nWarnings\n";
-    for (const auto& w : t.warnings)
-      out += fmt::format("  [{}] {}\n", w.code, AsciiFit(w.message, 1000));
+    const size_t warnings_shown = limit.Shown(t.warnings.size());
+    for (size_t k = 0; k < warnings_shown; ++k)
+      out += fmt::format("  [{}] {}\n", t.warnings[k].code, AsciiFit(t.warnings[k].message, 1000));
+    AppendMoreLine(out, t.warnings.size(), warnings_shown, "warnings");
   }
   return out;
 }

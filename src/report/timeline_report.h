@@ -13,8 +13,10 @@
 
 namespace htpscope {
 
-// `width` columns for the picture (at least 10).
-std::string RenderTimelineText(const Timeline& timeline, int width);
+// `width` columns for the picture (at least 10).  The op-group table shows
+// the `max_rows` groups of most busy cycles (0: all), in order of first
+// start, and sums up the rest; so does the warnings list.
+std::string RenderTimelineText(const Timeline& timeline, int width, size_t max_rows = 0);
 
 // A standalone SVG document: one row per thread, op groups coloured with a
 // legend, boundary/system-service ops in their own colours, idle gaps blank.

@@ -1,0 +1,27 @@
+// Whether htpscope's output goes to a terminal, and so gets colour: --color
+// auto (the default: colour when the stream is a terminal, NO_COLOR is unset
+// or empty and TERM is not "dumb"), always, or never.  Pipes and files never
+// get escape sequences unless --color always asks for them.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace htpscope::cli {
+
+enum class ColorMode { kAuto, kAlways, kNever };
+
+// Set once after parsing the command line; kAuto until then.
+void SetColorMode(ColorMode mode);
+ColorMode ParseColorMode(std::string_view name);  // "auto", "always", "never"
+
+bool StdoutStyled();
+bool StderrStyled();
+
+// Prints a text report to stdout, styled when StdoutStyled().
+void PrintReport(std::string_view text);
+
+// "htpscope: error" etc., bold red when stderr is styled.
+std::string StyleError(std::string_view prefix, bool styled);
+
+}  // namespace htpscope::cli
