@@ -3,6 +3,7 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -14,26 +15,6 @@
 namespace htpscope::python {
 namespace {
 
-// `graph` must name the run's only graph: the joined model does not yet
-// split a multi-graph profile (its executions, profile blocks and nodes) by
-// graph, and a half-filtered run would give wrong figures.
-void CheckGraph(const Run& run, const std::string& graph) {
-  std::vector<std::string> names;
-  for (const GraphRow& g : run.graphs)
-    names.push_back(g.name.empty() ? "one without a name" : fmt::format("'{}'", g.name));
-  bool named = std::any_of(run.graphs.begin(), run.graphs.end(),
-                           [&graph](const GraphRow& g) { return g.name == graph; });
-  if (!named)
-    throw UsageError(
-        fmt::format("graph='{}': the run has no such graph (its graphs: {})", graph,
-                    names.empty() ? "none" : fmt::format("{}", fmt::join(names, ", "))));
-  if (run.graphs.size() > 1)
-    throw UsageError(fmt::format(
-        "graph='{}': keeping one graph of a multi-graph profile ({}) is not supported yet; "
-        "load the whole run and select rows by the graph column",
-        graph, fmt::join(names, ", ")));
-}
-
 LoadedRunPtr Load(const std::vector<std::string>& inputs, const std::string& graph,
                   bool allow_mismatch) {
   if (inputs.empty()) throw UsageError("load_run: give a run directory or artifact files");
@@ -43,13 +24,14 @@ LoadedRunPtr Load(const std::vector<std::string>& inputs, const std::string& gra
   auto loaded = std::make_shared<LoadedRun>();
   try {
     loaded->run = LoadRun(inputs, options);
+  } catch (const std::invalid_argument& e) {  // graph= names no graph of the profile
+    throw UsageError(fmt::format("graph='{}': {}", graph, e.what()));
   } catch (const MismatchedArtifactsError& e) {
     // As the CLI says it, with the keyword argument in place of --allow-mismatch.
     throw InputError(e.file(), e.problem() +
                                    " (give the files of one run, or allow_mismatch=True to join "
                                    "them anyway)");
   }
-  if (!graph.empty()) CheckGraph(loaded->run, graph);
   return loaded;
 }
 
