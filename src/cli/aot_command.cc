@@ -10,6 +10,7 @@
 #include "cli/cli_support.h"
 #include "cli/commands.h"
 #include "cli/output_file.h"
+#include "cli/terminal.h"
 #include "model/lowering_profile.h"
 #include "report/aot_report.h"
 
@@ -96,7 +97,7 @@ int Run(const Options& o) {
     if (!o.svg.empty())
       WriteSvg(o, RenderAotFlameSvg(BuildFlameTree(a, nullptr, map),
                                     fmt::format("Lowering time by stage: {}", a.path)));
-    fmt::print("{}", RenderAotAttribution(sa, map, format));
+    PrintText(RenderAotAttribution(sa, map, format), format == AotFormat::kJson);
     return kExitOk;
   }
   LoweringProfile b = LoadLoweringProfile(o.profiles[1], load);
@@ -109,7 +110,7 @@ int Run(const Options& o) {
     WriteSvg(o, RenderAotFlameSvg(
                     BuildFlameTree(a, &b, map),
                     fmt::format("Differential flame graph: A = {}, B = {}", a.path, b.path)));
-  fmt::print("{}", RenderAotDiff(diff, sa, sb, map, results, format));
+  PrintText(RenderAotDiff(diff, sa, sb, map, results, format), format == AotFormat::kJson);
   return GateExitStatus(results);
 }
 

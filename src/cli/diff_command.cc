@@ -12,6 +12,7 @@
 #include "cli/terminal.h"
 #include "model/run.h"
 #include "report/diff_report.h"
+#include "report/html_report.h"
 
 namespace htpscope::cli {
 namespace {
@@ -89,8 +90,9 @@ void RegisterDiffCommand(CLI::App& app, CommandRegistry& registry) {
                   "Gate: fail (exit 1) when EXPR holds, e.g. 'wall_us>+5%'; repeatable; grammar "
                   "below")
       ->allow_extra_args(false);
-  cmd->add_option("--format", options.format, "Output: text, markdown (PR comment), json, junit")
-      ->check(CLI::IsMember({"text", "markdown", "json", "junit"}));
+  cmd->add_option("--format", options.format,
+                  "Output: text, markdown (PR comment), json, junit, html (a standalone page)")
+      ->check(CLI::IsMember({"text", "markdown", "json", "junit", "html"}));
   cmd->add_flag("--allow-mismatch", options.allow_mismatch,
                 "Join artifacts of a run that do not look like one run instead of refusing them");
   cmd->add_flag("--stages", options.stages,
@@ -102,7 +104,9 @@ void RegisterDiffCommand(CLI::App& app, CommandRegistry& registry) {
       ->check(GreaterThan(0));
   cmd->footer(kFooter);
   registry.Add(cmd, [] {
-    DiffFormat format = *ParseDiffFormat(options.format);
+    // html is the JSON rendered as a page, for run diffs only.
+    const bool html = options.format == "html";
+    DiffFormat format = html ? DiffFormat::kJson : *ParseDiffFormat(options.format);
     std::vector<Gate> gates;
     for (const auto& expr : options.fail_on) {
       try {
@@ -118,13 +122,17 @@ void RegisterDiffCommand(CLI::App& app, CommandRegistry& registry) {
     };
 
     if (options.stages) {
+      if (html)
+        throw UsageError(
+            "--format html compares runs; --stages gives text, markdown, json or junit");
       if (!options.a.empty() || !options.b.empty() || options.positional.size() != 2)
         throw InputError("<arguments>",
                          "--stages takes exactly two stage-timing CSV files: A.csv B.csv");
       StageDiff diff = DiffStages(ReadStageTimings(options.positional[0]),
                                   ReadStageTimings(options.positional[1]));
       auto results = evaluate(GateSubjects(diff));
-      fmt::print("{}", RenderStageDiff(diff, results, format));
+      PrintText(RenderStageDiff(diff, results, format),
+                format != DiffFormat::kText && format != DiffFormat::kMarkdown);
       return GateExitStatus(results);
     }
 
@@ -153,11 +161,14 @@ void RegisterDiffCommand(CLI::App& app, CommandRegistry& registry) {
     std::vector<RunFacts> side_b = LoadSide(inputs_b, summary_options, options.allow_mismatch);
     RunDiff diff = DiffRuns(side_a, side_b);
     auto results = evaluate(GateSubjects(diff));
+    if (html) {
+      fmt::print("{}", RenderDiffHtml(RunDiffToJson(diff, results),
+                                      fmt::format("htpscope diff: {} vs {}", inputs_a.front(),
+                                                  inputs_b.front())));
+      return GateExitStatus(results);
+    }
     std::string text = RenderRunDiff(diff, results, format, options.top_n);
-    if (format == DiffFormat::kText)
-      PrintReport(text);
-    else
-      fmt::print("{}", text);
+    PrintText(text, format != DiffFormat::kText && format != DiffFormat::kMarkdown);
     return GateExitStatus(results);
   });
 }

@@ -59,6 +59,17 @@ TEST(DiffCommand, StagesTableAndGateExitCodes) {
             1);
 }
 
+TEST(DiffCommand, HtmlFormatIsAPageOfTheDiffsJson) {
+  const std::string run = std::string(HTPSCOPE_SOURCE_DIR) + "/examples/synthetic_run";
+  Result r = RunHtpscope("diff " + run + " " + run + " --format html");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(r.out.rfind("<!DOCTYPE html>", 0), 0u) << r.out.substr(0, 200);
+  EXPECT_NE(r.out.find("htpscope.diff/1"), std::string::npos);  // the embedded diff JSON
+  EXPECT_NE(r.out.find("</html>"), std::string::npos);
+  // --stages has no page.
+  EXPECT_EQ(RunHtpscope("diff --stages a.csv b.csv --format html").status, 2);
+}
+
 TEST(DiffCommand, BadInputExitsTwoWithFileAndLine) {
   std::string dir = TempDir("diff_cli_bad");
   std::string a = WriteFile(dir, "a.csv", "quantize,548\n");

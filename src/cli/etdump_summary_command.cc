@@ -7,6 +7,7 @@
 
 #include "analysis/etdump_summary.h"
 #include "base/errors.h"
+#include "cli/terminal.h"
 #include "model/etdump_run.h"
 #include "report/etdump_report.h"
 
@@ -34,7 +35,7 @@ int RunEtdumpSummary(const std::vector<std::string>& inputs, bool json, int top_
     // Names come from the file: invalid UTF-8 is replaced, never fatal.
     fmt::print("{}\n", doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
   } else {
-    fmt::print("{}", RenderEtdumpText(summary, top_n));
+    PrintReport(RenderEtdumpText(summary, top_n));
   }
   return 0;
 }

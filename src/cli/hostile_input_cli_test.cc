@@ -8,8 +8,8 @@
 #include <fstream>
 #include <string>
 
-#include "cli/cli_test_util.h"
 #include "base/corpus_test_util.h"
+#include "cli/cli_test_util.h"
 
 namespace htpscope {
 namespace {
@@ -203,6 +203,26 @@ TEST(HostileInputCli, TerminalControlsInOpNamesAreEscapedInTheSummary) {
   for (char c : {'\x1b', '\x07', '\r'}) EXPECT_EQ(r.out.find(c), std::string::npos) << int(c);
   EXPECT_TRUE(Contains(r.out, "soft\\x1b]0;pwned\\x07max\\r\\nFA")) << r.out;
   for (const auto& line : {std::string("\nFAKE ROW")}) EXPECT_FALSE(Contains(r.out, line));
+}
+
+// Every text report, not only the summary: no escape sequence reaches stdout.
+TEST(HostileInputCli, TerminalControlsInOpNamesAreEscapedInEveryTextReport) {
+  std::string dir = TempDir("hostile_names_all");
+  std::string trace = Slurp(kExample + "/chrometrace.json");
+  const std::string hostile = R"(soft\u001b]0;pwned\u0007max\u001b[2J)";
+  for (size_t at = trace.find("softmax_0"); at != std::string::npos;
+       at = trace.find("softmax_0", at + hostile.size()))
+    trace.replace(at, 9, hostile);
+  std::ofstream(dir + "/chrometrace.json") << trace;
+  for (const char* command : {"timeline", "graph", "memory", "lint"}) {
+    CliResult r = RunBash(std::string("htpscope ") + command + " --color always '" + dir + "'");
+    EXPECT_NE(r.status, 70) << command << r.err;
+    // Styling escapes are ESC '[' ... 'm'; the hostile ones (OSC "ESC ]", BEL,
+    // "ESC [2J") never survive.
+    EXPECT_FALSE(Contains(r.out, "\x1b]")) << command;
+    EXPECT_FALSE(Contains(r.out, "\x07")) << command;
+    EXPECT_FALSE(Contains(r.out, "\x1b[2J")) << command;
+  }
 }
 
 TEST(HostileInputCli, ByteOrderMarkAndTrailingGzipBytesAreAcceptedAsGzipDoes) {

@@ -52,7 +52,7 @@ void RegisterIngestCommand(CLI::App& app, CommandRegistry& registry) {
       SqliteDb db(options.db, SqliteDb::Mode::kReadWriteCreate);
       InitRunStore(db);
       for (const auto& inputs : GroupRunInputs(options.run.inputs)) {
-        Run run = LoadRunFromArgs({inputs, options.run.allow_mismatch});
+        Run run = LoadRunFromArgs({inputs, options.run.allow_mismatch, options.run.graph});
         IngestResult r = IngestRun(db, run, {options.label, now});
         if (r.added)
           fmt::print("run {}: added {}{}\n", r.run_id, run.label,

@@ -12,6 +12,7 @@
 #include "base/errors.h"
 #include "cli/cli_support.h"
 #include "cli/commands.h"
+#include "cli/terminal.h"
 #include "model/tensor_set.h"
 #include "report/numerics_report.h"
 
@@ -73,7 +74,7 @@ int RunNumerics(const NumericsArgs& args) {
     std::cout.flush();
     if (!std::cout) throw OutputError("<stdout>", "cannot write CSV output");
   } else {
-    fmt::print("{}", FormatNumericsText(result));
+    PrintReport(FormatNumericsText(result));
   }
   return result.divergent > 0 ? 1 : 0;
 }

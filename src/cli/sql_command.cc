@@ -57,7 +57,7 @@ void RegisterSqlCommand(CLI::App& app, CommandRegistry& registry) {
         CreateRunTables(*db);
         int64_t run_id = 0;
         for (const auto& inputs : GroupRunInputs(options.run.inputs)) {
-          Run run = LoadRunFromArgs({inputs, options.run.allow_mismatch});
+          Run run = LoadRunFromArgs({inputs, options.run.allow_mismatch, options.run.graph});
           InsertRunRows(*db, run, ++run_id);
         }
       } else {

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "report/ansi_style.h"
+#include "report/text_sanitize.h"
 
 namespace htpscope::cli {
 namespace {
@@ -38,10 +39,18 @@ bool StdoutStyled() { return Styled(STDOUT_FILENO); }
 bool StderrStyled() { return Styled(STDERR_FILENO); }
 
 void PrintReport(std::string_view text) {
+  const std::string safe = TerminalSafeLines(text);  // before styling adds its own escapes
   if (StdoutStyled())
-    fmt::print("{}", StyleReportText(text));
+    fmt::print("{}", StyleReportText(safe));
   else
+    fmt::print("{}", safe);
+}
+
+void PrintText(std::string_view text, bool machine_format) {
+  if (machine_format)
     fmt::print("{}", text);
+  else
+    PrintReport(text);
 }
 
 std::string StyleError(std::string_view prefix, bool styled) {

@@ -18,8 +18,13 @@ ColorMode ParseColorMode(std::string_view name);  // "auto", "always", "never"
 bool StdoutStyled();
 bool StderrStyled();
 
-// Prints a text report to stdout, styled when StdoutStyled().
+// Prints a text report to stdout: control characters escaped line by line
+// (TerminalSafeLines), then styled when StdoutStyled().
 void PrintReport(std::string_view text);
+
+// PrintReport for text and markdown; machine formats (JSON, JUnit XML, ...),
+// whose own encoders escape, are printed as they are.
+void PrintText(std::string_view text, bool machine_format);
 
 // "htpscope: error" etc., bold red when stderr is styled.
 std::string StyleError(std::string_view prefix, bool styled);

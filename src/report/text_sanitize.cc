@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdint>
 
 namespace htpscope {
@@ -63,6 +64,21 @@ bool IsTerminalSafe(std::string_view text) {
     i += d.length;
   }
   return true;
+}
+
+std::string TerminalSafeLines(std::string_view text) {
+  if (IsTerminalSafe(text)) return std::string(text);  // no line break either
+  std::string out;
+  out.reserve(text.size() + 16);
+  size_t begin = 0;
+  while (begin <= text.size()) {
+    const size_t end = std::min(text.find('\n', begin), text.size());
+    out += TerminalSafe(text.substr(begin, end - begin));
+    if (end == text.size()) break;
+    out += '\n';
+    begin = end + 1;
+  }
+  return out;
 }
 
 std::string TerminalSafe(std::string_view text) {

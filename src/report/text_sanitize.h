@@ -29,6 +29,13 @@ namespace htpscope {
 // 0x7F.
 std::string TerminalSafe(std::string_view text);
 
+// A whole text report made safe the same way line by line: every line
+// break ('\n') is kept, everything else as TerminalSafe writes it.  Applied
+// to every text report before it is printed, so a renderer that forgot to
+// escape a name still cannot emit an escape sequence; idempotent, and a
+// no-op on text TerminalSafe already produced.
+std::string TerminalSafeLines(std::string_view text);
+
 // True when TerminalSafe(text) == text (nothing to escape).
 bool IsTerminalSafe(std::string_view text);
 

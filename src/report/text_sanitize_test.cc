@@ -7,6 +7,18 @@
 namespace htpscope {
 namespace {
 
+TEST(TerminalSafeLines, KeepsLineBreaksEscapesTheRest) {
+  EXPECT_EQ(TerminalSafeLines("a\nb\n"), "a\nb\n");
+  EXPECT_EQ(TerminalSafeLines("x\x1b[2Jy\n\rz\t"), "x\\x1b[2Jy\n\\rz\\t");
+  // Idempotent, and a no-op on what TerminalSafe wrote.
+  const std::string once = TerminalSafeLines("\x07\n\xe2\x80\xae");
+  EXPECT_EQ(TerminalSafeLines(once), once);
+  EXPECT_EQ(TerminalSafeLines(TerminalSafe("a\x1b"
+                                           "b")),
+            TerminalSafe("a\x1b"
+                         "b"));
+}
+
 TEST(TerminalSafe, PrintableTextIsUnchanged) {
   for (const std::string s : {"", "conv_1", "a b\\c", "Ünïcödé → µs", "名前", "emoji 😀",
                               "C:\\runs\\x.json", "~!@#$%^&*()_+{}|:\"<>?"}) {
