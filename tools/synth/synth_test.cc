@@ -211,9 +211,10 @@ void ExpectMatchesTruth(const Generated& g) {
     time_checks += c.topic == "time";
     if (!c.agree) disagreeing.push_back(c.name);
   }
-  // Graph wall, work, DPC, three runtrace/profile checks and node cycles, one
+  // Graph wall, work, DPC, three runtrace/profile checks, node cycles, the
+  // profile's execution 1 work cycles and excluding-wait time vs QHAS, one
   // per unit; peak VTCM is a memory check.
-  EXPECT_EQ(time_checks, 7 + t.units.size());
+  EXPECT_EQ(time_checks, 9 + t.units.size());
   EXPECT_EQ(disagreeing, t.expected_disagreeing_checks);
   EXPECT_EQ(WarningCodes(g.summary), t.expected_warnings);
 
