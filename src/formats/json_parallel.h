@@ -241,4 +241,26 @@ class StreamedContainers {
   std::vector<bool> taken_;
 };
 
+// The end of a streamed read: parses the chunker's skeleton with
+// `parse_document(skeleton, containers)`, which takes every streamed
+// container's merged parts through `containers`, and records `chunks` in
+// the document's chunks_parsed.  nullopt when a streamed container was not
+// taken or the skeleton is malformed: the caller then parses the file whole,
+// which reports any error at its true offset.
+template <typename Document, typename ParseDocument>
+std::optional<Document> ParseStreamedSkeleton(const JsonChunker& chunker, uint64_t chunks,
+                                              ParseDocument&& parse_document) {
+  const simdjson::padded_string skeleton(chunker.skeleton());
+  StreamedContainers containers(std::string_view(skeleton.data(), skeleton.size()),
+                                chunker.streamed_offsets());
+  try {
+    Document out = parse_document(skeleton, containers);
+    if (!containers.AllTaken()) return std::nullopt;
+    out.chunks_parsed = chunks;
+    return out;
+  } catch (const InputError&) {
+    return std::nullopt;  // reported with the right offset by the whole-file parse
+  }
+}
+
 }  // namespace htpscope

@@ -183,17 +183,11 @@ std::optional<Qhas> ReadStreamed(const std::string& path, const ReadQhasOptions&
       });
   if (!ok) return std::nullopt;
   rows.resize(file.chunker->streamed_offsets().size());
-  const simdjson::padded_string skeleton(file.chunker->skeleton());
-  StreamedContainers containers(std::string_view(skeleton.data(), skeleton.size()),
-                                file.chunker->streamed_offsets());
-  try {
-    Qhas out = ParseDocument(path, skeleton, {&containers, &rows});
-    if (!containers.AllTaken()) return std::nullopt;
-    out.chunks_parsed = chunks;
-    return out;
-  } catch (const InputError&) {
-    return std::nullopt;  // reported with the right offset by the whole-file parse
-  }
+  return ParseStreamedSkeleton<Qhas>(
+      *file.chunker, chunks,
+      [&](const simdjson::padded_string& skeleton, StreamedContainers& containers) {
+        return ParseDocument(path, skeleton, {&containers, &rows});
+      });
 }
 
 }  // namespace

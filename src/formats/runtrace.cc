@@ -181,17 +181,11 @@ std::optional<Runtrace> ReadStreamed(const std::string& path, const ReadRuntrace
       });
   if (!ok) return std::nullopt;
   parts.resize(file.chunker->streamed_offsets().size());
-  const simdjson::padded_string skeleton(file.chunker->skeleton());
-  StreamedContainers containers(std::string_view(skeleton.data(), skeleton.size()),
-                                file.chunker->streamed_offsets());
-  try {
-    Runtrace out = ParseDocument(path, skeleton, &containers, &parts);
-    if (!containers.AllTaken()) return std::nullopt;
-    out.chunks_parsed = chunks;
-    return out;
-  } catch (const InputError&) {
-    return std::nullopt;  // reported with the right offset by the whole-file parse
-  }
+  return ParseStreamedSkeleton<Runtrace>(
+      *file.chunker, chunks,
+      [&](const simdjson::padded_string& skeleton, StreamedContainers& containers) {
+        return ParseDocument(path, skeleton, &containers, &parts);
+      });
 }
 
 }  // namespace
