@@ -399,6 +399,12 @@ json BuildReportModel(const Summary& summary, const HtmlReportOptions& options) 
   json htp_types = std::move(overview["htp_op_types"]);
   overview.erase("ops");
   overview.erase("htp_op_types");
+  // The per-op warm-up lists every profile node: a big run's would dwarf the
+  // page, so at most max_table_rows of it (the most warm-up first per graph).
+  if (json& warmup = overview["op_warmup"]; warmup.size() > options.max_table_rows) {
+    overview["op_warmup_total_rows"] = warmup.size();
+    warmup.erase(warmup.begin() + static_cast<ptrdiff_t>(options.max_table_rows), warmup.end());
+  }
 
   json tables;
   if (!qnn_ops.empty()) tables["qnn_ops"] = GroupTable(qnn_ops, true, options.max_table_rows);

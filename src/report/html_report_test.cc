@@ -1,5 +1,6 @@
 #include "report/html_report.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -8,6 +9,7 @@
 #include <random>
 
 #include "base/corpus_test_util.h"
+#include "model/fake_run_test_util.h"
 #include "report/summary_report.h"
 
 namespace htpscope {
@@ -166,6 +168,24 @@ TEST(HtmlReportTimeline, CounterKeepsItsPeakPerPixel) {
   EXPECT_EQ(peak, 123456);
   EXPECT_EQ(points.front().ts_cycle, 100);
   EXPECT_EQ(points.back().last_value, (9999 * 37) % 1000);
+}
+
+TEST(HtmlReportModel, OpWarmupIsCappedAtTheTableRows) {
+  std::string text;
+  for (int e = 1; e <= 3; ++e) {
+    text +=
+        fmt::format("Execute Stat {}:\n    Accelerator (execute) time (cycles): 1000 cycles\n", e);
+    for (int n = 0; n < 30; ++n)
+      text += fmt::format("        op_{}:OpId_{} (cycles) : {}  cycles\n", n, n + 5, 100 * e + n);
+  }
+  htpscope::Run run = testing_support::RunOfText("profile.txt", text);
+  Summary summary = Summarize(run);
+  ASSERT_EQ(summary.op_warmup.size(), 30u);
+  HtmlReportOptions options;
+  options.max_table_rows = 10;
+  json model = BuildReportModel(summary, options);
+  EXPECT_EQ(model["overview"]["op_warmup"].size(), 10u);
+  EXPECT_EQ(model["overview"]["op_warmup_total_rows"], 30);
 }
 
 TEST(HtmlReportModel, CorpusRunKeepsSummaryFiguresAndEveryCycle) {
