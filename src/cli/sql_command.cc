@@ -3,10 +3,12 @@
 #include <fmt/format.h>
 
 #include <iostream>
+#include <sstream>
 
 #include "base/errors.h"
 #include "cli/commands.h"
 #include "cli/run_args.h"
+#include "cli/terminal.h"
 #include "report/run_sql.h"
 #include "report/run_store.h"
 #include "report/sqlite_db.h"
@@ -70,7 +72,10 @@ void RegisterSqlCommand(CLI::App& app, CommandRegistry& registry) {
       throw InternalError(fmt::format("loading the run tables into SQLite: {}", e.what()));
     }
     try {
-      RunSqlQuery(*db, options.query, format, std::cout);
+      // A table is text for a terminal: printed with its control characters escaped.
+      std::ostringstream out;
+      RunSqlQuery(*db, options.query, format, out);
+      PrintText(out.str(), format != QueryFormat::kTable);
     } catch (const SqlError& e) {
       throw UsageError(fmt::format("SQL: {} (query: {})", e.what(), options.query));
     }

@@ -3,10 +3,12 @@
 #include <fmt/format.h>
 
 #include <iostream>
+#include <sstream>
 
 #include "analysis/trend.h"
 #include "base/errors.h"
 #include "cli/commands.h"
+#include "cli/terminal.h"
 #include "report/run_store.h"
 #include "report/sqlite_db.h"
 #include "report/trend_report.h"
@@ -66,7 +68,10 @@ void RegisterTrendCommand(CLI::App& app, CommandRegistry& registry) {
       throw InputError(options.db, options.label.empty()
                                        ? "the store holds no runs"
                                        : fmt::format("no run has the label {}", options.label));
-    WriteTrend(view, ParseQueryFormat(options.format), std::cout);
+    const QueryFormat format = ParseQueryFormat(options.format);
+    std::ostringstream out;
+    WriteTrend(view, format, out);
+    PrintText(out.str(), format != QueryFormat::kTable);
     return 0;
   });
 }
