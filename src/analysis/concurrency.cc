@@ -93,19 +93,29 @@ std::vector<SerializedPair> FindSerializedGroups(
     if (s.span_cycles <= 0) continue;
     ranges.push_back({i, s.first_start_cycles, s.last_end_cycles});
   }
+  // By start (ties in group order) to find each A's B; ends sorted to see
+  // whether another group ends between A's end and B's start.
+  std::vector<uint32_t> by_start(ranges.size());
+  std::vector<int64_t> ends;
+  for (uint32_t i = 0; i < ranges.size(); ++i) {
+    by_start[i] = i;
+    ends.push_back(ranges[i].end);
+  }
+  std::stable_sort(by_start.begin(), by_start.end(),
+                   [&](uint32_t x, uint32_t y) { return ranges[x].start < ranges[y].start; });
+  std::sort(ends.begin(), ends.end());
   std::vector<SerializedPair> out;
   for (const auto& a : ranges) {
-    // B: the first compute group to start at or after A's end.
-    const Range* next = nullptr;
-    for (const auto& b : ranges)
-      if (b.group != a.group && b.start >= a.end && (!next || b.start < next->start)) next = &b;
-    if (!next) continue;
-    // A must be the last compute group to end at or before B's start.
-    bool a_is_last = true;
-    for (const auto& c : ranges)
-      if (c.group != a.group && c.group != next->group && c.end <= next->start && c.end > a.end)
-        a_is_last = false;
-    if (!a_is_last) continue;
+    // B: the first compute group to start at or after A's end (never A itself,
+    // whose span is positive).
+    auto it = std::partition_point(by_start.begin(), by_start.end(),
+                                   [&](uint32_t i) { return ranges[i].start < a.end; });
+    if (it == by_start.end()) continue;
+    const Range* next = &ranges[*it];
+    // A must be the last compute group to end at or before B's start: no end
+    // in (A's end, B's start] (B's own end lies after its start).
+    auto later_end = std::upper_bound(ends.begin(), ends.end(), a.end);
+    if (later_end != ends.end() && *later_end <= next->start) continue;
     const auto& ta = groups[a.group].tids;
     const auto& tb = groups[next->group].tids;
     if (ta.size() == 1 && tb == ta) continue;  // one thread: they could never overlap

@@ -231,6 +231,11 @@ DependencyGraph BuildDependencyGraph(const Run& run) {
 }
 
 std::optional<uint32_t> NodeGroups::Find(std::string_view name) const {
+  if (!index.empty()) {
+    auto it = index.find(std::string(name));
+    if (it == index.end()) return std::nullopt;
+    return it->second;
+  }
   for (uint32_t i = 0; i < names.size(); ++i)
     if (names[i] == name) return i;
   return std::nullopt;
@@ -239,10 +244,10 @@ std::optional<uint32_t> NodeGroups::Find(std::string_view name) const {
 NodeGroups GroupNodes(const DependencyGraph& graph,
                       const std::function<std::string(const DepNode&)>& name_of) {
   NodeGroups groups;
-  std::unordered_map<std::string, uint32_t> index;
   for (const auto& n : graph.nodes) {
     std::string name = name_of(n);
-    auto [it, inserted] = index.try_emplace(name, static_cast<uint32_t>(groups.names.size()));
+    auto [it, inserted] =
+        groups.index.try_emplace(name, static_cast<uint32_t>(groups.names.size()));
     if (inserted) groups.names.push_back(name);
     groups.of_node.push_back(it->second);
   }
@@ -275,19 +280,6 @@ void WalkFromGroup(const DependencyGraph& graph, const NodeGroups& groups, uint3
 }
 
 }  // namespace
-
-std::vector<std::vector<bool>> GroupReachability(const DependencyGraph& graph,
-                                                 const NodeGroups& groups, uint8_t kinds) {
-  size_t n_groups = groups.names.size();
-  std::vector<std::vector<bool>> reach(n_groups, std::vector<bool>(n_groups, false));
-  // Seeds are not "reached" themselves: only successors are.
-  for (uint32_t a = 0; a < n_groups; ++a)
-    WalkFromGroup(graph, groups, a, kinds, [&](uint32_t w) {
-      reach[a][groups.of_node[w]] = true;
-      return true;
-    });
-  return reach;
-}
 
 std::vector<SharedTensor> FindSharedTensors(const DependencyGraph& graph,
                                             const NodeGroups& groups) {

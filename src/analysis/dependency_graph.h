@@ -106,15 +106,13 @@ DependencyGraph BuildDependencyGraph(const Run& run);
 struct NodeGroups {
   std::vector<std::string> names;  // in order of first appearance over the nodes
   std::vector<uint32_t> of_node;
+  // name -> index into `names`; filled by GroupNodes (Find scans `names` when
+  // a hand-built partition leaves it empty).
+  std::unordered_map<std::string, uint32_t> index;
   std::optional<uint32_t> Find(std::string_view name) const;
 };
 NodeGroups GroupNodes(const DependencyGraph& graph,
                       const std::function<std::string(const DepNode&)>& name_of);
-
-// reach[a][b]: a path of one or more edges of `kinds` leads from a node of
-// group a to a node of group b.
-std::vector<std::vector<bool>> GroupReachability(const DependencyGraph& graph,
-                                                 const NodeGroups& groups, uint8_t kinds);
 
 // A tensor (or op output) consumed by ops of more than one group other than
 // its producer's: with a static tensor or a constant copy this is the

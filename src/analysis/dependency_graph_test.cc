@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "analysis/group_reachability.h"
 #include "analysis/timeline.h"
 #include "base/corpus_test_util.h"
 #include "base/errors.h"
@@ -81,14 +82,14 @@ TEST(DependencyGraph, TwoIndependentBranchesSharingOneConstant) {
   EXPECT_EQ(preds[0].group, "branch_a");
   EXPECT_EQ(preds[0].ops, (std::vector<uint64_t>{kBranchA}));
 
-  auto reach = GroupReachability(g, groups, kDataEdges);
+  GroupReachability reach(g, groups, kDataEdges);
   uint32_t in = *groups.Find("Input"), a = *groups.Find("branch_a"), b = *groups.Find("branch_b"),
            out = *groups.Find("Output");
-  EXPECT_TRUE(reach[in][out]);
-  EXPECT_TRUE(reach[a][out]);
-  EXPECT_FALSE(reach[a][b]);
-  EXPECT_FALSE(reach[b][a]);
-  EXPECT_FALSE(reach[out][in]);
+  EXPECT_TRUE(reach.Reaches(in, out));
+  EXPECT_TRUE(reach.Reaches(a, out));
+  EXPECT_FALSE(reach.Reaches(a, b));
+  EXPECT_FALSE(reach.Reaches(b, a));
+  EXPECT_FALSE(reach.Reaches(out, in));
 }
 
 TEST(DependencyGraph, ExpectedDagMissingExtraAndUnknown) {

@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "analysis/group_reachability.h"
+
 namespace htpscope {
 namespace {
 
@@ -270,7 +272,7 @@ Timeline BuildTimeline(const Run& run, const Grouping& grouping, const TimelineW
 void AddSerializationWarnings(Timeline& timeline, const DependencyGraph& graph,
                               const Grouping& grouping) {
   NodeGroups node_groups = GroupNodes(graph, [&](const DepNode& n) { return grouping.GroupOf(n); });
-  auto reach = GroupReachability(graph, node_groups, kDataEdges);
+  GroupReachability reach(graph, node_groups, kDataEdges);
   std::vector<GroupActivity> activity;
   std::vector<std::optional<uint32_t>> node_group_of;
   for (size_t gi = 0; gi < timeline.groups.size(); ++gi) {
@@ -286,13 +288,32 @@ void AddSerializationWarnings(Timeline& timeline, const DependencyGraph& graph,
     activity[ts.group].intervals.push_back({ts.start_cycles, ts.end_cycles});
   auto depends = [&](size_t a, size_t b) {
     if (!node_group_of[a] || !node_group_of[b]) return true;  // unknown: do not accuse
-    return static_cast<bool>(reach[*node_group_of[a]][*node_group_of[b]]);
+    return reach.Reaches(*node_group_of[a], *node_group_of[b]);
   };
+  // Boundary and system-service slices by start, with the running maximum of
+  // their ends: the slices overlapping a gap are found walking back from the
+  // gap's end only while some earlier slice still ends inside it.
+  std::vector<const TimelineSlice*> marked;
+  for (const auto& ts : timeline.slices)
+    if (ts.mark != SliceMark::kGroup) marked.push_back(&ts);
+  std::stable_sort(marked.begin(), marked.end(),
+                   [](const TimelineSlice* x, const TimelineSlice* y) {
+                     return x->start_cycles < y->start_cycles;
+                   });
+  std::vector<int64_t> max_end_so_far(marked.size());
+  for (size_t i = 0; i < marked.size(); ++i)
+    max_end_so_far[i] = std::max(marked[i]->end_cycles,
+                                 i ? max_end_so_far[i - 1] : std::numeric_limits<int64_t>::min());
   for (const auto& p : FindSerializedGroups(activity, depends)) {
     // What ran in the gap: boundary and system-service work is the usual tax.
     std::map<std::string, int64_t> in_gap;
-    for (const auto& ts : timeline.slices) {
-      if (ts.mark == SliceMark::kGroup) continue;
+    size_t i = std::partition_point(marked.begin(), marked.end(),
+                                    [&](const TimelineSlice* ts) {
+                                      return ts->start_cycles < p.second_start_cycles;
+                                    }) -
+               marked.begin();
+    while (i > 0 && max_end_so_far[i - 1] > p.first_end_cycles) {
+      const TimelineSlice& ts = *marked[--i];
       int64_t a = std::max(ts.start_cycles, p.first_end_cycles);
       int64_t b = std::min(ts.end_cycles, p.second_start_cycles);
       if (b > a) in_gap[MarkName(ts.mark)] += b - a;
