@@ -96,7 +96,7 @@ void RegisterGraphCommand(CLI::App& app, CommandRegistry& registry) {
       WriteOutputFile(o.dot, RenderGraphDot(view), inputs);
     }
     if (o.json)
-      fmt::print("{}\n", GraphToJson(view, run).dump(2));
+      PrintLazyJson(GraphJson(view, run));
     else
       PrintReport(RenderGraphText(view, run, o.all ? 0 : o.top));
     // Like diff --fail-on: a CI gate.  1 when the compiled graph's

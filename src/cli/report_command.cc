@@ -103,7 +103,7 @@ void RegisterReportCommand(CLI::App& app, CommandRegistry& registry) {
     nlohmann::json model = BuildReportModel(summary, report_options);
     if (options.graph && (run.Has(ArtifactType::kHtpGraph) || run.Has(ArtifactType::kOptrace))) {
       GraphView view = BuildGraphView(run, GraphViewOptions{});
-      model["graph"] = CapArrays(GraphToJson(view, run), options.max_items);
+      model["graph"] = Materialize(GraphJson(view, run), options.max_items);
     }
     for (auto& [name, data] : attached) model[name] = CapArrays(std::move(data), options.max_items);
     std::string page = RenderHtmlReport(model);

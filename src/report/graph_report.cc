@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <set>
 #include <stdexcept>
 
@@ -347,14 +348,16 @@ std::string RenderGraphText(const GraphView& v, const Run& run, size_t max_rows)
   return out;
 }
 
-json GraphToJson(const GraphView& v, const Run& run) {
+LazyObject GraphJson(const GraphView& v, const Run& run) {
   const DependencyGraph& g = v.graph;
-  json j;
+  LazyObject doc;
+  json& j = doc.members;
   j["label"] = v.label;
   j["sources"] = {{"htp_graph", v.has_htp_graph}, {"optrace", v.has_optrace}, {"qhas", v.has_qhas}};
   j["wall_cycles"] = v.wall_cycles ? json(*v.wall_cycles) : json(nullptr);
-  json nodes = json::array();
-  for (uint32_t n = 0; n < g.nodes.size(); ++n) {
+  doc.AddArray("nodes", g.nodes.size(), [&v](size_t i) {
+    const DependencyGraph& g = v.graph;
+    const uint32_t n = static_cast<uint32_t>(i);
     const DepNode& node = g.nodes[n];
     json preds = json::array();
     for (const auto& p : PredecessorsByGroup(g, v.groups, n)) {
@@ -380,19 +383,18 @@ json GraphToJson(const GraphView& v, const Run& run) {
       nj["duration_cycles"] = node.duration_cycles;
       nj["work_cycles"] = node.work_cycles;
     }
-    nodes.push_back(nj);
-  }
-  j["nodes"] = nodes;
-  json edges = json::array();
-  for (const auto& e : g.edges)
-    edges.push_back({{"from", OpIdHex(g.nodes[e.from].id)},
-                     {"to", OpIdHex(g.nodes[e.to].id)},
-                     {"kinds", EdgeKindNames(e.kinds)}});
-  j["edges"] = edges;
-  json producers = json::array();
-  for (const auto& [tensor, node] : g.producer_map)
-    producers.push_back({{"tensor", OpIdHex(tensor)}, {"producer", OpIdHex(node)}});
-  j["producer_map"] = producers;
+    return nj;
+  });
+  doc.AddArray("edges", g.edges.size(), [&g](size_t i) {
+    const DepEdge& e = g.edges[i];
+    return json{{"from", OpIdHex(g.nodes[e.from].id)},
+                {"to", OpIdHex(g.nodes[e.to].id)},
+                {"kinds", EdgeKindNames(e.kinds)}};
+  });
+  doc.AddArray("producer_map", g.producer_map.size(), [&g](size_t i) {
+    return json{{"tensor", OpIdHex(g.producer_map[i].first)},
+                {"producer", OpIdHex(g.producer_map[i].second)}};
+  });
   json shared = json::array();
   for (const auto& s : v.shared_tensors) {
     json ops = json::array();
@@ -421,17 +423,15 @@ json GraphToJson(const GraphView& v, const Run& run) {
   } else {
     j["expect"] = nullptr;
   }
-  json path = json::array();
-  for (uint32_t n : v.critical.nodes) {
-    const DepNode& node = g.nodes[n];
-    path.push_back(
-        {{"name", v.groups.names[v.groups.of_node[n]]},
-         {"op_id", OpIdHex(node.id)},
-         {"htp_op_type", node.htp_op_type},
-         {"cycles", node.duration_cycles},
-         {"share_of_wall_pct", OptionalJson(SharePct(node.duration_cycles, v.wall_cycles))}});
-  }
-  j["critical_path"] = path;
+  doc.AddArray("critical_path", v.critical.nodes.size(), [&v](size_t i) {
+    const uint32_t n = v.critical.nodes[i];
+    const DepNode& node = v.graph.nodes[n];
+    return json{{"name", v.groups.names[v.groups.of_node[n]]},
+                {"op_id", OpIdHex(node.id)},
+                {"htp_op_type", node.htp_op_type},
+                {"cycles", node.duration_cycles},
+                {"share_of_wall_pct", OptionalJson(SharePct(node.duration_cycles, v.wall_cycles))}};
+  });
   j["critical_path_cycles"] = v.critical.length_cycles;
   j["critical_path_share_of_wall_pct"] =
       OptionalJson(SharePct(v.critical.length_cycles, v.wall_cycles));
@@ -450,8 +450,10 @@ json GraphToJson(const GraphView& v, const Run& run) {
   }
   j["what_if"] = what_if;
   if (v.dominant) {
-    json segments = json::array();
-    for (const auto& s : v.dominant->segments) {
+    LazyObject dominant;
+    dominant.AddArray("segments", v.dominant->segments.size(), [&v, &run](size_t i) {
+      const DependencyGraph& g = v.graph;
+      const auto& s = v.dominant->segments[i];
       json sj{{"start_cycle", s.start_cycle},
               {"end_cycle", s.end_cycle},
               {"cycles", s.cycles()},
@@ -466,19 +468,19 @@ json GraphToJson(const GraphView& v, const Run& run) {
         sj["htp_op_type"] = std::string(run.Str(run.op_instances[src.instance].htp_op_type));
         sj["tid"] = src.tid;
       }
-      segments.push_back(sj);
-    }
-    json per_op = json::array();
-    for (const auto& o : DominantByOp(v, run))
-      per_op.push_back({{"op_id", OpIdHex(o.op_id)},
-                        {"name", o.group},
-                        {"dp_cycles", o.dp_cycles},
-                        {"trace_dpc_cycles", o.trace_dpc_cycles},
-                        {"slices", o.slices}});
-    json dj{{"segments", segments},
-            {"per_op", per_op},
-            {"wall_cycles", v.dominant->wall_cycles},
-            {"idle_cycles", v.dominant->idle_cycles}};
+      return sj;
+    });
+    auto per_op = std::make_shared<const std::vector<OpDominant>>(DominantByOp(v, run));
+    dominant.AddArray("per_op", per_op->size(), [per_op](size_t i) {
+      const auto& o = (*per_op)[i];
+      return json{{"op_id", OpIdHex(o.op_id)},
+                  {"name", o.group},
+                  {"dp_cycles", o.dp_cycles},
+                  {"trace_dpc_cycles", o.trace_dpc_cycles},
+                  {"slices", o.slices}};
+    });
+    json& dj = dominant.members;
+    dj = {{"wall_cycles", v.dominant->wall_cycles}, {"idle_cycles", v.dominant->idle_cycles}};
     if (v.dominant_vs_qhas) {
       const auto& c = *v.dominant_vs_qhas;
       dj["qhas_comparison"] = {{"identical", c.identical()},
@@ -489,7 +491,7 @@ json GraphToJson(const GraphView& v, const Run& run) {
     } else {
       dj["qhas_comparison"] = nullptr;
     }
-    j["dominant_path"] = dj;
+    doc.objects.emplace_back("dominant_path", std::move(dominant));
   } else {
     j["dominant_path"] = nullptr;
   }
@@ -509,8 +511,10 @@ json GraphToJson(const GraphView& v, const Run& run) {
   json warnings = json::array();
   for (const auto& w : v.warnings) warnings.push_back({{"code", w.code}, {"message", w.message}});
   j["warnings"] = warnings;
-  return j;
+  return doc;
 }
+
+json GraphToJson(const GraphView& v, const Run& run) { return Materialize(GraphJson(v, run)); }
 
 std::string RenderGraphDot(const GraphView& v) {
   const DependencyGraph& g = v.graph;

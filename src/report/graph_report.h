@@ -14,13 +14,18 @@
 
 #include "analysis/graph_view.h"
 #include "analysis/summary.h"
+#include "report/lazy_json.h"
 
 namespace htpscope {
 
 // Lists of ops, dependencies, tensors, path steps and warnings show at most
 // `max_rows` rows each (0: all) and count the rest.
 std::string RenderGraphText(const GraphView& view, const Run& run, size_t max_rows = 0);
-nlohmann::json GraphToJson(const GraphView& view, const Run& run);
+// The document `graph --json` prints (docs/timeline-and-graph.md), its long
+// arrays (nodes, edges, producer_map, dominant_path.segments) built element by
+// element as they are written.  Holds references to `view` and `run`.
+LazyObject GraphJson(const GraphView& view, const Run& run);
+nlohmann::json GraphToJson(const GraphView& view, const Run& run);  // Materialize(GraphJson(…))
 std::string RenderGraphDot(const GraphView& view);
 
 // Escapes a string for a double-quoted DOT id or label: backslash, quote and

@@ -371,22 +371,6 @@ std::vector<CounterPoint> DownsampleCounter(const std::vector<CounterSampleRow>&
   return points;
 }
 
-json CapArrays(json value, size_t max_items) {
-  if (value.is_array()) {
-    if (value.size() > max_items)
-      value.erase(value.begin() + static_cast<ptrdiff_t>(max_items), value.end());
-    for (auto& item : value) item = CapArrays(std::move(item), max_items);
-  } else if (value.is_object()) {
-    json truncated = json::object();
-    for (auto it = value.begin(); it != value.end(); ++it) {
-      if (it->is_array() && it->size() > max_items) truncated[it.key()] = it->size();
-      *it = CapArrays(std::move(*it), max_items);
-    }
-    if (!truncated.empty()) value["_truncated"] = std::move(truncated);
-  }
-  return value;
-}
-
 json BuildReportModel(const Summary& summary, const HtmlReportOptions& options) {
   const Run& run = *summary.run;
   json model;

@@ -31,6 +31,7 @@
 
 #include "analysis/summary.h"
 #include "model/run.h"
+#include "report/lazy_json.h"
 
 namespace htpscope {
 
@@ -83,11 +84,6 @@ std::vector<CounterPoint> DownsampleCounter(const std::vector<CounterSampleRow>&
 // Rows kept per list in an analysis section (graph, lint, ...): nodes and
 // edges of a big graph would otherwise outweigh the rest of the page.
 inline constexpr size_t kDefaultMaxSectionItems = 2000;
-
-// Cuts every array in `value` (at any depth) to its first `max_items`
-// elements; the object holding a cut array records the full length under
-// "_truncated": {"<key>": total}, which the page shows.
-nlohmann::json CapArrays(nlohmann::json value, size_t max_items);
 
 // The report's data model for one run (sections overview, timeline, tables,
 // units_memory; the others are added by the caller under their keys).

@@ -144,8 +144,9 @@ std::string RenderMemoryText(const MemoryView& m, int top_n) {
   return out;
 }
 
-json MemoryToJson(const MemoryView& m) {
-  json j;
+LazyObject MemoryJson(const MemoryView& m) {
+  LazyObject doc;
+  json& j = doc.members;
   j["schema"] = "htpscope.memory/1";
   j["label"] = m.run->label;
   j["artifacts"] = ArtifactsJson(m.run->artifacts);
@@ -167,18 +168,18 @@ json MemoryToJson(const MemoryView& m) {
   } else {
     j["totals"] = nullptr;
   }
-  j["qnn_ops"] = json::array();
-  for (const auto& g : m.qnn_ops) {
+  doc.AddArray("qnn_ops", m.qnn_ops.size(), [&m](size_t i) {
+    const auto& g = m.qnn_ops[i];
     json row = {{"name", g.name},
                 {"type", g.type},
                 {"instances", g.instances},
                 {"dram_share_pct", OptionalJson(g.dram_share_pct)},
                 {"dram_dominant", g.dram_dominant}};
     AddTraffic(row, g.bytes);
-    j["qnn_ops"].push_back(row);
-  }
-  j["ops"] = json::array();
-  for (const auto& op : m.ops) {
+    return row;
+  });
+  doc.AddArray("ops", m.ops.size(), [&m](size_t i) {
+    const auto& op = m.ops[i];
     json row = {{"op_id", OpIdHex(op.op_id)},
                 {"htp_op_type", op.htp_op_type},
                 {"qnn_op_name", op.qnn_op_name},
@@ -186,8 +187,8 @@ json MemoryToJson(const MemoryView& m) {
                 {"category", OpCategoryName(op.category)},
                 {"cycles", OptionalJson(op.cycles)}};
     AddTraffic(row, op.bytes);
-    j["ops"].push_back(row);
-  }
+    return row;
+  });
   if (m.spill_fill) {
     const SpillFillTotals& s = *m.spill_fill;
     json sf = {{"instances", s.instances},
@@ -209,7 +210,9 @@ json MemoryToJson(const MemoryView& m) {
   j["cross_checks"] = CrossChecksJson(m.run->cross_checks, "memory");
   j["missing"] = MissingArtifactsJson(m.missing);
   j["notes"] = m.notes;
-  return j;
+  return doc;
 }
+
+json MemoryToJson(const MemoryView& m) { return Materialize(MemoryJson(m)); }
 
 }  // namespace htpscope

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "analysis/memory.h"
+#include "report/lazy_json.h"
 
 namespace htpscope {
 
@@ -13,6 +14,9 @@ namespace htpscope {
 std::string RenderMemoryText(const MemoryView& memory, int top_n);
 
 // Every op and QNN op is listed; nothing is cut.
-nlohmann::json MemoryToJson(const MemoryView& memory);
+// The document `memory --json` prints, its per-op lists built as they are
+// written.  Holds a reference to `memory`.
+LazyObject MemoryJson(const MemoryView& memory);
+nlohmann::json MemoryToJson(const MemoryView& memory);  // materialized
 
 }  // namespace htpscope

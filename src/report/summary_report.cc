@@ -257,18 +257,15 @@ void RenderOpWarmup(const Summary& s, int top_n, std::string& out) {
       "  steady median = median over executions 3..N; cycles as the profile prints them per node\n";
 }
 
-json OpWarmupJson(const Summary& s) {
-  json rows = json::array();
-  for (const auto& w : s.op_warmup)
-    rows.push_back({{"graph", s.run->graphs[w.graph].name},
-                    {"name", w.name},
-                    {"op_id", OptionalJson(w.op_id)},
-                    {"executions", w.executions},
-                    {"cold_cycles", w.cold_cycles},
-                    {"warm_cycles", OptionalJson(w.warm_cycles)},
-                    {"steady_median_cycles", OptionalJson(w.steady_median_cycles)},
-                    {"cold_over_steady", OptionalJson(w.cold_over_steady)}});
-  return rows;
+json OpWarmupJson(const Run& run, const OpWarmup& w) {
+  return {{"graph", run.graphs[w.graph].name},
+          {"name", w.name},
+          {"op_id", OptionalJson(w.op_id)},
+          {"executions", w.executions},
+          {"cold_cycles", w.cold_cycles},
+          {"warm_cycles", OptionalJson(w.warm_cycles)},
+          {"steady_median_cycles", OptionalJson(w.steady_median_cycles)},
+          {"cold_over_steady", OptionalJson(w.cold_over_steady)}};
 }
 
 json ExecutionJson(const CoarseExecution& e, const Run& run) {
@@ -318,10 +315,11 @@ std::string RenderSummaryText(const Summary& s, int top_n) {
   return out;
 }
 
-json SummaryToJson(const Summary& s) {
+LazyObject SummaryJson(const Summary& s) {
   const Run& run = *s.run;
   const RunFigures& f = run.figures;
-  json j;
+  LazyObject doc;
+  json& j = doc.members;
   j["schema"] = "htpscope.summary/1";
   j["label"] = run.label;
   j["artifacts"] = ArtifactsJson(run.artifacts);
@@ -356,7 +354,8 @@ json SummaryToJson(const Summary& s) {
                                          {"value", OptionalJson(m.value)},
                                          {"unit", m.unit}});
   j["clock"] = {{"plausible_ghz", s.clock.plausible_ghz}, {"source", s.clock.source}};
-  j["op_warmup"] = OpWarmupJson(s);
+  doc.AddArray("op_warmup", s.op_warmup.size(),
+               [&s](size_t i) { return OpWarmupJson(*s.run, s.op_warmup[i]); });
 
   const bool fine = f.fine_source != Source::kNone;
   j["fine_source"] = fine ? json(SourceName(f.fine_source)) : json(nullptr);
@@ -371,11 +370,11 @@ json SummaryToJson(const Summary& s) {
   j["dpc_basis"] = f.dpc_sum_cycles ? json(DpcBasisName(f.dpc_basis)) : json(nullptr);
   j["idle_cycles"] = OptionalJson(f.idle_cycles);
   j["op_instances"] = OptionalJson(f.op_instances);
-  j["ops"] = json::array();
-  j["htp_op_types"] = json::array();
+  doc.AddArray("ops", run.qnn_ops.size(),
+               [&run](size_t i) { return GroupJson(run.qnn_ops[i], run); });
+  doc.AddArray("htp_op_types", run.htp_op_types.size(),
+               [&run](size_t i) { return GroupJson(run.htp_op_types[i], run); });
   j["categories"] = json::array();
-  for (const auto& g : run.qnn_ops) j["ops"].push_back(GroupJson(g, run));
-  for (const auto& g : run.htp_op_types) j["htp_op_types"].push_back(GroupJson(g, run));
   for (const auto& c : s.categories)
     j["categories"].push_back({{"category", OpCategoryName(c.category)},
                                {"instances", c.instances},
@@ -404,7 +403,9 @@ json SummaryToJson(const Summary& s) {
   j["cross_checks"] = CrossChecksJson(run.cross_checks);
   j["warnings"] = WarningsJson(s.warnings);
   j["missing"] = MissingArtifactsJson(run.missing);
-  return j;
+  return doc;
 }
+
+json SummaryToJson(const Summary& s) { return Materialize(SummaryJson(s)); }
 
 }  // namespace htpscope

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "analysis/summary.h"
+#include "report/lazy_json.h"
 
 namespace htpscope {
 
@@ -15,6 +16,10 @@ namespace htpscope {
 std::string RenderSummaryText(const Summary& summary, int top_n);
 
 // The machine-readable summary.  `top_n` limits nothing: every op is listed.
-nlohmann::json SummaryToJson(const Summary& summary);
+// The document `summary --json` prints, its per-op lists (ops,
+// htp_op_types, op_warmup) built as they are written.  Holds a reference to
+// `summary`.
+LazyObject SummaryJson(const Summary& summary);
+nlohmann::json SummaryToJson(const Summary& summary);  // materialized
 
 }  // namespace htpscope

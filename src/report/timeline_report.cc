@@ -14,6 +14,18 @@ namespace {
 
 using nlohmann::json;
 
+json ConcurrencyJson(const ConcurrencyStats& s) {
+  return json{{"start_cycle", s.first_start_cycles},
+              {"end_cycle", s.last_end_cycles},
+              {"busy_cycles", s.busy_cycles},
+              {"span_cycles", s.span_cycles},
+              {"active_cycles", s.active_cycles},
+              {"busy_over_span", s.busy_over_span()},
+              {"max_concurrency", s.max_concurrency},
+              {"max_concurrency_at_cycle", s.max_concurrency_at_cycles},
+              {"slices", s.intervals}};
+}
+
 // Fill colours for op groups (cycled) and for the boundary/system marks.
 constexpr const char* kGroupColors[] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2",
                                         "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#3b8bc2",
@@ -313,8 +325,9 @@ std::string RenderTimelineSvg(const Timeline& t, const Run& run) {
   return out;
 }
 
-json TimelineToJson(const Timeline& t, const Run& run) {
-  json j;
+LazyObject TimelineJson(const Timeline& t, const Run& run) {
+  LazyObject doc;
+  json& j = doc.members;
   j["label"] = t.label;
   j["window"] = {{"description", t.window},
                  {"start_cycle", t.window_start_cycles},
@@ -322,59 +335,48 @@ json TimelineToJson(const Timeline& t, const Run& run) {
                  {"graph_start_cycle", t.graph_start_cycles},
                  {"graph_end_cycle", t.graph_end_cycles},
                  {"cycles", t.window_cycles()}};
-  auto stats = [](const ConcurrencyStats& s) {
-    return json{{"start_cycle", s.first_start_cycles},
-                {"end_cycle", s.last_end_cycles},
-                {"busy_cycles", s.busy_cycles},
-                {"span_cycles", s.span_cycles},
-                {"active_cycles", s.active_cycles},
-                {"busy_over_span", s.busy_over_span()},
-                {"max_concurrency", s.max_concurrency},
-                {"max_concurrency_at_cycle", s.max_concurrency_at_cycles},
-                {"slices", s.intervals}};
-  };
-  j["all"] = stats(t.all);
+  j["all"] = ConcurrencyJson(t.all);
   j["hmx_active_cycles"] = t.hmx_active_cycles;
   j["hvx_active_cycles"] = t.hvx_active_cycles;
   j["hmx_hvx_overlap_cycles"] = t.hmx_hvx_overlap_cycles;
   j["hmx_hvx_overlap_pct"] = t.hmx_hvx_overlap_pct;
-  json groups = json::array();
-  for (const auto& g : t.groups) {
-    json gj = stats(g.stats);
+  doc.AddArray("groups", t.groups.size(), [&t](size_t i) {
+    const TimelineGroup& g = t.groups[i];
+    json gj = ConcurrencyJson(g.stats);
     gj["name"] = g.name;
     gj["letter"] = std::string(1, g.letter);
     gj["category"] = g.category == OpCategory::kCompute ? "compute" : "boundary_or_system";
     gj["ops"] = g.ops;
     gj["tids"] = g.tids;
-    groups.push_back(gj);
-  }
-  j["groups"] = groups;
-  json rows = json::array();
-  for (const auto& row : t.rows) {
-    json slices = json::array();
-    for (uint32_t k : row.slices) {
-      const TimelineSlice& s = t.slices[k];
+    return gj;
+  });
+  doc.AddObjectArray("rows", t.rows.size(), [&t, &run](size_t r) {
+    const TimelineRow& row = t.rows[r];
+    LazyObject rj;
+    rj.members = {{"tid", row.tid},
+                  {"unit", UnitKindName(row.kind)},
+                  {"busy_cycles", row.busy_cycles},
+                  {"active_cycles", row.active_cycles},
+                  {"idle_cycles", t.window_cycles() - row.active_cycles}};
+    rj.AddArray("slices", row.slices.size(), [&t, &run, &row](size_t k) {
+      const TimelineSlice& s = t.slices[row.slices[k]];
       const SliceRow& src = run.slices[s.slice];
       const OpInstanceRow& op = run.op_instances[src.instance];
-      slices.push_back({{"op_id", OpIdHex(src.op_id)},
-                        {"group", t.groups[s.group].name},
-                        {"htp_op_type", std::string(run.Str(op.htp_op_type))},
-                        {"mark", s.mark == SliceMark::kGroup ? "group" : MarkName(s.mark)},
-                        {"start_cycle", s.start_cycles},
-                        {"end_cycle", s.end_cycles}});
-    }
-    rows.push_back({{"tid", row.tid},
-                    {"unit", UnitKindName(row.kind)},
-                    {"busy_cycles", row.busy_cycles},
-                    {"active_cycles", row.active_cycles},
-                    {"idle_cycles", t.window_cycles() - row.active_cycles},
-                    {"slices", slices}});
-  }
-  j["rows"] = rows;
-  json warnings = json::array();
-  for (const auto& w : t.warnings) warnings.push_back({{"code", w.code}, {"message", w.message}});
-  j["warnings"] = warnings;
-  return j;
+      return json{{"op_id", OpIdHex(src.op_id)},
+                  {"group", t.groups[s.group].name},
+                  {"htp_op_type", std::string(run.Str(op.htp_op_type))},
+                  {"mark", s.mark == SliceMark::kGroup ? "group" : MarkName(s.mark)},
+                  {"start_cycle", s.start_cycles},
+                  {"end_cycle", s.end_cycles}};
+    });
+    return rj;
+  });
+  doc.AddArray("warnings", t.warnings.size(), [&t](size_t i) {
+    return json{{"code", t.warnings[i].code}, {"message", t.warnings[i].message}};
+  });
+  return doc;
 }
+
+json TimelineToJson(const Timeline& t, const Run& run) { return Materialize(TimelineJson(t, run)); }
 
 }  // namespace htpscope

@@ -10,6 +10,7 @@
 
 #include "analysis/timeline.h"
 #include "model/run.h"
+#include "report/lazy_json.h"
 
 namespace htpscope {
 
@@ -22,7 +23,10 @@ std::string RenderTimelineText(const Timeline& timeline, int width, size_t max_r
 // legend, boundary/system-service ops in their own colours, idle gaps blank.
 std::string RenderTimelineSvg(const Timeline& timeline, const Run& run);
 
-nlohmann::json TimelineToJson(const Timeline& timeline, const Run& run);
+// The document `timeline --json` prints, its groups, rows' slices and
+// warnings built as they are written.  Holds references to its arguments.
+LazyObject TimelineJson(const Timeline& timeline, const Run& run);
+nlohmann::json TimelineToJson(const Timeline& timeline, const Run& run);  // materialized
 
 // Printable ASCII only (others become '?'), cut to `width` columns with ".."
 // at the end when longer.

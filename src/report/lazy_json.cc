@@ -1,0 +1,157 @@
+#include "report/lazy_json.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+
+namespace htpscope {
+namespace {
+
+using nlohmann::json;
+
+// The three kinds of member a LazyObject has, in key order as
+// nlohmann::json (a std::map) prints them.
+struct MemberRef {
+  const std::string* key;
+  const json* small = nullptr;
+  const LazyArray* array = nullptr;
+  const LazyObject* object = nullptr;
+};
+
+std::vector<MemberRef> MembersInKeyOrder(const LazyObject& doc) {
+  std::vector<MemberRef> refs;
+  for (auto it = doc.members.begin(); it != doc.members.end(); ++it)
+    refs.push_back({&it.key(), &it.value(), nullptr, nullptr});
+  for (const auto& [key, array] : doc.arrays) refs.push_back({&key, nullptr, &array, nullptr});
+  for (const auto& [key, object] : doc.objects) refs.push_back({&key, nullptr, nullptr, &object});
+  std::sort(refs.begin(), refs.end(),
+            [](const MemberRef& a, const MemberRef& b) { return *a.key < *b.key; });
+  for (size_t i = 1; i < refs.size(); ++i)
+    if (*refs[i].key == *refs[i - 1].key)
+      throw std::logic_error("lazy JSON object with two members named " + *refs[i].key);
+  return refs;
+}
+
+class LazyWriter {
+ public:
+  LazyWriter(int indent, const std::function<void(std::string_view)>& write,
+             json::error_handler_t handler)
+      : indent_(indent), write_(write), handler_(handler) {}
+  ~LazyWriter() = default;
+
+  void Object(const LazyObject& doc, int depth) {
+    std::vector<MemberRef> refs = MembersInKeyOrder(doc);
+    if (refs.empty()) return Put("{}");
+    Put("{");
+    for (size_t i = 0; i < refs.size(); ++i) {
+      Put(i ? ",\n" : "\n");
+      Indent(depth + 1);
+      Put(json(*refs[i].key).dump(-1, ' ', false, handler_));
+      Put(": ");
+      if (refs[i].small) Value(*refs[i].small, depth + 1);
+      if (refs[i].array) Array(*refs[i].array, depth + 1);
+      if (refs[i].object) Object(*refs[i].object, depth + 1);
+    }
+    Put("\n");
+    Indent(depth);
+    Put("}");
+  }
+
+  void Flush() {
+    if (!buffer_.empty()) write_(buffer_);
+    buffer_.clear();
+  }
+
+ private:
+  void Array(const LazyArray& array, int depth) {
+    if (array.size == 0) return Put("[]");
+    Put("[");
+    for (size_t i = 0; i < array.size; ++i) {
+      Put(i ? ",\n" : "\n");
+      Indent(depth + 1);
+      if (array.object_element) {
+        Object(array.object_element(i), depth + 1);
+      } else {
+        Value(array.element(i), depth + 1);
+      }
+    }
+    Put("\n");
+    Indent(depth);
+    Put("]");
+  }
+
+  // `value` dumped at indentation level `depth`: nlohmann prints it from
+  // level 0, and JSON text holds line breaks only between tokens.
+  void Value(const json& value, int depth) {
+    std::string text = value.dump(indent_, ' ', false, handler_);
+    size_t from = 0;
+    for (size_t nl = text.find('\n'); nl != std::string::npos; nl = text.find('\n', from)) {
+      Put(std::string_view(text).substr(from, nl + 1 - from));
+      Indent(depth);
+      from = nl + 1;
+    }
+    Put(std::string_view(text).substr(from));
+  }
+
+  void Indent(int depth) { buffer_.append(static_cast<size_t>(std::max(indent_, 0) * depth), ' '); }
+
+  void Put(std::string_view text) {
+    buffer_.append(text);
+    if (buffer_.size() >= (1u << 20)) Flush();
+  }
+
+  int indent_;
+  const std::function<void(std::string_view)>& write_;
+  json::error_handler_t handler_;
+  std::string buffer_;
+};
+
+}  // namespace
+
+json CapArrays(json value, size_t max_items) {
+  if (value.is_array()) {
+    if (value.size() > max_items)
+      value.erase(value.begin() + static_cast<ptrdiff_t>(max_items), value.end());
+    for (auto& item : value) item = CapArrays(std::move(item), max_items);
+  } else if (value.is_object()) {
+    json truncated = json::object();
+    for (auto it = value.begin(); it != value.end(); ++it) {
+      if (it->is_array() && it->size() > max_items) truncated[it.key()] = it->size();
+      *it = CapArrays(std::move(*it), max_items);
+    }
+    if (!truncated.empty()) value["_truncated"] = std::move(truncated);
+  }
+  return value;
+}
+
+json Materialize(const LazyObject& doc, size_t max_items) {
+  MembersInKeyOrder(doc);  // refuses duplicate keys, as the writer does
+  json out = CapArrays(doc.members, max_items);
+  for (const auto& [key, array] : doc.arrays) {
+    json items = json::array();
+    const size_t kept = std::min(array.size, max_items);
+    for (size_t i = 0; i < kept; ++i)
+      items.push_back(array.object_element ? Materialize(array.object_element(i), max_items)
+                                           : CapArrays(array.element(i), max_items));
+    out[key] = std::move(items);
+    if (array.size > max_items) out["_truncated"][key] = array.size;
+  }
+  for (const auto& [key, object] : doc.objects) out[key] = Materialize(object, max_items);
+  return out;
+}
+
+void WriteLazyJson(const LazyObject& doc, int indent,
+                   const std::function<void(std::string_view)>& write,
+                   json::error_handler_t handler) {
+  LazyWriter writer(indent, write, handler);
+  writer.Object(doc, 0);
+  writer.Flush();
+}
+
+void PrintLazyJson(const LazyObject& doc, int indent) {
+  WriteLazyJson(doc, indent,
+                [](std::string_view text) { std::fwrite(text.data(), 1, text.size(), stdout); });
+  std::fputc('\n', stdout);
+}
+
+}  // namespace htpscope
