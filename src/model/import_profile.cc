@@ -38,14 +38,24 @@ void ImportProfile(ProfileReport&& profile, Run& run) {
     Warn(run, "reader", fmt::format("{}: {}", profile.path, w));
   // Blocks in file order (CSV blocks have no line: statistics first, then
   // executions, as the CSV lists them).
-  std::vector<const ProfileBlock*> blocks;
-  for (const auto& b : profile.statistics) blocks.push_back(&b);
-  for (const auto& b : profile.raw) blocks.push_back(&b);
+  std::vector<ProfileBlock*> blocks;
+  for (auto& b : profile.statistics) blocks.push_back(&b);
+  for (auto& b : profile.raw) blocks.push_back(&b);
   std::stable_sort(blocks.begin(), blocks.end(), [](const ProfileBlock* a, const ProfileBlock* b) {
     return a->first_line < b->first_line;
   });
-  std::map<const ProfileBlock*, uint32_t> block_index;
+  // Sized once, and each block's nodes moved and freed as they are taken:
+  // the reader's copy and the table are never both whole (a big profile
+  // holds hundreds of thousands of node lines).
+  size_t total_nodes = 0, total_metrics = 0;
   for (const ProfileBlock* b : blocks) {
+    total_nodes += b->nodes.size();
+    total_metrics += b->metrics.size();
+  }
+  run.profile_nodes.reserve(run.profile_nodes.size() + total_nodes);
+  run.profile_metrics.reserve(run.profile_metrics.size() + total_metrics);
+  std::map<const ProfileBlock*, uint32_t> block_index;
+  for (ProfileBlock* b : blocks) {
     RequireSumFits(
         b->nodes, [](const ProfileNode& n) { return n.cycles; }, profile.path,
         "a block's per-node cycles");
@@ -66,22 +76,23 @@ void ImportProfile(ProfileReport&& profile, Run& run) {
     row.first_node = static_cast<uint32_t>(run.profile_nodes.size());
     row.node_count = static_cast<uint32_t>(b->nodes.size());
     const uint32_t index = static_cast<uint32_t>(run.profile_blocks.size());
-    for (const auto& n : b->nodes) {
+    for (auto& n : b->nodes) {
       ProfileNodeRow node;
       node.block = index;
-      node.label = n.label;
-      node.qnn_op_name = n.qnn_op_name;
+      node.label = std::move(n.label);
+      node.qnn_op_name = std::move(n.qnn_op_name);
       node.op_id = n.op_id;
       node.cycles = n.cycles;
       node.has_lint = n.has_lint;
       node.wait_cycles = n.wait_cycles;
       node.overlap_cycles = n.overlap_cycles;
       node.overlap_wait_cycles = n.overlap_wait_cycles;
-      node.overlap_ops = n.overlap_ops;
-      node.overlap_wait_ops = n.overlap_wait_ops;
-      node.resources = n.resources;
+      node.overlap_ops = std::move(n.overlap_ops);
+      node.overlap_wait_ops = std::move(n.overlap_wait_ops);
+      node.resources = std::move(n.resources);
       run.profile_nodes.push_back(std::move(node));
     }
+    std::vector<ProfileNode>().swap(b->nodes);
     block_index[b] = index;
     run.profile_blocks.push_back(std::move(row));
   }
