@@ -64,7 +64,8 @@ json Table(std::string title, std::string help, json columns, json rows, size_t 
   return t;
 }
 
-json GroupTable(const json& groups, bool qnn, size_t max_rows) {
+// `groups`: summary --json's "ops" or "htp_op_types", in their order.
+json GroupTable(const LazyArray& groups, bool qnn, size_t max_rows) {
   json columns = json::array();
   columns.push_back(Column("name", qnn ? "QNN op" : "HTP op type", "text"));
   if (qnn) columns.push_back(Column("type", "QNN op type", "text"));
@@ -80,8 +81,8 @@ json GroupTable(const json& groups, bool qnn, size_t max_rows) {
   columns.push_back(Column("dpc_lower_bound", "DPC lower bound", "bool",
                            "ran as several slices: the trace holds one slice's DPC"));
   json rows = json::array();
-  for (size_t i = 0; i < groups.size() && i < max_rows; ++i) {
-    const json& g = groups[i];
+  for (size_t i = 0; i < groups.size && i < max_rows; ++i) {
+    const json g = groups.element(i);
     json row = json::array();
     for (const auto& c : columns) {
       auto it = g.find(c["key"].get<std::string>());
@@ -92,7 +93,7 @@ json GroupTable(const json& groups, bool qnn, size_t max_rows) {
   return Table(qnn ? "QNN ops" : "HTP op types",
                qnn ? "Every QNN op of the traced execution, by dominant-path cycles"
                    : "Every HTP op type the compiled graph ran, by dominant-path cycles",
-               std::move(columns), std::move(rows), groups.size(),
+               std::move(columns), std::move(rows), groups.size,
                "the ops with the most DPC cycles");
 }
 
@@ -378,22 +379,20 @@ json BuildReportModel(const Summary& summary, const HtmlReportOptions& options) 
   model["title"] = options.title.empty() ? "htpscope report — " + run.label : options.title;
   model["label"] = run.label;
 
-  json overview = SummaryToJson(summary);
-  json qnn_ops = std::move(overview["ops"]);
-  json htp_types = std::move(overview["htp_op_types"]);
-  overview.erase("ops");
-  overview.erase("htp_op_types");
+  // The per-op lists are built only as far as the page shows them.
+  LazyObject summary_doc = SummaryJson(summary);
+  const LazyArray qnn_ops = TakeArray(summary_doc, "ops");
+  const LazyArray htp_types = TakeArray(summary_doc, "htp_op_types");
+  const LazyArray warmup = TakeArray(summary_doc, "op_warmup");
+  json overview = Materialize(summary_doc);
   // The per-op warm-up lists every profile node: a big run's would dwarf the
   // page, so at most max_table_rows of it (the most warm-up first per graph).
-  if (json& warmup = overview["op_warmup"]; warmup.size() > options.max_table_rows) {
-    overview["op_warmup_total_rows"] = warmup.size();
-    warmup.erase(warmup.begin() + static_cast<ptrdiff_t>(options.max_table_rows), warmup.end());
-  }
+  overview["op_warmup"] = FirstElements(warmup, options.max_table_rows);
+  if (warmup.size > options.max_table_rows) overview["op_warmup_total_rows"] = warmup.size;
 
   json tables;
-  if (!qnn_ops.empty()) tables["qnn_ops"] = GroupTable(qnn_ops, true, options.max_table_rows);
-  if (!htp_types.empty())
-    tables["htp_op_types"] = GroupTable(htp_types, false, options.max_table_rows);
+  if (qnn_ops.size) tables["qnn_ops"] = GroupTable(qnn_ops, true, options.max_table_rows);
+  if (htp_types.size) tables["htp_op_types"] = GroupTable(htp_types, false, options.max_table_rows);
   const bool trace_fine =
       run.figures.fine_source == Source::kOptrace && run.figures.start_cycle.has_value();
   if (trace_fine && !run.op_instances.empty())

@@ -124,6 +124,23 @@ json CapArrays(json value, size_t max_items) {
   return value;
 }
 
+LazyArray TakeArray(LazyObject& doc, std::string_view key) {
+  for (auto it = doc.arrays.begin(); it != doc.arrays.end(); ++it) {
+    if (it->first != key) continue;
+    LazyArray array = std::move(it->second);
+    doc.arrays.erase(it);
+    return array;
+  }
+  throw std::logic_error("lazy JSON object without an array named " + std::string(key));
+}
+
+json FirstElements(const LazyArray& array, size_t n) {
+  json items = json::array();
+  for (size_t i = 0; i < std::min(n, array.size); ++i)
+    items.push_back(array.object_element ? Materialize(array.object_element(i)) : array.element(i));
+  return items;
+}
+
 json Materialize(const LazyObject& doc, size_t max_items) {
   MembersInKeyOrder(doc);  // refuses duplicate keys, as the writer does
   json out = CapArrays(doc.members, max_items);

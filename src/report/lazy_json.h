@@ -15,6 +15,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -43,6 +44,14 @@ struct LazyObject {
     arrays.emplace_back(std::move(key), LazyArray{size, nullptr, std::move(object_element)});
   }
 };
+
+// Removes the lazy array `key` from `doc` and returns it; throws
+// std::logic_error when `doc` has no such lazy array.
+LazyArray TakeArray(LazyObject& doc, std::string_view key);
+
+// The first min(n, size) elements of `array`, built (object elements
+// materialized whole).
+nlohmann::json FirstElements(const LazyArray& array, size_t n);
 
 // Cuts every array in `value` (at any depth) to its first `max_items`
 // elements; the object holding a cut array records the full length under
