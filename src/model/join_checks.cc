@@ -2,10 +2,10 @@
 // cycle counters is checked; a pair that clearly disagrees is refused
 // (InputError) unless the caller allows the mismatch, in which case the
 // join goes on with the warning `mismatched_artifacts`.
+#include <absl/container/flat_hash_set.h>
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <unordered_set>
 
 #include "base/errors.h"
 #include "model/join.h"
@@ -34,8 +34,14 @@ void CheckArtifactsBelongTogether(Run& run, const model_import::QhasFacts& qhas,
                                   const LoadOptions& options) {
   std::vector<Mismatch> mismatches;
   const bool trace = run.Has(ArtifactType::kOptrace) && !run.op_instances.empty();
-  std::unordered_set<uint64_t> trace_ids;
-  std::unordered_set<uint32_t> trace_qnn_ids;
+  // Flat sets: hundreds of thousands of IDs are probed (node sets miss the
+  // cache at every probe).
+  absl::flat_hash_set<uint64_t> trace_ids;
+  absl::flat_hash_set<uint32_t> trace_qnn_ids;
+  if (trace) {
+    trace_ids.reserve(run.op_instances.size());
+    trace_qnn_ids.reserve(run.op_instances.size());
+  }
   if (trace)
     for (const auto& op : run.op_instances) {
       trace_ids.insert(op.op_id);
@@ -71,7 +77,7 @@ void CheckArtifactsBelongTogether(Run& run, const model_import::QhasFacts& qhas,
   // of 0 cycles are left out: the compiler removes ops such as reshapes,
   // which the profile still lists.
   if (trace && !run.profile_nodes.empty()) {
-    std::unordered_set<uint32_t> profile_ids;
+    absl::flat_hash_set<uint32_t> profile_ids;
     for (const auto& n : run.profile_nodes)
       if (n.op_id && n.cycles > 0) profile_ids.insert(*n.op_id);
     size_t found = 0;

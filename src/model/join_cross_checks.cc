@@ -1,9 +1,11 @@
 // Cross-checks: wherever two artifacts give the same figure, both values and
 // whether they agree.  A disagreement is evidence, never corrected silently.
+#include <absl/container/flat_hash_map.h>
 #include <fmt/format.h>
 
 #include <cmath>
 #include <map>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -53,7 +55,8 @@ void QhasTimeChecks(Run& run, const model_import::QhasFacts& qhas) {
                static_cast<double>(qhas_work));
     }
     // Per QNN op DPC: how many agree, disagreements listed.
-    std::map<std::string, int64_t, std::less<>> qhas_dpc;
+    absl::flat_hash_map<std::string_view, int64_t> qhas_dpc;
+    qhas_dpc.reserve(qhas.qnn_op_rows.size());
     for (const auto& row : qhas.qnn_op_rows) qhas_dpc[row.name] = row.dominant_path_cycles;
     int agree = 0, compared = 0;
     std::vector<std::string> differing;
