@@ -35,7 +35,7 @@ Run SerializedBranches() {
 TEST(CriticalPath, LongestPathByMeasuredDurationsAndWhatIf) {
   htpscope::Run run = SerializedBranches();
   DependencyGraph g = BuildDependencyGraph(run);
-  NodeGroups groups = GroupNodes(g, [](const DepNode& n) { return n.qnn_op_name; });
+  NodeGroups groups = GroupNodes(g, [](const DepNode& n) { return std::string(n.qnn_op_name); });
   CriticalPath p = LongestPath(g, groups, kAllEdges);
   EXPECT_EQ(p.length_cycles, 100 + 400 + 300 + 50);
   std::vector<uint64_t> ids;
@@ -61,7 +61,7 @@ TEST(CriticalPath, CycleInTheEdgesIsBrokenByTimeOrder) {
                               }),
                               "");
   DependencyGraph g = BuildDependencyGraph(run);
-  NodeGroups groups = GroupNodes(g, [](const DepNode& n) { return n.qnn_op_name; });
+  NodeGroups groups = GroupNodes(g, [](const DepNode& n) { return std::string(n.qnn_op_name); });
   CriticalPath p = LongestPath(g, groups, kAllEdges);
   EXPECT_TRUE(p.cycle_broken);
   EXPECT_EQ(p.length_cycles, 30);  // a (starts first) then b
@@ -71,7 +71,7 @@ TEST(CriticalPathCorpus, Chain8FollowsTheMatmulChain) {
   HTPSCOPE_REQUIRE_CORPUS("chain8_archive");
   htpscope::Run run = LoadRun({testing_support::CorpusRun("chain8_archive")});
   DependencyGraph g = BuildDependencyGraph(run);
-  NodeGroups groups = GroupNodes(g, [](const DepNode& n) { return n.qnn_op_name; });
+  NodeGroups groups = GroupNodes(g, [](const DepNode& n) { return std::string(n.qnn_op_name); });
   CriticalPath p = LongestPath(g, groups, kAllEdges);
   // Input slice 3,394 + Crouton 24,061 + MatMul_0..7 (4,095 1,181 1,178 1,170
   // 1,172 1,179 1,168 1,169) + Flat 5,801 + output slice 3,062.

@@ -1,5 +1,6 @@
 #include "analysis/dependency_graph.h"
 
+#include <absl/container/flat_hash_map.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -101,11 +102,11 @@ DependencyGraph BuildDependencyGraph(const Run& run) {
       DepNode& n = it->second;
       if (inserted) {
         n.id = op.op_id;
-        n.qnn_op_name = std::string(run.Str(op.qnn_op_name));
-        n.htp_op_type = std::string(run.Str(op.htp_op_type));
+        n.qnn_op_name = run.Str(op.qnn_op_name);
+        n.htp_op_type = run.Str(op.htp_op_type);
         ++g.trace_only_nodes;
       }
-      if (n.qnn_op_type.empty()) n.qnn_op_type = std::string(run.Str(op.qnn_op_type));
+      if (n.qnn_op_type.empty()) n.qnn_op_type = run.Str(op.qnn_op_type);
       n.executed = n.timed = true;
       n.start_cycles = op.first_start_cycle;
       n.end_cycles = op.last_end_cycle;
@@ -126,16 +127,22 @@ DependencyGraph BuildDependencyGraph(const Run& run) {
       }
     }
   }
+  // Moved out and the map freed before sorting in place (op IDs are unique,
+  // so the order is total): a big graph's nodes are never held twice.
+  g.nodes.reserve(by_id.size());
   for (auto& [id, n] : by_id) g.nodes.push_back(std::move(n));
-  std::stable_sort(g.nodes.begin(), g.nodes.end(), [](const DepNode& a, const DepNode& b) {
+  by_id.clear();
+  std::sort(g.nodes.begin(), g.nodes.end(), [](const DepNode& a, const DepNode& b) {
     if (a.timed != b.timed) return a.timed;
     if (a.timed && a.start_cycles != b.start_cycles) return a.start_cycles < b.start_cycles;
     return a.id < b.id;
   });
+  g.index.reserve(g.nodes.size());
   for (uint32_t i = 0; i < g.nodes.size(); ++i) g.index[g.nodes[i].id] = i;
 
   // Producers: a node produces its own id and the outputs htp.json lists.
-  std::unordered_map<uint64_t, uint32_t> producer;
+  absl::flat_hash_map<uint64_t, uint32_t> producer;
+  producer.reserve(g.nodes.size() + g.producer_map.size());
   for (uint32_t i = 0; i < g.nodes.size(); ++i) producer[g.nodes[i].id] = i;
   for (const auto& [tensor, node] : g.producer_map) producer.try_emplace(tensor, g.index.at(node));
 
@@ -206,6 +213,7 @@ DependencyGraph BuildDependencyGraph(const Run& run) {
       if (name == "$Const") consts.insert(t.id);
     }
   }
+  g.tensors.reserve(tensors.size());
   for (auto& [id, t] : tensors) {
     SortUnique(t.consumers);
     auto p = producer.find(id);

@@ -15,6 +15,8 @@
 // Times are absolute HTP cycles; durations are cycles.
 #pragma once
 
+#include <absl/container/flat_hash_map.h>
+
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -38,11 +40,13 @@ inline constexpr uint8_t kAllEdges = kDataEdges | kEdgeSequencerFlow;
 // "graph_input+data_flow", ... in the order of the bits.
 std::string EdgeKindNames(uint8_t kinds);
 
+// The names are views of the Run's strings (its string pool or HTP graph
+// table): the graph must not outlive the Run it was built from.
 struct DepNode {
   uint64_t id = 0;
-  std::string qnn_op_name;  // the QNN op the compiler grouped this HTP op under
-  std::string qnn_op_type;
-  std::string htp_op_type;
+  std::string_view qnn_op_name;  // the QNN op the compiler grouped this HTP op under
+  std::string_view qnn_op_type;
+  std::string_view htp_op_type;
   bool in_graph = false;        // a node of *_htp.json
   bool executed = false;        // has slices in the optrace
   bool timed = false;           // has measured times (optrace, else htp.json cycles_start/duration)
@@ -55,7 +59,7 @@ struct DepNode {
   OpCategory category = OpCategory::kCompute;
   uint8_t flags = 0;                // OpFlag bits
   std::vector<uint64_t> input_ids;  // inputs as listed by its source, repeats removed
-  std::string inputs_source;        // "htp_graph", "optrace" or "" (none listed)
+  std::string_view inputs_source;   // "htp_graph", "optrace" or "" (none listed)
 };
 
 struct DepEdge {
@@ -81,10 +85,10 @@ struct DepTensor {
 };
 
 struct DependencyGraph {
-  std::vector<DepNode> nodes;                    // by (start cycle, id); untimed nodes last, by id
-  std::unordered_map<uint64_t, uint32_t> index;  // op id -> node index
-  std::vector<DepEdge> edges;                    // unique (from, to), sorted
-  std::vector<std::vector<uint32_t>> in_edges;   // node -> edge indices
+  std::vector<DepNode> nodes;                     // by (start cycle, id); untimed nodes last, by id
+  absl::flat_hash_map<uint64_t, uint32_t> index;  // op id -> node index
+  std::vector<DepEdge> edges;                     // unique (from, to), sorted
+  std::vector<std::vector<uint32_t>> in_edges;    // node -> edge indices
   std::vector<std::vector<uint32_t>> out_edges;
   std::vector<DepTensor> tensors;                           // every input id, sorted by id
   std::vector<std::pair<uint64_t, uint64_t>> producer_map;  // (tensor id, node id) from htp.json

@@ -41,7 +41,7 @@ Run TwoBranchesSharingOneConstant() {
 }
 
 NodeGroups ByQnnOp(const DependencyGraph& g) {
-  return GroupNodes(g, [](const DepNode& n) { return n.qnn_op_name; });
+  return GroupNodes(g, [](const DepNode& n) { return std::string(n.qnn_op_name); });
 }
 
 TEST(DependencyGraph, TwoIndependentBranchesSharingOneConstant) {

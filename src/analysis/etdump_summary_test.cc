@@ -2,8 +2,8 @@
 
 #include <gtest/gtest.h>
 
-#include "base/errors.h"
 #include "base/corpus_test_util.h"
+#include "base/errors.h"
 #include "formats/etdump_test_util.h"
 
 namespace htpscope {

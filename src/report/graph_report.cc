@@ -531,7 +531,7 @@ std::string RenderGraphDot(const GraphView& v) {
       if (v.groups.of_node[n] != gi) continue;
       const DepNode& node = g.nodes[n];
       std::string label =
-          node.htp_op_type + "\n" + OpIdHex(node.id) +
+          std::string(node.htp_op_type) + "\n" + OpIdHex(node.id) +
           (node.timed ? fmt::format("\n{} cycles", GroupDigits(node.duration_cycles))
                       : std::string("\nnot executed"));
       out += fmt::format("    \"{}\" [label=\"{}\"{}];\n", OpIdHex(node.id), DotEscape(label),
