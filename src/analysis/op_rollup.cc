@@ -27,12 +27,6 @@ RollupClass RollupClassOf(const OpInstanceRow& op) {
   return RollupClass::kOther;
 }
 
-int64_t RollupCycles::Total() const {
-  int64_t sum = 0;
-  for (int64_t c : cycles) sum += c;
-  return sum;
-}
-
 OpRollup ComputeOpRollup(const Run& run) {
   OpRollup out;
   std::map<StringId, OpRollupRow> by_op;

@@ -6,11 +6,11 @@
 // staging, DMA"), so a QNN op's classes sum to its work and DPC.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "analysis/cycles_by_kind.h"
 #include "model/run.h"
 
 namespace htpscope {
@@ -27,13 +27,7 @@ inline constexpr size_t kRollupClassCount = 4;
 const char* RollupClassName(RollupClass c);  // "compute", "staging", "dma", "other"
 RollupClass RollupClassOf(const OpInstanceRow& op);
 
-// HTP cycles per class, indexed by RollupClass.
-struct RollupCycles {
-  std::array<int64_t, kRollupClassCount> cycles{};
-  int64_t& operator[](RollupClass c) { return cycles[static_cast<size_t>(c)]; }
-  int64_t operator[](RollupClass c) const { return cycles[static_cast<size_t>(c)]; }
-  int64_t Total() const;
-};
+using RollupCycles = CyclesByKind<RollupClass, kRollupClassCount>;  // HTP cycles per class
 
 struct OpRollupRow {
   std::string name;   // QNN op name

@@ -8,12 +8,7 @@
 namespace htpscope {
 namespace {
 
-using testing_support::FakeQhasCore;
-using testing_support::FakeQhasInstance;
-using testing_support::FakeQhasJson;
-using testing_support::FakeRun;
-using testing_support::FakeSlice;
-using testing_support::OptraceJson;
+namespace ts = testing_support;
 
 const OpRollupRow* FindRow(const OpRollup& r, const std::string& name) {
   for (const auto& row : r.ops)
@@ -25,13 +20,13 @@ const OpRollupRow* FindRow(const OpRollup& r, const std::string& name) {
 // staging) and its weights' DMA (40, dma); Input: an input slice moved by DMA
 // (30) and its wait (20); sys: a sync op (10, other).
 TEST(OpRollup, ComputeStagingDmaByHand) {
-  htpscope::Run run = FakeRun(
-      OptraceJson({{0x100000000001, "conv", "q::Conv", "uses_hmx", 256, 0, 100},
-                   {0x100100000001, "conv", "q::ForceFormat_Crouton", "uses_hvx", 512, 50, 100},
-                   {0x100200000001, "conv", "q::Conv.weights_to_vtcm", "dma", 256, 160, 40},
-                   {0x100300000002, "Input", "q::*InputSlice", "dma", 256, 200, 30},
-                   {0x100400000002, "Input", "q::*InputSlice", "dma_wait", 256, 230, 20},
-                   {0x100500000003, "sys", "SyncOp", "sync", 256, 250, 10}}),
+  htpscope::Run run = ts::FakeRun(
+      ts::OptraceJson({{0x100000000001, "conv", "q::Conv", "uses_hmx", 256, 0, 100},
+                       {0x100100000001, "conv", "q::ForceFormat_Crouton", "uses_hvx", 512, 50, 100},
+                       {0x100200000001, "conv", "q::Conv.weights_to_vtcm", "dma", 256, 160, 40},
+                       {0x100300000002, "Input", "q::*InputSlice", "dma", 256, 200, 30},
+                       {0x100400000002, "Input", "q::*InputSlice", "dma_wait", 256, 230, 20},
+                       {0x100500000003, "sys", "SyncOp", "sync", 256, 250, 10}}),
       "");
   OpRollup r = ComputeOpRollup(run);
   ASSERT_EQ(r.ops.size(), 3u);
@@ -59,11 +54,11 @@ TEST(OpRollup, ComputeStagingDmaByHand) {
 
 // QHAS's fmt_change marks a format change whatever its name.
 TEST(OpRollup, QhasFormatChangeIsStaging) {
-  FakeQhasCore core{0, 500, 0, {{"HMX", 256, 300}, {"HVX", 512, 200}}, {}};
-  FakeQhasInstance mm{0x11, "q::MatMul", "mm", "hmx", 256, 0, 300, 300};
-  FakeQhasInstance relayout{0x12, "q::Relayout", "mm", "hvx", 512, 300, 200, 200};
+  ts::FakeQhasCore core{0, 500, 0, {{"HMX", 256, 300}, {"HVX", 512, 200}}, {}};
+  ts::FakeQhasInstance mm{0x11, "q::MatMul", "mm", "hmx", 256, 0, 300, 300};
+  ts::FakeQhasInstance relayout{0x12, "q::Relayout", "mm", "hvx", 512, 300, 200, 200};
   relayout.fmt_change = true;
-  htpscope::Run run = FakeRun("", "", FakeQhasJson({core}, {mm, relayout}));
+  htpscope::Run run = ts::FakeRun("", "", ts::FakeQhasJson({core}, {mm, relayout}));
   OpRollup r = ComputeOpRollup(run);
   ASSERT_EQ(r.ops.size(), 1u);
   EXPECT_EQ(r.ops[0].work[RollupClass::kCompute], 300);

@@ -37,12 +37,6 @@ PathUnit PathUnitOfFlags(uint8_t flags) {
   return PathUnit::kOther;
 }
 
-int64_t PathUnitCycles::Total() const {
-  int64_t sum = 0;
-  for (int64_t c : cycles) sum += c;
-  return sum;
-}
-
 std::optional<PathByUnit> ComputePathByUnit(const Run& run) {
   PathByUnit out;
   // Each segment's op instance (index into op_instances), or -1.

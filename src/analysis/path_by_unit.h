@@ -8,12 +8,12 @@
 // bucket of its own); each QNN op's buckets sum to its cycles on the path.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "analysis/cycles_by_kind.h"
 #include "model/run.h"
 
 namespace htpscope {
@@ -34,13 +34,7 @@ inline constexpr size_t kPathUnitCount = 7;
 const char* PathUnitName(PathUnit unit);
 PathUnit PathUnitOfFlags(uint8_t flags);
 
-// Cycles per PathUnit, indexed by its value.
-struct PathUnitCycles {
-  std::array<int64_t, kPathUnitCount> cycles{};
-  int64_t& operator[](PathUnit unit) { return cycles[static_cast<size_t>(unit)]; }
-  int64_t operator[](PathUnit unit) const { return cycles[static_cast<size_t>(unit)]; }
-  int64_t Total() const;
-};
+using PathUnitCycles = CyclesByKind<PathUnit, kPathUnitCount>;
 
 struct PathByUnitOp {
   std::string name;  // the QNN op name; "" for ops QHAS's lists do not hold

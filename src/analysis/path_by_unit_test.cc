@@ -8,12 +8,7 @@
 namespace htpscope {
 namespace {
 
-using testing_support::FakeQhasCore;
-using testing_support::FakeQhasInstance;
-using testing_support::FakeQhasJson;
-using testing_support::FakeRun;
-using testing_support::FakeSlice;
-using testing_support::OptraceJson;
+namespace ts = testing_support;
 
 const PathByUnitOp* FindOp(const PathByUnit& p, const std::string& name) {
   for (const auto& op : p.ops)
@@ -30,7 +25,7 @@ const PathByUnitOp* FindOp(const PathByUnit& p, const std::string& name) {
 //   sys   SyncOp (sync)                [250, 260)
 //   Output DmaCheckpointSet (dma_set)  [260, 265)
 //   odd   q::Odd (no flag, tid 512)    [265, 280)
-std::vector<FakeSlice> EveryUnit() {
+std::vector<ts::FakeSlice> EveryUnit() {
   return {{0x100000000001, "conv", "q::Conv", "uses_hmx", 256, 0, 100},
           {0x100100000001, "conv", "q::ForceFormat_Crouton", "uses_hvx", 512, 50, 100},
           {0x100200000002, "Input", "q::*InputSlice", "dma", 256, 200, 30},
@@ -41,7 +36,7 @@ std::vector<FakeSlice> EveryUnit() {
 }
 
 TEST(PathByUnit, OptraceSplitSumsToThePathByHand) {
-  htpscope::Run run = FakeRun(OptraceJson(EveryUnit()), "");
+  htpscope::Run run = ts::FakeRun(ts::OptraceJson(EveryUnit()), "");
   auto p = ComputePathByUnit(run);
   ASSERT_TRUE(p);
   EXPECT_EQ(p->source, Source::kReconstructed);
@@ -80,16 +75,16 @@ TEST(PathByUnit, FlagPriorityHmxHvxDmaWaitSync) {
 // Without an optrace the split reads QHAS's own path; a path row whose op the
 // lists lack counts as "other" under the unnamed op.
 TEST(PathByUnit, QhasPathJoinedWithItsInstanceFlags) {
-  FakeQhasCore core;
+  ts::FakeQhasCore core;
   core.timeline_cycles = 1000;
   core.resources = {{"HMX", 256, 700}, {"HVX", 512, 200}};
   core.path = {
       {0x11, 0, 600}, {0x12, 600, 800}, {0x13, 800, 900}, {0x99, 900, 950}, {0, 950, 1000}};
-  std::vector<FakeQhasInstance> rows = {
+  std::vector<ts::FakeQhasInstance> rows = {
       {0x11, "q::MatMul", "mm", "hmx", 256, 0, 600, 600},
       {0x12, "q::Softmax", "sm", "hvx", 512, 600, 200, 200},
       {0x13, "q::*InputSlice", "sm", "dma_wait", 256, 800, 100, 100}};
-  htpscope::Run run = FakeRun("", "", FakeQhasJson({core}, rows));
+  htpscope::Run run = ts::FakeRun("", "", ts::FakeQhasJson({core}, rows));
   auto p = ComputePathByUnit(run);
   ASSERT_TRUE(p);
   EXPECT_EQ(p->source, Source::kQhas);
@@ -108,7 +103,8 @@ TEST(PathByUnit, QhasPathJoinedWithItsInstanceFlags) {
 }
 
 TEST(PathByUnit, NoPathWithoutOptraceOrQhasPath) {
-  htpscope::Run run = FakeRun("", "", FakeQhasJson({{0, 100, 0, {{"HMX", 256, 50}}, {}}}, {}));
+  htpscope::Run run =
+      ts::FakeRun("", "", ts::FakeQhasJson({{0, 100, 0, {{"HMX", 256, 50}}, {}}}, {}));
   EXPECT_FALSE(ComputePathByUnit(run));
 }
 

@@ -8,12 +8,7 @@
 namespace htpscope {
 namespace {
 
-using testing_support::FakeQhasCore;
-using testing_support::FakeQhasInstance;
-using testing_support::FakeQhasJson;
-using testing_support::FakeRun;
-using testing_support::FakeSlice;
-using testing_support::OptraceJson;
+namespace ts = testing_support;
 
 const WarningRow* FindWarning(const Run& run, const std::string& code) {
   for (const auto& w : run.warnings)
@@ -35,9 +30,9 @@ std::string WithEvents(std::string optrace, const std::string& events) {
 }
 
 TEST(QhasDefects, UnknownUnitTypeTakenFromTheTid) {
-  FakeQhasCore core{0, 1000, 0, {{"UNK", 256, 700}, {"HVX", 512, 200}}, {}};
-  htpscope::Run run =
-      FakeRun("", "", FakeQhasJson({core}, {{0x11, "q::MatMul", "mm", "hmx", 256, 0, 700, 700}}));
+  ts::FakeQhasCore core{0, 1000, 0, {{"UNK", 256, 700}, {"HVX", 512, 200}}, {}};
+  htpscope::Run run = ts::FakeRun(
+      "", "", ts::FakeQhasJson({core}, {{0x11, "q::MatMul", "mm", "hmx", 256, 0, 700, 700}}));
   const WarningRow* w = FindWarning(run, "qhas_unit_type_unknown");
   ASSERT_TRUE(w);
   EXPECT_NE(w->message.find("tid 256 type \"UNK\" taken as HMX (tid 256 is the main/HMX thread)"),
@@ -54,15 +49,15 @@ TEST(QhasDefects, UnknownUnitTypeTakenFromTheTid) {
 // names say which unit a tid outside the convention is.
 TEST(QhasDefects, UnknownUnitTypeTakenFromTheOptraceThreadName) {
   std::string trace =
-      WithEvents(OptraceJson({{0x100000000001, "mm", "q::MatMul", "uses_hmx", 256, 0, 100},
-                              {0x100100000001, "mm", "q::MatMul", "uses_hmx", 257, 0, 90}}),
+      WithEvents(ts::OptraceJson({{0x100000000001, "mm", "q::MatMul", "uses_hmx", 256, 0, 100},
+                                  {0x100100000001, "mm", "q::MatMul", "uses_hmx", 257, 0, 90}}),
                  R"({"cat": "__metadata", "pid": 0, "tid": 257, "ph": "M", "name": "thread_name", )"
                  R"("args": {"name": "Type: HMX"}})");
-  FakeQhasCore core{0, 100, 0, {{"HMX", 256, 100}, {"UNK", 256, 90}, {"UNK", 257, 90}}, {}};
-  std::vector<FakeQhasInstance> rows = {
+  ts::FakeQhasCore core{0, 100, 0, {{"HMX", 256, 100}, {"UNK", 256, 90}, {"UNK", 257, 90}}, {}};
+  std::vector<ts::FakeQhasInstance> rows = {
       {0x100000000001, "q::MatMul", "mm", "hmx", 256, 1000, 100, 100},
       {0x100100000001, "q::MatMul", "mm", "hmx", 257, 1000, 90, 0}};
-  htpscope::Run run = FakeRun(trace, "", FakeQhasJson({core}, rows));
+  htpscope::Run run = ts::FakeRun(trace, "", ts::FakeQhasJson({core}, rows));
   const WarningRow* w = FindWarning(run, "qhas_unit_type_unknown");
   ASSERT_TRUE(w);
   EXPECT_NE(w->message.find("tid 256 type \"UNK\" taken as HMX (tid 256 is the main/HMX thread); "
@@ -97,19 +92,19 @@ std::string GraphWithTraffic() {
   return graph;
 }
 
-std::vector<FakeSlice> TwoOps() {
+std::vector<ts::FakeSlice> TwoOps() {
   return {{0x100000000001, "conv", "q::Conv", "uses_hmx", 256, 0, 100},
           {0x100100000002, "relu", "q::Relu", "uses_hvx", 512, 100, 50}};
 }
 
 std::string ZeroTrafficQhas() {
-  FakeQhasCore core{0, 150, 0, {{"HMX", 256, 100}, {"HVX", 512, 50}}, {}};
-  return FakeQhasJson({core}, {{0x100000000001, "q::Conv", "conv", "hmx", 256, 1000, 100, 100},
-                               {0x100100000002, "q::Relu", "relu", "hvx", 512, 1100, 50, 50}});
+  ts::FakeQhasCore core{0, 150, 0, {{"HMX", 256, 100}, {"HVX", 512, 50}}, {}};
+  return ts::FakeQhasJson({core}, {{0x100000000001, "q::Conv", "conv", "hmx", 256, 1000, 100, 100},
+                                   {0x100100000002, "q::Relu", "relu", "hvx", 512, 1100, 50, 50}});
 }
 
 TEST(QhasDefects, ZeroTrafficReplacedByTheHtpGraphs) {
-  htpscope::Run run = FakeRun(OptraceJson(TwoOps()), GraphWithTraffic(), ZeroTrafficQhas());
+  htpscope::Run run = ts::FakeRun(ts::OptraceJson(TwoOps()), GraphWithTraffic(), ZeroTrafficQhas());
   const WarningRow* w = FindWarning(run, "qhas_zero_traffic");
   ASSERT_TRUE(w);
   EXPECT_NE(w->message.find("the HTP graph's mem_* node params are not 0"), std::string::npos)
@@ -125,9 +120,9 @@ TEST(QhasDefects, ZeroTrafficReplacedByTheHtpGraphs) {
 
 TEST(QhasDefects, ZeroTrafficWithheldWhenOnlyTheOptraceCountersSawTraffic) {
   std::string trace = WithEvents(
-      OptraceJson(TwoOps()),
+      ts::OptraceJson(TwoOps()),
       R"({"name": "DRAM read", "ph": "C", "tid": 0, "pid": 0, "ts": 0, "args": {"": 4096}})");
-  htpscope::Run run = FakeRun(trace, "", ZeroTrafficQhas());
+  htpscope::Run run = ts::FakeRun(trace, "", ZeroTrafficQhas());
   const WarningRow* w = FindWarning(run, "qhas_zero_traffic");
   ASSERT_TRUE(w);
   EXPECT_NE(w->message.find("the optrace's DRAM/VTCM counters are not 0"), std::string::npos)
@@ -138,7 +133,7 @@ TEST(QhasDefects, ZeroTrafficWithheldWhenOnlyTheOptraceCountersSawTraffic) {
 }
 
 TEST(QhasDefects, ZeroTrafficStandsWhenNothingContradictsIt) {
-  htpscope::Run run = FakeRun(OptraceJson(TwoOps()), "", ZeroTrafficQhas());
+  htpscope::Run run = ts::FakeRun(ts::OptraceJson(TwoOps()), "", ZeroTrafficQhas());
   EXPECT_FALSE(FindWarning(run, "qhas_zero_traffic"));
   EXPECT_EQ(run.traffic_source, Source::kQhas);
   EXPECT_EQ(run.traffic.size(), 2u);
@@ -148,20 +143,20 @@ TEST(QhasDefects, ZeroTrafficStandsWhenNothingContradictsIt) {
 // (path 450 + idle 150); core 1's HMX thread used 300, its HVX threads 450
 // and 200.
 std::string TwoCoreQhas() {
-  FakeQhasCore c0{0, 1000, 10.0, {{"HMX", 256, 900}, {"HVX", 512, 100}}, {}};
+  ts::FakeQhasCore c0{0, 1000, 10.0, {{"HMX", 256, 900}, {"HVX", 512, 100}}, {}};
   c0.path = {{0x11, 0, 900}, {0, 900, 1000}};
-  FakeQhasCore c1{1, 600, 25.0, {{"HMX", 256, 300}, {"HVX", 512, 450}, {"HVX", 513, 200}}, {}};
+  ts::FakeQhasCore c1{1, 600, 25.0, {{"HMX", 256, 300}, {"HVX", 512, 450}, {"HVX", 513, 200}}, {}};
   c1.path = {{0x21, 5000, 5300}, {0x22, 5300, 5450}, {0, 5450, 5600}};
-  std::vector<FakeQhasInstance> rows = {{0x11, "q::MatMul", "a", "hmx", 256, 0, 900, 900},
-                                        {0x21, "q::MatMul", "b", "hmx", 256, 5000, 300, 300},
-                                        {0x22, "q::Add", "b", "hvx", 512, 5300, 450, 150}};
+  std::vector<ts::FakeQhasInstance> rows = {{0x11, "q::MatMul", "a", "hmx", 256, 0, 900, 900},
+                                            {0x21, "q::MatMul", "b", "hmx", 256, 5000, 300, 300},
+                                            {0x22, "q::Add", "b", "hvx", 512, 5300, 450, 150}};
   rows[1].htp = 1;
   rows[2].htp = 1;
-  return FakeQhasJson({c0, c1}, rows);
+  return ts::FakeQhasJson({c0, c1}, rows);
 }
 
 TEST(QhasCores, TwoCoresEachWithItsPathAndUtilisation) {
-  htpscope::Run run = FakeRun("", "", TwoCoreQhas());
+  htpscope::Run run = ts::FakeRun("", "", TwoCoreQhas());
   ASSERT_EQ(run.qhas_cores.size(), 2u);
   const QhasCoreRow& c1 = run.qhas_cores[1];
   EXPECT_EQ(c1.core, 1);

@@ -20,25 +20,10 @@ constexpr PathUnit kPathUnits[] = {PathUnit::kHmx,     PathUnit::kHvx,  PathUnit
 constexpr RollupClass kRollupClasses[] = {RollupClass::kCompute, RollupClass::kStaging,
                                           RollupClass::kDma, RollupClass::kOther};
 
-const char* PathUnitLabel(PathUnit unit) {
-  switch (unit) {
-    case PathUnit::kHmx:
-      return "HMX";
-    case PathUnit::kHvx:
-      return "HVX";
-    case PathUnit::kDma:
-      return "DMA transfer";
-    case PathUnit::kDmaWait:
-      return "DMA wait";
-    case PathUnit::kSync:
-      return "sync";
-    case PathUnit::kOther:
-      return "other";
-    case PathUnit::kIdle:
-      return "idle";
-  }
-  return "other";
-}
+// Column labels by PathUnit value.
+constexpr const char* kPathUnitLabels[kPathUnitCount] = {
+    "HMX", "HVX", "DMA transfer", "DMA wait", "sync", "other", "idle"};
+const char* PathUnitLabel(PathUnit unit) { return kPathUnitLabels[static_cast<size_t>(unit)]; }
 
 std::string OpLabel(const std::string& name) {
   return name.empty() ? std::string("(ops QHAS does not list)") : TerminalSafe(name);
