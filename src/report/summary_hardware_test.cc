@@ -4,6 +4,7 @@
 
 #include "model/fake_qhas_test_util.h"
 #include "model/fake_run_test_util.h"
+#include "report/html_report.h"
 #include "report/summary_report.h"
 
 namespace htpscope {
@@ -85,6 +86,26 @@ TEST(SummaryHardware, TwoCoresListedInTextAndJson) {
   EXPECT_NE(text.find("     1             600    75.0           450          150"),
             std::string::npos)
       << text;
+}
+
+// The HTML report keeps at most max_table_rows per-op rows of each table,
+// with the total beside them.
+TEST(SummaryHardware, HtmlModelCapsThePerOpRows) {
+  std::vector<testing_support::FakeSlice> slices;
+  for (int i = 0; i < 30; ++i)
+    slices.push_back({0x100000000000u + static_cast<uint64_t>(i), fmt::format("op_{}", i),
+                      "q::Conv", "uses_hmx", 256, 10 * i, 10});
+  htpscope::Run run = FakeRun(OptraceJson(slices), "");
+  HtmlReportOptions options;
+  options.max_table_rows = 10;
+  nlohmann::json model = BuildReportModel(Summarize(run), options);
+  const auto& overview = model["overview"];
+  EXPECT_EQ(overview["dominant_path_by_unit"]["ops"].size(), 10u);
+  EXPECT_EQ(overview["dominant_path_by_unit"]["ops_total_rows"], 30);
+  EXPECT_EQ(overview["dominant_path_by_unit"]["path_cycles"], 300);
+  EXPECT_EQ(overview["op_rollup"]["ops"].size(), 10u);
+  EXPECT_EQ(overview["op_rollup"]["ops_total_rows"], 30);
+  EXPECT_EQ(overview["op_rollup"]["total"]["compute_work_cycles"], 300);
 }
 
 }  // namespace
