@@ -45,7 +45,6 @@ struct FakeQhasCore {
 inline std::string FakeQhasJson(const std::vector<FakeQhasCore>& cores,
                                 const std::vector<FakeQhasInstance>& instances) {
   std::string overall, paths, rows;
-  int64_t htp_nodes = 0;
   for (const auto& c : cores) {
     std::string res;
     for (const auto& r : c.resources)
@@ -53,7 +52,6 @@ inline std::string FakeQhasJson(const std::vector<FakeQhasCore>& cores,
                          res.empty() ? "" : ", ", r.type, r.tid, r.cycles_used);
     int64_t nodes = 0;
     for (const auto& i : instances) nodes += i.htp == c.htp;
-    htp_nodes += nodes;
     overall += fmt::format(
         R"({}{{"htp": {}, "percent_idle": {}, "percent_utilization": {}, "time_us": 100, )"
         R"("graph_execute_us": 50, "timeline_cycles": {}, "htp_nodes": {}, )"
