@@ -17,7 +17,9 @@
 #include <string>
 #include <vector>
 
+#include "analysis/op_rollup.h"
 #include "analysis/op_warmup.h"
+#include "analysis/path_by_unit.h"
 #include "analysis/statistics.h"
 #include "model/run.h"
 
@@ -84,6 +86,9 @@ struct Summary {
   std::vector<CategoryTotal> categories;  // from the op instances
   std::vector<OpWarmup> op_warmup;        // per-op cycles by execution (profile)
   std::vector<WarningRow> warnings;       // the run's, then the summary's own
+  // The dominant path split by hardware; per QNN op, compute / staging / DMA.
+  std::optional<PathByUnit> path_by_unit;
+  OpRollup op_rollup;
 };
 
 // `part` as a percentage of `whole`, or nullopt when either is missing or

@@ -2,6 +2,9 @@
 // lowering-stage timing files) and gates CI on regressions.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <stdexcept>
+
 #include "analysis/gate.h"
 #include "analysis/run_diff.h"
 #include "analysis/stage_timings.h"
@@ -47,19 +50,75 @@ Gates (--fail-on EXPR, repeatable; quote EXPR for the shell):
 Exit status: 0 every gate passed, 1 a regression, 2 bad input or a gate the inputs cannot
 evaluate.  Details: docs/diff.md)";
 
+// The runs of one side, keeping only profile graph `graph` ("" keeps all);
+// `graph_names` gets the graphs of the side's first run.
 std::vector<RunFacts> LoadSide(const std::vector<std::string>& inputs,
-                               const SummaryOptions& summary_options, bool allow_mismatch) {
+                               const SummaryOptions& summary_options, bool allow_mismatch,
+                               const std::string& graph,
+                               std::vector<std::string>* graph_names = nullptr) {
   std::vector<RunFacts> side;
   LoadOptions load;
   load.allow_mismatch = allow_mismatch;
+  load.graph = graph;
   for (const auto& run_inputs : GroupRunInputs(inputs)) {
     try {
-      side.push_back(CollectRunFacts(LoadRun(run_inputs, load), summary_options));
+      Run run = LoadRun(run_inputs, load);
+      if (graph_names && side.empty())
+        for (const auto& g : run.graphs) graph_names->push_back(g.name);
+      side.push_back(CollectRunFacts(run, summary_options));
     } catch (const MismatchedArtifactsError& e) {
       throw InputError(e.file(), e.problem() + " (--allow-mismatch joins them anyway)");
+    } catch (const std::invalid_argument& e) {
+      if (graph.empty()) throw;
+      throw UsageError(fmt::format("--graph {}: {}", graph, e.what()));
     }
   }
   return side;
+}
+
+// Profiles of several graphs, no --graph: text and markdown compare each
+// graph both sides hold, one after the other; the exit status is the worst.
+template <typename Evaluate>
+int DiffEachGraph(const std::vector<std::string>& inputs_a,
+                  const std::vector<std::string>& inputs_b,
+                  const std::vector<std::string>& graphs_a,
+                  const std::vector<std::string>& graphs_b, const SummaryOptions& summary_options,
+                  DiffFormat format, bool html, bool allow_mismatch, int top_n, Evaluate evaluate) {
+  if (html || (format != DiffFormat::kText && format != DiffFormat::kMarkdown))
+    throw UsageError(fmt::format(
+        "the profiles hold several graphs (A: {}; B: {}): choose one with --graph NAME for this "
+        "format, or compare each in turn with --format text or markdown",
+        fmt::join(graphs_a, ", "), fmt::join(graphs_b, ", ")));
+  std::string text;
+  int status = 0;
+  std::vector<std::string> only_one_side;
+  for (const auto& name : graphs_a) {
+    if (std::find(graphs_b.begin(), graphs_b.end(), name) == graphs_b.end()) {
+      only_one_side.push_back("A: " + name);
+      continue;
+    }
+    RunDiff diff = DiffRuns(LoadSide(inputs_a, summary_options, allow_mismatch, name),
+                            LoadSide(inputs_b, summary_options, allow_mismatch, name));
+    auto results = evaluate(GateSubjects(diff));
+    status = std::max(status, GateExitStatus(results));
+    text += format == DiffFormat::kMarkdown ? fmt::format("## Graph {}\n\n", name)
+                                            : fmt::format("=== Graph {} ===\n", name);
+    text += RenderRunDiff(diff, results, format, top_n);
+    text += "\n";
+  }
+  for (const auto& name : graphs_b)
+    if (std::find(graphs_a.begin(), graphs_a.end(), name) == graphs_a.end())
+      only_one_side.push_back("B: " + name);
+  if (text.empty())
+    throw InputError(
+        "<arguments>",
+        fmt::format("the two sides share no graph name (A: {}; B: {}): nothing to compare",
+                    fmt::join(graphs_a, ", "), fmt::join(graphs_b, ", ")));
+  if (!only_one_side.empty())
+    text +=
+        fmt::format("Graphs on one side only, not compared: {}\n", fmt::join(only_one_side, "; "));
+  PrintText(text, false);
+  return status;
 }
 
 }  // namespace
@@ -72,6 +131,7 @@ void RegisterDiffCommand(CLI::App& app, CommandRegistry& registry) {
     bool allow_mismatch = false;
     int top_n = 10;
     std::optional<double> clock_ghz;
+    std::string graph;
   };
   static Options options;
   auto* cmd = app.add_subcommand(
@@ -102,6 +162,9 @@ void RegisterDiffCommand(CLI::App& app, CommandRegistry& registry) {
   cmd->add_option("--clock-ghz", options.clock_ghz,
                   "Plausible HTP clock for the summaries' cycles÷µs sanity check")
       ->check(GreaterThan(0));
+  cmd->add_option("--graph", options.graph,
+                  "Only this graph of profiles that hold several (prefill, decode, ...); without "
+                  "it, text and markdown compare each graph the two sides share in turn");
   cmd->footer(kFooter);
   registry.Add(cmd, [] {
     // html is the JSON rendered as a page, for run diffs only.
@@ -157,8 +220,14 @@ void RegisterDiffCommand(CLI::App& app, CommandRegistry& registry) {
     }
     SummaryOptions summary_options;
     summary_options.clock_ghz = options.clock_ghz;
-    std::vector<RunFacts> side_a = LoadSide(inputs_a, summary_options, options.allow_mismatch);
-    std::vector<RunFacts> side_b = LoadSide(inputs_b, summary_options, options.allow_mismatch);
+    std::vector<std::string> graphs_a, graphs_b;
+    std::vector<RunFacts> side_a =
+        LoadSide(inputs_a, summary_options, options.allow_mismatch, options.graph, &graphs_a);
+    std::vector<RunFacts> side_b =
+        LoadSide(inputs_b, summary_options, options.allow_mismatch, options.graph, &graphs_b);
+    if (options.graph.empty() && (graphs_a.size() > 1 || graphs_b.size() > 1))
+      return DiffEachGraph(inputs_a, inputs_b, graphs_a, graphs_b, summary_options, format, html,
+                           options.allow_mismatch, options.top_n, evaluate);
     RunDiff diff = DiffRuns(side_a, side_b);
     auto results = evaluate(GateSubjects(diff));
     if (html) {

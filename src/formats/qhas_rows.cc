@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "base/checked_math.h"
+
 namespace htpscope::qhas_internal {
 namespace {
 
@@ -53,9 +55,13 @@ QhasOpAggregate ReadAggregate(FieldReader<Where>& row, object& o) {
       a.cycles = row.Count(v, key);
     else if (key == "percent_active_cycles")
       a.percent_active_cycles = row.Number(v, key);
-    else if (StartsWith(key, "num_dominant_path_cycles"))
-      a.dominant_path_cycles = row.Count(v, key);
-    else if (StartsWith(key, "percent_dominant_path_cycles"))
+    else if (StartsWith(key, "num_dominant_path_cycles")) {
+      // One column per HTP core (_htp_0, _htp_1, ...): the op's DPC on every core.
+      std::optional<int64_t> sum = CheckedAdd(a.dominant_path_cycles, row.Count(v, key));
+      if (!sum)
+        row.reader().Invalid(fmt::format("{}: dominant-path cycles sum past 2^63", row.Path(key)));
+      a.dominant_path_cycles = *sum;
+    } else if (StartsWith(key, "percent_dominant_path_cycles"))
       a.percent_dominant_path = row.Number(v, key);
     else if (key == "num_htp_ops" || key == "instances")
       a.count = row.Count(v, key);

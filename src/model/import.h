@@ -30,7 +30,8 @@ struct QhasFacts {
   // qnn_op_instances_nodes and htp_op_types rows, for the fine view when
   // there is no optrace (and the QHAS cross-checks when there is).
   std::vector<QhasOpAggregate> qnn_op_rows, htp_op_type_rows;
-  std::vector<QhasResource> resources;  // of core 0
+  std::vector<QhasResource> resources;                    // of core 0
+  std::vector<std::vector<QhasResource>> core_resources;  // per row of run.qhas_cores
   std::vector<QhasOpInstance> instances;
 };
 

@@ -55,6 +55,8 @@ void InstancesFromQhas(const std::vector<QhasOpInstance>& rows, Run& run) {
     for (uint32_t k = begin; k < end; ++k) {
       const QhasOpInstance& r = rows[order[k]];
       op.flags |= FlagsOf(r);
+      op.format_change = op.format_change || r.fmt_change;
+      op.reference_op = op.reference_op || r.ref_op;
       op.work_cycles += r.cycles;
       op.dpc_cycles += r.dominant_path_cycles;
       op.first_start_cycle = std::min(op.first_start_cycle, r.start_cycle);
@@ -142,8 +144,30 @@ QhasFacts ImportQhas(Qhas&& qhas, Run& run) {
     row.peak_vtcm_alloc_bytes = o.peak_vtcm_alloc_bytes;
     row.qnn_nodes = o.qnn_nodes;
     row.htp_nodes = o.htp_nodes;
-    for (const auto& r : o.resources) row.resources_cycles_used += r.cycles_used;
+    for (const auto& r : o.resources) {
+      row.resources_cycles_used += r.cycles_used;
+      if (UnitKindOfTid(r.tid) == UnitKind::kHmx) row.hmx_cycles_used += r.cycles_used;
+      if (UnitKindOfTid(r.tid) == UnitKind::kHvx) {
+        row.busiest_hvx_cycles_used = std::max(row.busiest_hvx_cycles_used, r.cycles_used);
+        ++row.hvx_threads;
+      }
+    }
+    if (auto path = qhas.dominant_path.find(static_cast<int>(o.htp));
+        path != qhas.dominant_path.end()) {
+      CheckedSum ops, idle;  // a hostile file's sums are withheld, never wrapped
+      bool fits = true;
+      for (const auto& s : path->second) {
+        std::optional<int64_t> cycles = CheckedSub(s.end_cycle, s.start_cycle);
+        fits = fits && cycles;
+        (s.is_idle() ? idle : ops) += cycles.value_or(0);
+      }
+      if (fits && !ops.overflowed() && !idle.overflowed()) {
+        row.path_op_cycles = ops.value();
+        row.path_idle_cycles = idle.value();
+      }
+    }
     run.qhas_cores.push_back(row);
+    facts.core_resources.push_back(o.resources);
   }
   // What the op lists cover.  htp_nodes counts htp_op_instances rows (one
   // per slice); qnn_nodes the rows of qnn_op_instances_nodes.

@@ -176,7 +176,9 @@ void BuildFigures(Run& run) {
                                       (1.0 - core->percent_idle / 100.0));
       f.dpc_basis = DpcBasis::kQhas;
     }
-    if (f.dpc_sum_cycles && f.graph_wall_cycles && f.dpc_basis != DpcBasis::kLowerBound)
+    // With several QHAS cores the wall is core 0's but the ops are every core's.
+    const bool one_core = f.fine_source == Source::kOptrace || run.qhas_cores.size() <= 1;
+    if (one_core && f.dpc_sum_cycles && f.graph_wall_cycles && f.dpc_basis != DpcBasis::kLowerBound)
       f.idle_cycles = *f.graph_wall_cycles - *f.dpc_sum_cycles;
   }
   for (const auto& track : run.counters) {
@@ -254,6 +256,9 @@ void JoinRun(Run& run, const model_import::QhasFacts& qhas, const LoadOptions& o
     run.warnings.push_back({"empty_trace", "the optrace has no executed op events: no fine view"});
   ChooseInstanceDpc(run, qhas);
   BuildUnits(run, qhas);
+  MarkQhasStaging(run, qhas);
+  CheckQhasUnitTypes(run, qhas);
+  NoteQhasCores(run);
   BuildFigures(run);
   BuildOpGroups(run, qhas);
   BuildTraffic(run, qhas);

@@ -23,6 +23,15 @@ void BuildTraffic(Run& run, const model_import::QhasFacts& qhas);
 void BuildFigures(Run& run);
 void BuildCrossChecks(Run& run, const model_import::QhasFacts& qhas);
 void BuildMissing(Run& run);
+// QHAS's fmt_change / ref_op onto the op instances, and its known defects
+// (resource type "UNK", traffic counters all 0) as warnings with the
+// fix-up the other artifacts allow (join_qhas_defects.cc).
+void MarkQhasStaging(Run& run, const model_import::QhasFacts& qhas);
+void CheckQhasUnitTypes(Run& run, const model_import::QhasFacts& qhas);
+// True when QHAS lists op instances and every traffic counter of every row is 0.
+bool QhasTrafficAllZero(const model_import::QhasFacts& qhas);
+// Warns (multi_core_qhas) when QHAS describes several HTP cores.
+void NoteQhasCores(Run& run);
 // Keeps only graph `name` of the profile's tables; throws std::invalid_argument,
 // listing the graphs there are, when the profile has no graph of that name.
 void SelectGraph(Run& run, const std::string& name);

@@ -1,14 +1,31 @@
 // Per-op memory traffic: QHAS htp_op_instances (every executed op, one row
 // per slice, summed per op ID), else the HTP graph's mem_* node params
 // (compiled nodes only: DMA checkpoints, sync and output slices have none).
+#include <fmt/format.h>
+
 #include <map>
+#include <string>
+#include <vector>
 
 #include "model/join.h"
 
 namespace htpscope {
 
-void BuildTraffic(Run& run, const model_import::QhasFacts& qhas) {
-  if (!qhas.instances.empty()) {
+namespace {
+
+// Σ bytes of the optrace's DRAM/VTCM read/write counter samples: non-zero
+// when the trace saw any traffic.
+bool OptraceCountsTraffic(const Run& run) {
+  for (const auto& track : run.counters) {
+    if (track.name == "VTCM alloc") continue;
+    for (const auto& sample : track.samples)
+      if (sample.value != 0) return true;
+  }
+  return false;
+}
+
+void TrafficFromQhas(Run& run, const model_import::QhasFacts& qhas) {
+  {
     std::map<uint64_t, size_t> row_of;
     for (const auto& i : qhas.instances) {
       auto [it, inserted] = row_of.try_emplace(i.op_id, run.traffic.size());
@@ -34,8 +51,10 @@ void BuildTraffic(Run& run, const model_import::QhasFacts& qhas) {
       *row.cycles += i.cycles;
     }
     run.traffic_source = Source::kQhas;
-    return;
   }
+}
+
+void TrafficFromGraph(Run& run) {
   for (const auto& node : run.graph_nodes) {
     if (!node.dram_read_bytes || !node.dram_write_bytes || !node.vtcm_read_bytes ||
         !node.vtcm_write_bytes)
@@ -55,6 +74,44 @@ void BuildTraffic(Run& run, const model_import::QhasFacts& qhas) {
     run.traffic.push_back(row);
   }
   if (!run.traffic.empty()) run.traffic_source = Source::kHtpGraph;
+}
+
+// QHAS's known defect: every counter 0 while another artifact saw traffic.
+// Warns and takes the HTP graph's figures (or none) when the evidence is
+// there; returns false (QHAS's zeros stand) when nothing contradicts them.
+bool ReplaceZeroQhasTraffic(Run& run, const model_import::QhasFacts& qhas) {
+  TrafficFromGraph(run);
+  bool graph_bytes = false;
+  for (const auto& row : run.traffic)
+    graph_bytes = graph_bytes || row.dram_read_bytes || row.dram_write_bytes ||
+                  row.vtcm_read_bytes || row.vtcm_write_bytes;
+  const bool trace_traffic = OptraceCountsTraffic(run);
+  if (!graph_bytes) {
+    run.traffic.clear();
+    run.traffic_source = Source::kNone;
+  }
+  if (!graph_bytes && !trace_traffic) return false;
+  std::vector<std::string> seen;
+  if (graph_bytes) seen.push_back("the HTP graph's mem_* node params");
+  if (trace_traffic) seen.push_back("the optrace's DRAM/VTCM counters");
+  run.warnings.push_back(
+      {"qhas_zero_traffic",
+       fmt::format("{}: every htp_op_instances row reports 0 DRAM and VTCM bytes while {} are not "
+                   "0 (a known QHAS defect); per-op traffic {}",
+                   qhas.path, fmt::join(seen, " and "),
+                   graph_bytes ? "comes from the HTP graph (source htp_graph)"
+                               : "is withheld: no other artifact gives it per op")});
+  return true;
+}
+
+}  // namespace
+
+void BuildTraffic(Run& run, const model_import::QhasFacts& qhas) {
+  if (QhasTrafficAllZero(qhas) && ReplaceZeroQhasTraffic(run, qhas)) return;
+  if (!qhas.instances.empty())
+    TrafficFromQhas(run, qhas);
+  else
+    TrafficFromGraph(run);
 }
 
 }  // namespace htpscope

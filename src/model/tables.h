@@ -180,6 +180,8 @@ struct OpInstanceRow {
   Source source = Source::kOptrace;  // optrace, or QHAS when there is no optrace
   bool on_hmx_thread = false;        // any slice on tid 256
   bool on_hvx_thread = false;        // any slice on an HVX tid
+  // QHAS's fmt_change / ref_op of any of its rows (false without QHAS).
+  bool format_change = false, reference_op = false;
 };
 
 // A QNN op (or, in htp_op_types, an HTP op type): its instances' totals.
@@ -315,6 +317,13 @@ struct QhasCoreRow {
   // htp_op_instances (distinct op IDs), and whether they cover every node.
   int64_t listed_qnn_nodes = 0, listed_htp_nodes = 0;
   bool lists_complete = true;
+  // Its dominant_path_htp_<core>: Σ dp_cycles of the op rows and of the
+  // "Accumulated Idle" rows; absent when the file has no path for the core.
+  std::optional<int64_t> path_op_cycles, path_idle_cycles;
+  // Its htp_resources: the HMX (main) thread's cycles_used, the busiest HVX
+  // thread's, and how many HVX threads it lists.
+  int64_t hmx_cycles_used = 0, busiest_hvx_cycles_used = 0;
+  int64_t hvx_threads = 0;
 };
 
 struct CrossCheckRow {

@@ -389,6 +389,14 @@ json BuildReportModel(const Summary& summary, const HtmlReportOptions& options) 
   // page, so at most max_table_rows of it (the most warm-up first per graph).
   overview["op_warmup"] = FirstElements(warmup, options.max_table_rows);
   if (warmup.size > options.max_table_rows) overview["op_warmup_total_rows"] = warmup.size;
+  // So do the hardware tables' per-op rows (the most path cycles / work first).
+  for (const char* key : {"dominant_path_by_unit", "op_rollup"}) {
+    json& table = overview[key];  // null when the run gives none
+    if (!table.is_object() || table["ops"].size() <= options.max_table_rows) continue;
+    table["ops_total_rows"] = table["ops"].size();
+    table["ops"].erase(table["ops"].begin() + static_cast<ptrdiff_t>(options.max_table_rows),
+                       table["ops"].end());
+  }
 
   json tables;
   if (qnn_ops.size) tables["qnn_ops"] = GroupTable(qnn_ops, true, options.max_table_rows);

@@ -7,6 +7,7 @@
 #include "report/format_util.h"
 #include "report/json_values.h"
 #include "report/run_sections.h"
+#include "report/summary_hardware.h"
 #include "report/text_sanitize.h"
 
 namespace htpscope {
@@ -303,6 +304,7 @@ std::string RenderSummaryText(const Summary& s, int top_n) {
   RenderCoarse(s, out);
   if (run.figures.fine_source != Source::kNone) RenderFine(s, top_n, out);
   if (!run.units.empty()) RenderUnits(s, out);
+  out += RenderHardwareSections(s, top_n);
   if (!run.phases.empty()) RenderPhases(s, out);
   if (!s.op_warmup.empty()) RenderOpWarmup(s, top_n, out);
   out += CrossChecksSection(run.cross_checks);
@@ -400,6 +402,7 @@ LazyObject SummaryJson(const Summary& s) {
                                     {"wall_us", p.wall_us()},
                                     {"wall_cycles", OptionalJson(p.wall_cycles())},
                                     {"effective_ghz", OptionalJson(p.effective_ghz())}});
+  AddHardwareJson(s, j);
   j["cross_checks"] = CrossChecksJson(run.cross_checks);
   j["warnings"] = WarningsJson(s.warnings);
   j["missing"] = MissingArtifactsJson(run.missing);

@@ -1,0 +1,54 @@
+#include "analysis/op_rollup.h"
+
+#include <algorithm>
+#include <map>
+
+namespace htpscope {
+
+const char* RollupClassName(RollupClass c) {
+  switch (c) {
+    case RollupClass::kCompute:
+      return "compute";
+    case RollupClass::kStaging:
+      return "staging";
+    case RollupClass::kDma:
+      return "dma";
+    case RollupClass::kOther:
+      return "other";
+  }
+  return "other";
+}
+
+RollupClass RollupClassOf(const OpInstanceRow& op) {
+  if (op.flags & (kFlagDma | kFlagDmaSet | kFlagDmaWait)) return RollupClass::kDma;
+  if (op.format_change || op.reference_op || op.category == OpCategory::kBoundary)
+    return RollupClass::kStaging;
+  if (op.flags & (kFlagUsesHmx | kFlagUsesHvx)) return RollupClass::kCompute;
+  return RollupClass::kOther;
+}
+
+OpRollup ComputeOpRollup(const Run& run) {
+  OpRollup out;
+  std::map<StringId, OpRollupRow> by_op;
+  for (const auto& op : run.op_instances) {
+    RollupClass c = RollupClassOf(op);
+    OpRollupRow& row = by_op[op.qnn_op_name];
+    if (row.instances == 0) row.type = std::string(run.Str(op.qnn_op_type));
+    for (OpRollupRow* r : {&row, &out.total}) {
+      r->work[c] += op.work_cycles;
+      r->dpc[c] += op.dpc_cycles;
+      ++r->instances;
+    }
+  }
+  for (auto& [name, row] : by_op) {
+    row.name = std::string(run.Str(name));
+    out.ops.push_back(std::move(row));
+  }
+  std::sort(out.ops.begin(), out.ops.end(), [](const OpRollupRow& a, const OpRollupRow& b) {
+    int64_t wa = a.work.Total(), wb = b.work.Total();
+    return wa != wb ? wa > wb : a.name < b.name;
+  });
+  return out;
+}
+
+}  // namespace htpscope

@@ -1,0 +1,89 @@
+#include "analysis/path_by_unit.h"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+#include "model/dominant_path.h"
+
+namespace htpscope {
+
+const char* PathUnitName(PathUnit unit) {
+  switch (unit) {
+    case PathUnit::kHmx:
+      return "hmx";
+    case PathUnit::kHvx:
+      return "hvx";
+    case PathUnit::kDma:
+      return "dma";
+    case PathUnit::kDmaWait:
+      return "dma_wait";
+    case PathUnit::kSync:
+      return "sync";
+    case PathUnit::kOther:
+      return "other";
+    case PathUnit::kIdle:
+      return "idle";
+  }
+  return "other";
+}
+
+PathUnit PathUnitOfFlags(uint8_t flags) {
+  if (flags & kFlagUsesHmx) return PathUnit::kHmx;
+  if (flags & kFlagUsesHvx) return PathUnit::kHvx;
+  if (flags & (kFlagDma | kFlagDmaSet)) return PathUnit::kDma;
+  if (flags & kFlagDmaWait) return PathUnit::kDmaWait;
+  if (flags & kFlagSync) return PathUnit::kSync;
+  return PathUnit::kOther;
+}
+
+std::optional<PathByUnit> ComputePathByUnit(const Run& run) {
+  PathByUnit out;
+  // Each segment's op instance (index into op_instances), or -1.
+  std::vector<DominantSegmentRow> reconstructed;
+  const std::vector<DominantSegmentRow>* segments = nullptr;
+  if (run.Has(ArtifactType::kOptrace) && !run.slices.empty()) {
+    if (run.dominant_path.empty()) reconstructed = ReconstructDominantPath(run).segments;
+    segments = run.dominant_path.empty() ? &reconstructed : &run.dominant_path;
+    out.source = Source::kReconstructed;
+  } else if (!run.qhas_dominant_path.empty()) {
+    segments = &run.qhas_dominant_path;
+    out.source = Source::kQhas;
+  }
+  if (!segments || segments->empty()) return std::nullopt;
+  std::unordered_map<uint64_t, uint32_t> instance_of;
+  if (out.source == Source::kQhas)
+    for (uint32_t i = 0; i < run.op_instances.size(); ++i)
+      instance_of.emplace(run.op_instances[i].op_id, i);
+  std::map<StringId, PathByUnitOp> by_op;  // kEmpty: ops QHAS's lists lack
+  for (const auto& seg : *segments) {
+    ++out.segments;
+    if (seg.idle) {
+      out.total[PathUnit::kIdle] += seg.cycles();
+      continue;
+    }
+    const OpInstanceRow* op = nullptr;
+    if (seg.slice >= 0 && static_cast<size_t>(seg.slice) < run.slices.size()) {
+      op = &run.op_instances[run.slices[seg.slice].instance];
+    } else if (auto it = instance_of.find(seg.op_id); it != instance_of.end()) {
+      op = &run.op_instances[it->second];
+    }
+    PathUnit unit = op ? PathUnitOfFlags(op->flags) : PathUnit::kOther;
+    StringId name = op ? op->qnn_op_name : StringPool::kEmpty;
+    out.total[unit] += seg.cycles();
+    PathByUnitOp& row = by_op[name];
+    row.cycles[unit] += seg.cycles();
+    row.path_cycles += seg.cycles();
+  }
+  out.path_cycles = out.total.Total();
+  for (auto& [name, row] : by_op) {
+    row.name = std::string(run.Str(name));
+    out.ops.push_back(std::move(row));
+  }
+  std::sort(out.ops.begin(), out.ops.end(), [](const PathByUnitOp& a, const PathByUnitOp& b) {
+    return a.path_cycles != b.path_cycles ? a.path_cycles > b.path_cycles : a.name < b.name;
+  });
+  return out;
+}
+
+}  // namespace htpscope

@@ -1,0 +1,104 @@
+// QHAS's staging marks (fmt_change, ref_op) joined onto the op instances,
+// and QHAS's known defects: resource type "UNK" (seen when two HMX tiles
+// share a thread id) and traffic counters reported as 0 on every row.  Each
+// defect is a warning with a stable code, and the run keeps the figures the
+// other artifacts give (docs/metrics.md, "QHAS defects").
+#include <fmt/format.h>
+
+#include <unordered_map>
+
+#include "model/join.h"
+
+namespace htpscope {
+namespace {
+
+// The unit an optrace thread name gives ("Type: HMX", "Core:0 Type: HVX
+// Tid: 512"), or kUnknown.
+UnitKind UnitKindOfThreadName(std::string_view name) {
+  if (name.find("HMX") != std::string_view::npos) return UnitKind::kHmx;
+  if (name.find("HVX") != std::string_view::npos) return UnitKind::kHvx;
+  return UnitKind::kUnknown;
+}
+
+const ThreadNameRow* FindThreadName(const Run& run, uint32_t tid) {
+  for (const auto& t : run.thread_names)
+    if (t.tid == tid) return &t;
+  return nullptr;
+}
+
+}  // namespace
+
+void MarkQhasStaging(Run& run, const model_import::QhasFacts& qhas) {
+  if (qhas.instances.empty()) return;
+  std::unordered_map<uint64_t, OpInstanceRow*> by_id;
+  for (auto& op : run.op_instances) by_id.emplace(op.op_id, &op);
+  for (const auto& row : qhas.instances) {
+    auto it = by_id.find(row.op_id);
+    if (it == by_id.end()) continue;
+    it->second->format_change = it->second->format_change || row.fmt_change;
+    it->second->reference_op = it->second->reference_op || row.ref_op;
+  }
+}
+
+void CheckQhasUnitTypes(Run& run, const model_import::QhasFacts& qhas) {
+  for (size_t core = 0; core < qhas.core_resources.size(); ++core) {
+    std::vector<std::string> fixed;
+    std::unordered_map<uint32_t, int> rows_of_tid;
+    for (const auto& r : qhas.core_resources[core]) ++rows_of_tid[r.tid];
+    for (const auto& r : qhas.core_resources[core]) {
+      if (r.type == "HMX" || r.type == "HVX") continue;
+      // The optrace's own name for the thread first, else the tid convention
+      // (256 main/HMX thread, 512 and up HVX threads).
+      UnitKind kind = UnitKindOfTid(r.tid);
+      std::string basis = r.tid == 256             ? "tid 256 is the main/HMX thread"
+                          : kind == UnitKind::kHvx ? "tids from 512 are HVX threads"
+                                                   : "no known thread has this tid";
+      if (const ThreadNameRow* name = FindThreadName(run, r.tid);
+          name && UnitKindOfThreadName(name->name) != UnitKind::kUnknown) {
+        kind = UnitKindOfThreadName(name->name);
+        basis = fmt::format("the optrace names the thread \"{}\"", name->name);
+      }
+      if (core == 0)
+        for (auto& u : run.units)
+          if (u.tid == r.tid && kind != UnitKind::kUnknown) u.kind = kind;
+      fixed.push_back(fmt::format(
+          "tid {} type \"{}\" taken as {} ({}){}", r.tid, r.type, UnitKindName(kind), basis,
+          rows_of_tid[r.tid] > 1 ? fmt::format("; {} rows share this tid", rows_of_tid[r.tid])
+                                 : ""));
+    }
+    if (!fixed.empty())
+      run.warnings.push_back(
+          {"qhas_unit_type_unknown",
+           fmt::format("{}: htp_resources of core {} name no unit for {} thread{} (a known QHAS "
+                       "defect, seen when two HMX tiles share a thread id): {}",
+                       qhas.path, run.qhas_cores[core].core, fixed.size(),
+                       fixed.size() == 1 ? "" : "s", fmt::join(fixed, "; "))});
+  }
+}
+
+bool QhasTrafficAllZero(const model_import::QhasFacts& qhas) {
+  if (qhas.instances.empty()) return false;
+  for (const auto& i : qhas.instances)
+    if (i.dram_read_bytes || i.dram_write_bytes || i.vtcm_read_bytes || i.vtcm_write_bytes)
+      return false;
+  return true;
+}
+
+}  // namespace htpscope
+
+namespace htpscope {
+
+void NoteQhasCores(Run& run) {
+  if (run.qhas_cores.size() < 2) return;
+  run.warnings.push_back(
+      {"multi_core_qhas",
+       fmt::format("QHAS describes {} HTP cores: the per-core figures (timeline, dominant path, "
+                   "utilisation) are listed core by core; the fine view's graph wall, units and "
+                   "dominant-path split are {}, and its op tables list the ops of every core",
+                   run.qhas_cores.size(),
+                   run.Has(ArtifactType::kOptrace)
+                       ? std::string("the optrace's")
+                       : fmt::format("core {}'s", run.qhas_cores.front().core))});
+}
+
+}  // namespace htpscope

@@ -1,0 +1,186 @@
+#include "report/summary_hardware.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "report/format_util.h"
+#include "report/json_values.h"
+#include "report/run_sections.h"
+#include "report/text_sanitize.h"
+
+namespace htpscope {
+namespace {
+
+using nlohmann::json;
+
+constexpr PathUnit kPathUnits[] = {PathUnit::kHmx,     PathUnit::kHvx,  PathUnit::kDma,
+                                   PathUnit::kDmaWait, PathUnit::kSync, PathUnit::kOther,
+                                   PathUnit::kIdle};
+constexpr RollupClass kRollupClasses[] = {RollupClass::kCompute, RollupClass::kStaging,
+                                          RollupClass::kDma, RollupClass::kOther};
+
+// Column labels by PathUnit value.
+constexpr const char* kPathUnitLabels[kPathUnitCount] = {
+    "HMX", "HVX", "DMA transfer", "DMA wait", "sync", "other", "idle"};
+const char* PathUnitLabel(PathUnit unit) { return kPathUnitLabels[static_cast<size_t>(unit)]; }
+
+std::string OpLabel(const std::string& name) {
+  return name.empty() ? std::string("(ops QHAS does not list)") : TerminalSafe(name);
+}
+
+void RenderPathByUnit(const PathByUnit& p, int top_n, std::string& out) {
+  AppendSection(out, fmt::format("Dominant path by hardware ({})",
+                                 p.source == Source::kQhas
+                                     ? "QHAS dominant_path_htp_0"
+                                     : "recomputed from the optrace the way QHAS does"));
+  out += fmt::format("  {:<14} {:>13} {:>8}\n", "unit", "path cycles", "% path");
+  for (PathUnit u : kPathUnits)
+    out += fmt::format("  {:<14} {:>13} {:>8}\n", PathUnitLabel(u), GroupDigits(p.total[u]),
+                       OrDash(SharePct(p.total[u], p.path_cycles), 1));
+  out += fmt::format("  {:<14} {:>13} {:>8}\n", "total", GroupDigits(p.path_cycles), "100.0");
+  out += fmt::format("  QNN ops (top {} of {}, by cycles on the path):\n",
+                     std::min<size_t>(top_n, p.ops.size()), p.ops.size());
+  out += fmt::format("    {:<30} {:>11}", "name", "path cycles");
+  for (const char* unit : {"HMX", "HVX", "DMA", "DMA wait", "sync", "other"})
+    out += fmt::format(" {:>10}", unit);
+  out += "\n";
+  int shown = 0;
+  for (const auto& op : p.ops) {
+    if (shown++ >= top_n) break;
+    out += fmt::format("    {:<30} {:>11}", Ellipsize(OpLabel(op.name), 30),
+                       GroupDigits(op.path_cycles));
+    for (size_t u = 0; u + 1 < kPathUnitCount; ++u)
+      out += fmt::format(" {:>10}", GroupDigits(op.cycles[kPathUnits[u]]));
+    out += "\n";
+  }
+  out +=
+      "  unit = the flags of the op holding the path: uses_hmx, uses_hvx, dma or dma_set\n"
+      "  (transfer), dma_wait, sync; other = none of them.  The units sum to the path (= wall).\n";
+}
+
+void RenderRollup(const OpRollup& r, int top_n, std::string& out) {
+  AppendSection(out, "Compute / staging / DMA per QNN op (work cycles, Σ over threads)");
+  out += fmt::format("  QNN ops (top {} of {}, by work):\n", std::min<size_t>(top_n, r.ops.size()),
+                     r.ops.size());
+  out += fmt::format("    {:<30} {:>12} {:>12} {:>12} {:>10} {:>12} {:>10}\n", "name", "compute",
+                     "staging", "DMA", "other", "work", "% staging");
+  auto row = [&](const std::string& name, const OpRollupRow& o) {
+    out += fmt::format("    {:<30} {:>12} {:>12} {:>12} {:>10} {:>12} {:>10}\n",
+                       Ellipsize(name, 30), GroupDigits(o.work[RollupClass::kCompute]),
+                       GroupDigits(o.work[RollupClass::kStaging]),
+                       GroupDigits(o.work[RollupClass::kDma]),
+                       GroupDigits(o.work[RollupClass::kOther]), GroupDigits(o.work.Total()),
+                       OrDash(SharePct(o.work[RollupClass::kStaging], o.work.Total()), 1));
+  };
+  int shown = 0;
+  for (const auto& o : r.ops)
+    if (shown++ < top_n) row(TerminalSafe(o.name), o);
+  row("all ops", r.total);
+  out +=
+      "  compute = HMX/HVX ops; staging = format changes, reference ops, slices and other\n"
+      "  boundary ops; DMA = dma, dma_set, dma_wait ops; other = sync and unflagged ops\n";
+}
+
+void RenderCores(const Run& run, std::string& out) {
+  AppendSection(out, "HTP cores (QHAS htp_overall_summary, dominant_path_htp_N)");
+  out += fmt::format("  {:>4} {:>15} {:>7} {:>13} {:>12} {:>17} {:>20}\n", "core",
+                     "timeline cycles", "util %", "path cycles", "idle cycles", "HMX used (util %)",
+                     "busiest HVX (util %)");
+  for (const auto& c : run.qhas_cores) {
+    auto used = [&](int64_t cycles) {
+      return fmt::format("{} ({})", GroupDigits(cycles),
+                         OrDash(SharePct(cycles, c.timeline_cycles), 1));
+    };
+    out += fmt::format("  {:>4} {:>15} {:>7.1f} {:>13} {:>12} {:>17} {:>20}\n", c.core,
+                       GroupDigits(c.timeline_cycles), c.percent_utilization,
+                       OrDash(c.path_op_cycles), OrDash(c.path_idle_cycles),
+                       used(c.hmx_cycles_used), used(c.busiest_hvx_cycles_used));
+  }
+  out += "  path cycles = Σ op rows of the core's dominant path; util % = of its timeline\n";
+}
+
+json CyclesJson(const PathUnitCycles& c, bool with_idle) {
+  json j = json::object();
+  for (PathUnit u : kPathUnits)
+    if (with_idle || u != PathUnit::kIdle) j[fmt::format("{}_cycles", PathUnitName(u))] = c[u];
+  return j;
+}
+
+json RollupJson(const OpRollupRow& o) {
+  json j{{"name", o.name},
+         {"type", o.type},
+         {"instances", o.instances},
+         {"work_cycles", o.work.Total()},
+         {"dpc_cycles", o.dpc.Total()},
+         {"staging_share_of_work_pct",
+          OptionalJson(SharePct(o.work[RollupClass::kStaging], o.work.Total()))}};
+  for (RollupClass c : kRollupClasses) {
+    j[fmt::format("{}_work_cycles", RollupClassName(c))] = o.work[c];
+    j[fmt::format("{}_dpc_cycles", RollupClassName(c))] = o.dpc[c];
+  }
+  return j;
+}
+
+}  // namespace
+
+std::string RenderHardwareSections(const Summary& s, int top_n) {
+  std::string out;
+  if (s.path_by_unit) RenderPathByUnit(*s.path_by_unit, top_n, out);
+  if (!s.op_rollup.ops.empty()) RenderRollup(s.op_rollup, top_n, out);
+  if (s.run->qhas_cores.size() > 1) RenderCores(*s.run, out);
+  return out;
+}
+
+void AddHardwareJson(const Summary& s, json& out) {
+  out["dominant_path_by_unit"] = nullptr;
+  if (s.path_by_unit) {
+    const PathByUnit& p = *s.path_by_unit;
+    json total = CyclesJson(p.total, true);
+    json shares = json::object();
+    for (PathUnit u : kPathUnits)
+      shares[fmt::format("{}_pct", PathUnitName(u))] =
+          OptionalJson(SharePct(p.total[u], p.path_cycles));
+    json ops = json::array();
+    for (const auto& op : p.ops) {
+      json row = CyclesJson(op.cycles, false);
+      row["name"] = op.name;
+      row["path_cycles"] = op.path_cycles;
+      ops.push_back(std::move(row));
+    }
+    out["dominant_path_by_unit"] = {{"source", SourceName(p.source)},
+                                    {"path_cycles", p.path_cycles},
+                                    {"segments", p.segments},
+                                    {"total", std::move(total)},
+                                    {"share_of_path", std::move(shares)},
+                                    {"ops", std::move(ops)}};
+  }
+  out["op_rollup"] = nullptr;
+  if (!s.op_rollup.ops.empty()) {
+    json ops = json::array();
+    for (const auto& o : s.op_rollup.ops) ops.push_back(RollupJson(o));
+    json total = RollupJson(s.op_rollup.total);
+    total.erase("name");
+    total.erase("type");
+    out["op_rollup"] = {{"total", std::move(total)}, {"ops", std::move(ops)}};
+  }
+  out["qhas_cores"] = json::array();
+  for (const auto& c : s.run->qhas_cores)
+    out["qhas_cores"].push_back(
+        {{"core", c.core},
+         {"timeline_cycles", c.timeline_cycles},
+         {"percent_utilization", c.percent_utilization},
+         {"percent_idle", c.percent_idle},
+         {"time_us", c.time_us},
+         {"graph_execute_us", c.graph_execute_us},
+         {"path_op_cycles", OptionalJson(c.path_op_cycles)},
+         {"path_idle_cycles", OptionalJson(c.path_idle_cycles)},
+         {"hmx_cycles_used", c.hmx_cycles_used},
+         {"hmx_utilization_pct", OptionalJson(SharePct(c.hmx_cycles_used, c.timeline_cycles))},
+         {"busiest_hvx_cycles_used", c.busiest_hvx_cycles_used},
+         {"busiest_hvx_utilization_pct",
+          OptionalJson(SharePct(c.busiest_hvx_cycles_used, c.timeline_cycles))},
+         {"hvx_threads", c.hvx_threads}});
+}
+
+}  // namespace htpscope
