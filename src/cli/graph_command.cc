@@ -96,7 +96,7 @@ void RegisterGraphCommand(CLI::App& app, CommandRegistry& registry) {
       WriteOutputFile(o.dot, RenderGraphDot(view), inputs);
     }
     if (o.json)
-      fmt::print("{}\n", GraphToJson(view, run).dump(2));
+      PrintText(GraphToJson(view, run).dump(2) + "\n", true);
     else
       PrintReport(RenderGraphText(view, run, o.all ? 0 : o.top));
     // Like diff --fail-on: a CI gate.  1 when the compiled graph's

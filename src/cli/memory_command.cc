@@ -34,7 +34,7 @@ void RegisterMemoryCommand(CLI::App& app, CommandRegistry& registry) {
                        "memory (chrometrace.json, *_qnn_htp_analysis_summary.json, *_htp.json)");
     MemoryView memory = AnalyzeMemory(run);
     if (options.json) {
-      fmt::print("{}\n", MemoryToJson(memory).dump(2));
+      PrintText(MemoryToJson(memory).dump(2) + "\n", true);
     } else {
       PrintReport(RenderMemoryText(memory, options.top_n));
     }

@@ -40,7 +40,7 @@ void RegisterSummaryCommand(CLI::App& app, CommandRegistry& registry) {
     summary_options.clock_ghz = options.clock_ghz;
     Summary summary = Summarize(run, summary_options);
     if (options.json) {
-      fmt::print("{}\n", SummaryToJson(summary).dump(2));
+      PrintText(SummaryToJson(summary).dump(2) + "\n", true);
     } else {
       PrintReport(RenderSummaryText(summary, options.top_n));
     }

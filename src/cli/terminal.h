@@ -23,7 +23,8 @@ bool StderrStyled();
 void PrintReport(std::string_view text);
 
 // PrintReport for text and markdown; machine formats (JSON, JUnit XML, ...),
-// whose own encoders escape, are printed as they are.
+// whose own encoders escape, are printed as they are.  Both end the
+// progress display (cli/progress.h) first.
 void PrintText(std::string_view text, bool machine_format);
 
 // "htpscope: error" etc., bold red when stderr is styled.
