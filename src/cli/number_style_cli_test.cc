@@ -4,6 +4,7 @@
 // notation.  JSON keeps plain numbers.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
@@ -11,7 +12,7 @@
 #include <vector>
 
 #include "cli/cli_test_util.h"
-#include "synth.h"
+#include "cli/synth_test_util.h"
 
 namespace htpscope {
 namespace {
@@ -114,20 +115,17 @@ TEST(NumberStyle, ExampleFiguresInTheirStyle) {
   EXPECT_EQ(doc.dump().find("1,668"), std::string::npos);
 }
 
-// A generated run big enough for counts above 9,999 (ops, edges, instances).
+// A generated run big enough for counts above 9,999 (ops, edges, instances),
+// and small enough for a sanitizer build.
 TEST(NumberStyle, TextReportsOfABigGeneratedRun) {
-  std::string dir = testing_support::TempDir("number_style_big_run");
-  synth::SynthOptions options;
-  options.ops = 12000;
-  options.branches = 4;
-  options.seed = 5;
-  synth::OutputOptions output;
-  output.dir = dir;
-  synth::GroundTruth truth = synth::GenerateRun(options, output);
-  ASSERT_GE(truth.qnn_ops, 12000u);
+  testing_support::GeneratedRun run =
+      testing_support::GenerateBigRun("number_style_big_run", 10200, 5);
+  ASSERT_GE(run.truth.qnn_ops, 10200u);
+  const std::string& dir = run.dir;
   for (const char* command : {"summary", "timeline", "graph", "memory"})
     ExpectOneStyle(std::string(command) + " " + dir);
   ExpectOneStyle("diff " + kExample + " " + dir);
+  std::filesystem::remove_all(dir);
 }
 
 TEST(NumberStyle, TextReportsOfTheCorpusRunsSkippedWithoutSharedCorpus) {

@@ -4,11 +4,12 @@
 // short read under auto, --quiet and --progress never draw nothing.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <regex>
 #include <string>
 
 #include "cli/cli_test_util.h"
-#include "synth.h"
+#include "cli/synth_test_util.h"
 
 namespace htpscope {
 namespace {
@@ -24,21 +25,18 @@ bool ShowsProgress(const std::string& text) {
   return text.find("htpscope: reading") != std::string::npos;
 }
 
-// A generated run whose optrace takes a while to read.
-const std::string& BigRun() {
-  static const std::string dir = [] {
-    std::string d = testing_support::TempDir("progress_big_run");
-    synth::SynthOptions options;
-    options.ops = 20000;
-    options.branches = 4;
-    options.seed = 3;
-    synth::OutputOptions output;
-    output.dir = d;
-    synth::GenerateRun(options, output);
-    return d;
-  }();
-  return dir;
-}
+// A generated run of some size (--progress always draws for any read),
+// written once for the suite and removed after it.
+class ProgressCli : public testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    big_run_ = testing_support::GenerateBigRun("progress_big_run", 5000, 3).dir;
+  }
+  static void TearDownTestSuite() { std::filesystem::remove_all(big_run_); }
+  static const std::string& BigRun() { return big_run_; }
+  static std::string big_run_;
+};
+std::string ProgressCli::big_run_;
 
 // Runs `env ARGS` with stderr on a pty and stdout into a file; returns
 // (what the pty showed, the stdout file).
@@ -50,7 +48,7 @@ CliResult OnPty(const std::string& env, const std::string& args) {
   return {r.status, Slurp(out), r.out};  // .err = the terminal's screen
 }
 
-TEST(ProgressCli, DrawnOnATerminalErasedAndNeverOnStdout) {
+TEST_F(ProgressCli, DrawnOnATerminalErasedAndNeverOnStdout) {
   CliResult r = OnPty("TERM=xterm", "summary " + BigRun() + " --progress always");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(ShowsProgress(r.err)) << r.err.substr(0, 400);
@@ -69,7 +67,7 @@ TEST(ProgressCli, DrawnOnATerminalErasedAndNeverOnStdout) {
   EXPECT_TRUE(ShowsProgress(env.err));
 }
 
-TEST(ProgressCli, SilentIntoPipesWhenQuietAndForShortReads) {
+TEST_F(ProgressCli, SilentIntoPipesWhenQuietAndForShortReads) {
   // stderr into a pipe: auto draws nothing.
   CliResult pipe = RunCaptured(
       "TERM=xterm " + kBinary + " summary " + BigRun() + " 2>&1 >/dev/null | cat", "progress_pipe");
