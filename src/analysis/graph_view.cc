@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "base/errors.h"
+#include "base/number_text.h"
 #include "base/suggest.h"
 
 namespace htpscope {
@@ -105,8 +106,9 @@ GraphView BuildGraphView(const Run& run, const GraphViewOptions& options) {
               {"dominant_path_mismatch",
                fmt::format("the dominant path recomputed from the optrace differs from QHAS "
                            "dominant_path_htp_0 ({} of {} rows match; QHAS has {})",
-                           v.dominant_vs_qhas->matched_rows, v.dominant_vs_qhas->ours_rows,
-                           v.dominant_vs_qhas->qhas_rows)});
+                           FormatCount(v.dominant_vs_qhas->matched_rows),
+                           FormatCount(v.dominant_vs_qhas->ours_rows),
+                           FormatCount(v.dominant_vs_qhas->qhas_rows))});
       }
     }
   }

@@ -8,6 +8,7 @@
 #include <functional>
 
 #include "base/errors.h"
+#include "base/number_text.h"
 #include "base/text_util.h"
 
 namespace htpscope {
@@ -89,7 +90,7 @@ std::string Reason(const LintOp& op) {
                                             : std::string("overlap not reported");
   std::string out = fmt::format("{}, {}, {}", share, overlap, ResourcesText(op));
   if (op.wait_cycles && *op.wait_cycles > 0)
-    out += fmt::format(", waited {} cycles", *op.wait_cycles);
+    out += fmt::format(", waited {} cycles", GroupDigits(*op.wait_cycles));
   return out;
 }
 

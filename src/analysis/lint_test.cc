@@ -199,7 +199,7 @@ TEST(Lint, RawExecutionsStayApartWithHintsAndInconsistency) {
   EXPECT_EQ(HintRules(e1.ops[4]),
             (std::vector<std::string>{"layout_op_on_critical_path", "long_scheduler_wait"}));
   EXPECT_EQ(e1.bottlenecks[2].reason,
-            "6.0 % of critical path, 0.0 % overlapped, HVX only, waited 20000 cycles");
+            "6.0 % of critical path, 0.0 % overlapped, HVX only, waited 20,000 cycles");
   EXPECT_TRUE(e1.ops[0].hints.empty());
 
   // Execution 2 adds up exactly: 499970 + 30 = 500000.

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <map>
 
+#include "base/number_text.h"
+
 namespace htpscope {
 namespace {
 
@@ -52,9 +54,10 @@ void BuildCoarse(const Run& run, Summary* out) {
     const std::string& name = run.graphs[g.graph].name;
     for (const auto& e : g.executions)
       if (e.aggregate_cycles)
-        aggregate.push_back(fmt::format("{}execution {}: {} cycles in {:.0f} µs = {:.2f} GHz",
+        aggregate.push_back(fmt::format("{}execution {}: {} cycles in {} µs = {:.2f} GHz",
                                         run.graphs.size() > 1 ? name + " " : "", e.index,
-                                        *e.work_cycles, *e.compute_busy_us, *e.implied_ghz));
+                                        GroupDigits(*e.work_cycles),
+                                        FormatMeasure(*e.compute_busy_us, 0), *e.implied_ghz));
     g.steady_state = ComputeSteadyState(g.executions);
     if (g.executions.size() == 1)
       out->warnings.push_back(

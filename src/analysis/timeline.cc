@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "analysis/group_reachability.h"
+#include "base/number_text.h"
 
 namespace htpscope {
 namespace {
@@ -320,13 +321,16 @@ void AddSerializationWarnings(Timeline& timeline, const DependencyGraph& graph,
     }
     std::string gap_work;
     for (const auto& [name, cycles] : in_gap)
-      gap_work += fmt::format("{}{} {} cycles", gap_work.empty() ? "" : ", ", name, cycles);
+      gap_work +=
+          fmt::format("{}{} {} cycles", gap_work.empty() ? "" : ", ", name, GroupDigits(cycles));
     timeline.warnings.push_back(
         {"serialized_groups",
          fmt::format("{} and {} share no data dependency yet ran back to back with zero overlap: "
                      "{} ends at graph cycle {}, {} starts at graph cycle {} ({} cycles later{})",
-                     p.first, p.second, p.first, p.first_end_cycles - timeline.graph_start_cycles,
-                     p.second, p.second_start_cycles - timeline.graph_start_cycles, p.gap_cycles(),
+                     p.first, p.second, p.first,
+                     GroupDigits(p.first_end_cycles - timeline.graph_start_cycles), p.second,
+                     GroupDigits(p.second_start_cycles - timeline.graph_start_cycles),
+                     GroupDigits(p.gap_cycles()),
                      gap_work.empty() ? "" : "; in the gap: " + gap_work)});
   }
 }

@@ -97,7 +97,7 @@ TEST_F(AotCommand, TwoProfilesGiveThePerStageTable) {
                           "%)                -\n",
                           "  other             0          0          0            -                "
                           " -                -\n",
-                          "  total        1477.0     1272.0     -205.0       13.9 %      40.0 (2.7 "
+                          "  total       1,477.0    1,272.0     -205.0       13.9 %      40.0 (2.7 "
                           "%)                -\n"})
     EXPECT_NE(r.out.find(row), std::string::npos) << row << "\n" << r.out;
   // The frames whose self time changed most: the per-channel observer, 450 -> 371 s.
@@ -145,7 +145,7 @@ TEST_F(AotCommand, JsonMarkdownAndDifferentialSvg) {
   r = RunCli("aot " + a_ + " " + b_ + " --format markdown");
   EXPECT_NE(r.out.find("| quantize | 548.0 | 469.0 | -79.0 | 14.4 % |"), std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("| **total** | 1477.0 | 1272.0 | -205.0 | 13.9 % |"), std::string::npos)
+  EXPECT_NE(r.out.find("| **total** | 1,477.0 | 1,272.0 | -205.0 | 13.9 % |"), std::string::npos)
       << r.out;
 }
 

@@ -46,7 +46,7 @@ TEST(DiffCommand, StagesTableAndGateExitCodes) {
   std::string b = WriteFile(dir, "b.csv", "stage,seconds\nquantize,469\ncompile,803\n");
   Result r = RunHtpscope("diff --stages " + a + " " + b);
   EXPECT_EQ(r.status, 0) << r.out;
-  EXPECT_NE(r.out.find("total          1477       1272        -205       13.9 %"),
+  EXPECT_NE(r.out.find("total         1,477      1,272        -205       13.9 %"),
             std::string::npos)
       << r.out;
   // B is 13.9 % faster: a "must improve by 15 %" gate fails (1), 10 % passes (0).

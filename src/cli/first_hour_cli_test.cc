@@ -12,7 +12,7 @@
 #include <string>
 
 #include "cli/cli_test_util.h"
-#include "synth.h"
+#include "cli/synth_test_util.h"
 
 namespace htpscope {
 namespace {
@@ -115,15 +115,9 @@ TEST(FirstHourCli, ColourOnTerminalsOnly) {
 // A 2,000-op generated run: timeline and graph fit a screen by default and
 // list everything with --all.
 TEST(FirstHourCli, BigRunTextFitsAScreen) {
-  std::string dir = testing_support::TempDir("cli_big_run");
-  synth::SynthOptions options;
-  options.ops = 2000;
-  options.branches = 4;
-  options.seed = 11;
-  synth::OutputOptions output;
-  output.dir = dir;
-  synth::GroundTruth truth = synth::GenerateRun(options, output);
-  ASSERT_GE(truth.qnn_ops, 2000u);
+  testing_support::GeneratedRun run = testing_support::GenerateBigRun("cli_big_run", 2000, 11);
+  ASSERT_GE(run.truth.qnn_ops, 2000u);
+  const std::string& dir = run.dir;
 
   CliResult timeline = RunCli("timeline " + dir);
   ASSERT_EQ(timeline.status, 0) << timeline.err;

@@ -96,7 +96,7 @@ void RegisterGraphCommand(CLI::App& app, CommandRegistry& registry) {
       WriteOutputFile(o.dot, RenderGraphDot(view), inputs);
     }
     if (o.json)
-      PrintLazyJson(GraphJson(view, run));
+      PrintJson(GraphJson(view, run));
     else
       PrintReport(RenderGraphText(view, run, o.all ? 0 : o.top));
     // Like diff --fail-on: a CI gate.  1 when the compiled graph's

@@ -25,7 +25,7 @@ void RegisterHeapCommand(CLI::App& app, CommandRegistry& registry) {
     std::vector<HeapUsage> runs;
     for (const auto& path : options.inputs) runs.push_back(ReadAndAnalyzeHeap(path));
     if (options.json) {
-      fmt::print("{}\n", HeapToJson(runs).dump(2));
+      PrintText(HeapToJson(runs).dump(2) + "\n", true);
     } else {
       PrintReport(RenderHeapText(runs));
     }

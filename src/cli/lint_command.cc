@@ -69,7 +69,7 @@ void RegisterLintCommand(CLI::App& app, CommandRegistry& registry) {
       throw UsageError(fmt::format("--block {}: the file has {} linting block(s) (0..{})",
                                    options.block, lint.graphs.size(), lint.graphs.size() - 1));
     if (options.json) {
-      fmt::print("{}\n", LintToJson(lint, options.block).dump(2));
+      PrintText(LintToJson(lint, options.block).dump(2) + "\n", true);
     } else {
       LintReportOptions report_options;
       report_options.rows = options.rows;

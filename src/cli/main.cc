@@ -8,6 +8,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <new>
 #include <stdexcept>
@@ -16,6 +17,7 @@
 #include "base/errors.h"
 #include "cli/cli_support.h"
 #include "cli/commands.h"
+#include "cli/progress.h"
 #include "cli/terminal.h"
 #include "cli/version.h"
 #include "model/input_text.h"
@@ -24,6 +26,7 @@
 namespace {
 
 int Fail(std::string_view what, std::string_view message, int status) {
+  htpscope::cli::StopProgress();
   std::string prefix = fmt::format("htpscope: {}", what);
   fmt::print(stderr, "{}: {}\n", htpscope::cli::StyleError(prefix, htpscope::cli::StderrStyled()),
              htpscope::TerminalSafe(message));
@@ -61,6 +64,14 @@ int main(int argc, char** argv) {
                  "Colour in text output: auto (on terminals, unless NO_COLOR is set), always, "
                  "never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
+  const char* progress_env = std::getenv("HTPSCOPE_PROGRESS");
+  std::string progress = progress_env && *progress_env ? progress_env : "auto";
+  app.add_option("--progress", progress,
+                 "Progress of long reads on stderr (bytes, rate, time left): auto (on a terminal, "
+                 "after 1 s), always, never; default $HTPSCOPE_PROGRESS or auto")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  bool quiet = false;
+  app.add_flag("--quiet", quiet, "No progress display (as --progress never)");
   htpscope::cli::CommandRegistry registry;
   htpscope::cli::RegisterAllCommands(app, registry);
   try {
@@ -69,14 +80,18 @@ int main(int argc, char** argv) {
     return htpscope::cli::ReportParseError(app, e);
   }
   htpscope::cli::SetColorMode(htpscope::cli::ParseColorMode(color));
+  htpscope::cli::StartProgress(quiet ? htpscope::cli::ProgressMode::kNever
+                                     : htpscope::cli::ParseProgressMode(progress));
   // One place maps each kind of failure to its message and exit status
   // (base/errors.h, docs/errors.md).
   using namespace htpscope;
   try {
     int status = registry.RunSelected();
+    htpscope::cli::StopProgress();
     PrintUnreportedInputWarnings();
     return status;
   } catch (const InputError& e) {
+    htpscope::cli::StopProgress();
     PrintUnreportedInputWarnings();
     return Fail("error", e.what(), kExitBadInput);
   } catch (const UsageError& e) {

@@ -34,7 +34,7 @@ void RegisterMemoryCommand(CLI::App& app, CommandRegistry& registry) {
                        "memory (chrometrace.json, *_qnn_htp_analysis_summary.json, *_htp.json)");
     MemoryView memory = AnalyzeMemory(run);
     if (options.json) {
-      PrintLazyJson(MemoryJson(memory));
+      PrintJson(MemoryJson(memory));
     } else {
       PrintReport(RenderMemoryText(memory, options.top_n));
     }

@@ -40,7 +40,7 @@ void RegisterSummaryCommand(CLI::App& app, CommandRegistry& registry) {
     summary_options.clock_ghz = options.clock_ghz;
     Summary summary = Summarize(run, summary_options);
     if (options.json) {
-      PrintLazyJson(SummaryJson(summary));
+      PrintJson(SummaryJson(summary));
     } else {
       PrintReport(RenderSummaryText(summary, options.top_n));
     }

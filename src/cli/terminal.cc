@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "cli/progress.h"
 #include "report/ansi_style.h"
 #include "report/text_sanitize.h"
 
@@ -39,6 +40,7 @@ bool StdoutStyled() { return Styled(STDOUT_FILENO); }
 bool StderrStyled() { return Styled(STDERR_FILENO); }
 
 void PrintReport(std::string_view text) {
+  StopProgress();  // the progress line leaves the screen before the report
   const std::string safe = TerminalSafeLines(text);  // before styling adds its own escapes
   if (StdoutStyled())
     fmt::print("{}", StyleReportText(safe));
@@ -47,10 +49,16 @@ void PrintReport(std::string_view text) {
 }
 
 void PrintText(std::string_view text, bool machine_format) {
-  if (machine_format)
+  if (machine_format) {
+    StopProgress();
     fmt::print("{}", text);
-  else
+  } else
     PrintReport(text);
+}
+
+void PrintJson(const LazyObject& doc) {
+  StopProgress();
+  PrintLazyJson(doc);
 }
 
 std::string StyleError(std::string_view prefix, bool styled) {

@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "report/lazy_json.h"
+
 namespace htpscope::cli {
 
 enum class ColorMode { kAuto, kAlways, kNever };
@@ -23,8 +25,13 @@ bool StderrStyled();
 void PrintReport(std::string_view text);
 
 // PrintReport for text and markdown; machine formats (JSON, JUnit XML, ...),
-// whose own encoders escape, are printed as they are.
+// whose own encoders escape, are printed as they are.  Both end the
+// progress display (cli/progress.h) first.
 void PrintText(std::string_view text, bool machine_format);
+
+// A --json document written as it is built (report/lazy_json.h), after
+// ending the progress display.
+void PrintJson(const LazyObject& doc);
 
 // "htpscope: error" etc., bold red when stderr is styled.
 std::string StyleError(std::string_view prefix, bool styled);

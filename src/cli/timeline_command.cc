@@ -90,7 +90,7 @@ void RegisterTimelineCommand(CLI::App& app, CommandRegistry& registry) {
     AddSerializationWarnings(timeline, graph, grouping);
     if (!o.svg.empty()) WriteOutputFile(o.svg, RenderTimelineSvg(timeline, run), InputsOfRun(run));
     if (o.json)
-      PrintLazyJson(TimelineJson(timeline, run));
+      PrintJson(TimelineJson(timeline, run));
     else
       PrintReport(RenderTimelineText(timeline, o.width, o.all ? 0 : o.top));
     return 0;

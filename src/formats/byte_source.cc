@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "base/errors.h"
+#include "base/read_progress.h"
 #include "formats/byte_source_open.h"
 
 namespace htpscope {
@@ -317,6 +318,16 @@ std::unique_ptr<ByteSource> OpenSource(InputFd fd, ReadCap cap) {
 }  // namespace
 
 size_t ByteSource::Read(char* out, size_t capacity) {
+  size_t n = ReadUncounted(out, capacity);
+  if (counts_progress_) {
+    const uint64_t consumed = file_bytes_consumed();
+    if (consumed > bytes_counted_) read_progress::AddBytesRead(consumed - bytes_counted_);
+    bytes_counted_ = std::max(bytes_counted_, consumed);
+  }
+  return n;
+}
+
+size_t ByteSource::ReadUncounted(char* out, size_t capacity) {
   if (lookahead_taken_ < lookahead_.size()) {
     size_t n = std::min(capacity, lookahead_.size() - lookahead_taken_);
     std::memcpy(out, lookahead_.data() + lookahead_taken_, n);
@@ -345,7 +356,7 @@ size_t ByteSource::Read(char* out, size_t capacity) {
   }
   BlankByteOrderMarkBeforeJson(lookahead_.data(), lookahead_.size());
   lookahead_taken_ = 0;
-  return Read(out, capacity);
+  return ReadUncounted(out, capacity);
 }
 
 std::unique_ptr<ByteSource> OpenByteSource(const std::string& path) {
@@ -401,6 +412,7 @@ LoadedFile ReadWholeFile(const std::string& path) {
       size_t n = fd.ReadAt(total, bytes.data() + total, static_cast<size_t>(size) - total);
       if (n == 0) break;  // the file shrank while being read
       total += n;
+      read_progress::AddBytesRead(n);
     }
     loaded.bytes = total == size ? std::move(bytes) : simdjson::padded_string(bytes.data(), total);
     BlankByteOrderMarkBeforeJson(loaded.bytes.data(), loaded.bytes.size());
@@ -422,6 +434,7 @@ LoadedFile ReadWholeFile(const std::string& path) {
 
 std::string ReadPrefix(const std::string& path, size_t max_bytes) {
   auto source = OpenByteSource(path);
+  source->set_counts_progress(false);  // the full read counts the file
   std::string out(max_bytes, '\0');
   size_t total = 0;
   try {

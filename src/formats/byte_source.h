@@ -34,8 +34,13 @@ class ByteSource {
   virtual ~ByteSource() = default;
   // Fills up to `capacity` bytes into `out`; returns how many were written,
   // 0 only at the end of the data.  Throws InputError (file and byte offset)
-  // on I/O or gzip errors, and when the input exceeds its size cap.
+  // on I/O or gzip errors, and when the input exceeds its size cap.  The file
+  // bytes consumed are added to base/read_progress.h unless
+  // set_counts_progress(false).
   size_t Read(char* out, size_t capacity);
+  // Whether reads count towards base/read_progress.h (not for the prefix
+  // read that recognises a file's kind).
+  void set_counts_progress(bool counts) { counts_progress_ = counts; }
   // True when the file is gzip-compressed.
   virtual bool compressed() const = 0;
   // Bytes of the file consumed so far (compressed bytes for gzip input).
@@ -58,6 +63,9 @@ class ByteSource {
   size_t lookahead_taken_ = 0;
   std::exception_ptr lookahead_error_;  // raised once the lookahead is handed out
   bool first_read_ = true;
+  bool counts_progress_ = true;
+  uint64_t bytes_counted_ = 0;  // file_bytes_consumed() already added to the progress
+  size_t ReadUncounted(char* out, size_t capacity);
 };
 
 // Opens `path` ("-" is standard input) for streaming, capped at

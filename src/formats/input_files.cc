@@ -6,12 +6,27 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "base/read_progress.h"
 #include "formats/byte_source_open.h"
 
 namespace htpscope {
 namespace {
 
 namespace fs = std::filesystem;
+
+// The bytes the files will take to read, for the progress display: a
+// regular file's size, else (standard input, a pipe) no total.
+void NoteExpectedBytes(const std::vector<RunInputFile>& files) {
+  for (const auto& f : files) {
+    std::error_code ec;
+    const bool regular = fs::is_regular_file(f.path, ec);
+    const uintmax_t size = regular ? fs::file_size(f.path, ec) : 0;
+    if (regular && !ec)
+      read_progress::AddBytesExpected(size);
+    else
+      read_progress::MarkTotalUnknown();
+  }
+}
 
 // The regular files of directory `dir`, sorted; what else it holds is
 // reported in `*skipped` and `*warnings`.
@@ -76,6 +91,7 @@ std::vector<RunInputFile> ExpandRunInputs(const std::vector<std::string>& inputs
     // Pipes are read; the open refuses devices and sockets by name.
     files.push_back({input, true});
   }
+  NoteExpectedBytes(files);
   return files;
 }
 

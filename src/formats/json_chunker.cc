@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "base/read_progress.h"
+
 namespace htpscope {
 namespace {
 
@@ -46,6 +48,7 @@ void JsonChunker::Recycle(JsonChunk&& chunk) {
     // release keeps to whole pages inside this chunk.
     chunk.mapped->Release(chunk.begin, chunk.begin + chunk.length);
     chunk.mapped = nullptr;
+    read_progress::AddBytesRead(chunk.length);
     return;
   }
   if (!chunk.storage) return;

@@ -6,6 +6,7 @@
 #include <set>
 #include <tuple>
 
+#include "base/number_text.h"
 #include "model/run.h"
 
 namespace htpscope {
@@ -133,8 +134,9 @@ DominantPathComparison CompareDominantPaths(const std::vector<DominantSegmentRow
   cmp.matched_rows = a.size() - only_a.size();
   auto describe = [](const char* side, const Row& r) {
     const auto& [start, end, op, partial] = r;
-    return fmt::format("{}: {} [{}, {}) {} cycles{}", side, op ? OpIdHex(op) : "idle", start, end,
-                       end - start, partial ? " partial" : "");
+    return fmt::format("{}: {} [{}, {}) {} cycles{}", side, op ? OpIdHex(op) : "idle",
+                       GroupDigits(start), GroupDigits(end), GroupDigits(end - start),
+                       partial ? " partial" : "");
   };
   constexpr size_t kMaxListed = 10;
   for (size_t i = 0; i < only_a.size() && cmp.differences.size() < kMaxListed; ++i)

@@ -1,8 +1,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 
 #include "base/errors.h"
+#include "base/read_progress.h"
 #include "base/text_util.h"
 #include "formats/artifact_kind.h"
 #include "formats/byte_source.h"
@@ -12,6 +14,15 @@
 
 namespace htpscope {
 namespace {
+
+// A skipped file is done with: its bytes count as read for the progress
+// display, whose total holds every file of the run (formats/input_files.h).
+void CountSkippedAsRead(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return;
+  const uintmax_t size = std::filesystem::file_size(path, ec);
+  if (!ec) read_progress::AddBytesRead(size);
+}
 
 // The artifacts of a run, read but not yet joined.
 struct ReadArtifacts {
@@ -100,10 +111,12 @@ ReadArtifacts ReadAll(const std::vector<RunInputFile>& files, Run& run) {
         run.skipped.push_back(fmt::format(
             "{}: JSON that is not a run artifact{}", path,
             artifact_type.empty() ? "" : fmt::format(" (artifact_type \"{}\")", artifact_type)));
+        CountSkippedAsRead(path);
         continue;
       case ArtifactKind::kEtdump:
         // Summarised on its own (`summary etdump.etdp`); not yet joined with QNN artifacts.
         run.skipped.push_back(fmt::format("{}: ExecuTorch ETDump (summarise it on its own)", path));
+        CountSkippedAsRead(path);
         continue;
       case ArtifactKind::kUnknown:
         if (named)
@@ -112,6 +125,7 @@ ReadArtifacts ReadAll(const std::vector<RunInputFile>& files, Run& run) {
               "not a recognised profiling artifact (expected optrace/runtrace/HTP graph/QHAS JSON, "
               "or qnn-profile-viewer text or CSV)");
         run.skipped.push_back(fmt::format("{}: not a recognised profiling artifact", path));
+        CountSkippedAsRead(path);
         continue;
     }
     // What the input layer noticed (gzip trailing garbage, ...), under this file's name.
@@ -165,7 +179,8 @@ Run LoadRun(const std::vector<std::string>& inputs, const LoadOptions& options) 
   std::vector<RunInputFile> files = ExpandRunInputs(inputs, &run.skipped, &input_warnings);
   for (auto& w : input_warnings) model_import::Warn(run, "input", std::move(w));
   ReadArtifacts read = ReadAll(files, run);
-  if (run.artifacts.empty()) throw InputError(run.label, NoArtifactProblem(files.size(), run.skipped));
+  if (run.artifacts.empty())
+    throw InputError(run.label, NoArtifactProblem(files.size(), run.skipped));
   // The optrace first: its string pool becomes the run's.
   if (read.optrace) model_import::ImportOptrace(std::move(*read.optrace), run);
   read.optrace.reset();

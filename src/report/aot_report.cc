@@ -20,9 +20,9 @@ constexpr size_t kFrameColumns = 90;
 std::string Seconds(double s) {
   double a = std::fabs(s);
   if (a == 0) return "0";
-  if (a >= 10) return fmt::format("{:.1f}", s);
-  if (a >= 1) return fmt::format("{:.2f}", s);
-  return fmt::format("{:.3f}", s);
+  if (a >= 10) return FormatMeasure(s, 1);
+  if (a >= 1) return FormatMeasure(s, 2);
+  return FormatMeasure(s, 3);
 }
 
 std::string SignedSeconds(double s) { return (s > 0 ? "+" : "") + Seconds(s); }

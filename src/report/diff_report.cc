@@ -19,11 +19,11 @@ using nlohmann::json;
 int64_t Round(double v) { return static_cast<int64_t>(std::llround(v)); }
 
 // A value in its unit, for prose and tables: µs with one decimal, counts
-// with digit groups, seconds as given.
+// with digit groups, seconds whole or with two decimals (never 1e+07).
 std::string Value(double v, const std::string& unit) {
-  if (unit == "us") return fmt::format("{:.1f}", v);
-  if (unit == "pct") return fmt::format("{:.1f}", v);
-  if (unit == "s") return fmt::format("{:.7g}", v);
+  if (unit == "us") return FormatMeasure(v, 1);
+  if (unit == "pct") return FormatMeasure(v, 1);
+  if (unit == "s") return FormatFigure(v);
   return GroupDigits(Round(v));
 }
 
@@ -48,7 +48,7 @@ std::string WithUnit(double v, const std::string& unit) {
 }
 
 std::string Pct(const std::optional<double>& pct) {
-  return pct ? fmt::format("{:+.1f} %", *pct) : std::string("-");
+  return pct ? (*pct >= 0 ? "+" : "") + FormatMeasure(*pct, 1) + " %" : std::string("-");
 }
 
 // "215.5 → 188.0 µs"
@@ -190,9 +190,9 @@ std::string OpsSentence(const RunDiff& diff) {
     if (op.matched_by == "name") ++by_name;
     if (op.matched_by == "type+dims") ++by_type;
   }
-  std::string s = fmt::format(" QNN ops: {} matched by name", by_name);
-  if (by_type) s += fmt::format(", {} by QNN op type + dims (renamed)", by_type);
-  s += fmt::format(", {} added, {} removed", added, removed);
+  std::string s = fmt::format(" QNN ops: {} matched by name", FormatCount(by_name));
+  if (by_type) s += fmt::format(", {} by QNN op type + dims (renamed)", FormatCount(by_type));
+  s += fmt::format(", {} added, {} removed", FormatCount(added), FormatCount(removed));
   if (added && removed) s += " (no unambiguous QNN op type + dims match for them)";
   return s + ".";
 }
@@ -262,7 +262,8 @@ void OpRows(std::string& out, const std::vector<OpDelta>& ops, int top_n, bool q
                     fmt::format("{}/{}", Side(op.instances, true), Side(op.instances, false)));
   }
   if (static_cast<int>(ops.size()) > top_n)
-    out += fmt::format("  … {} more (--top, or --format json for all)\n", ops.size() - top_n);
+    out += fmt::format("  … {} more (--top, or --format json for all)\n",
+                       FormatCount(ops.size() - top_n));
 }
 
 std::string GateMark(const GateResult& g) {

@@ -69,13 +69,14 @@ RunDiff PrimerCase() {
 TEST(DiffVerdict, WallGainFromOverheadWhileDoingMoreWork) {
   RunDiff d = PrimerCase();
   std::string v = DiffVerdict(d);
-  EXPECT_TRUE(Contains(v,
-                       "B is 5.50× faster in steady-state graph wall (66000.0 → 12000.0 µs, "
-                       "-81.8 %) while doing 1.40× more compute work (1,000,000 → 1,400,000 "
-                       "cycles, thread-aggregate, steady state): the gain is dispatch overhead "
-                       "removed (overhead 62800.0 → 7300.0 µs; compute-busy 3200.0 → 4700.0 µs)."))
+  EXPECT_TRUE(
+      Contains(v,
+               "B is 5.50× faster in steady-state graph wall (66,000.0 → 12,000.0 µs, "
+               "-81.8 %) while doing 1.40× more compute work (1,000,000 → 1,400,000 "
+               "cycles, thread-aggregate, steady state): the gain is dispatch overhead "
+               "removed (overhead 62,800.0 → 7,300.0 µs; compute-busy 3,200.0 → 4,700.0 µs)."))
       << v;
-  EXPECT_TRUE(Contains(v, "Cold first execution, kept apart: graph wall 70000.0 → 15000.0 µs"))
+  EXPECT_TRUE(Contains(v, "Cold first execution, kept apart: graph wall 70,000.0 → 15,000.0 µs"))
       << v;
   // Wall change −500 cycles: mm_2 removed (−800 = 160 %), mm_1 +300 offsets 60 %.
   EXPECT_TRUE(Contains(v,
@@ -169,7 +170,7 @@ TEST(DiffMarkdown, CompactTableForPrComments) {
   std::string md = RenderRunDiff(d, gates, DiffFormat::kMarkdown, 10);
   EXPECT_TRUE(Contains(md, "**Gates: passed**")) << md;
   EXPECT_TRUE(Contains(md,
-                       "| graph wall µs | 66000.0 | 12000.0 | -54000.0 (-81.8 %) | not "
+                       "| graph wall µs | 66,000.0 | 12,000.0 | -54,000.0 (-81.8 %) | not "
                        "assessed (n 2/2) |"))
       << md;
   EXPECT_TRUE(Contains(md, "| `wall_us>+5%` | PASS |")) << md;
@@ -185,14 +186,14 @@ TEST(DiffStages, PrimerExampleTable) {
       << text;
   EXPECT_TRUE(Contains(text, "  compile         929        803        -126       13.6 %\n"))
       << text;
-  EXPECT_TRUE(Contains(text, "  total          1477       1272        -205       13.9 %\n"))
+  EXPECT_TRUE(Contains(text, "  total         1,477      1,272        -205       13.9 %\n"))
       << text;
   EXPECT_TRUE(Contains(text,
-                       "B lowers 13.9 % faster in total (1477 → 1272 s); improvement per "
+                       "B lowers 13.9 % faster in total (1,477 → 1,272 s); improvement per "
                        "stage: quantize 14.4 %, compile 13.6 %."))
       << text;
   std::string md = RenderStageDiff(d, {}, DiffFormat::kMarkdown);
-  EXPECT_TRUE(Contains(md, "| **total** | 1477 | 1272 | -205 | 13.9 % |")) << md;
+  EXPECT_TRUE(Contains(md, "| **total** | 1,477 | 1,272 | -205 | 13.9 % |")) << md;
   nlohmann::json j = StageDiffToJson(d, {});
   EXPECT_EQ(j["stages"][0]["a_seconds"], 548.0);
   EXPECT_EQ(j["stages"][0]["b_seconds"], 469.0);

@@ -60,7 +60,8 @@ void TotalsTable(std::string& out, const std::vector<EtdumpEventTotal>& totals, 
     out += line + "\n";
   }
   if (shown < totals.size())
-    out += fmt::format("    ... {} more event names not shown (--top)\n", totals.size() - shown);
+    out += fmt::format("    ... {} more event names not shown (--top)\n",
+                       FormatCount(totals.size() - shown));
 }
 
 nlohmann::ordered_json TotalsJson(const std::vector<EtdumpEventTotal>& totals) {

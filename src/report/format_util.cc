@@ -8,46 +8,12 @@
 
 namespace htpscope {
 
-std::string GroupDigits(int64_t value) {
-  uint64_t magnitude = value < 0 ? 0 - static_cast<uint64_t>(value) : static_cast<uint64_t>(value);
-  std::string digits = std::to_string(magnitude);
-  std::string out;
-  int count = 0;
-  for (auto it = digits.rbegin(); it != digits.rend(); ++it) {
-    if (count && count % 3 == 0) out.push_back(',');
-    out.push_back(*it);
-    ++count;
-  }
-  if (value < 0) out.push_back('-');
-  return std::string(out.rbegin(), out.rend());
-}
-
-std::string FormatFigure(double value) {
-  // Whole numbers as counts (exact below 2^53); others with two decimals.
-  if (std::isfinite(value) && value == std::trunc(value) && std::fabs(value) < 9007199254740992.0)
-    return GroupDigits(static_cast<int64_t>(value));
-  if (!std::isfinite(value)) return std::isnan(value) ? "nan" : value > 0 ? "inf" : "-inf";
-  if (std::fabs(value) >= 9007199254740992.0) return fmt::format("{:.0f}", value);
-  return FormatMeasure(value, 2);
-}
-
-std::string FormatMeasure(double value, int decimals) {
-  if (decimals < 0 || !std::isfinite(value) || std::fabs(value) >= 9007199254740992.0)
-    return FormatFigure(value);
-  std::string out = fmt::format("{:.{}f}", value, decimals);
-  size_t point = std::min(out.find('.'), out.size());
-  std::string whole = out.substr(0, point);
-  bool negative = !whole.empty() && whole[0] == '-';
-  int64_t magnitude = std::stoll(negative ? whole.substr(1) : whole);
-  return (negative && magnitude != 0 ? "-" : "") + GroupDigits(magnitude) + out.substr(point);
-}
-
 std::string OrDash(const std::optional<int64_t>& value) {
   return value ? GroupDigits(*value) : "-";
 }
 
 std::string OrDash(const std::optional<double>& value, int decimals) {
-  return value ? fmt::format("{:.{}f}", *value, decimals) : "-";
+  return value ? FormatMeasure(*value, decimals) : "-";
 }
 
 std::string HumanBytes(int64_t bytes) {

@@ -6,17 +6,13 @@
 #include <string>
 #include <string_view>
 
+#include "base/number_text.h"
+
 namespace htpscope {
 
-// 1234567 -> "1,234,567".
-std::string GroupDigits(int64_t value);
-// A figure for people, never in scientific notation: whole numbers with
-// thousands separators ("1,126,400"), others with two decimals ("1,132.25").
-std::string FormatFigure(double value);
-// `value` with thousands separators and exactly `decimals` decimals
-// ("160,563.0"); decimals < 0 formats as FormatFigure.
-std::string FormatMeasure(double value, int decimals);
-// Optional values print as "-" when absent.
+// GroupDigits, FormatFigure, FormatMeasure live in base/number_text.h.
+// Optional values print as "-" when absent; present ones as GroupDigits /
+// FormatMeasure.
 std::string OrDash(const std::optional<int64_t>& value);
 std::string OrDash(const std::optional<double>& value, int decimals);
 // 928212 -> "906.5 KiB".

@@ -27,7 +27,8 @@ std::string ShareText(int64_t part, std::optional<int64_t> whole) {
 std::string IdList(const std::vector<uint64_t>& ids, size_t max) {
   std::vector<std::string> parts;
   for (size_t i = 0; i < ids.size() && i < max; ++i) parts.push_back(OpIdHex(ids[i]));
-  if (ids.size() > max) parts.push_back(fmt::format("... ({} more)", ids.size() - max));
+  if (ids.size() > max)
+    parts.push_back(fmt::format("... ({} more)", FormatCount(ids.size() - max)));
   return fmt::format("{}", fmt::join(parts, ", "));
 }
 
@@ -99,21 +100,23 @@ std::string RenderGraphText(const GraphView& v, const Run& run, size_t max_rows)
       "  {} ops ({} from the HTP graph, {} only in the optrace), {} op groups, {} dependencies "
       "(graph_input {}, trace_input {}, data_flow {}, sequencer_flow {}; an edge may have several "
       "sources), {} input tensors\n",
-      g.nodes.size(), g.graph_nodes, g.trace_only_nodes, v.groups.names.size(), g.edges.size(),
-      by_kind[kEdgeGraphInput], by_kind[kEdgeTraceInput], by_kind[kEdgeDataFlow],
-      by_kind[kEdgeSequencerFlow], g.tensors.size());
+      FormatCount(g.nodes.size()), FormatCount(g.graph_nodes), FormatCount(g.trace_only_nodes),
+      FormatCount(v.groups.names.size()), FormatCount(g.edges.size()),
+      FormatCount(by_kind[kEdgeGraphInput]), FormatCount(by_kind[kEdgeTraceInput]),
+      FormatCount(by_kind[kEdgeDataFlow]), FormatCount(by_kind[kEdgeSequencerFlow]),
+      FormatCount(g.tensors.size()));
   if (!v.has_htp_graph)
     out += "  no chrometrace_htp.json: dependencies come from the optrace's Inputs Ops and flows\n";
   if (v.has_optrace)
-    out += fmt::format("  flow arrows matched to slices: {} ({} unmatched)\n", g.flows_matched,
-                       g.flows_unmatched);
+    out += fmt::format("  flow arrows matched to slices: {} ({} unmatched)\n",
+                       FormatCount(g.flows_matched), FormatCount(g.flows_unmatched));
   size_t identity = 0;
   for (const auto& [tensor, node] : g.producer_map) identity += tensor == node;
   if (!g.producer_map.empty())
     out += fmt::format(
         "  producer map: {} output tensors named by the HTP graph, {} of them carry their "
         "producer's id\n",
-        g.producer_map.size(), identity);
+        FormatCount(g.producer_map.size()), FormatCount(identity));
 
   AppendSection(out, "Dependencies between op groups (predecessor group -> group: node edges)");
   {
@@ -257,7 +260,7 @@ std::string RenderGraphText(const GraphView& v, const Run& run, size_t max_rows)
         "  {} segments over the {}-cycle wall, {} idle cycles; at each cycle the running slice "
         "of highest priority (HMX > HVX > DMA read > DMA write > checkpoint > sync, then lowest "
         "thread id)\n",
-        v.dominant->segments.size(), GroupDigits(wall), GroupDigits(idle));
+        FormatCount(v.dominant->segments.size()), GroupDigits(wall), GroupDigits(idle));
     auto by_op = DominantByOp(v, run);
     std::map<std::string, int64_t> by_group;
     for (size_t i = 0; i < run.slices.size(); ++i) {
@@ -302,12 +305,12 @@ std::string RenderGraphText(const GraphView& v, const Run& run, size_t max_rows)
         out += fmt::format(
             "  QHAS dominant_path_htp_0: identical, {} of {} rows (op, start, end, partial), idle "
             "{} cycles on both\n",
-            c.matched_rows, c.qhas_rows, GroupDigits(c.qhas_idle_cycles));
+            FormatCount(c.matched_rows), FormatCount(c.qhas_rows), GroupDigits(c.qhas_idle_cycles));
       else {
         out += fmt::format(
             "  QHAS dominant_path_htp_0: DIFFERS - {} of {} recomputed rows match; QHAS has {} "
             "rows\n",
-            c.matched_rows, c.ours_rows, c.qhas_rows);
+            FormatCount(c.matched_rows), FormatCount(c.ours_rows), FormatCount(c.qhas_rows));
         for (const auto& d : c.differences) out += "    " + d + "\n";
       }
     } else if (v.has_qhas) {
@@ -319,7 +322,8 @@ std::string RenderGraphText(const GraphView& v, const Run& run, size_t max_rows)
     AppendSection(out, "Critical path vs QHAS dominant_path_htp_0 (op ids)");
     out += fmt::format(
         "  on both: {}; only on the critical path: {}; only on QHAS's path: {} ({} dp cycles)\n",
-        a.both.size(), a.only_critical.size(), a.only_qhas.size(), GroupDigits(a.only_qhas_cycles));
+        FormatCount(a.both.size()), FormatCount(a.only_critical.size()),
+        FormatCount(a.only_qhas.size()), GroupDigits(a.only_qhas_cycles));
     auto names = [&](const std::vector<uint64_t>& ids) {
       std::vector<std::string> parts;
       for (size_t i = 0; i < ids.size() && i < 12; ++i) {
@@ -329,7 +333,8 @@ std::string RenderGraphText(const GraphView& v, const Run& run, size_t max_rows)
                         n ? AsciiFit(v.groups.names[v.groups.of_node[g.index.at(ids[i])]], 30)
                           : std::string("?")));
       }
-      if (ids.size() > 12) parts.push_back(fmt::format("... {} more", ids.size() - 12));
+      if (ids.size() > 12)
+        parts.push_back(fmt::format("... {} more", FormatCount(ids.size() - 12)));
       return fmt::format("{}", fmt::join(parts, ", "));
     };
     if (!a.only_critical.empty()) out += "  only critical: " + names(a.only_critical) + "\n";

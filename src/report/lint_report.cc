@@ -94,7 +94,8 @@ void RenderGraph(const LintGraph& g, const LintReportOptions& options, std::stri
         fmt::format("  critical path: not printed; shares are of Σ op cycles + waits = {} cycles\n",
                     GroupDigits(g.share_basis_cycles));
   size_t rows = std::min(g.by_exposed.size(), static_cast<size_t>(std::max(options.rows, 0)));
-  out += fmt::format("  Ops by exposed main-thread cycles ({} of {}):\n", rows, g.ops.size());
+  out += fmt::format("  Ops by exposed main-thread cycles ({} of {}):\n", FormatCount(rows),
+                     FormatCount(g.ops.size()));
   out += fmt::format("    {:<34} {:>11} {:>6} {:>8} {:>11} {:>6} {:>11}  {}\n", "op", "cycles",
                      "% path", "wait", "overlap", "% ovl", "exposed", "resources");
   for (size_t i = 0; i < rows; ++i) {

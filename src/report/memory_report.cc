@@ -31,9 +31,10 @@ json PeakJson(const CounterPeak& p, bool has_cycle) {
 }
 
 std::string At(const CounterPeak& p) {
-  return p.peak_offset_cycles ? fmt::format("at cycle {} ({} cycles into the execution)",
-                                            p.peak_cycle, GroupDigits(*p.peak_offset_cycles))
-                              : fmt::format("at cycle {}", p.peak_cycle);
+  return p.peak_offset_cycles
+             ? fmt::format("at cycle {} ({} cycles into the execution)", GroupDigits(p.peak_cycle),
+                           GroupDigits(*p.peak_offset_cycles))
+             : "at cycle " + GroupDigits(p.peak_cycle);
 }
 
 void RenderPeak(const MemoryView& m, std::string& out) {
@@ -74,7 +75,8 @@ void RenderTraffic(const MemoryView& m, int top_n, std::string& out) {
       HumanBytes(t.dram_write), GroupDigits(t.vtcm_read), HumanBytes(t.vtcm_read),
       GroupDigits(t.vtcm_write), HumanBytes(t.vtcm_write));
   size_t rows = std::min(m.qnn_ops.size(), static_cast<size_t>(std::max(top_n, 0)));
-  out += fmt::format("  QNN ops by DRAM bytes (top {} of {}):\n", rows, m.qnn_ops.size());
+  out += fmt::format("  QNN ops by DRAM bytes (top {} of {}):\n", FormatCount(rows),
+                     FormatCount(m.qnn_ops.size()));
   out +=
       fmt::format("    {:<28} {:>5} {:>12} {:>12} {:>12} {:>12} {:>7} {:>9}\n", "QNN op", "inst.",
                   "DRAM read", "DRAM write", "VTCM read", "VTCM write", "% DRAM", "VTCM hit");
@@ -92,7 +94,8 @@ void RenderTraffic(const MemoryView& m, int top_n, std::string& out) {
       "served\n",
       kDramDominantCoverPct);
   rows = std::min(m.ops.size(), static_cast<size_t>(std::max(top_n, 0)));
-  out += fmt::format("  HTP op instances by DRAM bytes (top {} of {}):\n", rows, m.ops.size());
+  out += fmt::format("  HTP op instances by DRAM bytes (top {} of {}):\n", FormatCount(rows),
+                     FormatCount(m.ops.size()));
   out += fmt::format("    {:<18} {:<36} {:<16} {:<14} {:>10} {:>10} {:>10} {:>10}\n", "op id",
                      "HTP op type", "QNN op", "kind", "DRAM rd", "DRAM wr", "VTCM rd", "VTCM wr");
   for (size_t i = 0; i < rows; ++i) {
@@ -112,7 +115,7 @@ void RenderSpillFill(const MemoryView& m, std::string& out) {
     out += fmt::format("  none: no HTP op type contains \"Spill\" or \"Fill\" ({})\n", s.source);
     return;
   }
-  out += fmt::format("  {} instances ({}) of {}\n", s.instances, s.source,
+  out += fmt::format("  {} instances ({}) of {}\n", FormatCount(s.instances), s.source,
                      fmt::join(s.htp_op_types, ", "));
   if (s.work_cycles)
     out += fmt::format("  work {} cycles, on the dominant path {} cycles\n",

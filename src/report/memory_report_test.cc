@@ -36,7 +36,7 @@ TEST(MemoryReportCorpus, V8c8JsonAndText) {
 
   std::string text = RenderMemoryText(m, 3);
   EXPECT_TRUE(Contains(text,
-                       "  peak 919,552 bytes (898.0 KiB) at cycle 1668827901191 (38,323 cycles "
+                       "  peak 919,552 bytes (898.0 KiB) at cycle 1,668,827,901,191 (38,323 cycles "
                        "into the execution)"))
       << text;
   EXPECT_TRUE(Contains(text, "QNN ops by DRAM bytes (top 3 of 13):")) << text;

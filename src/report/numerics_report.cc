@@ -6,6 +6,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "base/number_text.h"
 #include "base/tensor_types.h"
 #include "report/csv_writer.h"
 
@@ -17,7 +18,7 @@ constexpr size_t kMaxOpsChars = 32;
 std::string FormatValue(double v) {
   if (std::isnan(v)) return "nan";
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  return fmt::format("{:.4g}", v);
+  return FormatSignificant(v, 4);
 }
 
 std::string JoinOps(const std::vector<std::string>& ops) {
@@ -94,7 +95,7 @@ std::string FormatHandleLabel(const HandleRow& row) {
 std::string FormatMetric(std::optional<double> value) {
   if (!value) return "-";
   if (std::isinf(*value)) return *value > 0 ? "inf" : "-inf";
-  return fmt::format("{:.6g}", *value);
+  return FormatSignificant(*value, 6);
 }
 
 std::string FormatNumericsText(const NumericsResult& result) {
@@ -157,7 +158,8 @@ std::string FormatNumericsText(const NumericsResult& result) {
                        FormatMetric(m.cosine), FormatMetric(m.snr_db));
     out += fmt::format("  NaN/Inf: reference {}/{}, device {}/{}; {} of {} elements compared\n",
                        row.sums.reference_nan, row.sums.reference_inf, row.sums.device_nan,
-                       row.sums.device_inf, row.sums.compared, row.sums.elements);
+                       row.sums.device_inf, GroupDigits(static_cast<int64_t>(row.sums.compared)),
+                       GroupDigits(static_cast<int64_t>(row.sums.elements)));
     out += fmt::format("  reference {}  device {}\n", row.reference_file, row.device_file);
   } else {
     out += fmt::format("no divergent handle ({} {} {})\n", NumericsMetricName(result.metric),

@@ -56,15 +56,16 @@ void RenderGraphCoarse(const Summary& s, const GraphCoarse& g, std::string& out)
                      "graph wall µs", "compute-busy µs", "overhead µs (share)", "excl. wait µs",
                      "RPC µs", "work cycles", "cyc/µs");
   for (const auto& e : g.executions) {
-    std::string overhead =
-        e.overhead_us ? fmt::format("{:.0f} ({:.1f} %)", *e.overhead_us, e.overhead_pct.value_or(0))
-                      : std::string("-");
+    std::string overhead = e.overhead_us
+                               ? fmt::format("{} ({:.1f} %)", FormatMeasure(*e.overhead_us, 0),
+                                             e.overhead_pct.value_or(0))
+                               : std::string("-");
     out +=
         fmt::format("  {:>4}  {:>13}  {:>15}  {:>18}  {:>13}  {:>8}  {:>14}  {:>8}{}\n",
                     fmt::format("{}{}", e.index, e.cold ? "*" : ""), OrDash(e.graph_wall_us, 0),
                     OrDash(e.compute_busy_us, 0), overhead, OrDash(e.compute_excluding_wait_us, 0),
                     OrDash(e.rpc_us, 0), OrDash(e.work_cycles),
-                    e.implied_ghz ? fmt::format("{:.0f}", *e.implied_ghz * 1000) : "-",
+                    e.implied_ghz ? FormatMeasure(*e.implied_ghz * 1000, 0) : "-",
                     e.aggregate_cycles ? "  > clock: aggregate" : "");
   }
 }
@@ -87,7 +88,7 @@ void RenderSteadyState(const Summary& s, const GraphCoarse& g, std::string& out)
   line("graph wall", st.graph_wall_us, "µs", 1);
   line("compute-busy", st.compute_busy_us, "µs", 1);
   line("overhead", st.overhead_us, "µs", 1);
-  line("work", st.work_cycles, "cycles", -1);
+  line("work", st.work_cycles, "cycles", 1);
 }
 
 void RenderCoarse(const Summary& s, std::string& out) {
@@ -131,8 +132,9 @@ void RenderCoarse(const Summary& s, std::string& out) {
 
 void RenderGroups(const std::vector<OpGroupRow>& groups, const Run& run, const char* title,
                   int top_n, bool has_dpc, std::string& out) {
-  out += fmt::format("  {} (top {} of {}, by {}):\n", title, std::min<size_t>(top_n, groups.size()),
-                     groups.size(), has_dpc ? "dominant-path cycles" : "work cycles");
+  out += fmt::format("  {} (top {} of {}, by {}):\n", title,
+                     FormatCount(std::min<size_t>(top_n, groups.size())),
+                     FormatCount(groups.size()), has_dpc ? "dominant-path cycles" : "work cycles");
   out += fmt::format("    {:<34} {:>12} {:>7} {:>13} {:>7} {:>6}  {}\n", "name", "DPC cycles",
                      "% wall", "work cycles", "% work", "inst.", "kind");
   int shown = 0;
@@ -157,10 +159,11 @@ void RenderFine(const Summary& s, int top_n, std::string& out) {
                            : "profile per-node cycles of execution 1 (no optrace, no QHAS)";
   AppendSection(out, fmt::format("Fine view: one traced execution, in HTP cycles ({})", origin));
   if (f.graph_wall_cycles)
-    out +=
-        fmt::format("  graph wall     {:>14} cycles  span of executed ops{}\n",
-                    GroupDigits(*f.graph_wall_cycles),
-                    f.start_cycle ? fmt::format(" ({} .. {})", *f.start_cycle, *f.end_cycle) : "");
+    out += fmt::format("  graph wall     {:>14} cycles  span of executed ops{}\n",
+                       GroupDigits(*f.graph_wall_cycles),
+                       f.start_cycle ? fmt::format(" ({} .. {})", GroupDigits(*f.start_cycle),
+                                                   GroupDigits(*f.end_cycle))
+                                     : "");
   if (f.work_cycles)
     out += fmt::format("  work           {:>14} cycles  Σ over threads: volume, not time{}\n",
                        GroupDigits(*f.work_cycles),
@@ -213,7 +216,7 @@ void RenderUnits(const Summary& s, std::string& out) {
   if (f.peak_vtcm_bytes)
     out += fmt::format("  peak VTCM allocation: {} bytes ({}){}\n", GroupDigits(*f.peak_vtcm_bytes),
                        HumanBytes(*f.peak_vtcm_bytes),
-                       f.peak_vtcm_cycle ? fmt::format(" at cycle {}", *f.peak_vtcm_cycle) : "");
+                       f.peak_vtcm_cycle ? " at cycle " + GroupDigits(*f.peak_vtcm_cycle) : "");
 }
 
 void RenderPhases(const Summary& s, std::string& out) {
@@ -222,9 +225,9 @@ void RenderPhases(const Summary& s, std::string& out) {
   out += fmt::format("  {:>4}  {:<20} {:>13} {:>11} {:>8}\n", "exec", "phase", "wall cycles",
                      "wall µs", "GHz");
   for (const auto& p : run.phases)
-    out += fmt::format("  {:>4}  {:<20} {:>13} {:>11.2f} {:>8}\n", p.execution,
-                       Ellipsize(TerminalSafe(p.phase), 20), OrDash(p.wall_cycles()), p.wall_us(),
-                       OrDash(p.effective_ghz(), 3));
+    out += fmt::format("  {:>4}  {:<20} {:>13} {:>11} {:>8}\n", p.execution,
+                       Ellipsize(TerminalSafe(p.phase), 20), OrDash(p.wall_cycles()),
+                       FormatMeasure(p.wall_us(), 2), OrDash(p.effective_ghz(), 3));
   if (run.figures.traced_execution)
     out += fmt::format("  The optrace lies inside execution {}'s Graph Execute window.\n",
                        *run.figures.traced_execution);

@@ -152,15 +152,15 @@ std::string RenderTimelineText(const Timeline& t, int width, size_t max_rows) {
   std::string out;
   const size_t label_width = 10;
   out += fmt::format("Timeline of {}\n", AsciiFit(t.label, 200));
-  out += fmt::format("Window: {}: graph cycles {} .. {} ({} cycles; absolute cycles {} .. {})\n",
-                     AsciiFit(t.window, 200),
-                     GroupDigits(t.window_start_cycles - t.graph_start_cycles),
-                     GroupDigits(t.window_end_cycles - t.graph_start_cycles),
-                     GroupDigits(t.window_cycles()), t.window_start_cycles, t.window_end_cycles);
   out += fmt::format(
-      "Scale: {} columns of {:.1f} cycles; each column shows the slice covering most of it; "
+      "Window: {}: graph cycles {} .. {} ({} cycles; absolute cycles {} .. {})\n",
+      AsciiFit(t.window, 200), GroupDigits(t.window_start_cycles - t.graph_start_cycles),
+      GroupDigits(t.window_end_cycles - t.graph_start_cycles), GroupDigits(t.window_cycles()),
+      GroupDigits(t.window_start_cycles), GroupDigits(t.window_end_cycles));
+  out += fmt::format(
+      "Scale: {} columns of {} cycles; each column shows the slice covering most of it; "
       "'.' idle\n\n",
-      width, static_cast<double>(t.window_cycles()) / width);
+      width, FormatMeasure(static_cast<double>(t.window_cycles()) / width, 1));
   out += Ruler(t, width, label_width + 1) + "\n";
   for (const auto& row : t.rows)
     out += fmt::format("{:<{}} {}\n", RowLabel(row), label_width, RowPicture(t, row, width));

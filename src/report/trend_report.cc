@@ -36,9 +36,9 @@ std::string RenderText(const TrendView& v) {
     table.push_back({std::to_string(r.point.run_id), r.point.label, r.point.ingested_at,
                      r.point.run, r.stats ? std::to_string(r.stats->n) : "0",
                      r.stats ? FormatFigure(r.stats->median) : "-",
-                     d && d->change ? fmt::format("{:+}", *d->change) : "",
+                     d && d->change ? (*d->change >= 0 ? "+" : "") + FormatFigure(*d->change) : "",
                      d ? Optional(d->change_pct, "{:+.1f} %") : "",
-                     d ? Optional(d->noise_bound, "{:.1f}") : "", MarkText(r)});
+                     d && d->noise_bound ? FormatMeasure(*d->noise_bound, 1) : "", MarkText(r)});
   }
   std::vector<size_t> width(table.front().size(), 0);
   for (const auto& row : table)
