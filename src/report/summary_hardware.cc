@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "base/number_text.h"
 #include "report/format_util.h"
 #include "report/json_values.h"
 #include "report/run_sections.h"
@@ -40,7 +41,7 @@ void RenderPathByUnit(const PathByUnit& p, int top_n, std::string& out) {
                        OrDash(SharePct(p.total[u], p.path_cycles), 1));
   out += fmt::format("  {:<14} {:>13} {:>8}\n", "total", GroupDigits(p.path_cycles), "100.0");
   out += fmt::format("  QNN ops (top {} of {}, by cycles on the path):\n",
-                     std::min<size_t>(top_n, p.ops.size()), p.ops.size());
+                     FormatCount(std::min<size_t>(top_n, p.ops.size())), FormatCount(p.ops.size()));
   out += fmt::format("    {:<30} {:>11}", "name", "path cycles");
   for (const char* unit : {"HMX", "HVX", "DMA", "DMA wait", "sync", "other"})
     out += fmt::format(" {:>10}", unit);
@@ -61,8 +62,8 @@ void RenderPathByUnit(const PathByUnit& p, int top_n, std::string& out) {
 
 void RenderRollup(const OpRollup& r, int top_n, std::string& out) {
   AppendSection(out, "Compute / staging / DMA per QNN op (work cycles, Σ over threads)");
-  out += fmt::format("  QNN ops (top {} of {}, by work):\n", std::min<size_t>(top_n, r.ops.size()),
-                     r.ops.size());
+  out += fmt::format("  QNN ops (top {} of {}, by work):\n",
+                     FormatCount(std::min<size_t>(top_n, r.ops.size())), FormatCount(r.ops.size()));
   out += fmt::format("    {:<30} {:>12} {:>12} {:>12} {:>10} {:>12} {:>10}\n", "name", "compute",
                      "staging", "DMA", "other", "work", "% staging");
   auto row = [&](const std::string& name, const OpRollupRow& o) {
