@@ -186,6 +186,18 @@ async function checkRunReport(name, runDir) {
       await checkSorting(page, "qnn_ops", "work_cycles", "name");
       await checkFilter(page, "qnn_ops", "name");
     }
+    const byUnit = summary.dominant_path_by_unit;
+    if (byUnit) {
+      // The hardware split of the dominant path shows summary --json's totals.
+      const text = await page.locator("[data-table=path_by_unit]").textContent();
+      for (const unit of ["hmx", "hvx", "dma", "idle"])
+        assert.ok(text.includes(groupDigits(byUnit.total[`${unit}_cycles`])),
+          `path by unit shows ${unit} ${byUnit.total[`${unit}_cycles`]}: ${text}`);
+    }
+    if (summary.op_rollup && summary.op_rollup.ops.length) {
+      const text = await page.locator("[data-table=op_rollup]").textContent();
+      assert.ok(text.includes(groupDigits(summary.op_rollup.total.staging_work_cycles)), `roll-up total: ${text}`);
+    }
     if (summary.fine_source === "optrace") {
       assert.ok(sections.includes("timeline") && sections.includes("units_memory"));
       await checkHover(page);

@@ -323,6 +323,9 @@
     unexpected_unit: "A profile line expected in µs carries another unit, so that figure is withheld rather than guessed.",
     empty_trace: "The optrace holds no executed op events, so there is no fine (per-op) view.",
     reader: "A reader's own warning about an input file.",
+    qhas_unit_type_unknown: "QHAS gave a hardware thread a type other than HMX or HVX (UNK is seen when two HMX tiles share a tid); its unit was taken from the optrace's thread name, else the tid.",
+    qhas_zero_traffic: "Every QHAS op row reports 0 bytes of DRAM/VTCM traffic while another artifact saw traffic: per-op traffic comes from the HTP graph, or is withheld.",
+    multi_core_qhas: "The QHAS lists several HTP cores: each core's figures are shown apart (HTP cores table); the op tables hold every core's ops.",
   };
   const CARD_TEXT = {
     graph_wall_us: "QNN accelerator (execute) time: latency on the accelerator, including per-op dispatch and scheduling.",
@@ -436,6 +439,41 @@
     if ((o.categories || []).length)
       lines.push(fold("By kind: compute, system service, boundary", false, makeTable(tableFromObjects(o.categories, null,
         "system_service and boundary ops belong to no model op (docs/metrics.md)"), "categories", { shareOff: true })));
+    const byUnit = o.dominant_path_by_unit;
+    if (byUnit && byUnit.total) {
+      const units = ["hmx", "hvx", "dma", "dma_wait", "sync", "other", "idle"];
+      lines.push(fold(`Dominant path by hardware (${byUnit.source})`, false,
+        makeTable({
+          title: null,
+          help: "Each dominant-path segment goes to the unit of the op holding it (its flags: uses_hmx, uses_hvx, " +
+                "dma or dma_set, dma_wait, sync; other = none). The units sum to the path, which is the graph wall.",
+          columns: [{ key: "unit", label: "unit", type: "text" }, { key: "cycles", label: "path cycles", type: "cycles" },
+                    { key: "pct", label: "% path", type: "pct" }],
+          rows: units.map((u) => [u.replace("_", " "), byUnit.total[u + "_cycles"], (byUnit.share_of_path || {})[u + "_pct"]]),
+        }, "path_by_unit", { share: false }),
+        makeTable(tableFromObjects(byUnit.ops || [], "Per QNN op", "cycles of the op's dominant-path segments, by unit" +
+          (byUnit.ops_total_rows ? ` (the ${byUnit.ops.length} of ${byUnit.ops_total_rows} ops with the most path cycles)` : "")),
+          "path_by_unit_ops", { share: false })));
+    }
+    const rollup = o.op_rollup;
+    if (rollup && (rollup.ops || []).length)
+      lines.push(fold("Compute / staging / DMA per QNN op", false,
+        makeTable(tableFromObjects(rollup.ops.concat([Object.assign({ name: "all ops" }, rollup.total)]), null,
+          "work (Σ over threads) and dominant-path cycles by class: compute = HMX/HVX ops; staging = format changes, " +
+          "reference ops, slices and other boundary ops; DMA = dma, dma_set, dma_wait; other = sync and unflagged (docs/metrics.md)" +
+          (rollup.ops_total_rows ? `; the ${rollup.ops.length} of ${rollup.ops_total_rows} ops with the most work` : "")),
+          "op_rollup", { share: false })));
+    if ((o.qhas_cores || []).length > 1)
+      lines.push(fold(`HTP cores (${o.qhas_cores.length})`, true,
+        makeTable(tableFromObjects(o.qhas_cores, null, "QHAS htp_overall_summary and dominant_path_htp_N, core by core"),
+          "qhas_cores", { share: false })));
+    const graphs = o.graphs || [];
+    if (graphs.length > 1)
+      for (const g of graphs)
+        if ((g.executions || []).length)
+          lines.push(fold(`Executions of graph ${g.name || "(unnamed)"} (${g.executions.length})`, false,
+            makeTable(tableFromObjects(g.executions, null, "From the profile viewer, this graph's executions in file order; " +
+              "execution 1 is cold."), "graph_executions", { share: false })));
     if ((o.cross_checks || []).length) {
       const t = el("table", { class: "data" });
       t.appendChild(el("thead", null, el("tr", { class: "head" }, ["", "figure", "A", "value", "B", "value", "note"].map((h) => el("th", null, h)))));
