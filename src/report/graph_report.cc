@@ -496,7 +496,7 @@ LazyObject GraphJson(const GraphView& v, const Run& run) {
     } else {
       dj["qhas_comparison"] = nullptr;
     }
-    doc.objects.emplace_back("dominant_path", std::move(dominant));
+    doc.AddObject("dominant_path", std::move(dominant));
   } else {
     j["dominant_path"] = nullptr;
   }

@@ -23,7 +23,8 @@ std::vector<MemberRef> MembersInKeyOrder(const LazyObject& doc) {
   for (auto it = doc.members.begin(); it != doc.members.end(); ++it)
     refs.push_back({&it.key(), &it.value(), nullptr, nullptr});
   for (const auto& [key, array] : doc.arrays) refs.push_back({&key, nullptr, &array, nullptr});
-  for (const auto& [key, object] : doc.objects) refs.push_back({&key, nullptr, nullptr, &object});
+  for (const auto& named : doc.objects)
+    refs.push_back({&named.key, nullptr, nullptr, &named.value});
   std::sort(refs.begin(), refs.end(),
             [](const MemberRef& a, const MemberRef& b) { return *a.key < *b.key; });
   for (size_t i = 1; i < refs.size(); ++i)
@@ -153,7 +154,7 @@ json Materialize(const LazyObject& doc, size_t max_items) {
     out[key] = std::move(items);
     if (array.size > max_items) out["_truncated"][key] = array.size;
   }
-  for (const auto& [key, object] : doc.objects) out[key] = Materialize(object, max_items);
+  for (const auto& named : doc.objects) out[named.key] = Materialize(named.value, max_items);
   return out;
 }
 

@@ -31,10 +31,16 @@ struct LazyArray {
   std::function<LazyObject(size_t)> object_element;
 };
 
+struct NamedLazyObject;
+
 struct LazyObject {
   nlohmann::json members = nlohmann::json::object();  // the small members, held
   std::vector<std::pair<std::string, LazyArray>> arrays;
-  std::vector<std::pair<std::string, LazyObject>> objects;
+  // Not std::pair: its traits would ask whether LazyObject is
+  // default-constructible while that constructor is being defined.
+  std::vector<NamedLazyObject> objects;
+
+  void AddObject(std::string key, LazyObject object);
 
   void AddArray(std::string key, size_t size, std::function<nlohmann::json(size_t)> element) {
     arrays.emplace_back(std::move(key), LazyArray{size, std::move(element), nullptr});
@@ -44,6 +50,15 @@ struct LazyObject {
     arrays.emplace_back(std::move(key), LazyArray{size, nullptr, std::move(object_element)});
   }
 };
+
+struct NamedLazyObject {
+  std::string key;
+  LazyObject value;
+};
+
+inline void LazyObject::AddObject(std::string key, LazyObject object) {
+  objects.push_back(NamedLazyObject{std::move(key), std::move(object)});
+}
 
 // Removes the lazy array `key` from `doc` and returns it; throws
 // std::logic_error when `doc` has no such lazy array.

@@ -34,7 +34,7 @@ LazyObject SampleDocument(size_t* elements_built) {
   LazyObject inner;
   inner.members = {{"wall_cycles", 100}};
   inner.AddArray("segments", 2, [](size_t i) { return json{{"start", i * 10}}; });
-  doc.objects.emplace_back("dominant_path", std::move(inner));
+  doc.AddObject("dominant_path", std::move(inner));
   return doc;
 }
 
