@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <limits>
 #include <stdexcept>
 
 namespace htpscope {
@@ -38,8 +39,6 @@ class LazyWriter {
   LazyWriter(int indent, const std::function<void(std::string_view)>& write,
              json::error_handler_t handler)
       : indent_(indent), write_(write), handler_(handler) {}
-  ~LazyWriter() = default;
-
   void Object(const LazyObject& doc, int depth) {
     std::vector<MemberRef> refs = MembersInKeyOrder(doc);
     if (refs.empty()) return Put("{}");
@@ -135,23 +134,28 @@ LazyArray TakeArray(LazyObject& doc, std::string_view key) {
   throw std::logic_error("lazy JSON object without an array named " + std::string(key));
 }
 
-json FirstElements(const LazyArray& array, size_t n) {
+namespace {
+
+// The first min(n, size) elements of `array`, each capped at `max_items`.
+json CappedElements(const LazyArray& array, size_t n, size_t max_items) {
   json items = json::array();
   for (size_t i = 0; i < std::min(n, array.size); ++i)
-    items.push_back(array.object_element ? Materialize(array.object_element(i)) : array.element(i));
+    items.push_back(array.object_element ? Materialize(array.object_element(i), max_items)
+                                         : CapArrays(array.element(i), max_items));
   return items;
+}
+
+}  // namespace
+
+json FirstElements(const LazyArray& array, size_t n) {
+  return CappedElements(array, n, std::numeric_limits<size_t>::max());
 }
 
 json Materialize(const LazyObject& doc, size_t max_items) {
   MembersInKeyOrder(doc);  // refuses duplicate keys, as the writer does
   json out = CapArrays(doc.members, max_items);
   for (const auto& [key, array] : doc.arrays) {
-    json items = json::array();
-    const size_t kept = std::min(array.size, max_items);
-    for (size_t i = 0; i < kept; ++i)
-      items.push_back(array.object_element ? Materialize(array.object_element(i), max_items)
-                                           : CapArrays(array.element(i), max_items));
-    out[key] = std::move(items);
+    out[key] = CappedElements(array, max_items, max_items);
     if (array.size > max_items) out["_truncated"][key] = array.size;
   }
   for (const auto& named : doc.objects) out[named.key] = Materialize(named.value, max_items);
