@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <string_view>
 
 namespace htpscope {
 namespace {
@@ -69,10 +70,18 @@ void PeakAndCounters(const Run& run, MemoryView* out) {
   }
 }
 
+const char* TrafficSourceText(Source source) {
+  return source == Source::kQhas ? "QHAS htp_op_instances" : "HTP graph mem_* params";
+}
+
+TrafficBytes BytesOf(const TrafficRow& t) {
+  return {t.dram_read_bytes, t.dram_write_bytes, t.vtcm_read_bytes, t.vtcm_write_bytes};
+}
+
 void PerOpTraffic(const Run& run, MemoryView* out) {
-  if (run.traffic.empty()) return;
-  out->traffic_source =
-      run.traffic_source == Source::kQhas ? "QHAS htp_op_instances" : "HTP graph mem_* params";
+  std::optional<QnnOpTrafficTable> table = TrafficByQnnOp(run);
+  if (!table) return;
+  out->traffic_source = table->source;
   if (run.traffic_source == Source::kHtpGraph) {
     size_t without_params = run.graph_nodes.size() - run.traffic.size();
     out->notes.push_back(fmt::format(
@@ -87,44 +96,17 @@ void PerOpTraffic(const Run& run, MemoryView* out) {
     op.qnn_op_name = run.Str(t.qnn_op_name);
     op.qnn_op_type = run.Str(t.qnn_op_type);
     op.category = t.category;
-    op.bytes = {t.dram_read_bytes, t.dram_write_bytes, t.vtcm_read_bytes, t.vtcm_write_bytes};
+    op.bytes = BytesOf(t);
     op.cycles = t.cycles;
     out->ops.push_back(std::move(op));
   }
-  TrafficBytes totals;
-  for (const auto& op : out->ops) totals.Add(op.bytes);
-  out->totals = totals;
   std::stable_sort(out->ops.begin(), out->ops.end(), [](const OpTraffic& a, const OpTraffic& b) {
     if (a.bytes.dram() != b.bytes.dram()) return a.bytes.dram() > b.bytes.dram();
     if (a.bytes.vtcm() != b.bytes.vtcm()) return a.bytes.vtcm() > b.bytes.vtcm();
     return a.op_id < b.op_id;
   });
-
-  std::map<std::string, QnnOpTraffic> groups;
-  for (const auto& op : out->ops) {
-    QnnOpTraffic& g = groups[op.qnn_op_name];
-    g.name = op.qnn_op_name;
-    if (g.type.empty()) g.type = op.qnn_op_type;
-    ++g.instances;
-    g.bytes.Add(op.bytes);
-  }
-  for (auto& [name, g] : groups) {
-    if (totals.dram() > 0)
-      g.dram_share_pct =
-          static_cast<double>(g.bytes.dram()) / static_cast<double>(totals.dram()) * 100;
-    out->qnn_ops.push_back(std::move(g));
-  }
-  std::stable_sort(out->qnn_ops.begin(), out->qnn_ops.end(),
-                   [](const QnnOpTraffic& a, const QnnOpTraffic& b) {
-                     if (a.bytes.dram() != b.bytes.dram()) return a.bytes.dram() > b.bytes.dram();
-                     return a.bytes.vtcm() > b.bytes.vtcm();
-                   });
-  double covered = 0;
-  for (auto& g : out->qnn_ops) {
-    if (totals.dram() == 0 || covered >= kDramDominantCoverPct || g.bytes.dram() == 0) break;
-    g.dram_dominant = true;
-    covered += g.dram_share_pct.value_or(0);
-  }
+  out->totals = table->totals;
+  out->qnn_ops = std::move(table->ops);
 }
 
 void SpillFill(const Run& run, MemoryView* out) {
@@ -173,6 +155,47 @@ void SpillFill(const Run& run, MemoryView* out) {
 }
 
 }  // namespace
+
+std::optional<QnnOpTrafficTable> TrafficByQnnOp(const Run& run) {
+  if (run.traffic.empty()) return std::nullopt;
+  QnnOpTrafficTable table;
+  table.source = TrafficSourceText(run.traffic_source);
+  // Grouped in name order, so that equal byte counts keep their names' order.
+  std::map<std::string_view, QnnOpTraffic> groups;
+  for (const auto& t : run.traffic) {
+    const TrafficBytes bytes = BytesOf(t);
+    table.totals.Add(bytes);
+    QnnOpTraffic& g = groups[run.Str(t.qnn_op_name)];
+    if (g.instances == 0) {
+      g.name = run.Str(t.qnn_op_name);
+      g.type = run.Str(t.qnn_op_type);
+    } else if (g.type.empty()) {
+      g.type = run.Str(t.qnn_op_type);
+    }
+    ++g.instances;
+    g.bytes.Add(bytes);
+  }
+  const TrafficBytes& totals = table.totals;
+  table.ops.reserve(groups.size());
+  for (auto& [name, g] : groups) {
+    if (totals.dram() > 0)
+      g.dram_share_pct =
+          static_cast<double>(g.bytes.dram()) / static_cast<double>(totals.dram()) * 100;
+    table.ops.push_back(std::move(g));
+  }
+  std::stable_sort(table.ops.begin(), table.ops.end(),
+                   [](const QnnOpTraffic& a, const QnnOpTraffic& b) {
+                     if (a.bytes.dram() != b.bytes.dram()) return a.bytes.dram() > b.bytes.dram();
+                     return a.bytes.vtcm() > b.bytes.vtcm();
+                   });
+  double covered = 0;
+  for (auto& g : table.ops) {
+    if (totals.dram() == 0 || covered >= kDramDominantCoverPct || g.bytes.dram() == 0) break;
+    g.dram_dominant = true;
+    covered += g.dram_share_pct.value_or(0);
+  }
+  return table;
+}
 
 std::optional<double> TrafficBytes::vtcm_read_hit_pct() const {
   const int64_t read = vtcm_read + dram_read;  // each below 2^62: summed with checks upstream

@@ -57,6 +57,17 @@ struct QnnOpTraffic {
   bool dram_dominant = false;            // in the set covering kDramDominantCoverPct
 };
 
+// The traced execution's bytes per QNN op, from run.traffic (QHAS
+// htp_op_instances, else the HTP graph's mem_* params).
+struct QnnOpTrafficTable {
+  std::string source;             // "QHAS htp_op_instances" or "HTP graph mem_* params"
+  TrafficBytes totals;            // Σ over every op row
+  std::vector<QnnOpTraffic> ops;  // DRAM bytes descending, then VTCM bytes, then name
+};
+
+// nullopt when the run has no per-op traffic.  Never throws.
+std::optional<QnnOpTrafficTable> TrafficByQnnOp(const Run& run);
+
 // The maximum of one counter track.
 struct CounterPeak {
   std::string counter;  // "VTCM alloc", "DRAM read", ...

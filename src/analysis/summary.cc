@@ -124,6 +124,7 @@ Summary Summarize(const Run& run, const SummaryOptions& options) {
   out.op_warmup = ComputeOpWarmup(run);
   out.path_by_unit = ComputePathByUnit(run);
   out.op_rollup = ComputeOpRollup(run);
+  out.traffic = TrafficByQnnOp(run);
   if (run.figures.fine_source == Source::kOptrace || run.figures.fine_source == Source::kQhas)
     BuildCategories(run, &out);
   if (run.figures.fine_source == Source::kOptrace || run.figures.fine_source == Source::kQhas) {

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/memory.h"
 #include "analysis/op_rollup.h"
 #include "analysis/op_warmup.h"
 #include "analysis/path_by_unit.h"
@@ -89,6 +90,8 @@ struct Summary {
   // The dominant path split by hardware; per QNN op, compute / staging / DMA.
   std::optional<PathByUnit> path_by_unit;
   OpRollup op_rollup;
+  // Bytes per QNN op, for the VTCM read hit ratio; absent without per-op traffic.
+  std::optional<QnnOpTrafficTable> traffic;
 };
 
 // `part` as a percentage of `whole`, or nullopt when either is missing or

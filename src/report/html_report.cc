@@ -390,7 +390,7 @@ json BuildReportModel(const Summary& summary, const HtmlReportOptions& options) 
   overview["op_warmup"] = FirstElements(warmup, options.max_table_rows);
   if (warmup.size > options.max_table_rows) overview["op_warmup_total_rows"] = warmup.size;
   // So do the hardware tables' per-op rows (the most path cycles / work first).
-  for (const char* key : {"dominant_path_by_unit", "op_rollup"}) {
+  for (const char* key : {"dominant_path_by_unit", "op_rollup", "vtcm_read_hits"}) {
     json& table = overview[key];  // null when the run gives none
     if (!table.is_object() || table["ops"].size() <= options.max_table_rows) continue;
     table["ops_total_rows"] = table["ops"].size();

@@ -101,6 +101,38 @@ void RenderCores(const Run& run, std::string& out) {
   out += "  path cycles = Σ op rows of the core's dominant path; util % = of its timeline\n";
 }
 
+void RenderVtcmHits(const QnnOpTrafficTable& t, Source source, int top_n, std::string& out) {
+  AppendSection(out, fmt::format("VTCM read hit ratio per QNN op, in bytes ({})", t.source));
+  const TrafficBytes& all = t.totals;
+  if (auto hit = all.vtcm_read_hit_pct())
+    out += fmt::format(
+        "  all ops: VTCM served {:.1f} % of the bytes read (VTCM read {} ({}), DRAM read {} "
+        "({}))\n",
+        *hit, GroupDigits(all.vtcm_read), HumanBytes(all.vtcm_read), GroupDigits(all.dram_read),
+        HumanBytes(all.dram_read));
+  else
+    out += "  all ops: no bytes read\n";
+  out += fmt::format("  QNN ops (top {} of {}, by DRAM bytes):\n",
+                     FormatCount(std::min<size_t>(top_n, t.ops.size())), FormatCount(t.ops.size()));
+  out += fmt::format("    {:<30} {:>14} {:>14} {:>11} {:>7}\n", "name", "DRAM read", "VTCM read",
+                     "VTCM hit %", "% DRAM");
+  int shown = 0;
+  for (const auto& op : t.ops) {
+    if (shown++ >= top_n) break;
+    out += fmt::format("    {:<30} {:>14} {:>14} {:>11} {:>7}\n", Ellipsize(OpLabel(op.name), 30),
+                       GroupDigits(op.bytes.dram_read), GroupDigits(op.bytes.vtcm_read),
+                       OrDash(op.bytes.vtcm_read_hit_pct(), 1), OrDash(op.dram_share_pct, 1));
+  }
+  out +=
+      "  VTCM hit = VTCM read ÷ (VTCM read + DRAM read): the share of bytes read that VTCM "
+      "served;\n"
+      "  % DRAM = the op's share of all DRAM bytes (read + write).  Writes: htpscope memory\n";
+  if (source == Source::kHtpGraph)
+    out +=
+        "  (HTP graph nodes with mem_* params only: DMA checkpoints, sync and output slices have "
+        "no node)\n";
+}
+
 json CyclesJson(const PathUnitCycles& c, bool with_idle) {
   json j = json::object();
   for (PathUnit u : kPathUnits)
@@ -129,6 +161,7 @@ std::string RenderHardwareSections(const Summary& s, int top_n) {
   std::string out;
   if (s.path_by_unit) RenderPathByUnit(*s.path_by_unit, top_n, out);
   if (!s.op_rollup.ops.empty()) RenderRollup(s.op_rollup, top_n, out);
+  if (s.traffic) RenderVtcmHits(*s.traffic, s.run->traffic_source, top_n, out);
   if (s.run->qhas_cores.size() > 1) RenderCores(*s.run, out);
   return out;
 }
@@ -164,6 +197,24 @@ void AddHardwareJson(const Summary& s, json& out) {
     total.erase("name");
     total.erase("type");
     out["op_rollup"] = {{"total", std::move(total)}, {"ops", std::move(ops)}};
+  }
+  out["vtcm_read_hits"] = nullptr;
+  if (s.traffic) {
+    const QnnOpTrafficTable& t = *s.traffic;
+    json ops = json::array();
+    for (const auto& op : t.ops)
+      ops.push_back({{"name", op.name},
+                     {"type", op.type},
+                     {"instances", op.instances},
+                     {"dram_read_bytes", op.bytes.dram_read},
+                     {"vtcm_read_bytes", op.bytes.vtcm_read},
+                     {"vtcm_read_hit_pct", OptionalJson(op.bytes.vtcm_read_hit_pct())},
+                     {"dram_share_pct", OptionalJson(op.dram_share_pct)}});
+    out["vtcm_read_hits"] = {{"source", SourceName(s.run->traffic_source)},
+                             {"dram_read_bytes", t.totals.dram_read},
+                             {"vtcm_read_bytes", t.totals.vtcm_read},
+                             {"vtcm_read_hit_pct", OptionalJson(t.totals.vtcm_read_hit_pct())},
+                             {"ops", std::move(ops)}};
   }
   out["qhas_cores"] = json::array();
   for (const auto& c : s.run->qhas_cores)

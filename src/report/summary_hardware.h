@@ -1,7 +1,8 @@
 // The summary's hardware sections: the dominant path split by unit (HMX,
 // HVX, DMA, DMA wait, sync, idle) in total and per QNN op, the per-QNN-op
-// compute / staging / DMA roll-up, and QHAS's figures per HTP core.  Text and
-// JSON (docs/summary-json.md); all figures in HTP cycles unless named.
+// compute / staging / DMA roll-up, the VTCM read hit ratio per QNN op (bytes)
+// and QHAS's figures per HTP core.  Text and JSON (docs/summary-json.md); all
+// figures in HTP cycles unless named.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -15,7 +16,8 @@ namespace htpscope {
 // per op table.
 std::string RenderHardwareSections(const Summary& summary, int top_n);
 
-// Sets "dominant_path_by_unit", "op_rollup" and "qhas_cores" in `out`;
+// Sets "dominant_path_by_unit", "op_rollup", "vtcm_read_hits" and
+// "qhas_cores" in `out`;
 // every op is listed.
 void AddHardwareJson(const Summary& summary, nlohmann::json& out);
 

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "base/corpus_test_util.h"
 #include "model/fake_qhas_test_util.h"
 #include "model/fake_run_test_util.h"
 #include "report/html_report.h"
@@ -86,6 +87,76 @@ TEST(SummaryHardware, TwoCoresListedInTextAndJson) {
   EXPECT_NE(text.find("     1             600    75.0           450          150"),
             std::string::npos)
       << text;
+}
+
+// QNN op a reads 400 bytes from DRAM and 1,000 from VTCM (hit 1000 ÷ 1400 =
+// 71.43 %), b 500 from VTCM only (100 %); all ops 1500 ÷ 1900 = 78.95 %.
+htpscope::Run TrafficRun() {
+  testing_support::FakeQhasCore c0{0, 1000, 0.0, {{"HMX", 256, 1000}}, {}};
+  std::vector<testing_support::FakeQhasInstance> rows = {
+      {0x11, "q::Conv", "a", "hmx", 256, 0, 400, 400, 300, 900},
+      {0x12, "q::Conv", "a", "hmx", 256, 400, 300, 300, 100, 100},
+      {0x21, "q::Add", "b", "hvx", 512, 700, 300, 300, 0, 500}};
+  return FakeRun("", "", testing_support::FakeQhasJson({c0}, rows));
+}
+
+TEST(SummaryHardware, VtcmReadHitsInJson) {
+  htpscope::Run run = TrafficRun();
+  nlohmann::json j = SummaryToJson(Summarize(run));
+  const auto& h = j["vtcm_read_hits"];
+  EXPECT_EQ(h["source"], "qhas");
+  EXPECT_EQ(h["dram_read_bytes"], 400);
+  EXPECT_EQ(h["vtcm_read_bytes"], 1500);
+  EXPECT_NEAR(h["vtcm_read_hit_pct"].get<double>(), 1500.0 / 1900 * 100, 1e-9);
+  ASSERT_EQ(h["ops"].size(), 2u);
+  EXPECT_EQ(h["ops"][0]["name"], "a");
+  EXPECT_EQ(h["ops"][0]["instances"], 2);
+  EXPECT_EQ(h["ops"][0]["dram_read_bytes"], 400);
+  EXPECT_EQ(h["ops"][0]["vtcm_read_bytes"], 1000);
+  EXPECT_NEAR(h["ops"][0]["vtcm_read_hit_pct"].get<double>(), 1000.0 / 1400 * 100, 1e-9);
+  EXPECT_DOUBLE_EQ(h["ops"][0]["dram_share_pct"].get<double>(), 100.0);
+  EXPECT_EQ(h["ops"][1]["name"], "b");
+  EXPECT_DOUBLE_EQ(h["ops"][1]["vtcm_read_hit_pct"].get<double>(), 100.0);
+  // Without per-op traffic the key is null.
+  EXPECT_TRUE(SummaryToJson(Summarize(SmallRun()))["vtcm_read_hits"].is_null());
+}
+
+TEST(SummaryHardware, VtcmReadHitsInText) {
+  htpscope::Run run = TrafficRun();
+  std::string text = RenderSummaryText(Summarize(run), 10);
+  EXPECT_NE(text.find("VTCM read hit ratio per QNN op, in bytes (QHAS htp_op_instances)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  all ops: VTCM served 78.9 % of the bytes read (VTCM read 1,500 (1.5 KiB), "
+                      "DRAM read 400 (400 B))\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(
+      text.find("    a                                         400          1,000        71.4 "
+                "  100.0\n"),
+      std::string::npos)
+      << text;
+  EXPECT_NE(
+      text.find("    b                                           0            500       100.0 "
+                "    0.0\n"),
+      std::string::npos)
+      << text;
+}
+
+// Figures from a short python script over the corpus QHAS htp_op_instances:
+// Σ vtcm_read 2,113,536 and Σ dram_read 591,872 (78.12 %); Input reads
+// 524,288 bytes from each (50 %), the most from DRAM.
+TEST(SummaryHardwareCorpus, V8c8VtcmReadHits) {
+  HTPSCOPE_REQUIRE_CORPUS("v8c8_256");
+  htpscope::Run run = LoadRun({testing_support::CorpusRun("v8c8_256")});
+  nlohmann::json h = SummaryToJson(Summarize(run))["vtcm_read_hits"];
+  EXPECT_EQ(h["source"], "qhas");
+  EXPECT_EQ(h["vtcm_read_bytes"], 2113536);
+  EXPECT_EQ(h["dram_read_bytes"], 591872);
+  EXPECT_NEAR(h["vtcm_read_hit_pct"].get<double>(), 78.1226, 1e-4);
+  EXPECT_EQ(h["ops"][0]["name"], "Input");
+  EXPECT_EQ(h["ops"][0]["dram_read_bytes"], 524288);
+  EXPECT_DOUBLE_EQ(h["ops"][0]["vtcm_read_hit_pct"].get<double>(), 50.0);
 }
 
 // The HTML report keeps at most max_table_rows per-op rows of each table,

@@ -198,6 +198,14 @@ async function checkRunReport(name, runDir) {
       const text = await page.locator("[data-table=op_rollup]").textContent();
       assert.ok(text.includes(groupDigits(summary.op_rollup.total.staging_work_cycles)), `roll-up total: ${text}`);
     }
+    const hits = summary.vtcm_read_hits;
+    if (hits && hits.ops.length) {
+      // The VTCM hit table's "all ops" row shows summary --json's totals.
+      const text = await page.locator("[data-table=vtcm_read_hits]").textContent();
+      if (hits.vtcm_read_hit_pct !== null)
+        assert.ok(text.includes(hits.vtcm_read_hit_pct.toFixed(1)), `VTCM hit ${hits.vtcm_read_hit_pct}: ${text}`);
+      assert.ok(text.includes(hits.ops[0].name), `VTCM hit table lists ${hits.ops[0].name}: ${text}`);
+    }
     if (summary.fine_source === "optrace") {
       assert.ok(sections.includes("timeline") && sections.includes("units_memory"));
       await checkHover(page);

@@ -463,6 +463,17 @@
           "reference ops, slices and other boundary ops; DMA = dma, dma_set, dma_wait; other = sync and unflagged (docs/metrics.md)" +
           (rollup.ops_total_rows ? `; the ${rollup.ops.length} of ${rollup.ops_total_rows} ops with the most work` : "")),
           "op_rollup", { share: false })));
+    const hits = o.vtcm_read_hits;
+    if (hits && (hits.ops || []).length) {
+      const all = isNum(hits.vtcm_read_hit_pct) ? `${hits.vtcm_read_hit_pct.toFixed(1)} %` : "no reads";
+      lines.push(fold(`VTCM read hit ratio per QNN op (all ops: ${all})`, false,
+        makeTable(tableFromObjects(hits.ops.concat([{ name: "all ops", dram_read_bytes: hits.dram_read_bytes,
+          vtcm_read_bytes: hits.vtcm_read_bytes, vtcm_read_hit_pct: hits.vtcm_read_hit_pct }]), null,
+          "VTCM hit = VTCM read ÷ (VTCM read + DRAM read): the share of bytes read that VTCM served; " +
+          `dram share = the op's share of all DRAM bytes (read + write); from ${hits.source}` +
+          (hits.ops_total_rows ? `; the ${hits.ops.length} of ${hits.ops_total_rows} ops with the most DRAM bytes` : "")),
+          "vtcm_read_hits", { share: false })));
+    }
     if ((o.qhas_cores || []).length > 1)
       lines.push(fold(`HTP cores (${o.qhas_cores.length})`, true,
         makeTable(tableFromObjects(o.qhas_cores, null, "QHAS htp_overall_summary and dominant_path_htp_N, core by core"),
