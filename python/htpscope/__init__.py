@@ -98,7 +98,7 @@ class Run:
     Every table of the schema is an attribute holding a DataFrame, built on
     first access and kept: ``runs``, ``artifacts``, ``graphs``,
     ``executions``, ``ops``, ``htp_op_types``, ``op_instances``, ``slices``,
-    ``units``, ``counters``, ``phases``, ``traffic``, ``dominant_path``,
+    ``units``, ``counters``, ``phases``, ``traffic``, ``qhas_cores``, ``dominant_path``,
     ``profile_nodes``, ``cross_checks``, ``warnings`` (``TABLES``).
 
     Column types: INTEGER -> int64 (pandas' nullable ``Int64`` when the

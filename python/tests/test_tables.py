@@ -1,6 +1,8 @@
 """The run's tables as DataFrames, on the bundled example run (whose figures
 htpscope-synth computed from its schedule: ground_truth.json)."""
 
+import json
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -149,3 +151,23 @@ def test_graph_keeps_one_graph_of_a_multi_graph_profile():
         htpscope.load_run(TWO_GRAPHS, graph="nope")
     with pytest.raises(ValueError, match="no graph named"):
         htpscope.load_run(EXAMPLE_RUN, graph="nope")
+
+
+def test_qhas_cores_and_format_changes_come_from_the_qhas_file(run):
+    # Read straight from the example's QHAS summary, the way a script would.
+    qhas = json.loads((EXAMPLE_RUN / "chrometrace_qnn_htp_analysis_summary.json").read_text())
+    overall = qhas["data"]["htp_overall_summary"]["data"][0]
+    cores = run.qhas_cores
+    assert list(cores.core) == [overall["htp"]]
+    assert cores.timeline_cycles[0] == overall["timeline_cycles"]
+    assert cores.dram_read_bytes[0] == overall["total_dram_read"]
+    assert cores.vtcm_read_bytes[0] == overall["total_vtcm_read"]
+    assert cores.peak_vtcm_bytes[0] == overall["peak_vtcm_alloc"]
+    rows = qhas["data"]["htp_op_instances"]["data"]
+    changed = {int(r["op_id"], 16) for r in rows if r["fmt_change"]}
+    assert changed, "the example has format changes"
+    instances = run.op_instances
+    assert set(instances.op_id_hex[instances.format_change].map(lambda h: int(h, 16))) == changed
+    assert not instances.reference_op.any()
+    # The example has an optrace, which does not name cores.
+    assert instances.htp_core.isna().all()

@@ -24,12 +24,14 @@ uint8_t FlagsOf(const QhasOpInstance& op) {
 void InstancesFromQhas(const std::vector<QhasOpInstance>& rows, Run& run) {
   std::vector<uint32_t> order(rows.size());
   for (uint32_t i = 0; i < rows.size(); ++i) order[i] = i;
+  // An instance is an op ID on one core: cores may reuse op IDs.
+  auto key = [&](uint32_t i) { return std::pair(rows[i].op_id, rows[i].htp); };
   std::stable_sort(order.begin(), order.end(),
-                   [&](uint32_t a, uint32_t b) { return rows[a].op_id < rows[b].op_id; });
+                   [&](uint32_t a, uint32_t b) { return key(a) < key(b); });
   std::vector<std::pair<uint32_t, uint32_t>> ranges;  // per instance: [begin, end) of `order`
   for (uint32_t k = 0; k < order.size();) {
     uint32_t end = k + 1;
-    while (end < order.size() && rows[order[end]].op_id == rows[order[k]].op_id) ++end;
+    while (end < order.size() && key(order[end]) == key(order[k])) ++end;
     ranges.emplace_back(k, end);
     k = end;
   }
@@ -44,6 +46,7 @@ void InstancesFromQhas(const std::vector<QhasOpInstance>& rows, Run& run) {
     op.cycles_per_packet = first.cycles_per_packet;
     op.source = Source::kQhas;
     op.dpc_basis = DpcBasis::kQhas;
+    op.htp_core = first.htp;
     op.dims_begin = static_cast<uint32_t>(run.dims.size());
     for (int64_t d : first.dims) run.dims.push_back(static_cast<int32_t>(d));
     op.dims_count = static_cast<uint32_t>(first.dims.size());

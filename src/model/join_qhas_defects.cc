@@ -30,8 +30,11 @@ const ThreadNameRow* FindThreadName(const Run& run, uint32_t tid) {
 
 void MarkQhasStaging(Run& run, const model_import::QhasFacts& qhas) {
   if (qhas.instances.empty()) return;
+  // Instances read from QHAS itself carry their own rows' marks (one per
+  // core when cores share an op ID); the optrace's get them here.
   std::unordered_map<uint64_t, OpInstanceRow*> by_id;
-  for (auto& op : run.op_instances) by_id.emplace(op.op_id, &op);
+  for (auto& op : run.op_instances)
+    if (op.source == Source::kOptrace) by_id.emplace(op.op_id, &op);
   for (const auto& row : qhas.instances) {
     auto it = by_id.find(row.op_id);
     if (it == by_id.end()) continue;

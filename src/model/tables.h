@@ -182,6 +182,9 @@ struct OpInstanceRow {
   bool on_hvx_thread = false;        // any slice on an HVX tid
   // QHAS's fmt_change / ref_op of any of its rows (false without QHAS).
   bool format_change = false, reference_op = false;
+  // The HTP core that ran it (QHAS htp) for instances from QHAS; -1 from the
+  // optrace, which does not say.
+  int64_t htp_core = -1;
 };
 
 // A QNN op (or, in htp_op_types, an HTP op type): its instances' totals.

@@ -229,7 +229,16 @@ std::vector<RunTable> MakeTables() {
              })),
         Text("source", "optrace or qhas", inst([](const Run&, const OpInstanceRow& o, CellSink& s) {
                s.Text(SourceName(o.source));
-             }))},
+             })),
+        Bool(
+            "format_change", "QHAS fmt_change of any of its rows (false without QHAS)",
+            inst([](const Run&, const OpInstanceRow& o, CellSink& s) { s.Bool(o.format_change); })),
+        Bool("reference_op", "QHAS ref_op of any of its rows (false without QHAS)",
+             inst([](const Run&, const OpInstanceRow& o, CellSink& s) { s.Bool(o.reference_op); })),
+        Int("htp_core", "the HTP core that ran it (QHAS htp); null from the optrace",
+            inst([](const Run&, const OpInstanceRow& o, CellSink& s) {
+              o.htp_core >= 0 ? s.Int(o.htp_core) : s.Null();
+            }))},
        [](const Run& r) { return r.op_instances.size(); }});
   t.push_back({"slices",
                "one row per executed slice of an op on a hardware thread (de-duplicated)",
@@ -348,6 +357,54 @@ std::vector<RunTable> MakeTables() {
         Text("source", "qhas or htp_graph",
              [](const Run& r, size_t i, CellSink& s) { s.Text(SourceName(r.traffic[i].source)); })},
        [](const Run& r) { return r.traffic.size(); }});
+  auto core = [](auto get) -> Cell {
+    return [get](const Run& r, size_t i, CellSink& s) { get(r.qhas_cores[i], s); };
+  };
+  t.push_back(
+      {"qhas_cores",
+       "one row per HTP core of the QHAS summary (htp_overall_summary, dominant_path_htp_N)",
+       {Int("core", "QHAS htp", core([](const QhasCoreRow& c, CellSink& s) { s.Int(c.core); })),
+        Int("timeline_cycles", "the core's span of the traced execution",
+            core([](const QhasCoreRow& c, CellSink& s) { s.Int(c.timeline_cycles); })),
+        Real("utilization_pct", "QHAS percent_utilization",
+             core([](const QhasCoreRow& c, CellSink& s) { s.Real(c.percent_utilization); })),
+        Real("idle_pct", "QHAS percent_idle",
+             core([](const QhasCoreRow& c, CellSink& s) { s.Real(c.percent_idle); })),
+        Real("time_us", "QHAS time_us",
+             core([](const QhasCoreRow& c, CellSink& s) { s.Real(c.time_us); })),
+        Real("graph_execute_us", "QHAS graph_execute_us",
+             core([](const QhasCoreRow& c, CellSink& s) { s.Real(c.graph_execute_us); })),
+        Int("dram_read_bytes", "QHAS total_dram_read",
+            core([](const QhasCoreRow& c, CellSink& s) { s.Int(c.total_dram_read_bytes); })),
+        Int("dram_write_bytes", "QHAS total_dram_write",
+            core([](const QhasCoreRow& c, CellSink& s) { s.Int(c.total_dram_write_bytes); })),
+        Int("vtcm_read_bytes", "QHAS total_vtcm_read",
+            core([](const QhasCoreRow& c, CellSink& s) { s.Int(c.total_vtcm_read_bytes); })),
+        Int("vtcm_write_bytes", "QHAS total_vtcm_write",
+            core([](const QhasCoreRow& c, CellSink& s) { s.Int(c.total_vtcm_write_bytes); })),
+        Int("peak_vtcm_bytes", "QHAS peak_vtcm_alloc",
+            core([](const QhasCoreRow& c, CellSink& s) { s.Int(c.peak_vtcm_alloc_bytes); })),
+        Int("qnn_nodes", "QHAS qnn_nodes: rows of qnn_op_instances_nodes it has",
+            core([](const QhasCoreRow& c, CellSink& s) { s.Int(c.qnn_nodes); })),
+        Int("htp_nodes", "QHAS htp_nodes: rows of htp_op_instances it has (one per slice)",
+            core([](const QhasCoreRow& c, CellSink& s) { s.Int(c.htp_nodes); })),
+        Int("listed_htp_nodes", "rows of htp_op_instances the file lists for this core",
+            core([](const QhasCoreRow& c, CellSink& s) { s.Int(c.listed_htp_nodes); })),
+        Bool("lists_complete", "the op lists cover every node",
+             core([](const QhasCoreRow& c, CellSink& s) { s.Bool(c.lists_complete); })),
+        Int("work_cycles", "Σ htp_resources cycles_used: the core's thread-aggregate work",
+            core([](const QhasCoreRow& c, CellSink& s) { s.Int(c.resources_cycles_used); })),
+        Int("path_op_cycles", "Σ op rows of dominant_path_htp_N; null without that path",
+            core([](const QhasCoreRow& c, CellSink& s) { Put(s, c.path_op_cycles); })),
+        Int("path_idle_cycles", "Σ Accumulated Idle rows of that path; null without it",
+            core([](const QhasCoreRow& c, CellSink& s) { Put(s, c.path_idle_cycles); })),
+        Int("hmx_cycles_used", "the HMX (main) thread's cycles_used",
+            core([](const QhasCoreRow& c, CellSink& s) { s.Int(c.hmx_cycles_used); })),
+        Int("busiest_hvx_cycles_used", "the busiest HVX thread's cycles_used",
+            core([](const QhasCoreRow& c, CellSink& s) { s.Int(c.busiest_hvx_cycles_used); })),
+        Int("hvx_threads", "HVX threads in its htp_resources",
+            core([](const QhasCoreRow& c, CellSink& s) { s.Int(c.hvx_threads); }))},
+       [](const Run& r) { return r.qhas_cores.size(); }});
   t.push_back(
       {"dominant_path",
        "one row per segment of the reconstructed dominant path (idle ones included)",

@@ -9,6 +9,8 @@
 #include <set>
 
 #include "base/corpus_test_util.h"
+#include "model/fake_qhas_test_util.h"
+#include "model/fake_run_test_util.h"
 
 namespace htpscope {
 namespace {
@@ -54,6 +56,36 @@ TEST(RunTablesCorpus, V8c8SlicesOpsAndUnits) {
   EXPECT_EQ(Column(run, "runs", "graph_wall_cycles").cells, (std::vector<std::string>{"186647"}));
 }
 
+// Two QHAS cores without an optrace: one qhas_cores row per core; each op
+// instance names its core; fmt_change reaches the op instance.
+TEST(RunTables, QhasCoresAndInstanceCoreAndFormatChange) {
+  testing_support::FakeQhasCore c0{0, 1000, 10.0, {{"HMX", 256, 900}, {"HVX", 512, 100}}, {}};
+  c0.path = {{0x11, 0, 900}, {0, 900, 1000}};
+  testing_support::FakeQhasCore c1{1, 600, 25.0, {{"HMX", 256, 300}, {"HVX", 512, 450}}, {}};
+  c1.path = {{0x11, 5000, 5450}, {0, 5450, 5600}};
+  // Both cores use op ID 0x11: two instances, one per core.
+  std::vector<testing_support::FakeQhasInstance> rows = {
+      {0x11, "q::MatMul", "a", "hmx", 256, 0, 900, 900, 10, 20},
+      {0x11, "q::ForceFormat_Crouton", "b", "hvx", 512, 5000, 450, 450, 30, 40}};
+  rows[1].htp = 1;
+  rows[1].fmt_change = true;
+  htpscope::Run run =
+      testing_support::FakeRun("", "", testing_support::FakeQhasJson({c0, c1}, rows));
+  EXPECT_EQ(Column(run, "qhas_cores", "core").cells, (std::vector<std::string>{"0", "1"}));
+  EXPECT_EQ(Column(run, "qhas_cores", "timeline_cycles").cells,
+            (std::vector<std::string>{"1000", "600"}));
+  EXPECT_EQ(Column(run, "qhas_cores", "path_idle_cycles").cells,
+            (std::vector<std::string>{"100", "150"}));
+  EXPECT_EQ(Column(run, "qhas_cores", "busiest_hvx_cycles_used").cells,
+            (std::vector<std::string>{"100", "450"}));
+  EXPECT_EQ(Column(run, "op_instances", "qnn_op_name").cells, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(Column(run, "op_instances", "htp_core").cells, (std::vector<std::string>{"0", "1"}));
+  EXPECT_EQ(Column(run, "op_instances", "format_change").cells,
+            (std::vector<std::string>{"0", "1"}));
+  EXPECT_EQ(Column(run, "op_instances", "reference_op").cells,
+            (std::vector<std::string>{"0", "0"}));
+}
+
 // Every column's name says its unit or what it is; no two columns of a
 // table share a name.
 TEST(RunTables, ColumnNamesAreUniqueAndCarryUnits) {
@@ -79,6 +111,8 @@ TEST(RunTables, ColumnNamesAreUniqueAndCarryUnits) {
                                           "op_instances",
                                           "cycles_per_packet",
                                           "cycles_used",
+                                          "core",
+                                          "_nodes",
                                           "a",
                                           "b"};
         bool named = false;
