@@ -92,22 +92,30 @@ void RegisterReportCommand(CLI::App& app, CommandRegistry& registry) {
       attached.emplace_back(name, std::move(data));
       attached_paths.push_back(spec.substr(name.size() + 1));
     }
-    Run run = LoadRunFromArgs(options.run);
-    SummaryOptions summary_options;
-    summary_options.clock_ghz = options.clock_ghz;
-    Summary summary = Summarize(run, summary_options);
-    HtmlReportOptions report_options;
-    report_options.title = options.title;
-    report_options.timeline_width_px = options.timeline_px;
-    report_options.max_table_rows = options.max_rows;
-    nlohmann::json model = BuildReportModel(summary, report_options);
-    if (options.graph && (run.Has(ArtifactType::kHtpGraph) || run.Has(ArtifactType::kOptrace))) {
-      GraphView view = BuildGraphView(run, GraphViewOptions{});
-      model["graph"] = Materialize(GraphJson(view, run), options.max_items);
+    nlohmann::json model;
+    std::vector<std::string> inputs;
+    {
+      // The run is freed before the page is rendered: only the model is needed then.
+      Run run = LoadRunFromArgs(options.run);
+      SummaryOptions summary_options;
+      summary_options.clock_ghz = options.clock_ghz;
+      HtmlReportOptions report_options;
+      report_options.title = options.title;
+      report_options.timeline_width_px = options.timeline_px;
+      report_options.max_table_rows = options.max_rows;
+      // One big derived structure at a time: the graph view is gone before the
+      // summary is built, and the summary's per-op tables once the model is.
+      nlohmann::json graph;
+      if (options.graph && (run.Has(ArtifactType::kHtpGraph) || run.Has(ArtifactType::kOptrace))) {
+        GraphView view = BuildGraphView(run, GraphViewOptions{});
+        graph = Materialize(GraphJson(view, run), options.max_items);
+      }
+      model = BuildReportModel(Summarize(run, summary_options), report_options);
+      if (!graph.is_null()) model["graph"] = std::move(graph);
+      inputs = InputsOfRun(run);
     }
     for (auto& [name, data] : attached) model[name] = CapArrays(std::move(data), options.max_items);
     std::string page = RenderHtmlReport(model);
-    std::vector<std::string> inputs = InputsOfRun(run);
     inputs.insert(inputs.end(), attached_paths.begin(), attached_paths.end());
     WriteOutputFile(options.output, page, inputs);
     fmt::print(stderr, "htpscope: wrote {} ({:.1f} KiB)\n", options.output,

@@ -384,20 +384,20 @@ json BuildReportModel(const Summary& summary, const HtmlReportOptions& options) 
   const LazyArray qnn_ops = TakeArray(summary_doc, "ops");
   const LazyArray htp_types = TakeArray(summary_doc, "htp_op_types");
   const LazyArray warmup = TakeArray(summary_doc, "op_warmup");
+  // So do the hardware tables' per-op rows (the most path cycles, work or
+  // DRAM bytes first).
+  for (const char* key : {"dominant_path_by_unit", "op_rollup", "vtcm_read_hits"}) {
+    LazyObject* table = FindObject(summary_doc, key);  // null when the run gives none
+    if (!table) continue;
+    const LazyArray ops = TakeArray(*table, "ops");
+    table->members["ops"] = FirstElements(ops, options.max_table_rows);
+    if (ops.size > options.max_table_rows) table->members["ops_total_rows"] = ops.size;
+  }
   json overview = Materialize(summary_doc);
   // The per-op warm-up lists every profile node: a big run's would dwarf the
   // page, so at most max_table_rows of it (the most warm-up first per graph).
   overview["op_warmup"] = FirstElements(warmup, options.max_table_rows);
   if (warmup.size > options.max_table_rows) overview["op_warmup_total_rows"] = warmup.size;
-  // So do the hardware tables' per-op rows (the most path cycles / work first).
-  for (const char* key : {"dominant_path_by_unit", "op_rollup", "vtcm_read_hits"}) {
-    json& table = overview[key];  // null when the run gives none
-    if (!table.is_object() || table["ops"].size() <= options.max_table_rows) continue;
-    table["ops_total_rows"] = table["ops"].size();
-    table["ops"].erase(table["ops"].begin() + static_cast<ptrdiff_t>(options.max_table_rows),
-                       table["ops"].end());
-  }
-
   json tables;
   if (qnn_ops.size) tables["qnn_ops"] = GroupTable(qnn_ops, true, options.max_table_rows);
   if (htp_types.size) tables["htp_op_types"] = GroupTable(htp_types, false, options.max_table_rows);

@@ -134,6 +134,12 @@ LazyArray TakeArray(LazyObject& doc, std::string_view key) {
   throw std::logic_error("lazy JSON object without an array named " + std::string(key));
 }
 
+LazyObject* FindObject(LazyObject& doc, std::string_view key) {
+  for (auto& named : doc.objects)
+    if (named.key == key) return &named.value;
+  return nullptr;
+}
+
 namespace {
 
 // The first min(n, size) elements of `array`, each capped at `max_items`.

@@ -64,6 +64,10 @@ inline void LazyObject::AddObject(std::string key, LazyObject object) {
 // std::logic_error when `doc` has no such lazy array.
 LazyArray TakeArray(LazyObject& doc, std::string_view key);
 
+// The nested lazy object `key` of `doc`, or nullptr when `doc` has none
+// (a null or small member of that name is not one).
+LazyObject* FindObject(LazyObject& doc, std::string_view key);
+
 // The first min(n, size) elements of `array`, built (object elements
 // materialized whole).
 nlohmann::json FirstElements(const LazyArray& array, size_t n);

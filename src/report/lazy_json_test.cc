@@ -92,6 +92,22 @@ TEST(LazyJson, LongOutputComesInPieces) {
   EXPECT_EQ(text, Materialize(doc).dump(2));
 }
 
+// A nested lazy object is found by key (and its arrays can be taken from
+// it); small members and absent keys are not nested objects.
+TEST(LazyJson, FindObjectReachesNestedLazyObjects) {
+  size_t built = 0;
+  LazyObject doc = SampleDocument(&built);
+  LazyObject* path = FindObject(doc, "dominant_path");
+  ASSERT_NE(path, nullptr);
+  EXPECT_EQ(path->members["wall_cycles"], 100);
+  LazyArray segments = TakeArray(*path, "segments");
+  EXPECT_EQ(segments.size, 2u);
+  path->members["segments"] = FirstElements(segments, 1);
+  EXPECT_EQ(Materialize(doc)["dominant_path"]["segments"], json::array({{{"start", 0}}}));
+  EXPECT_EQ(FindObject(doc, "small"), nullptr);
+  EXPECT_EQ(FindObject(doc, "absent"), nullptr);
+}
+
 TEST(LazyJson, TwoMembersOfOneNameAreRefused) {
   LazyObject doc;
   doc.members["rows"] = 1;

@@ -166,55 +166,62 @@ std::string RenderHardwareSections(const Summary& s, int top_n) {
   return out;
 }
 
-void AddHardwareJson(const Summary& s, json& out) {
-  out["dominant_path_by_unit"] = nullptr;
+void AddHardwareJson(const Summary& s, LazyObject& doc) {
+  json& out = doc.members;
   if (s.path_by_unit) {
     const PathByUnit& p = *s.path_by_unit;
-    json total = CyclesJson(p.total, true);
     json shares = json::object();
     for (PathUnit u : kPathUnits)
       shares[fmt::format("{}_pct", PathUnitName(u))] =
           OptionalJson(SharePct(p.total[u], p.path_cycles));
-    json ops = json::array();
-    for (const auto& op : p.ops) {
-      json row = CyclesJson(op.cycles, false);
-      row["name"] = op.name;
-      row["path_cycles"] = op.path_cycles;
-      ops.push_back(std::move(row));
-    }
-    out["dominant_path_by_unit"] = {{"source", SourceName(p.source)},
-                                    {"path_cycles", p.path_cycles},
-                                    {"segments", p.segments},
-                                    {"total", std::move(total)},
-                                    {"share_of_path", std::move(shares)},
-                                    {"ops", std::move(ops)}};
+    LazyObject table;
+    table.members = {{"source", SourceName(p.source)},
+                     {"path_cycles", p.path_cycles},
+                     {"segments", p.segments},
+                     {"total", CyclesJson(p.total, true)},
+                     {"share_of_path", std::move(shares)}};
+    table.AddArray("ops", p.ops.size(), [&p](size_t i) {
+      json row = CyclesJson(p.ops[i].cycles, false);
+      row["name"] = p.ops[i].name;
+      row["path_cycles"] = p.ops[i].path_cycles;
+      return row;
+    });
+    doc.AddObject("dominant_path_by_unit", std::move(table));
+  } else {
+    out["dominant_path_by_unit"] = nullptr;
   }
-  out["op_rollup"] = nullptr;
   if (!s.op_rollup.ops.empty()) {
-    json ops = json::array();
-    for (const auto& o : s.op_rollup.ops) ops.push_back(RollupJson(o));
-    json total = RollupJson(s.op_rollup.total);
+    const OpRollup& r = s.op_rollup;
+    json total = RollupJson(r.total);
     total.erase("name");
     total.erase("type");
-    out["op_rollup"] = {{"total", std::move(total)}, {"ops", std::move(ops)}};
+    LazyObject table;
+    table.members = {{"total", std::move(total)}};
+    table.AddArray("ops", r.ops.size(), [&r](size_t i) { return RollupJson(r.ops[i]); });
+    doc.AddObject("op_rollup", std::move(table));
+  } else {
+    out["op_rollup"] = nullptr;
   }
-  out["vtcm_read_hits"] = nullptr;
   if (s.traffic) {
     const QnnOpTrafficTable& t = *s.traffic;
-    json ops = json::array();
-    for (const auto& op : t.ops)
-      ops.push_back({{"name", op.name},
-                     {"type", op.type},
-                     {"instances", op.instances},
-                     {"dram_read_bytes", op.bytes.dram_read},
-                     {"vtcm_read_bytes", op.bytes.vtcm_read},
-                     {"vtcm_read_hit_pct", OptionalJson(op.bytes.vtcm_read_hit_pct())},
-                     {"dram_share_pct", OptionalJson(op.dram_share_pct)}});
-    out["vtcm_read_hits"] = {{"source", SourceName(s.run->traffic_source)},
-                             {"dram_read_bytes", t.totals.dram_read},
-                             {"vtcm_read_bytes", t.totals.vtcm_read},
-                             {"vtcm_read_hit_pct", OptionalJson(t.totals.vtcm_read_hit_pct())},
-                             {"ops", std::move(ops)}};
+    LazyObject table;
+    table.members = {{"source", SourceName(s.run->traffic_source)},
+                     {"dram_read_bytes", t.totals.dram_read},
+                     {"vtcm_read_bytes", t.totals.vtcm_read},
+                     {"vtcm_read_hit_pct", OptionalJson(t.totals.vtcm_read_hit_pct())}};
+    table.AddArray("ops", t.ops.size(), [&t](size_t i) {
+      const QnnOpTraffic& op = t.ops[i];
+      return json{{"name", op.name},
+                  {"type", op.type},
+                  {"instances", op.instances},
+                  {"dram_read_bytes", op.bytes.dram_read},
+                  {"vtcm_read_bytes", op.bytes.vtcm_read},
+                  {"vtcm_read_hit_pct", OptionalJson(op.bytes.vtcm_read_hit_pct())},
+                  {"dram_share_pct", OptionalJson(op.dram_share_pct)}};
+    });
+    doc.AddObject("vtcm_read_hits", std::move(table));
+  } else {
+    out["vtcm_read_hits"] = nullptr;
   }
   out["qhas_cores"] = json::array();
   for (const auto& c : s.run->qhas_cores)

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "analysis/summary.h"
+#include "report/lazy_json.h"
 
 namespace htpscope {
 
@@ -16,9 +17,10 @@ namespace htpscope {
 // per op table.
 std::string RenderHardwareSections(const Summary& summary, int top_n);
 
-// Sets "dominant_path_by_unit", "op_rollup", "vtcm_read_hits" and
-// "qhas_cores" in `out`;
+// Sets "dominant_path_by_unit", "op_rollup", "vtcm_read_hits" (each null,
+// or an object whose "ops" array is built element by element) and
+// "qhas_cores" in `doc`;
 // every op is listed.
-void AddHardwareJson(const Summary& summary, nlohmann::json& out);
+void AddHardwareJson(const Summary& summary, LazyObject& doc);
 
 }  // namespace htpscope

@@ -405,7 +405,7 @@ LazyObject SummaryJson(const Summary& s) {
                                     {"wall_us", p.wall_us()},
                                     {"wall_cycles", OptionalJson(p.wall_cycles())},
                                     {"effective_ghz", OptionalJson(p.effective_ghz())}});
-  AddHardwareJson(s, j);
+  AddHardwareJson(s, doc);
   j["cross_checks"] = CrossChecksJson(run.cross_checks);
   j["warnings"] = WarningsJson(s.warnings);
   j["missing"] = MissingArtifactsJson(run.missing);
