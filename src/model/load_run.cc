@@ -2,6 +2,11 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
+#include <future>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "base/errors.h"
 #include "base/read_progress.h"
@@ -50,18 +55,59 @@ ArtifactType TypeOf(ArtifactKind kind) {
   }
 }
 
-template <typename T, typename Read>
-void Assign(std::optional<T>& slot, const std::string& path, const std::string& previous,
-            const char* what, Read read) {
-  if (slot)
-    throw InputError(path, fmt::format("a second {} (the first is {}); give the files of one run "
-                                       "explicitly",
-                                       what, previous));
-  slot = ReadNamingFileOnOutOfMemory(path, [&] { return read(path); });
-}
+// The run's files are read concurrently (each reader also parses on every
+// core), so that one reader's serial steps (cutting chunks, merging them,
+// inflating gzip) overlap the others' parsing.  What a read gives (its
+// artifact row's versions, its input warnings) and the first error are
+// taken in file order, as a reading one file after another would give them.
+class ConcurrentReads {
+ public:
+  // Reads `path` into `slot` on another thread; `finish(run)` then runs on
+  // this thread, in file order, once the read is done.
+  template <typename T, typename Read>
+  void Start(std::optional<T>& slot, const std::string& path, Read read,
+             std::function<void(const T&, Run&)> finish) {
+    pending_.push_back({path,
+                        std::async(std::launch::async,
+                                   [&slot, path, read] {
+                                     slot = ReadNamingFileOnOutOfMemory(path,
+                                                                        [&] { return read(path); });
+                                   }),
+                        [&slot, finish](Run& run) { finish(*slot, run); }});
+  }
+
+  // Waits for every read started so far, in the order started: rethrows
+  // the first failure; else finishes each read.
+  void Finish(Run& run) {
+    for (auto& p : pending_) {
+      p.done.get();
+      p.finish(run);
+      // What the input layer noticed (gzip trailing garbage, ...), under this file's name.
+      for (auto& w : TakeInputWarnings(p.path))
+        model_import::Warn(run, "input", fmt::format("{}: {}", p.path, w));
+    }
+    pending_.clear();
+  }
+
+  // Throws `error` about a later file, unless a file read before it failed:
+  // that error comes first, as it would reading one file after another.
+  [[noreturn]] void ThrowAfterEarlierReads(const InputError& error) {
+    for (auto& p : pending_) p.done.get();
+    throw error;
+  }
+
+ private:
+  struct Pending {
+    std::string path;
+    std::future<void> done;  // its destructor waits, so no read outlives its slot
+    std::function<void(Run&)> finish;
+  };
+  std::vector<Pending> pending_;
+};
 
 ReadArtifacts ReadAll(const std::vector<RunInputFile>& files, Run& run) {
   ReadArtifacts read;
+  ConcurrentReads reads;
   std::string first_of[static_cast<int>(ArtifactKind::kEtdump) + 1];
   for (const auto& [path, named] : files) {
     std::string artifact_type;
@@ -70,44 +116,59 @@ ReadArtifacts ReadAll(const std::vector<RunInputFile>& files, Run& run) {
     const ArtifactKind kind =
         detected == ArtifactKind::kProfileCsv ? ArtifactKind::kProfileText : detected;
     auto& previous = first_of[static_cast<int>(kind)];
-    const std::string what = fmt::format("{} artifact", ArtifactKindName(kind));
-    std::string version, application_version, backend_version;
+    const bool artifact = kind != ArtifactKind::kOtherJson && kind != ArtifactKind::kEtdump &&
+                          kind != ArtifactKind::kUnknown;
+    if (artifact && !previous.empty())
+      reads.ThrowAfterEarlierReads(InputError(
+          path, fmt::format("a second {} (the first is {}); give the files of one run explicitly",
+                            kind == ArtifactKind::kProfileText
+                                ? std::string("profile-viewer output")
+                                : fmt::format("{} artifact", ArtifactKindName(kind)),
+                            previous)));
+    // The row is filled in when the read is finished.
+    const size_t row = run.artifacts.size();
     switch (kind) {
       case ArtifactKind::kOptrace:
-        Assign(read.optrace, path, previous, what.c_str(),
-               [](const std::string& p) { return ReadOptrace(p); });
-        version = read.optrace->version;
+        reads.Start<Optrace>(
+            read.optrace, path, [](const std::string& p) { return ReadOptrace(p); },
+            [row](const Optrace& o, Run& r) { r.artifacts[row].version = o.version; });
         break;
       case ArtifactKind::kRuntrace:
-        Assign(read.runtrace, path, previous, what.c_str(), &ReadRuntrace);
-        version = read.runtrace->version;
+        reads.Start<Runtrace>(
+            read.runtrace, path, [](const std::string& p) { return ReadRuntrace(p); },
+            [row](const Runtrace& o, Run& r) { r.artifacts[row].version = o.version; });
         break;
       case ArtifactKind::kHtpGraph:
-        Assign(read.htp_graph, path, previous, what.c_str(), &ReadHtpGraph);
-        version = read.htp_graph->version;
+        reads.Start<HtpGraph>(
+            read.htp_graph, path, [](const std::string& p) { return ReadHtpGraph(p); },
+            [row](const HtpGraph& o, Run& r) { r.artifacts[row].version = o.version; });
         break;
       case ArtifactKind::kQhas:
-        Assign(read.qhas, path, previous, what.c_str(), &ReadQhas);
-        version = read.qhas->version;
+        reads.Start<Qhas>(
+            read.qhas, path, [](const std::string& p) { return ReadQhas(p); },
+            [row](const Qhas& o, Run& r) { r.artifacts[row].version = o.version; });
         break;
       case ArtifactKind::kProfileText:
       case ArtifactKind::kProfileCsv:
-        Assign(read.profile, path, previous, "profile-viewer output",
-               [detected](const std::string& p) {
-                 return detected == ArtifactKind::kProfileCsv ? ReadProfileCsv(p)
-                                                              : ReadProfileText(p);
-               });
-        version = read.profile->viewer_version;
-        application_version = read.profile->application_version;
-        backend_version = read.profile->backend_version;
+        reads.Start<ProfileReport>(
+            read.profile, path,
+            [detected](const std::string& p) {
+              return detected == ArtifactKind::kProfileCsv ? ReadProfileCsv(p) : ReadProfileText(p);
+            },
+            [row](const ProfileReport& o, Run& r) {
+              ArtifactRow& a = r.artifacts[row];
+              a.version = o.viewer_version;
+              a.application_version = o.application_version;
+              a.backend_version = o.backend_version;
+            });
         break;
       case ArtifactKind::kOtherJson:
         if (named)
-          throw InputError(
+          reads.ThrowAfterEarlierReads(InputError(
               path,
               fmt::format("JSON that is not a run artifact (header.artifact_type \"{}\"); expected "
                           "OP_TRACE, RUN_TRACE, HTP_GRAPH or QHAS",
-                          artifact_type));
+                          artifact_type)));
         run.skipped.push_back(fmt::format(
             "{}: JSON that is not a run artifact{}", path,
             artifact_type.empty() ? "" : fmt::format(" (artifact_type \"{}\")", artifact_type)));
@@ -120,21 +181,18 @@ ReadArtifacts ReadAll(const std::vector<RunInputFile>& files, Run& run) {
         continue;
       case ArtifactKind::kUnknown:
         if (named)
-          throw InputError(
+          reads.ThrowAfterEarlierReads(InputError(
               path,
               "not a recognised profiling artifact (expected optrace/runtrace/HTP graph/QHAS JSON, "
-              "or qnn-profile-viewer text or CSV)");
+              "or qnn-profile-viewer text or CSV)"));
         run.skipped.push_back(fmt::format("{}: not a recognised profiling artifact", path));
         CountSkippedAsRead(path);
         continue;
     }
-    // What the input layer noticed (gzip trailing garbage, ...), under this file's name.
-    for (auto& w : TakeInputWarnings(path))
-      model_import::Warn(run, "input", fmt::format("{}: {}", path, w));
     previous = path;
-    run.artifacts.push_back({path, TypeOf(detected), version, std::move(application_version),
-                             std::move(backend_version)});
+    run.artifacts.push_back({path, TypeOf(detected), "", "", ""});
   }
+  reads.Finish(run);
   return read;
 }
 

@@ -57,6 +57,50 @@ TEST(LoadRun, CorpusTwoTracesInOneDirectoryIsAnError) {
   }
 }
 
+// The files are read at the same time, but the error reported is the first
+// file's in the order given, as reading one after another would report it.
+TEST(LoadRun, FirstFilesErrorWinsThoughFilesAreReadTogether) {
+  std::string dir = testing_support::TempDir("errororder");
+  const std::string optrace = dir + "/broken_optrace.json";
+  const std::string qhas = dir + "/broken_qhas.json";
+  std::ofstream(optrace) << R"({"header": {"artifact_type": "OP_TRACE"}, "traceEvents": [{"ph": )";
+  std::ofstream(qhas) << R"({"header": {"artifact_type": "QHAS"}, "data": {"htp_op_instances": )";
+  std::ofstream(dir + "/notes.txt") << "just some notes\n";
+  for (const auto& [files, expected] :
+       std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{optrace, qhas}, optrace},
+           {{qhas, optrace}, qhas},
+           {{optrace, dir + "/notes.txt"}, optrace},
+           {{dir + "/notes.txt", optrace}, dir + "/notes.txt"}}) {
+    try {
+      LoadRun(files);
+      ADD_FAILURE() << "broken files accepted";
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.file(), expected) << e.what();
+    }
+  }
+}
+
+// Each artifact row keeps its file's place and the version its reader found.
+TEST(LoadRun, CorpusArtifactRowsInFileOrderWithTheirVersions) {
+  HTPSCOPE_REQUIRE_CORPUS("v8c8_256");
+  const std::string qhas =
+      testing_support::CorpusFile("v8c8_256", "chrometrace_qnn_htp_analysis_summary.json");
+  const std::string optrace = testing_support::CorpusFile("v8c8_256", "chrometrace.json");
+  const std::string profile = testing_support::CorpusFile("v8c8_256", "profile_text.txt");
+  htpscope::Run run = LoadRun({qhas, profile, optrace});
+  ASSERT_EQ(run.artifacts.size(), 3u);
+  EXPECT_EQ(run.artifacts[0].path, qhas);
+  EXPECT_EQ(run.artifacts[0].type, ArtifactType::kQhas);
+  EXPECT_EQ(run.artifacts[0].version, "1.0.0");
+  EXPECT_EQ(run.artifacts[1].path, profile);
+  EXPECT_EQ(run.artifacts[1].version, "v2.45.0.260326154327");
+  EXPECT_EQ(run.artifacts[1].backend_version, "v2.45.0.260326154327");
+  EXPECT_EQ(run.artifacts[2].path, optrace);
+  EXPECT_EQ(run.artifacts[2].type, ArtifactType::kOptrace);
+  EXPECT_EQ(run.artifacts[2].version, "1.1.0");
+}
+
 TEST(LoadRun, NamedFileThatIsNoArtifactIsAnError) {
   std::string dir = testing_support::TempDir("notartifact");
   std::ofstream(dir + "/notes.txt") << "just some notes\n";
