@@ -1,6 +1,7 @@
 #include "cli/run_args.h"
 
 #include <fmt/format.h>
+#include <malloc.h>
 
 #include <filesystem>
 #include <stdexcept>
@@ -24,7 +25,12 @@ Run LoadRunFromArgs(const RunArgs& args) {
   options.allow_mismatch = args.allow_mismatch;
   options.graph = args.graph;
   try {
-    return LoadRun(args.inputs, options);
+    Run run = LoadRun(args.inputs, options);
+    // The readers' threads freed their buffers into their own malloc arenas,
+    // which keep up to the trim threshold each; hand that back before the
+    // analyses allocate (an 80k-op run's report peaked ~70 MB higher).
+    malloc_trim(0);
+    return run;
   } catch (const std::invalid_argument& e) {
     throw UsageError(fmt::format("--graph {}: {}", args.graph, e.what()));
   } catch (const MismatchedArtifactsError& e) {
