@@ -1,6 +1,8 @@
 // Timing whole programs from outside, for bench_summary: each run is a child
 // process (fork/exec), so wall time includes start-up, reading and all the
-// work, and the peak resident set (wait4's ru_maxrss) is that run's alone.
+// work, and the peak resident set (wait4's ru_maxrss) is that run's.  Linux
+// counts the forked copy of this process in it too, so this process keeps
+// itself small when it forks (no big outputs held, freed memory trimmed).
 #pragma once
 
 #include <cstdint>
