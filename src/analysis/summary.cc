@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <future>
 #include <map>
 
 #include "base/number_text.h"
@@ -119,12 +120,16 @@ Summary Summarize(const Run& run, const SummaryOptions& options) {
   Summary out;
   out.run = &run;
   out.warnings = run.warnings;
+  // The longest part (it may rebuild the dominant path) runs beside the
+  // rest; every part only reads the run.
+  std::future<std::optional<PathByUnit>> path_by_unit =
+      std::async(std::launch::async, [&run] { return ComputePathByUnit(run); });
   out.clock = ChooseClock(run, options);
   BuildCoarse(run, &out);
   out.op_warmup = ComputeOpWarmup(run);
-  out.path_by_unit = ComputePathByUnit(run);
   out.op_rollup = ComputeOpRollup(run);
   out.traffic = TrafficByQnnOp(run);
+  out.path_by_unit = path_by_unit.get();
   if (run.figures.fine_source == Source::kOptrace || run.figures.fine_source == Source::kQhas)
     BuildCategories(run, &out);
   if (run.figures.fine_source == Source::kOptrace || run.figures.fine_source == Source::kQhas) {
