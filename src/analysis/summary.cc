@@ -129,6 +129,11 @@ Summary Summarize(const Run& run, const SummaryOptions& options) {
   out.op_warmup = ComputeOpWarmup(run);
   out.op_rollup = ComputeOpRollup(run);
   out.traffic = TrafficByQnnOp(run);
+  if (out.traffic)  // for the read hit ratio, the ops that read the most from DRAM first
+    std::stable_sort(out.traffic->ops.begin(), out.traffic->ops.end(),
+                     [](const QnnOpTraffic& a, const QnnOpTraffic& b) {
+                       return a.bytes.dram_read > b.bytes.dram_read;
+                     });
   out.path_by_unit = path_by_unit.get();
   if (run.figures.fine_source == Source::kOptrace || run.figures.fine_source == Source::kQhas)
     BuildCategories(run, &out);

@@ -90,7 +90,9 @@ struct Summary {
   // The dominant path split by hardware; per QNN op, compute / staging / DMA.
   std::optional<PathByUnit> path_by_unit;
   OpRollup op_rollup;
-  // Bytes per QNN op, for the VTCM read hit ratio; absent without per-op traffic.
+  // Bytes per QNN op, for the VTCM read hit ratio, by DRAM bytes read
+  // (descending, then as TrafficByQnnOp orders them); absent without per-op
+  // traffic.
   std::optional<QnnOpTrafficTable> traffic;
 };
 

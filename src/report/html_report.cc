@@ -385,7 +385,7 @@ json BuildReportModel(const Summary& summary, const HtmlReportOptions& options) 
   const LazyArray htp_types = TakeArray(summary_doc, "htp_op_types");
   const LazyArray warmup = TakeArray(summary_doc, "op_warmup");
   // So do the hardware tables' per-op rows (the most path cycles, work or
-  // DRAM bytes first).
+  // DRAM bytes read first).
   for (const char* key : {"dominant_path_by_unit", "op_rollup", "vtcm_read_hits"}) {
     LazyObject* table = FindObject(summary_doc, key);  // null when the run gives none
     if (!table) continue;

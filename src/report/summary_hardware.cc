@@ -112,7 +112,7 @@ void RenderVtcmHits(const QnnOpTrafficTable& t, Source source, int top_n, std::s
         HumanBytes(all.dram_read));
   else
     out += "  all ops: no bytes read\n";
-  out += fmt::format("  QNN ops (top {} of {}, by DRAM bytes):\n",
+  out += fmt::format("  QNN ops (top {} of {}, by DRAM bytes read):\n",
                      FormatCount(std::min<size_t>(top_n, t.ops.size())), FormatCount(t.ops.size()));
   out += fmt::format("    {:<30} {:>14} {:>14} {:>11} {:>7}\n", "name", "DRAM read", "VTCM read",
                      "VTCM hit %", "% DRAM");

@@ -145,7 +145,8 @@ TEST(SummaryHardware, VtcmReadHitsInText) {
 
 // Figures from a short python script over the corpus QHAS htp_op_instances:
 // Σ vtcm_read 2,113,536 and Σ dram_read 591,872 (78.12 %); Input reads
-// 524,288 bytes from each (50 %), the most from DRAM.
+// 524,288 bytes from each (50 %), the most from DRAM, then $Const_11 65,536
+// (Output, which writes as many DRAM bytes as Input reads, reads none).
 TEST(SummaryHardwareCorpus, V8c8VtcmReadHits) {
   HTPSCOPE_REQUIRE_CORPUS("v8c8_256");
   htpscope::Run run = LoadRun({testing_support::CorpusRun("v8c8_256")});
@@ -157,6 +158,9 @@ TEST(SummaryHardwareCorpus, V8c8VtcmReadHits) {
   EXPECT_EQ(h["ops"][0]["name"], "Input");
   EXPECT_EQ(h["ops"][0]["dram_read_bytes"], 524288);
   EXPECT_DOUBLE_EQ(h["ops"][0]["vtcm_read_hit_pct"].get<double>(), 50.0);
+  EXPECT_EQ(h["ops"][1]["name"], "$Const_11");
+  EXPECT_EQ(h["ops"][1]["dram_read_bytes"], 65536);
+  EXPECT_DOUBLE_EQ(h["ops"][1]["vtcm_read_hit_pct"].get<double>(), 0.0);
 }
 
 // The HTML report keeps at most max_table_rows per-op rows of each table,

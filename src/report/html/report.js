@@ -471,7 +471,7 @@
           vtcm_read_bytes: hits.vtcm_read_bytes, vtcm_read_hit_pct: hits.vtcm_read_hit_pct }]), null,
           "VTCM hit = VTCM read ÷ (VTCM read + DRAM read): the share of bytes read that VTCM served; " +
           `dram share = the op's share of all DRAM bytes (read + write); from ${hits.source}` +
-          (hits.ops_total_rows ? `; the ${hits.ops.length} of ${hits.ops_total_rows} ops with the most DRAM bytes` : "")),
+          (hits.ops_total_rows ? `; the ${hits.ops.length} of ${hits.ops_total_rows} ops with the most DRAM bytes read` : "")),
           "vtcm_read_hits", { share: false })));
     }
     if ((o.qhas_cores || []).length > 1)
