@@ -65,7 +65,8 @@ std::vector<RunFacts> LoadSide(const std::vector<std::string>& inputs,
       Run run = LoadRun(run_inputs, load);
       if (graph_names && side.empty())
         for (const auto& g : run.graphs) graph_names->push_back(g.name);
-      side.push_back(CollectRunFacts(run, summary_options));
+      ReturnFreedMemory();
+      side.push_back(CollectRunFacts(std::move(run), summary_options));  // not a copy
     } catch (const MismatchedArtifactsError& e) {
       throw InputError(e.file(), e.problem() + " (--allow-mismatch joins them anyway)");
     } catch (const std::invalid_argument& e) {
