@@ -1,7 +1,8 @@
 #include "analysis/path_by_unit.h"
 
+#include <absl/container/flat_hash_map.h>
+
 #include <algorithm>
-#include <map>
 #include <unordered_map>
 
 #include "model/dominant_path.h"
@@ -55,7 +56,9 @@ std::optional<PathByUnit> ComputePathByUnit(const Run& run) {
   if (out.source == Source::kQhas)
     for (uint32_t i = 0; i < run.op_instances.size(); ++i)
       instance_of.emplace(run.op_instances[i].op_id, i);
-  std::map<StringId, PathByUnitOp> by_op;  // kEmpty: ops QHAS's lists lack
+  // Rows in first-seen order, found by name (kEmpty: ops QHAS's lists lack)
+  // through a flat index: no node per op and no second copy of the rows.
+  absl::flat_hash_map<StringId, uint32_t> row_of;
   for (const auto& seg : *segments) {
     ++out.segments;
     if (seg.idle) {
@@ -71,15 +74,13 @@ std::optional<PathByUnit> ComputePathByUnit(const Run& run) {
     PathUnit unit = op ? PathUnitOfFlags(op->flags) : PathUnit::kOther;
     StringId name = op ? op->qnn_op_name : StringPool::kEmpty;
     out.total[unit] += seg.cycles();
-    PathByUnitOp& row = by_op[name];
+    auto [it, inserted] = row_of.try_emplace(name, out.ops.size());
+    if (inserted) out.ops.emplace_back().name = std::string(run.Str(name));
+    PathByUnitOp& row = out.ops[it->second];
     row.cycles[unit] += seg.cycles();
     row.path_cycles += seg.cycles();
   }
   out.path_cycles = out.total.Total();
-  for (auto& [name, row] : by_op) {
-    row.name = std::string(run.Str(name));
-    out.ops.push_back(std::move(row));
-  }
   std::sort(out.ops.begin(), out.ops.end(), [](const PathByUnitOp& a, const PathByUnitOp& b) {
     return a.path_cycles != b.path_cycles ? a.path_cycles > b.path_cycles : a.name < b.name;
   });
