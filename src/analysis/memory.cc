@@ -1,5 +1,6 @@
 #include "analysis/memory.h"
 
+#include <absl/container/flat_hash_map.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -160,34 +161,29 @@ std::optional<QnnOpTrafficTable> TrafficByQnnOp(const Run& run) {
   if (run.traffic.empty()) return std::nullopt;
   QnnOpTrafficTable table;
   table.source = TrafficSourceText(run.traffic_source);
-  // Grouped in name order, so that equal byte counts keep their names' order.
-  std::map<std::string_view, QnnOpTraffic> groups;
+  // Rows in first-seen order, found by name through a flat index: no node
+  // per op and no second copy of the rows.
+  absl::flat_hash_map<StringId, uint32_t> row_of;
   for (const auto& t : run.traffic) {
     const TrafficBytes bytes = BytesOf(t);
     table.totals.Add(bytes);
-    QnnOpTraffic& g = groups[run.Str(t.qnn_op_name)];
-    if (g.instances == 0) {
-      g.name = run.Str(t.qnn_op_name);
-      g.type = run.Str(t.qnn_op_type);
-    } else if (g.type.empty()) {
-      g.type = run.Str(t.qnn_op_type);
-    }
+    auto [it, inserted] = row_of.try_emplace(t.qnn_op_name, table.ops.size());
+    if (inserted) table.ops.emplace_back().name = run.Str(t.qnn_op_name);
+    QnnOpTraffic& g = table.ops[it->second];
+    if (g.type.empty()) g.type = run.Str(t.qnn_op_type);
     ++g.instances;
     g.bytes.Add(bytes);
   }
   const TrafficBytes& totals = table.totals;
-  table.ops.reserve(groups.size());
-  for (auto& [name, g] : groups) {
+  for (auto& g : table.ops)
     if (totals.dram() > 0)
       g.dram_share_pct =
           static_cast<double>(g.bytes.dram()) / static_cast<double>(totals.dram()) * 100;
-    table.ops.push_back(std::move(g));
-  }
-  std::stable_sort(table.ops.begin(), table.ops.end(),
-                   [](const QnnOpTraffic& a, const QnnOpTraffic& b) {
-                     if (a.bytes.dram() != b.bytes.dram()) return a.bytes.dram() > b.bytes.dram();
-                     return a.bytes.vtcm() > b.bytes.vtcm();
-                   });
+  std::sort(table.ops.begin(), table.ops.end(), [](const QnnOpTraffic& a, const QnnOpTraffic& b) {
+    if (a.bytes.dram() != b.bytes.dram()) return a.bytes.dram() > b.bytes.dram();
+    if (a.bytes.vtcm() != b.bytes.vtcm()) return a.bytes.vtcm() > b.bytes.vtcm();
+    return a.name < b.name;
+  });
   double covered = 0;
   for (auto& g : table.ops) {
     if (totals.dram() == 0 || covered >= kDramDominantCoverPct || g.bytes.dram() == 0) break;
