@@ -121,9 +121,10 @@ Summary Summarize(const Run& run, const SummaryOptions& options) {
   out.run = &run;
   out.warnings = run.warnings;
   // The longest part (it may rebuild the dominant path) runs beside the
-  // rest; every part only reads the run.
-  std::future<std::optional<PathByUnit>> path_by_unit =
-      std::async(std::launch::async, [&run] { return ComputePathByUnit(run); });
+  // rest (or last, when no thread can be started); every part only reads
+  // the run.
+  std::future<std::optional<PathByUnit>> path_by_unit = std::async(
+      std::launch::async | std::launch::deferred, [&run] { return ComputePathByUnit(run); });
   out.clock = ChooseClock(run, options);
   BuildCoarse(run, &out);
   out.op_warmup = ComputeOpWarmup(run);

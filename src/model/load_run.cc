@@ -62,13 +62,14 @@ ArtifactType TypeOf(ArtifactKind kind) {
 // taken in file order, as a reading one file after another would give them.
 class ConcurrentReads {
  public:
-  // Reads `path` into `slot` on another thread; `finish(run)` then runs on
-  // this thread, in file order, once the read is done.
+  // Reads `path` into `slot` on another thread (or, when no thread can be
+  // started, when waited for); `finish(run)` then runs on this thread, in
+  // file order, once the read is done.
   template <typename T, typename Read>
   void Start(std::optional<T>& slot, const std::string& path, Read read,
              std::function<void(const T&, Run&)> finish) {
     pending_.push_back({path,
-                        std::async(std::launch::async,
+                        std::async(std::launch::async | std::launch::deferred,
                                    [&slot, path, read] {
                                      slot = ReadNamingFileOnOutOfMemory(path,
                                                                         [&] { return read(path); });
