@@ -1,12 +1,12 @@
 #include "analysis/memory.h"
 
-#include <absl/container/flat_hash_map.h>
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <map>
 #include <set>
 #include <string_view>
+
+#include "analysis/rows_by_name.h"
 
 namespace htpscope {
 namespace {
@@ -161,15 +161,11 @@ std::optional<QnnOpTrafficTable> TrafficByQnnOp(const Run& run) {
   if (run.traffic.empty()) return std::nullopt;
   QnnOpTrafficTable table;
   table.source = TrafficSourceText(run.traffic_source);
-  // Rows in first-seen order, found by name through a flat index: no node
-  // per op and no second copy of the rows.
-  absl::flat_hash_map<StringId, uint32_t> row_of;
+  RowsByName<QnnOpTraffic> by_name(run, table.ops);
   for (const auto& t : run.traffic) {
     const TrafficBytes bytes = BytesOf(t);
     table.totals.Add(bytes);
-    auto [it, inserted] = row_of.try_emplace(t.qnn_op_name, table.ops.size());
-    if (inserted) table.ops.emplace_back().name = run.Str(t.qnn_op_name);
-    QnnOpTraffic& g = table.ops[it->second];
+    QnnOpTraffic& g = by_name[t.qnn_op_name];
     if (g.type.empty()) g.type = run.Str(t.qnn_op_type);
     ++g.instances;
     g.bytes.Add(bytes);

@@ -1,8 +1,8 @@
 #include "analysis/op_rollup.h"
 
-#include <absl/container/flat_hash_map.h>
-
 #include <algorithm>
+
+#include "analysis/rows_by_name.h"
 
 namespace htpscope {
 
@@ -30,20 +30,12 @@ RollupClass RollupClassOf(const OpInstanceRow& op) {
 
 OpRollup ComputeOpRollup(const Run& run) {
   OpRollup out;
-  // Rows in first-seen order, found by name through a flat index: no node
-  // per op and no second copy of the rows.
-  absl::flat_hash_map<StringId, uint32_t> row_of;
-  row_of.reserve(run.qnn_ops.size());
-  out.ops.reserve(run.qnn_ops.size());
+  RowsByName<OpRollupRow> by_name(run, out.ops);
+  by_name.reserve(run.qnn_ops.size());
   for (const auto& op : run.op_instances) {
     RollupClass c = RollupClassOf(op);
-    auto [it, inserted] = row_of.try_emplace(op.qnn_op_name, out.ops.size());
-    if (inserted) {
-      OpRollupRow& added = out.ops.emplace_back();
-      added.name = std::string(run.Str(op.qnn_op_name));
-      added.type = std::string(run.Str(op.qnn_op_type));
-    }
-    OpRollupRow& row = out.ops[it->second];
+    OpRollupRow& row = by_name[op.qnn_op_name];
+    if (row.instances == 0) row.type = std::string(run.Str(op.qnn_op_type));
     for (OpRollupRow* r : {&row, &out.total}) {
       r->work[c] += op.work_cycles;
       r->dpc[c] += op.dpc_cycles;

@@ -1,10 +1,9 @@
 #include "analysis/path_by_unit.h"
 
-#include <absl/container/flat_hash_map.h>
-
 #include <algorithm>
 #include <unordered_map>
 
+#include "analysis/rows_by_name.h"
 #include "model/dominant_path.h"
 
 namespace htpscope {
@@ -56,9 +55,7 @@ std::optional<PathByUnit> ComputePathByUnit(const Run& run) {
   if (out.source == Source::kQhas)
     for (uint32_t i = 0; i < run.op_instances.size(); ++i)
       instance_of.emplace(run.op_instances[i].op_id, i);
-  // Rows in first-seen order, found by name (kEmpty: ops QHAS's lists lack)
-  // through a flat index: no node per op and no second copy of the rows.
-  absl::flat_hash_map<StringId, uint32_t> row_of;
+  RowsByName<PathByUnitOp> by_name(run, out.ops);  // kEmpty: ops QHAS's lists lack
   for (const auto& seg : *segments) {
     ++out.segments;
     if (seg.idle) {
@@ -74,9 +71,7 @@ std::optional<PathByUnit> ComputePathByUnit(const Run& run) {
     PathUnit unit = op ? PathUnitOfFlags(op->flags) : PathUnit::kOther;
     StringId name = op ? op->qnn_op_name : StringPool::kEmpty;
     out.total[unit] += seg.cycles();
-    auto [it, inserted] = row_of.try_emplace(name, out.ops.size());
-    if (inserted) out.ops.emplace_back().name = std::string(run.Str(name));
-    PathByUnitOp& row = out.ops[it->second];
+    PathByUnitOp& row = by_name[name];
     row.cycles[unit] += seg.cycles();
     row.path_cycles += seg.cycles();
   }
