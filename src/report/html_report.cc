@@ -65,6 +65,14 @@ json Table(std::string title, std::string help, json columns, json rows, size_t 
 }
 
 // `groups`: summary --json's "ops" or "htp_op_types", in their order.
+// Replaces the lazy array `key` of `doc` by its first `max_rows` elements,
+// built; when it had more, `total_key` holds how many.
+void KeepFirstRows(LazyObject& doc, const char* key, const char* total_key, size_t max_rows) {
+  const LazyArray rows = TakeArray(doc, key);
+  doc.members[key] = FirstElements(rows, max_rows);
+  if (rows.size > max_rows) doc.members[total_key] = rows.size;
+}
+
 json GroupTable(const LazyArray& groups, bool qnn, size_t max_rows) {
   json columns = json::array();
   columns.push_back(Column("name", qnn ? "QNN op" : "HTP op type", "text"));
@@ -383,21 +391,15 @@ json BuildReportModel(const Summary& summary, const HtmlReportOptions& options) 
   LazyObject summary_doc = SummaryJson(summary);
   const LazyArray qnn_ops = TakeArray(summary_doc, "ops");
   const LazyArray htp_types = TakeArray(summary_doc, "htp_op_types");
-  const LazyArray warmup = TakeArray(summary_doc, "op_warmup");
-  // So do the hardware tables' per-op rows (the most path cycles, work or
-  // DRAM bytes read first).
-  for (const char* key : {"dominant_path_by_unit", "op_rollup", "vtcm_read_hits"}) {
-    LazyObject* table = FindObject(summary_doc, key);  // null when the run gives none
-    if (!table) continue;
-    const LazyArray ops = TakeArray(*table, "ops");
-    table->members["ops"] = FirstElements(ops, options.max_table_rows);
-    if (ops.size > options.max_table_rows) table->members["ops_total_rows"] = ops.size;
-  }
-  json overview = Materialize(summary_doc);
   // The per-op warm-up lists every profile node: a big run's would dwarf the
   // page, so at most max_table_rows of it (the most warm-up first per graph).
-  overview["op_warmup"] = FirstElements(warmup, options.max_table_rows);
-  if (warmup.size > options.max_table_rows) overview["op_warmup_total_rows"] = warmup.size;
+  KeepFirstRows(summary_doc, "op_warmup", "op_warmup_total_rows", options.max_table_rows);
+  // So do the hardware tables' per-op rows (the most path cycles, work or
+  // DRAM bytes read first).
+  for (const char* key : {"dominant_path_by_unit", "op_rollup", "vtcm_read_hits"})
+    if (LazyObject* table = FindObject(summary_doc, key))  // null when the run gives none
+      KeepFirstRows(*table, "ops", "ops_total_rows", options.max_table_rows);
+  json overview = Materialize(summary_doc);
   json tables;
   if (qnn_ops.size) tables["qnn_ops"] = GroupTable(qnn_ops, true, options.max_table_rows);
   if (htp_types.size) tables["htp_op_types"] = GroupTable(htp_types, false, options.max_table_rows);
