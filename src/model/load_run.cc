@@ -128,26 +128,26 @@ ReadArtifacts ReadAll(const std::vector<RunInputFile>& files, Run& run) {
                             previous)));
     // The row is filled in when the read is finished.
     const size_t row = run.artifacts.size();
+    auto set_version = [row](const auto& artifact, Run& r) {
+      r.artifacts[row].version = artifact.version;
+    };
     switch (kind) {
       case ArtifactKind::kOptrace:
         reads.Start<Optrace>(
-            read.optrace, path, [](const std::string& p) { return ReadOptrace(p); },
-            [row](const Optrace& o, Run& r) { r.artifacts[row].version = o.version; });
+            read.optrace, path, [](const std::string& p) { return ReadOptrace(p); }, set_version);
         break;
       case ArtifactKind::kRuntrace:
         reads.Start<Runtrace>(
-            read.runtrace, path, [](const std::string& p) { return ReadRuntrace(p); },
-            [row](const Runtrace& o, Run& r) { r.artifacts[row].version = o.version; });
+            read.runtrace, path, [](const std::string& p) { return ReadRuntrace(p); }, set_version);
         break;
       case ArtifactKind::kHtpGraph:
         reads.Start<HtpGraph>(
             read.htp_graph, path, [](const std::string& p) { return ReadHtpGraph(p); },
-            [row](const HtpGraph& o, Run& r) { r.artifacts[row].version = o.version; });
+            set_version);
         break;
       case ArtifactKind::kQhas:
         reads.Start<Qhas>(
-            read.qhas, path, [](const std::string& p) { return ReadQhas(p); },
-            [row](const Qhas& o, Run& r) { r.artifacts[row].version = o.version; });
+            read.qhas, path, [](const std::string& p) { return ReadQhas(p); }, set_version);
         break;
       case ArtifactKind::kProfileText:
       case ArtifactKind::kProfileCsv:
