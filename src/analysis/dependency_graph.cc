@@ -1,6 +1,7 @@
 #include "analysis/dependency_graph.h"
 
 #include <absl/container/flat_hash_map.h>
+#include <absl/container/flat_hash_set.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -73,11 +74,19 @@ const DepTensor* DependencyGraph::FindTensor(uint64_t id) const {
 
 DependencyGraph BuildDependencyGraph(const Run& run) {
   DependencyGraph g;
-  std::map<uint64_t, DepNode> by_id;
+  // Nodes in order of first mention; op IDs index them until they are sorted.
+  std::vector<DepNode>& nodes = g.nodes;
+  absl::flat_hash_map<uint64_t, uint32_t> slot_of_id;
+  slot_of_id.reserve(run.graph_nodes.size() + run.op_instances.size());
+  auto node_of = [&](uint64_t id) -> std::pair<DepNode&, bool> {
+    auto [it, inserted] = slot_of_id.try_emplace(id, static_cast<uint32_t>(nodes.size()));
+    if (inserted) nodes.emplace_back();
+    return {nodes[it->second], inserted};
+  };
   const bool graph = run.Has(ArtifactType::kHtpGraph);
   const bool trace = run.Has(ArtifactType::kOptrace);
   for (const auto& hn : run.graph_nodes) {
-    DepNode& n = by_id[hn.id];
+    DepNode& n = node_of(hn.id).first;
     n.id = hn.id;
     n.in_graph = true;
     n.qnn_op_name = hn.qnn_op_name;
@@ -98,8 +107,7 @@ DependencyGraph BuildDependencyGraph(const Run& run) {
   g.graph_nodes = run.graph_nodes.size();
   if (trace) {
     for (const auto& op : run.op_instances) {
-      auto [it, inserted] = by_id.try_emplace(op.op_id);
-      DepNode& n = it->second;
+      auto [n, inserted] = node_of(op.op_id);
       if (inserted) {
         n.id = op.op_id;
         n.qnn_op_name = run.Str(op.qnn_op_name);
@@ -127,12 +135,9 @@ DependencyGraph BuildDependencyGraph(const Run& run) {
       }
     }
   }
-  // Moved out and the map freed before sorting in place (op IDs are unique,
-  // so the order is total): a big graph's nodes are never held twice.
-  g.nodes.reserve(by_id.size());
-  for (auto& [id, n] : by_id) g.nodes.push_back(std::move(n));
-  by_id.clear();
-  std::sort(g.nodes.begin(), g.nodes.end(), [](const DepNode& a, const DepNode& b) {
+  slot_of_id = {};
+  // Op IDs are unique, so this order is total.
+  std::sort(nodes.begin(), nodes.end(), [](const DepNode& a, const DepNode& b) {
     if (a.timed != b.timed) return a.timed;
     if (a.timed && a.start_cycles != b.start_cycles) return a.start_cycles < b.start_cycles;
     return a.id < b.id;
@@ -146,17 +151,16 @@ DependencyGraph BuildDependencyGraph(const Run& run) {
   for (uint32_t i = 0; i < g.nodes.size(); ++i) producer[g.nodes[i].id] = i;
   for (const auto& [tensor, node] : g.producer_map) producer.try_emplace(tensor, g.index.at(node));
 
-  std::map<std::pair<uint32_t, uint32_t>, uint8_t> edge_kinds;
-  std::map<uint64_t, DepTensor> tensors;
+  // Edges and (tensor, consumer) uses, collected flat; sorted and merged below.
+  std::vector<DepEdge> edge_parts;
+  std::vector<std::pair<uint64_t, uint32_t>> uses;  // (input id, consuming node)
   for (uint32_t v = 0; v < g.nodes.size(); ++v) {
     const DepNode& n = g.nodes[v];
     uint8_t kind = n.inputs_source == "htp_graph" ? kEdgeGraphInput : kEdgeTraceInput;
     for (uint64_t in : n.input_ids) {
-      DepTensor& t = tensors[in];
-      t.id = in;
-      t.consumers.push_back(v);
+      uses.emplace_back(in, v);
       auto p = producer.find(in);
-      if (p != producer.end() && p->second != v) edge_kinds[{p->second, v}] |= kind;
+      if (p != producer.end() && p->second != v) edge_parts.push_back({p->second, v, kind});
     }
   }
 
@@ -164,12 +168,17 @@ DependencyGraph BuildDependencyGraph(const Run& run) {
   // the consumer slice's start, on their threads.  Arrows from tid 1
   // (non-executed tensors) are already inputs of their consumer.
   if (trace) {
-    std::map<std::tuple<uint32_t, int64_t>, uint64_t> by_end, by_start;
+    // (tid, cycle) -> op ID of the first slice ending / starting there.
+    absl::flat_hash_map<std::pair<uint32_t, int64_t>, uint64_t> by_end, by_start;
+    by_end.reserve(run.slices.size());
+    by_start.reserve(run.slices.size());
     for (const auto& s : run.slices) {
-      by_end.try_emplace({s.tid, s.end_cycle()}, s.op_id);
-      by_start.try_emplace({s.tid, s.start_cycle}, s.op_id);
+      by_end.try_emplace(std::pair{s.tid, s.end_cycle()}, s.op_id);
+      by_start.try_emplace(std::pair{s.tid, s.start_cycle}, s.op_id);
     }
-    std::map<uint64_t, std::pair<const FlowRow*, const FlowRow*>> pairs;
+    // A flow ID's last start and last finish.
+    absl::flat_hash_map<uint64_t, std::pair<const FlowRow*, const FlowRow*>> pairs;
+    pairs.reserve(run.flows.size() / 2);
     for (const auto& f : run.flows)
       (f.is_start ? pairs[f.flow_id].first : pairs[f.flow_id].second) = &f;
     for (const auto& [flow_id, p] : pairs) {
@@ -178,8 +187,8 @@ DependencyGraph BuildDependencyGraph(const Run& run) {
         continue;
       }
       if (p.first->tid == 1) continue;
-      auto from = by_end.find({p.first->tid, p.first->ts_cycle});
-      auto to = by_start.find({p.second->tid, p.second->ts_cycle});
+      auto from = by_end.find(std::pair{p.first->tid, p.first->ts_cycle});
+      auto to = by_start.find(std::pair{p.second->tid, p.second->ts_cycle});
       if (from == by_end.end() || to == by_start.end()) {
         ++g.flows_unmatched;
         continue;
@@ -188,7 +197,7 @@ DependencyGraph BuildDependencyGraph(const Run& run) {
       uint32_t a = g.index.at(from->second), b = g.index.at(to->second);
       if (a == b) continue;
       bool sequencer = run.Str(p.first->category) == "sequencer";
-      edge_kinds[{a, b}] |= sequencer ? kEdgeSequencerFlow : kEdgeDataFlow;
+      edge_parts.push_back({a, b, sequencer ? kEdgeSequencerFlow : kEdgeDataFlow});
     }
     if (g.flows_unmatched)
       g.warnings.push_back(fmt::format(
@@ -196,7 +205,17 @@ DependencyGraph BuildDependencyGraph(const Run& run) {
           g.flows_unmatched));
   }
 
-  for (const auto& [ends, kinds] : edge_kinds) g.edges.push_back({ends.first, ends.second, kinds});
+  // One edge per (from, to), its kinds OR-ed.
+  std::sort(edge_parts.begin(), edge_parts.end(), [](const DepEdge& a, const DepEdge& b) {
+    return std::pair{a.from, a.to} < std::pair{b.from, b.to};
+  });
+  for (const DepEdge& e : edge_parts) {
+    if (!g.edges.empty() && g.edges.back().from == e.from && g.edges.back().to == e.to)
+      g.edges.back().kinds |= e.kinds;
+    else
+      g.edges.push_back(e);
+  }
+  edge_parts = {};
   g.in_edges.resize(g.nodes.size());
   g.out_edges.resize(g.nodes.size());
   for (uint32_t e = 0; e < g.edges.size(); ++e) {
@@ -205,7 +224,7 @@ DependencyGraph BuildDependencyGraph(const Run& run) {
   }
 
   // What each input id is.
-  std::set<uint64_t> shapes, consts;
+  absl::flat_hash_set<uint64_t> shapes, consts;
   if (trace) {
     for (const auto& t : run.non_executed) {
       std::string_view name = run.Str(t.name);
@@ -213,23 +232,27 @@ DependencyGraph BuildDependencyGraph(const Run& run) {
       if (name == "$Const") consts.insert(t.id);
     }
   }
-  g.tensors.reserve(tensors.size());
-  for (auto& [id, t] : tensors) {
-    SortUnique(t.consumers);
-    auto p = producer.find(id);
+  std::sort(uses.begin(), uses.end());  // by tensor, then consumer
+  for (size_t i = 0; i < uses.size();) {
+    DepTensor t;
+    t.id = uses[i].first;
+    for (; i < uses.size() && uses[i].first == t.id; ++i)
+      if (t.consumers.empty() || t.consumers.back() != uses[i].second)
+        t.consumers.push_back(uses[i].second);
+    auto p = producer.find(t.id);
     if (p != producer.end()) {
       t.producer = p->second;
       const DepNode& prod = g.nodes[p->second];
       bool constant = prod.qnn_op_type == "$Const" || prod.qnn_op_name.rfind("$Const", 0) == 0;
       t.kind = constant ? TensorKind::kConstantCopy : TensorKind::kActivation;
-    } else if (shapes.count(id)) {
+    } else if (shapes.contains(t.id)) {
       t.kind = TensorKind::kShape;
-    } else if (consts.count(id)) {
+    } else if (consts.contains(t.id)) {
       t.kind = TensorKind::kStatic;
     } else if (graph) {
-      auto gt = std::lower_bound(run.graph_tensors.begin(), run.graph_tensors.end(), id,
+      auto gt = std::lower_bound(run.graph_tensors.begin(), run.graph_tensors.end(), t.id,
                                  [](const GraphTensorRow& r, uint64_t v) { return r.id < v; });
-      t.kind = gt != run.graph_tensors.end() && gt->id == id && gt->is_static()
+      t.kind = gt != run.graph_tensors.end() && gt->id == t.id && gt->is_static()
                    ? TensorKind::kStatic
                    : TensorKind::kOther;
     }
