@@ -1,5 +1,8 @@
 #include "analysis/run_diff.h"
 
+#include <absl/container/flat_hash_set.h>
+#include <absl/hash/hash.h>
+#include <absl/types/span.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -15,24 +18,23 @@ namespace {
 struct DimsCandidate {
   bool compute = false;
   double elements = 0;
-  std::vector<int64_t> dims;
+  const OpInstanceRow* op = nullptr;  // whose dims
 };
 
-// Keeps, per QNN op, the dims of its largest compute instance (compute beats
+// Keeps, per QNN op, the instance with the largest compute dims (compute beats
 // non-compute; then more elements; the first seen wins ties).
-void OfferDims(std::map<std::string, DimsCandidate>& best, const std::string& qnn_op, bool compute,
-               std::vector<int64_t> dims) {
-  if (dims.empty()) return;
+void OfferDims(absl::flat_hash_map<std::string_view, DimsCandidate>& best, const Run& run,
+               const OpInstanceRow& op) {
+  if (op.dims_count == 0 || op.dims_begin >= run.dims.size()) return;
+  const bool compute = op.category == OpCategory::kCompute;
+  const size_t end = std::min<size_t>(run.dims.size(), size_t{op.dims_begin} + op.dims_count);
   double elements = 1;
-  for (int64_t d : dims) elements *= static_cast<double>(d);
-  auto it = best.find(qnn_op);
-  if (it != best.end()) {
-    const DimsCandidate& held = it->second;
-    bool better =
-        (compute && !held.compute) || (compute == held.compute && elements > held.elements);
-    if (!better) return;
-  }
-  best[qnn_op] = {compute, elements, std::move(dims)};
+  for (size_t i = op.dims_begin; i < end; ++i) elements *= static_cast<double>(run.dims[i]);
+  auto [it, inserted] = best.try_emplace(run.Str(op.qnn_op_name));
+  DimsCandidate& held = it->second;
+  const bool better = inserted || (compute && !held.compute) ||
+                      (compute == held.compute && elements > held.elements);
+  if (better) held = {compute, elements, &op};
 }
 
 // ---- Pooling the runs of one side -----------------------------------------
@@ -49,13 +51,31 @@ struct UnitPool {
   std::vector<double> cycles_used, utilization;
 };
 
+// One OpPool per name, in order of first appearance; names are views of
+// the runs' strings.
+struct OpPools {
+  std::vector<std::pair<std::string_view, OpPool>> pools;
+  absl::flat_hash_map<std::string_view, uint32_t> index;
+
+  OpPool& operator[](std::string_view name) {
+    auto [it, inserted] = index.try_emplace(name, static_cast<uint32_t>(pools.size()));
+    if (inserted) pools.emplace_back(name, OpPool{});
+    return pools[it->second].second;
+  }
+  const OpPool* Find(std::string_view name) const {
+    auto it = index.find(name);
+    return it == index.end() ? nullptr : &pools[it->second].second;
+  }
+  bool empty() const { return pools.empty(); }
+};
+
 struct SidePool {
   DiffSide side;
   std::vector<double> wall, busy, overhead, work;  // executions 2..N of every run
   std::vector<double> cold_wall, cold_busy, cold_overhead, cold_work;
   std::vector<double> graph_wall, traced_work, domain, dpc_sum, op_instances, peak_vtcm;
   std::vector<double> dram, vtcm, dram_read, dram_write, vtcm_read, vtcm_write;
-  std::map<std::string, OpPool> qnn, htp;
+  OpPools qnn, htp;
   std::map<uint32_t, UnitPool> units;
   std::optional<uint32_t> domain_tid;
 };
@@ -66,10 +86,10 @@ void Push(std::vector<double>& to, const std::optional<T>& value) {
 }
 
 void PoolGroups(const std::vector<OpGroupRow>& groups, const Run& run,
-                const std::map<std::string, std::vector<int64_t>>* dims,
-                std::map<std::string, OpPool>& pool) {
+                const absl::flat_hash_map<std::string_view, std::vector<int64_t>>* dims,
+                OpPools& pool) {
   for (const auto& g : groups) {
-    const std::string name(run.Str(g.name));
+    const std::string_view name = run.Str(g.name);
     OpPool& p = pool[name];
     if (p.type.empty()) p.type = run.Str(g.type);
     if (dims && p.dims.empty()) {
@@ -165,50 +185,69 @@ double ChangeOrWhole(const MetricDelta& d, OpMatch status) {
   return 0;
 }
 
-std::vector<OpDelta> MatchOps(const std::map<std::string, OpPool>& a,
-                              const std::map<std::string, OpPool>& b, bool by_type_and_dims) {
+// The names in `out` are distinct, so the final sort's order is total and
+// the order pools were filled in does not show.
+std::vector<OpDelta> MatchOps(const OpPools& a, const OpPools& b, bool by_type_and_dims) {
   std::vector<OpDelta> out;
-  std::vector<std::string> only_a, only_b;
-  for (const auto& [name, pool] : a) {
-    auto it = b.find(name);
-    if (it != b.end())
-      out.push_back(MakeOpDelta(name, name, &pool, &it->second, OpMatch::kMatched, "name"));
+  using Named = std::pair<std::string_view, const OpPool*>;
+  std::vector<Named> only_a, only_b;
+  for (const auto& [name, pool] : a.pools) {
+    if (const OpPool* other = b.Find(name))
+      out.push_back(MakeOpDelta(std::string(name), std::string(name), &pool, other,
+                                OpMatch::kMatched, "name"));
     else
-      only_a.push_back(name);
+      only_a.emplace_back(name, &pool);
   }
-  for (const auto& [name, pool] : b)
-    if (!a.count(name)) only_b.push_back(name);
+  for (const auto& [name, pool] : b.pools)
+    if (!a.Find(name)) only_b.emplace_back(name, &pool);
 
-  std::set<std::string> paired_a, paired_b;
+  absl::flat_hash_set<std::string_view> paired_a, paired_b;
   if (by_type_and_dims) {
-    using Key = std::pair<std::string, std::vector<int64_t>>;
-    std::map<Key, std::vector<std::string>> keyed_a, keyed_b;
-    for (const auto& name : only_a) {
-      const OpPool& p = a.at(name);
-      if (!p.type.empty()) keyed_a[{p.type, p.dims}].push_back(name);
-    }
-    for (const auto& name : only_b) {
-      const OpPool& p = b.at(name);
-      if (!p.type.empty()) keyed_b[{p.type, p.dims}].push_back(name);
-    }
+    // (type, dims) -> the unmatched ops with that key; only the count and the
+    // first matter.
+    using Key = std::pair<std::string_view, const std::vector<int64_t>*>;
+    struct KeyHash {
+      size_t operator()(const Key& k) const {
+        return absl::HashOf(k.first, absl::MakeSpan(*k.second));
+      }
+    };
+    struct KeyEq {
+      bool operator()(const Key& x, const Key& y) const {
+        return x.first == y.first && *x.second == *y.second;
+      }
+    };
+    using Keyed = absl::flat_hash_map<Key, std::pair<size_t, Named>, KeyHash, KeyEq>;
+    auto key_all = [](const std::vector<Named>& ops) {
+      Keyed keyed;
+      for (const Named& op : ops) {
+        if (op.second->type.empty()) continue;
+        auto [it, inserted] =
+            keyed.try_emplace(Key{op.second->type, &op.second->dims}, size_t{0}, op);
+        ++it->second.first;
+      }
+      return keyed;
+    };
+    const Keyed keyed_a = key_all(only_a), keyed_b = key_all(only_b);
     // Unambiguous only: exactly one unmatched op of that type and dims per
     // side.  Ops without dims on both sides match on the type alone.
-    for (const auto& [key, names_a] : keyed_a) {
+    for (const auto& [key, one_a] : keyed_a) {
       auto it = keyed_b.find(key);
-      if (names_a.size() != 1 || it == keyed_b.end() || it->second.size() != 1) continue;
-      const std::string& na = names_a.front();
-      const std::string& nb = it->second.front();
-      out.push_back(MakeOpDelta(nb, na, &a.at(na), &b.at(nb), OpMatch::kMatched, "type+dims"));
-      paired_a.insert(na);
-      paired_b.insert(nb);
+      if (one_a.first != 1 || it == keyed_b.end() || it->second.first != 1) continue;
+      const Named& na = one_a.second;
+      const Named& nb = it->second.second;
+      out.push_back(MakeOpDelta(std::string(nb.first), std::string(na.first), na.second, nb.second,
+                                OpMatch::kMatched, "type+dims"));
+      paired_a.insert(na.first);
+      paired_b.insert(nb.first);
     }
   }
-  for (const auto& name : only_a)
-    if (!paired_a.count(name))
-      out.push_back(MakeOpDelta(name, name, &a.at(name), nullptr, OpMatch::kRemoved, ""));
-  for (const auto& name : only_b)
-    if (!paired_b.count(name))
-      out.push_back(MakeOpDelta(name, "", nullptr, &b.at(name), OpMatch::kAdded, ""));
+  for (const auto& [name, pool] : only_a)
+    if (!paired_a.contains(name))
+      out.push_back(
+          MakeOpDelta(std::string(name), std::string(name), pool, nullptr, OpMatch::kRemoved, ""));
+  for (const auto& [name, pool] : only_b)
+    if (!paired_b.contains(name))
+      out.push_back(MakeOpDelta(std::string(name), "", nullptr, pool, OpMatch::kAdded, ""));
 
   std::sort(out.begin(), out.end(), [](const OpDelta& x, const OpDelta& y) {
     double dx = std::fabs(x.dpc_change_cycles().value_or(0));
@@ -258,11 +297,10 @@ RunFacts CollectRunFacts(Run run, const SummaryOptions& options) {
   facts.run = std::make_shared<const Run>(std::move(run));
   const Run& r = *facts.run;
   facts.summary = Summarize(r, options);
-  std::map<std::string, DimsCandidate> best;
-  for (const OpInstanceRow& op : r.op_instances)
-    OfferDims(best, std::string(r.Str(op.qnn_op_name)), op.category == OpCategory::kCompute,
-              r.DimsOf(op));
-  for (auto& [name, candidate] : best) facts.qnn_op_dims[name] = std::move(candidate.dims);
+  absl::flat_hash_map<std::string_view, DimsCandidate> best;
+  for (const OpInstanceRow& op : r.op_instances) OfferDims(best, r, op);
+  facts.qnn_op_dims.reserve(best.size());
+  for (const auto& [name, candidate] : best) facts.qnn_op_dims[name] = r.DimsOf(*candidate.op);
   if (!r.qhas_cores.empty()) {
     MemoryTraffic t;
     for (const QhasCoreRow& core : r.qhas_cores) {

@@ -17,6 +17,8 @@
 // figure its delta has no change.
 #pragma once
 
+#include <absl/container/flat_hash_map.h>
+
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -46,8 +48,8 @@ struct RunFacts {
   // QNN op name -> the output dims of its largest compute instance (by
   // element count; any instance when the op has no compute instance with
   // dims), from the optrace, else QHAS htp_op_instances.  Ops without dims
-  // are absent.
-  std::map<std::string, std::vector<int64_t>> qnn_op_dims;
+  // are absent.  Names are views of `run`'s strings.
+  absl::flat_hash_map<std::string_view, std::vector<int64_t>> qnn_op_dims;
   std::optional<MemoryTraffic> traffic;  // absent without a QHAS file
 };
 
