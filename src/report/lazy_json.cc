@@ -1,6 +1,8 @@
 #include "report/lazy_json.h"
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <limits>
 #include <stdexcept>
@@ -34,11 +36,127 @@ std::vector<MemberRef> MembersInKeyOrder(const LazyObject& doc) {
   return refs;
 }
 
+// `text` as nlohmann's dump prints a string: printable ASCII without quotes
+// or backslashes as is, anything else through nlohmann itself.
+void AppendJsonString(std::string_view text, json::error_handler_t handler, std::string& out) {
+  const bool plain = std::all_of(text.begin(), text.end(), [](char c) {
+    return c >= 0x20 && c != '"' && c != '\\' && static_cast<unsigned char>(c) < 0x80;
+  });
+  if (!plain) {
+    out += json(std::string(text)).dump(-1, ' ', false, handler);
+    return;
+  }
+  out += '"';
+  out += text;
+  out += '"';
+}
+
+// Builds a row as an nlohmann::json object.
+class RowBuilder final : public JsonRow {
+ public:
+  void Null(std::string_view key) override { Set(key, json(nullptr)); }
+  void Bool(std::string_view key, bool value) override { Set(key, json(value)); }
+  void Int(std::string_view key, int64_t value) override { Set(key, json(value)); }
+  void Unsigned(std::string_view key, uint64_t value) override { Set(key, json(value)); }
+  void Double(std::string_view key, double value) override { Set(key, json(value)); }
+  void String(std::string_view key, std::string_view value) override { Set(key, json(value)); }
+  json Take() { return std::move(value_); }
+
+ private:
+  void Set(std::string_view key, json value) {
+    if (!value_.emplace(std::string(key), std::move(value)).second)
+      throw std::logic_error("JSON row with two members named " + std::string(key));
+  }
+  json value_ = json::object();
+};
+
+// Prints a row as nlohmann::json's dump(indent) prints the object: members
+// in key order.  Reused from row to row, so that a row costs no allocation.
+class RowText final : public JsonRow {
+ public:
+  explicit RowText(json::error_handler_t handler) : handler_(handler) {}
+
+  void Null(std::string_view key) override { Add(key, "null"); }
+  void Bool(std::string_view key, bool value) override { Add(key, value ? "true" : "false"); }
+  void Int(std::string_view key, int64_t value) override { AddInteger(key, value); }
+  void Unsigned(std::string_view key, uint64_t value) override { AddInteger(key, value); }
+  void Double(std::string_view key, double value) override {
+    if (!std::isfinite(value)) return Add(key, "null");
+    char digits[64];
+    char* end = nlohmann::detail::to_chars(digits, digits + sizeof digits, value);
+    Add(key, std::string_view(digits, static_cast<size_t>(end - digits)));
+  }
+  void String(std::string_view key, std::string_view value) override {
+    const size_t key_begin = text_.size();
+    text_ += key;
+    const size_t value_begin = text_.size();
+    AppendJsonString(value, handler_, text_);
+    members_.push_back({key_begin, value_begin, text_.size()});
+  }
+
+  // Appends the row given since the last call, at nesting level `depth`, to
+  // `out`, and forgets it.
+  void WriteTo(std::string& out, int indent, int depth) {
+    if (members_.empty()) {
+      out += "{}";
+      return Clear();
+    }
+    std::sort(members_.begin(), members_.end(),
+              [this](const Member& a, const Member& b) { return Key(a) < Key(b); });
+    out += '{';
+    for (size_t i = 0; i < members_.size(); ++i) {
+      if (i && Key(members_[i]) == Key(members_[i - 1])) {
+        const std::string key(Key(members_[i]));
+        Clear();
+        throw std::logic_error("JSON row with two members named " + key);
+      }
+      out += i ? ",\n" : "\n";
+      out.append(static_cast<size_t>(indent * (depth + 1)), ' ');
+      AppendJsonString(Key(members_[i]), handler_, out);
+      out += ": ";
+      out.append(text_, members_[i].value_begin, members_[i].value_end - members_[i].value_begin);
+    }
+    out += '\n';
+    out.append(static_cast<size_t>(indent * depth), ' ');
+    out += '}';
+    Clear();
+  }
+
+ private:
+  struct Member {
+    size_t key_begin, value_begin, value_end;  // into text_: the key, then the value's JSON
+  };
+  std::string_view Key(const Member& m) const {
+    return std::string_view(text_).substr(m.key_begin, m.value_begin - m.key_begin);
+  }
+  void Add(std::string_view key, std::string_view value_json) {
+    const size_t key_begin = text_.size();
+    text_ += key;
+    const size_t value_begin = text_.size();
+    text_ += value_json;
+    members_.push_back({key_begin, value_begin, text_.size()});
+  }
+  template <typename Integer>
+  void AddInteger(std::string_view key, Integer value) {
+    char digits[24];
+    auto result = std::to_chars(digits, digits + sizeof digits, value);
+    Add(key, std::string_view(digits, static_cast<size_t>(result.ptr - digits)));
+  }
+  void Clear() {
+    text_.clear();
+    members_.clear();
+  }
+
+  json::error_handler_t handler_;
+  std::string text_;
+  std::vector<Member> members_;
+};
+
 class LazyWriter {
  public:
   LazyWriter(int indent, const std::function<void(std::string_view)>& write,
              json::error_handler_t handler)
-      : indent_(indent), write_(write), handler_(handler) {}
+      : indent_(indent), write_(write), handler_(handler), row_(handler) {}
   void Object(const LazyObject& doc, int depth) {
     std::vector<MemberRef> refs = MembersInKeyOrder(doc);
     if (refs.empty()) return Put("{}");
@@ -71,6 +189,10 @@ class LazyWriter {
       Indent(depth + 1);
       if (array.object_element) {
         Object(array.object_element(i), depth + 1);
+      } else if (array.row) {
+        array.row(i, row_);
+        row_.WriteTo(buffer_, std::max(indent_, 0), depth + 1);
+        if (buffer_.size() >= (1u << 20)) Flush();
       } else {
         Value(array.element(i), depth + 1);
       }
@@ -104,9 +226,16 @@ class LazyWriter {
   const std::function<void(std::string_view)>& write_;
   json::error_handler_t handler_;
   std::string buffer_;
+  RowText row_;
 };
 
 }  // namespace
+
+json RowJson(const std::function<void(JsonRow&)>& write) {
+  RowBuilder row;
+  write(row);
+  return row.Take();
+}
 
 json CapArrays(json value, size_t max_items) {
   if (value.is_array()) {

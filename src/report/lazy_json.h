@@ -11,11 +11,14 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -23,12 +26,59 @@ namespace htpscope {
 
 struct LazyObject;
 
+// One flat JSON object (every member a scalar: null, bool, number, string),
+// given member by member in any order; it is printed, as nlohmann::json
+// prints an object, in key order.  A key given twice is a programming error
+// (std::logic_error when printed).  Long arrays of rows are written through
+// this interface without building an nlohmann::json per row.
+class JsonRow {
+ public:
+  virtual void Null(std::string_view key) = 0;
+  virtual void Bool(std::string_view key, bool value) = 0;
+  virtual void Int(std::string_view key, int64_t value) = 0;
+  virtual void Unsigned(std::string_view key, uint64_t value) = 0;
+  virtual void Double(std::string_view key, double value) = 0;  // NaN and ±inf print null
+  virtual void String(std::string_view key, std::string_view value) = 0;
+
+  // An integer or floating-point value, as nlohmann::json(value) holds it.
+  template <typename T>
+  void Number(std::string_view key, T value) {
+    static_assert(std::is_arithmetic_v<T> && !std::is_same_v<T, bool>);
+    if constexpr (std::is_floating_point_v<T>)
+      Double(key, static_cast<double>(value));
+    else if constexpr (std::is_signed_v<T>)
+      Int(key, static_cast<int64_t>(value));
+    else
+      Unsigned(key, static_cast<uint64_t>(value));
+  }
+  // The number, or null when absent (as OptionalJson).
+  template <typename T>
+  void Optional(std::string_view key, const std::optional<T>& value) {
+    if (value)
+      Number(key, *value);
+    else
+      Null(key);
+  }
+
+ protected:
+  ~JsonRow() = default;
+};
+
+// Writes row i of an array through a JsonRow.
+using RowFunction = std::function<void(size_t, JsonRow&)>;
+
+// The row `write` gives, as an nlohmann::json object.
+nlohmann::json RowJson(const std::function<void(JsonRow&)>& write);
+
 // Elements are built by `element`, or, when an element itself holds a long
-// array, by `object_element`; each is called with 0 <= i < size.
+// array, by `object_element`; each is called with 0 <= i < size.  An array
+// of flat rows also has `row`, which the writer uses instead of `element`
+// (`element` then builds the same object through RowJson).
 struct LazyArray {
   size_t size = 0;
   std::function<nlohmann::json(size_t)> element;
   std::function<LazyObject(size_t)> object_element;
+  RowFunction row;
 };
 
 struct NamedLazyObject;
@@ -43,11 +93,17 @@ struct LazyObject {
   void AddObject(std::string key, LazyObject object);
 
   void AddArray(std::string key, size_t size, std::function<nlohmann::json(size_t)> element) {
-    arrays.emplace_back(std::move(key), LazyArray{size, std::move(element), nullptr});
+    arrays.emplace_back(std::move(key), LazyArray{size, std::move(element), nullptr, nullptr});
   }
   void AddObjectArray(std::string key, size_t size,
                       std::function<LazyObject(size_t)> object_element) {
-    arrays.emplace_back(std::move(key), LazyArray{size, nullptr, std::move(object_element)});
+    arrays.emplace_back(std::move(key),
+                        LazyArray{size, nullptr, std::move(object_element), nullptr});
+  }
+  // An array of flat rows (JsonRow).
+  void AddRowArray(std::string key, size_t size, RowFunction row) {
+    auto element = [row](size_t i) { return RowJson([&](JsonRow& r) { row(i, r); }); };
+    arrays.emplace_back(std::move(key), LazyArray{size, std::move(element), nullptr, row});
   }
 };
 

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
+#include <random>
 #include <string>
 
 namespace htpscope {
@@ -124,6 +127,82 @@ TEST(LazyJson, InvalidUtf8FollowsTheErrorHandler) {
       doc, 2, [&](std::string_view piece) { text.append(piece); }, json::error_handler_t::replace);
   EXPECT_NE(text.find("bad \xEF\xBF\xBD byte"), std::string::npos);
   EXPECT_THROW(WriteLazyJson(doc, 2, [](std::string_view) {}), json::type_error);
+}
+
+// Rows of every value kind, given out of key order: doubles of every
+// magnitude and the non-finite ones, integers at their limits, strings that
+// need escaping, non-ASCII and DEL, and a row with no members.
+void SampleRow(size_t i, JsonRow& row) {
+  static const std::string kStrings[] = {"plain",
+                                         "with \"quotes\"",
+                                         "back\\slash",
+                                         "tab\tnew\nline",
+                                         "\x01control",
+                                         "caf\xC3\xA9",
+                                         "del\x7F",
+                                         "",
+                                         "/model/layers.1/conv"};
+  std::mt19937_64 random(i);
+  if (i % 11 == 10) return;  // an empty row
+  row.String("zeta", kStrings[i % std::size(kStrings)]);
+  row.Int("count", static_cast<int64_t>(random()) >> (i % 60));
+  row.Unsigned("big", i % 3 ? std::numeric_limits<uint64_t>::max() - i : i);
+  const double doubles[] = {std::ldexp(static_cast<double>(random() >> 11), -53 + int(i % 80) - 40),
+                            -0.0,
+                            1.0,
+                            1e21,
+                            1e-7,
+                            123456.789,
+                            std::numeric_limits<double>::quiet_NaN(),
+                            std::numeric_limits<double>::infinity(),
+                            std::numeric_limits<double>::denorm_min(),
+                            std::numeric_limits<double>::max()};
+  row.Double("alpha", doubles[i % std::size(doubles)]);
+  row.Double("alpha_raw", std::ldexp(static_cast<double>(random() >> 11), int(i % 200) - 150));
+  row.Optional("maybe", i % 2 ? std::optional<double>(0.1 * static_cast<double>(i))
+                              : std::optional<double>());
+  row.Number("n32", static_cast<uint32_t>(i));
+  row.Bool("Flag", i % 2 == 0);
+  row.Null("middle");
+  row.Int("min", std::numeric_limits<int64_t>::min());
+}
+
+TEST(LazyJson, RowArraysPrintAsTheirObjectsDump) {
+  LazyObject doc;
+  doc.members = {{"label", "rows"}};
+  doc.AddRowArray("rows", 500, SampleRow);
+  doc.AddRowArray("no_rows", 0, SampleRow);
+  for (int indent : {0, 2, 3}) {
+    std::string text;
+    WriteLazyJson(doc, indent, [&](std::string_view piece) { text.append(piece); });
+    EXPECT_EQ(text, Materialize(doc).dump(indent)) << "indent " << indent;
+  }
+  // The objects themselves, independently of the row machinery.
+  json first = Materialize(doc)["rows"][1];
+  EXPECT_EQ(first["zeta"], "with \"quotes\"");
+  EXPECT_EQ(first["n32"], 1);
+  EXPECT_EQ(first["big"], std::numeric_limits<uint64_t>::max() - 1);
+  EXPECT_EQ(first["alpha"], -0.0);
+  EXPECT_TRUE(first["middle"].is_null());
+  EXPECT_EQ(Materialize(doc)["rows"][10], json::object());
+}
+
+TEST(LazyJson, RowsRefuseAKeyGivenTwiceAndFollowTheErrorHandler) {
+  LazyObject doc;
+  doc.AddRowArray("rows", 1, [](size_t, JsonRow& row) {
+    row.Int("a", 1);
+    row.String("a", "again");
+  });
+  EXPECT_THROW(Materialize(doc), std::logic_error);
+  EXPECT_THROW(WriteLazyJson(doc, 2, [](std::string_view) {}), std::logic_error);
+
+  LazyObject bad;
+  bad.AddRowArray("rows", 1, [](size_t, JsonRow& row) { row.String("name", "bad \xFF byte"); });
+  std::string text;
+  WriteLazyJson(
+      bad, 2, [&](std::string_view piece) { text.append(piece); }, json::error_handler_t::replace);
+  EXPECT_NE(text.find("bad \xEF\xBF\xBD byte"), std::string::npos);
+  EXPECT_THROW(WriteLazyJson(bad, 2, [](std::string_view) {}), json::type_error);
 }
 
 }  // namespace

@@ -133,26 +133,24 @@ void RenderVtcmHits(const QnnOpTrafficTable& t, Source source, int top_n, std::s
         "no node)\n";
 }
 
-json CyclesJson(const PathUnitCycles& c, bool with_idle) {
-  json j = json::object();
+void CyclesRow(const PathUnitCycles& c, bool with_idle, JsonRow& row) {
   for (PathUnit u : kPathUnits)
-    if (with_idle || u != PathUnit::kIdle) j[fmt::format("{}_cycles", PathUnitName(u))] = c[u];
-  return j;
+    if (with_idle || u != PathUnit::kIdle)
+      row.Number(fmt::format("{}_cycles", PathUnitName(u)), c[u]);
 }
 
-json RollupJson(const OpRollupRow& o) {
-  json j{{"name", o.name},
-         {"type", o.type},
-         {"instances", o.instances},
-         {"work_cycles", o.work.Total()},
-         {"dpc_cycles", o.dpc.Total()},
-         {"staging_share_of_work_pct",
-          OptionalJson(SharePct(o.work[RollupClass::kStaging], o.work.Total()))}};
+void RollupRow(const OpRollupRow& o, JsonRow& row) {
+  row.String("name", o.name);
+  row.String("type", o.type);
+  row.Number("instances", o.instances);
+  row.Number("work_cycles", o.work.Total());
+  row.Number("dpc_cycles", o.dpc.Total());
+  row.Optional("staging_share_of_work_pct",
+               SharePct(o.work[RollupClass::kStaging], o.work.Total()));
   for (RollupClass c : kRollupClasses) {
-    j[fmt::format("{}_work_cycles", RollupClassName(c))] = o.work[c];
-    j[fmt::format("{}_dpc_cycles", RollupClassName(c))] = o.dpc[c];
+    row.Number(fmt::format("{}_work_cycles", RollupClassName(c)), o.work[c]);
+    row.Number(fmt::format("{}_dpc_cycles", RollupClassName(c)), o.dpc[c]);
   }
-  return j;
 }
 
 }  // namespace
@@ -178,13 +176,12 @@ void AddHardwareJson(const Summary& s, LazyObject& doc) {
     table.members = {{"source", SourceName(p.source)},
                      {"path_cycles", p.path_cycles},
                      {"segments", p.segments},
-                     {"total", CyclesJson(p.total, true)},
+                     {"total", RowJson([&p](JsonRow& row) { CyclesRow(p.total, true, row); })},
                      {"share_of_path", std::move(shares)}};
-    table.AddArray("ops", p.ops.size(), [&p](size_t i) {
-      json row = CyclesJson(p.ops[i].cycles, false);
-      row["name"] = p.ops[i].name;
-      row["path_cycles"] = p.ops[i].path_cycles;
-      return row;
+    table.AddRowArray("ops", p.ops.size(), [&p](size_t i, JsonRow& row) {
+      CyclesRow(p.ops[i].cycles, false, row);
+      row.String("name", p.ops[i].name);
+      row.Number("path_cycles", p.ops[i].path_cycles);
     });
     doc.AddObject("dominant_path_by_unit", std::move(table));
   } else {
@@ -192,12 +189,13 @@ void AddHardwareJson(const Summary& s, LazyObject& doc) {
   }
   if (!s.op_rollup.ops.empty()) {
     const OpRollup& r = s.op_rollup;
-    json total = RollupJson(r.total);
+    json total = RowJson([&r](JsonRow& row) { RollupRow(r.total, row); });
     total.erase("name");
     total.erase("type");
     LazyObject table;
     table.members = {{"total", std::move(total)}};
-    table.AddArray("ops", r.ops.size(), [&r](size_t i) { return RollupJson(r.ops[i]); });
+    table.AddRowArray("ops", r.ops.size(),
+                      [&r](size_t i, JsonRow& row) { RollupRow(r.ops[i], row); });
     doc.AddObject("op_rollup", std::move(table));
   } else {
     out["op_rollup"] = nullptr;
@@ -209,15 +207,15 @@ void AddHardwareJson(const Summary& s, LazyObject& doc) {
                      {"dram_read_bytes", t.totals.dram_read},
                      {"vtcm_read_bytes", t.totals.vtcm_read},
                      {"vtcm_read_hit_pct", OptionalJson(t.totals.vtcm_read_hit_pct())}};
-    table.AddArray("ops", t.ops.size(), [&t](size_t i) {
+    table.AddRowArray("ops", t.ops.size(), [&t](size_t i, JsonRow& row) {
       const QnnOpTraffic& op = t.ops[i];
-      return json{{"name", op.name},
-                  {"type", op.type},
-                  {"instances", op.instances},
-                  {"dram_read_bytes", op.bytes.dram_read},
-                  {"vtcm_read_bytes", op.bytes.vtcm_read},
-                  {"vtcm_read_hit_pct", OptionalJson(op.bytes.vtcm_read_hit_pct())},
-                  {"dram_share_pct", OptionalJson(op.dram_share_pct)}};
+      row.String("name", op.name);
+      row.String("type", op.type);
+      row.Number("instances", op.instances);
+      row.Number("dram_read_bytes", op.bytes.dram_read);
+      row.Number("vtcm_read_bytes", op.bytes.vtcm_read);
+      row.Optional("vtcm_read_hit_pct", op.bytes.vtcm_read_hit_pct());
+      row.Optional("dram_share_pct", op.dram_share_pct);
     });
     doc.AddObject("vtcm_read_hits", std::move(table));
   } else {

@@ -28,19 +28,18 @@ GroupShares SharesOf(const OpGroupRow& g, const RunFigures& f) {
   return {SharePct(g.dpc_cycles, f.graph_wall_cycles), SharePct(g.work_cycles, f.work_cycles)};
 }
 
-json GroupJson(const OpGroupRow& g, const Run& run) {
+void GroupRow(const OpGroupRow& g, const Run& run, JsonRow& row) {
   GroupShares shares = SharesOf(g, run.figures);
-  json j{{"name", run.Str(g.name)},
-         {"category", OpCategoryName(g.category)},
-         {"dpc_cycles", OptionalJson(g.dpc_cycles)},
-         {"dpc_basis", DpcBasisName(g.dpc_basis)},
-         {"dpc_lower_bound", g.dpc_lower_bound()},
-         {"work_cycles", g.work_cycles},
-         {"instances", g.instances},
-         {"dpc_share_of_wall_pct", OptionalJson(shares.dpc_of_wall_pct)},
-         {"work_share_pct", OptionalJson(shares.work_pct)}};
-  if (g.type != StringPool::kEmpty) j["type"] = run.Str(g.type);
-  return j;
+  row.String("name", run.Str(g.name));
+  row.String("category", OpCategoryName(g.category));
+  row.Optional("dpc_cycles", g.dpc_cycles);
+  row.String("dpc_basis", DpcBasisName(g.dpc_basis));
+  row.Bool("dpc_lower_bound", g.dpc_lower_bound());
+  row.Number("work_cycles", g.work_cycles);
+  row.Number("instances", g.instances);
+  row.Optional("dpc_share_of_wall_pct", shares.dpc_of_wall_pct);
+  row.Optional("work_share_pct", shares.work_pct);
+  if (g.type != StringPool::kEmpty) row.String("type", run.Str(g.type));
 }
 
 // "exec" column: the graph's name when the run has several.
@@ -261,15 +260,15 @@ void RenderOpWarmup(const Summary& s, int top_n, std::string& out) {
       "  steady median = median over executions 3..N; cycles as the profile prints them per node\n";
 }
 
-json OpWarmupJson(const Run& run, const OpWarmup& w) {
-  return {{"graph", run.graphs[w.graph].name},
-          {"name", w.name},
-          {"op_id", OptionalJson(w.op_id)},
-          {"executions", w.executions},
-          {"cold_cycles", w.cold_cycles},
-          {"warm_cycles", OptionalJson(w.warm_cycles)},
-          {"steady_median_cycles", OptionalJson(w.steady_median_cycles)},
-          {"cold_over_steady", OptionalJson(w.cold_over_steady)}};
+void OpWarmupRow(const Run& run, const OpWarmup& w, JsonRow& row) {
+  row.String("graph", run.graphs[w.graph].name);
+  row.String("name", w.name);
+  row.Optional("op_id", w.op_id);
+  row.Number("executions", w.executions);
+  row.Number("cold_cycles", w.cold_cycles);
+  row.Optional("warm_cycles", w.warm_cycles);
+  row.Optional("steady_median_cycles", w.steady_median_cycles);
+  row.Optional("cold_over_steady", w.cold_over_steady);
 }
 
 json ExecutionJson(const CoarseExecution& e, const Run& run) {
@@ -359,8 +358,8 @@ LazyObject SummaryJson(const Summary& s) {
                                          {"value", OptionalJson(m.value)},
                                          {"unit", m.unit}});
   j["clock"] = {{"plausible_ghz", s.clock.plausible_ghz}, {"source", s.clock.source}};
-  doc.AddArray("op_warmup", s.op_warmup.size(),
-               [&s](size_t i) { return OpWarmupJson(*s.run, s.op_warmup[i]); });
+  doc.AddRowArray("op_warmup", s.op_warmup.size(),
+                  [&s](size_t i, JsonRow& row) { OpWarmupRow(*s.run, s.op_warmup[i], row); });
 
   const bool fine = f.fine_source != Source::kNone;
   j["fine_source"] = fine ? json(SourceName(f.fine_source)) : json(nullptr);
@@ -375,10 +374,10 @@ LazyObject SummaryJson(const Summary& s) {
   j["dpc_basis"] = f.dpc_sum_cycles ? json(DpcBasisName(f.dpc_basis)) : json(nullptr);
   j["idle_cycles"] = OptionalJson(f.idle_cycles);
   j["op_instances"] = OptionalJson(f.op_instances);
-  doc.AddArray("ops", run.qnn_ops.size(),
-               [&run](size_t i) { return GroupJson(run.qnn_ops[i], run); });
-  doc.AddArray("htp_op_types", run.htp_op_types.size(),
-               [&run](size_t i) { return GroupJson(run.htp_op_types[i], run); });
+  doc.AddRowArray("ops", run.qnn_ops.size(),
+                  [&run](size_t i, JsonRow& row) { GroupRow(run.qnn_ops[i], run, row); });
+  doc.AddRowArray("htp_op_types", run.htp_op_types.size(),
+                  [&run](size_t i, JsonRow& row) { GroupRow(run.htp_op_types[i], run, row); });
   j["categories"] = json::array();
   for (const auto& c : s.categories)
     j["categories"].push_back({{"category", OpCategoryName(c.category)},
