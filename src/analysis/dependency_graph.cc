@@ -78,6 +78,7 @@ DependencyGraph BuildDependencyGraph(const Run& run) {
   std::vector<DepNode>& nodes = g.nodes;
   absl::flat_hash_map<uint64_t, uint32_t> slot_of_id;
   slot_of_id.reserve(run.graph_nodes.size() + run.op_instances.size());
+  nodes.reserve(run.graph_nodes.size() + run.op_instances.size());
   auto node_of = [&](uint64_t id) -> std::pair<DepNode&, bool> {
     auto [it, inserted] = slot_of_id.try_emplace(id, static_cast<uint32_t>(nodes.size()));
     if (inserted) nodes.emplace_back();
@@ -85,6 +86,8 @@ DependencyGraph BuildDependencyGraph(const Run& run) {
   };
   const bool graph = run.Has(ArtifactType::kHtpGraph);
   const bool trace = run.Has(ArtifactType::kOptrace);
+  // A few (HTP op type, QNN op type) pairs cover every node: classify each once.
+  absl::flat_hash_map<std::pair<std::string_view, std::string_view>, OpCategory> category_of;
   for (const auto& hn : run.graph_nodes) {
     DepNode& n = node_of(hn.id).first;
     n.id = hn.id;
@@ -101,7 +104,9 @@ DependencyGraph BuildDependencyGraph(const Run& run) {
       n.duration_cycles = *hn.duration_cycles;
       n.work_cycles = *hn.duration_cycles;
     }
-    n.category = ClassifyOp(n.htp_op_type, n.qnn_op_type, 0);
+    auto [known, inserted] = category_of.try_emplace(std::pair{n.htp_op_type, n.qnn_op_type});
+    if (inserted) known->second = ClassifyOp(n.htp_op_type, n.qnn_op_type, 0);
+    n.category = known->second;
     for (uint64_t out : hn.output_ids) g.producer_map.emplace_back(out, hn.id);
   }
   g.graph_nodes = run.graph_nodes.size();
