@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <unordered_map>
@@ -192,7 +193,9 @@ Timeline BuildTimeline(const Run& run, const Grouping& grouping, const TimelineW
     return slices[a].start_cycle < slices[b].start_cycle;
   });
   std::unordered_map<std::string, uint32_t> group_index;
-  std::vector<std::set<uint64_t>> group_ops;
+  // Each instance's group (index into t.groups), once its first slice is placed.
+  std::vector<std::optional<uint32_t>> group_of_instance(run.op_instances.size());
+  std::vector<std::vector<uint64_t>> group_ops;  // op IDs, sorted and made unique below
   std::vector<std::set<uint32_t>> group_tids;
   std::vector<std::vector<Interval>> group_intervals;
   std::vector<Interval> all, hmx, hvx;
@@ -203,18 +206,22 @@ Timeline BuildTimeline(const Run& run, const Grouping& grouping, const TimelineW
     int64_t start = std::max(s.start_cycle, t.window_start_cycles);
     int64_t end = std::min(s.end_cycle(), t.window_end_cycles);
     if (end < start || (end == start && s.dur_cycles > 0)) continue;  // outside the window
-    auto [git, inserted] =
-        group_index.try_emplace(group_name, static_cast<uint32_t>(t.groups.size()));
-    if (inserted) {
-      TimelineGroup g;
-      g.name = group_name;
-      g.letter = GroupLetter(t.groups.size());
-      t.groups.push_back(g);
-      group_ops.emplace_back();
-      group_tids.emplace_back();
-      group_intervals.emplace_back();
+    std::optional<uint32_t>& known_group = group_of_instance[s.instance];
+    if (!known_group) {
+      auto [git, inserted] =
+          group_index.try_emplace(group_name, static_cast<uint32_t>(t.groups.size()));
+      if (inserted) {
+        TimelineGroup g;
+        g.name = group_name;
+        g.letter = GroupLetter(t.groups.size());
+        t.groups.push_back(g);
+        group_ops.emplace_back();
+        group_tids.emplace_back();
+        group_intervals.emplace_back();
+      }
+      known_group = git->second;
     }
-    uint32_t gi = git->second;
+    const uint32_t gi = *known_group;
     const OpCategory category = op.category;
     if (category == OpCategory::kCompute) t.groups[gi].category = OpCategory::kCompute;
     TimelineSlice ts;
@@ -224,7 +231,7 @@ Timeline BuildTimeline(const Run& run, const Grouping& grouping, const TimelineW
     ts.end_cycles = end;
     ts.tid = s.tid;
     ts.mark = MarkOf(run.Str(op.htp_op_type), category, op.flags);
-    group_ops[gi].insert(s.op_id);
+    group_ops[gi].push_back(s.op_id);
     group_tids[gi].insert(s.tid);
     group_intervals[gi].push_back({start, end});
     all.push_back({start, end});
@@ -235,7 +242,9 @@ Timeline BuildTimeline(const Run& run, const Grouping& grouping, const TimelineW
   for (size_t gi = 0; gi < t.groups.size(); ++gi) {
     TimelineGroup& g = t.groups[gi];
     g.stats = ComputeConcurrency(group_intervals[gi]);
-    g.ops = group_ops[gi].size();
+    std::vector<uint64_t>& ops = group_ops[gi];
+    std::sort(ops.begin(), ops.end());
+    g.ops = static_cast<uint64_t>(std::unique(ops.begin(), ops.end()) - ops.begin());
     g.tids.assign(group_tids[gi].begin(), group_tids[gi].end());
     // A group whose ops are boundary and system-service ones only keeps that
     // category's name in reports.
