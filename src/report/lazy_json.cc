@@ -87,11 +87,9 @@ class RowText final : public JsonRow {
     Add(key, std::string_view(digits, static_cast<size_t>(end - digits)));
   }
   void String(std::string_view key, std::string_view value) override {
-    const size_t key_begin = text_.size();
-    text_ += key;
-    const size_t value_begin = text_.size();
+    StartMember(key);
     AppendJsonString(value, handler_, text_);
-    members_.push_back({key_begin, value_begin, text_.size()});
+    members_.back().value_end = text_.size();
   }
 
   // Appends the row given since the last call, at nesting level `depth`, to
@@ -129,12 +127,16 @@ class RowText final : public JsonRow {
   std::string_view Key(const Member& m) const {
     return std::string_view(text_).substr(m.key_begin, m.value_begin - m.key_begin);
   }
-  void Add(std::string_view key, std::string_view value_json) {
+  // Records member `key`; its value's JSON is appended to text_ next.
+  void StartMember(std::string_view key) {
     const size_t key_begin = text_.size();
     text_ += key;
-    const size_t value_begin = text_.size();
+    members_.push_back({key_begin, text_.size(), text_.size()});
+  }
+  void Add(std::string_view key, std::string_view value_json) {
+    StartMember(key);
     text_ += value_json;
-    members_.push_back({key_begin, value_begin, text_.size()});
+    members_.back().value_end = text_.size();
   }
   template <typename Integer>
   void AddInteger(std::string_view key, Integer value) {
@@ -164,7 +166,7 @@ class LazyWriter {
     for (size_t i = 0; i < refs.size(); ++i) {
       Put(i ? ",\n" : "\n");
       Indent(depth + 1);
-      Put(json(*refs[i].key).dump(-1, ' ', false, handler_));
+      AppendJsonString(*refs[i].key, handler_, buffer_);
       Put(": ");
       if (refs[i].small) Value(*refs[i].small, depth + 1);
       if (refs[i].array) Array(*refs[i].array, depth + 1);
