@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 #include <set>
 #include <tuple>
 
@@ -56,24 +57,42 @@ ReconstructedPath ReconstructDominantPath(const Run& run) {
   std::vector<DominantClass> cls(slices.size());
   for (size_t i = 0; i < slices.size(); ++i)
     cls[i] = DominantClassOf(run.op_instances[slices[i].instance], slices[i].tid, run);
-  // Active slices ordered by priority: class (high first), then thread id,
-  // then start, then index.
-  auto key = [&](uint32_t i) {
-    return std::make_tuple(-static_cast<int>(cls[i]), slices[i].tid, slices[i].start_cycle, i);
+  // The running slices in a binary heap, highest priority on top: class
+  // (high first), then thread id, then start, then index.  An ended slice
+  // stays in the heap until it reaches the top (lazy deletion), so each
+  // slice is pushed and popped once: O(n log n) without a node per slice.
+  struct Active {
+    int neg_class;
+    uint32_t tid;
+    int64_t start_cycle;
+    uint32_t slice;
+    bool operator>(const Active& o) const {
+      return std::tie(neg_class, tid, start_cycle, slice) >
+             std::tie(o.neg_class, o.tid, o.start_cycle, o.slice);
+    }
   };
-  auto less = [&](uint32_t a, uint32_t b) { return key(a) < key(b); };
-  std::set<uint32_t, decltype(less)> active(less);
-  // Events: (cycle, is_start, slice); ends first at equal cycles.
-  std::vector<std::tuple<int64_t, int, uint32_t>> events;
+  std::vector<Active> active;
+  std::vector<uint8_t> ended(slices.size(), 0);
+  // Events (cycle, slice, is_start).  Which events share a cycle never
+  // matters: the path is emitted only when the cycle advances, from the
+  // running set once every event at the previous cycle is applied.
+  struct Event {
+    int64_t cycle;
+    uint32_t slice;
+    bool is_start;
+  };
+  std::vector<Event> events;
   events.reserve(2 * slices.size());
   for (uint32_t i = 0; i < slices.size(); ++i) {
     if (slices[i].dur_cycles <= 0) continue;
-    events.emplace_back(slices[i].start_cycle, 1, i);
-    events.emplace_back(slices[i].end_cycle(), 0, i);
+    events.push_back({slices[i].start_cycle, i, true});
+    events.push_back({slices[i].end_cycle(), i, false});
   }
-  std::sort(events.begin(), events.end());
+  std::sort(events.begin(), events.end(),
+            [](const Event& a, const Event& b) { return a.cycle < b.cycle; });
   if (events.empty()) return path;
-  int64_t first = std::get<0>(events.front());
+  path.segments.reserve(events.size());  // at most one per event; only what is used is touched
+  int64_t first = events.front().cycle;
   int64_t prev = first;
   auto emit = [&](int64_t from, int64_t to, int32_t slice) {
     if (to <= from) return;
@@ -90,15 +109,23 @@ ReconstructedPath ReconstructDominantPath(const Run& run) {
       path.segments.push_back(seg);
     }
   };
-  for (const auto& [cycle, is_start, i] : events) {
-    if (cycle > prev) {
-      emit(prev, cycle, active.empty() ? -1 : static_cast<int32_t>(*active.begin()));
-      prev = cycle;
+  const auto lower_priority = std::greater<Active>();
+  for (const Event& e : events) {
+    if (e.cycle > prev) {
+      while (!active.empty() && ended[active.front().slice]) {
+        std::pop_heap(active.begin(), active.end(), lower_priority);
+        active.pop_back();
+      }
+      emit(prev, e.cycle, active.empty() ? -1 : static_cast<int32_t>(active.front().slice));
+      prev = e.cycle;
     }
-    if (is_start)
-      active.insert(i);
-    else
-      active.erase(i);
+    if (e.is_start) {
+      const SliceRow& s = slices[e.slice];
+      active.push_back({-static_cast<int>(cls[e.slice]), s.tid, s.start_cycle, e.slice});
+      std::push_heap(active.begin(), active.end(), lower_priority);
+    } else {
+      ended[e.slice] = 1;
+    }
   }
   for (auto& seg : path.segments) {
     if (seg.slice < 0) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <random>
 #include <tuple>
 
 #include "base/corpus_test_util.h"
@@ -42,6 +43,71 @@ TEST(DominantPath, PriorityClassesThenLowestThread) {
   EXPECT_EQ(input.op_id, 0x40u);
   EXPECT_EQ(DominantClassOf(run.op_instances[input.instance], input.tid, run),
             DominantClass::kDmaRead);
+}
+
+// The sweep against a cycle-by-cycle reference on random overlapping
+// slices: at each cycle the running slice with the highest class, then the
+// lowest tid, start and index holds the path.
+TEST(DominantPath, MatchesACycleByCycleReferenceOnRandomSlices) {
+  std::mt19937 random(17);
+  const char* flags[] = {"uses_hmx", "uses_hvx", "dma", "dma_wait", "dma_set", "sync", ""};
+  const uint32_t tids[] = {256, 512, 513, 514};
+  for (int round = 0; round < 20; ++round) {
+    std::vector<testing_support::FakeSlice> fake;
+    for (uint64_t k = 0; k < 40; ++k) {
+      const int64_t ts = std::uniform_int_distribution<int64_t>(0, 400)(random);
+      const int64_t dur = std::uniform_int_distribution<int64_t>(0, 60)(random);
+      fake.push_back({0x100 + k, fmt::format("q{}", k), "Op", flags[random() % 7],
+                      tids[random() % 4], ts, dur});
+    }
+    htpscope::Run run = FakeRun(OptraceJson(fake), "");
+    const auto& slices = run.slices;
+    ASSERT_EQ(slices.size(), fake.size());
+    // The reference: the holder of each cycle, then runs of equal holders.
+    int64_t first = INT64_MAX, last = INT64_MIN;
+    for (const auto& s : slices)
+      if (s.dur_cycles > 0)
+        first = std::min(first, s.start_cycle), last = std::max(last, s.end_cycle());
+    std::vector<int32_t> holder;
+    for (int64_t c = first; c < last; ++c) {
+      int32_t best = -1;
+      for (int32_t i = 0; i < static_cast<int32_t>(slices.size()); ++i) {
+        const SliceRow& s = slices[i];
+        if (!(s.start_cycle <= c && c < s.end_cycle())) continue;
+        auto key = [&](int32_t j) {
+          const SliceRow& t = slices[j];
+          return std::make_tuple(
+              -static_cast<int>(DominantClassOf(run.op_instances[t.instance], t.tid, run)), t.tid,
+              t.start_cycle, j);
+        };
+        if (best < 0 || key(i) < key(best)) best = i;
+      }
+      holder.push_back(best);
+    }
+    std::vector<std::tuple<int64_t, int64_t, int32_t>> expected;
+    std::vector<int64_t> expected_cycles(slices.size(), 0);
+    for (size_t c = 0; c < holder.size(); ++c) {
+      const int64_t cycle = first + static_cast<int64_t>(c);
+      if (c == 0 || holder[c] != holder[c - 1])
+        expected.push_back({cycle, cycle + 1, holder[c]});
+      else
+        std::get<1>(expected.back()) = cycle + 1;
+      if (holder[c] >= 0) ++expected_cycles[holder[c]];
+    }
+    ReconstructedPath d = ReconstructDominantPath(run);
+    std::vector<std::tuple<int64_t, int64_t, int32_t>> got;
+    for (const auto& seg : d.segments) got.push_back({seg.start_cycle, seg.end_cycle, seg.slice});
+    EXPECT_EQ(got, expected) << "round " << round;
+    EXPECT_EQ(d.slice_cycles, expected_cycles) << "round " << round;
+    EXPECT_EQ(d.wall_cycles, last - first);
+    // The import keeps the same path in the run's table.
+    ASSERT_EQ(run.dominant_path.size(), d.segments.size());
+    for (size_t i = 0; i < d.segments.size(); ++i) {
+      EXPECT_EQ(run.dominant_path[i].start_cycle, d.segments[i].start_cycle);
+      EXPECT_EQ(run.dominant_path[i].slice, d.segments[i].slice);
+    }
+    EXPECT_EQ(run.slice_dominant_cycles, d.slice_cycles);
+  }
 }
 
 // QHAS's dominant_path_htp_0 is reproduced row for row from the optrace on

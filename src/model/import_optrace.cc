@@ -5,6 +5,7 @@
 #include <memory>
 #include <unordered_map>
 
+#include "model/dominant_path.h"
 #include "model/import.h"
 
 namespace htpscope::model_import {
@@ -198,6 +199,7 @@ void ImportOptrace(Optrace&& trace, Run& run) {
                                                OpIdHex(s.op_id), s.start_cycles, s.dur_cycles));
   JoinSlices(trace, run);
   std::vector<OpSlice>().swap(trace.slices);  // the biggest table: free it before the rest
+  run.strings = std::move(trace.strings);
   run.dims = std::move(trace.dims);
   run.input_ids = std::move(trace.input_ids);
   run.counters.reserve(trace.counters.size());
@@ -207,14 +209,23 @@ void ImportOptrace(Optrace&& trace, Run& run) {
     track.samples.reserve(samples.size());
     for (const auto& s : samples) track.samples.push_back({s.ts_cycles, s.value});
   }
+  trace.counters.clear();
   run.flows.reserve(trace.flows.size());
   for (const auto& f : trace.flows)
     run.flows.push_back({f.flow_id, f.ts_cycles, f.pid, f.tid, f.category, f.is_start});
+  std::vector<FlowPoint>().swap(trace.flows);
   run.non_executed.reserve(trace.non_executed.size());
   for (const auto& t : trace.non_executed) run.non_executed.push_back({t.id, t.name});
+  std::vector<NonExecutedTensor>().swap(trace.non_executed);
   for (const auto& t : trace.threads)
-    if (t.pid == 0) run.thread_names.push_back({t.tid, std::string(trace.Str(t.name))});
-  run.strings = std::move(trace.strings);
+    if (t.pid == 0) run.thread_names.push_back({t.tid, std::string(run.Str(t.name))});
+  std::vector<TraceThread>().swap(trace.threads);
+  std::vector<TraceProcess>().swap(trace.processes);
+  // Once, here, with the trace's own tables freed: the DPC of multi-slice
+  // ops, the path by hardware, the graph view and the SQL table all read it.
+  ReconstructedPath path = ReconstructDominantPath(run);
+  run.dominant_path = std::move(path.segments);
+  run.slice_dominant_cycles = std::move(path.slice_cycles);
 }
 
 }  // namespace htpscope::model_import

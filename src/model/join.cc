@@ -56,19 +56,21 @@ void ChooseInstanceDpc(Run& run, const model_import::QhasFacts& qhas) {
                      "reconstructed from the optrace)",
                      multi_slice, from_qhas, multi_slice - from_qhas)});
   if (!need_path) return;
-  // Multi-slice ops QHAS cannot give: each slice's share of the
-  // reconstructed dominant path, summed per op.
-  ReconstructedPath path = ReconstructDominantPath(run);
+  // Multi-slice ops QHAS cannot give: each slice's share of the dominant
+  // path reconstructed at import, summed per op.
+  if (run.slice_dominant_cycles.size() != run.slices.size()) {
+    ReconstructedPath path = ReconstructDominantPath(run);
+    run.dominant_path = std::move(path.segments);
+    run.slice_dominant_cycles = std::move(path.slice_cycles);
+  }
   for (auto& op : run.op_instances) {
     if (op.slice_count <= 1 || op.dpc_basis == DpcBasis::kQhas) continue;
     int64_t sum = 0;
     for (uint32_t s = op.first_slice; s < op.first_slice + op.slice_count; ++s)
-      sum += path.slice_cycles[s];
+      sum += run.slice_dominant_cycles[s];
     op.dpc_cycles = sum;
     op.dpc_basis = DpcBasis::kReconstructed;
   }
-  run.dominant_path = std::move(path.segments);
-  run.slice_dominant_cycles = std::move(path.slice_cycles);
 }
 
 void BuildUnits(Run& run, const model_import::QhasFacts& qhas) {

@@ -81,9 +81,9 @@ struct Run {
   std::vector<ThreadNameRow> thread_names;  // of the overview process, by tid
   std::vector<TrafficRow> traffic;          // per op: QHAS, else the HTP graph's mem_* params
   Source traffic_source = Source::kNone;
-  // The dominant path reconstructed from the slices (time order, idle
-  // segments included), and each slice's cycles on it; empty unless an op's
-  // DPC needed it (ReconstructDominantPath in model/dominant_path.h gives it).
+  // The dominant path reconstructed from the optrace's slices
+  // (ReconstructDominantPath in model/dominant_path.h; time order, idle
+  // segments included), and each slice's cycles on it; empty without slices.
   std::vector<DominantSegmentRow> dominant_path;
   std::vector<int64_t> slice_dominant_cycles;          // per slice
   std::vector<DominantSegmentRow> qhas_dominant_path;  // QHAS's dominant_path_htp_0 as written
