@@ -36,17 +36,17 @@ void CheckArtifactsBelongTogether(Run& run, const model_import::QhasFacts& qhas,
   const bool trace = run.Has(ArtifactType::kOptrace) && !run.op_instances.empty();
   // Flat sets: hundreds of thousands of IDs are probed (node sets miss the
   // cache at every probe).
+  // Each set only when an artifact's IDs are to be looked up in it.
   absl::flat_hash_set<uint64_t> trace_ids;
   absl::flat_hash_set<uint32_t> trace_qnn_ids;
-  if (trace) {
+  if (trace && (!run.graph_nodes.empty() || !qhas.op_ids.empty())) {
     trace_ids.reserve(run.op_instances.size());
-    trace_qnn_ids.reserve(run.op_instances.size());
+    for (const auto& op : run.op_instances) trace_ids.insert(op.op_id);
   }
-  if (trace)
-    for (const auto& op : run.op_instances) {
-      trace_ids.insert(op.op_id);
-      trace_qnn_ids.insert(QnnOpIdOf(op.op_id));
-    }
+  if (trace && !run.profile_nodes.empty()) {
+    trace_qnn_ids.reserve(run.op_instances.size());
+    for (const auto& op : run.op_instances) trace_qnn_ids.insert(QnnOpIdOf(op.op_id));
+  }
   const std::string& trace_path = run.PathOf(ArtifactType::kOptrace);
 
   // The HTP graph's node IDs are the optrace's op IDs.

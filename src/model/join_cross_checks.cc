@@ -1,13 +1,11 @@
 // Cross-checks: wherever two artifacts give the same figure, both values and
 // whether they agree.  A disagreement is evidence, never corrected silently.
 #include <absl/container/flat_hash_map.h>
+#include <absl/container/flat_hash_set.h>
 #include <fmt/format.h>
 
 #include <cmath>
-#include <map>
 #include <string_view>
-#include <unordered_map>
-#include <unordered_set>
 
 #include "model/join.h"
 
@@ -114,7 +112,7 @@ void ProfileChecks(Run& run, const model_import::QhasFacts& qhas) {
   if (first.accelerator_cycles && run.figures.fine_source == Source::kOptrace) {
     // The profile lists only some QNN ops (not e.g. SystemService_0):
     // compare with the trace's work over the same QNN op ids.
-    std::unordered_set<uint32_t> listed;
+    absl::flat_hash_set<uint32_t> listed;
     for (uint32_t i = block.first_node; i < block.first_node + block.node_count; ++i)
       if (run.profile_nodes[i].op_id) listed.insert(*run.profile_nodes[i].op_id);
     int64_t trace_work = 0;
@@ -129,15 +127,19 @@ void ProfileChecks(Run& run, const model_import::QhasFacts& qhas) {
   }
   if (qhas.present && block.node_count) {
     // Join by QNN op id: OpId_<n> == low 32 bits of an instance ID.
-    std::unordered_map<uint32_t, std::string> name_of_op;
+    // The last row of each QNN op id names it, as the last row of each name
+    // gives its cycles.
+    absl::flat_hash_map<uint32_t, std::string_view> name_of_op;
+    name_of_op.reserve(qhas.instances.size());
     for (const auto& i : qhas.instances) name_of_op[QnnOpIdOf(i.op_id)] = i.qnn_op;
-    std::map<std::string, int64_t> qhas_cycles;
+    absl::flat_hash_map<std::string_view, int64_t> qhas_cycles;
+    qhas_cycles.reserve(qhas.qnn_op_rows.size());
     for (const auto& row : qhas.qnn_op_rows) qhas_cycles[row.name] = row.cycles;
     int agree = 0, compared = 0;
     std::vector<std::string> differing;
     for (uint32_t i = block.first_node; i < block.first_node + block.node_count; ++i) {
       const ProfileNodeRow& node = run.profile_nodes[i];
-      std::string name = node.qnn_op_name;
+      std::string_view name = node.qnn_op_name;
       if (node.op_id) {
         auto it = name_of_op.find(*node.op_id);
         if (it != name_of_op.end()) name = it->second;
@@ -170,7 +172,8 @@ void MemoryChecks(Run& run) {
       vtcm_write += t.vtcm_write_bytes;
     }
     // The HTP graph's mem_* params against QHAS, node by node.
-    std::unordered_map<uint64_t, const TrafficRow*> by_id;
+    absl::flat_hash_map<uint64_t, const TrafficRow*> by_id;
+    by_id.reserve(run.traffic.size());
     for (const auto& t : run.traffic) by_id[t.op_id] = &t;
     size_t compared = 0, agreeing = 0;
     for (const auto& node : run.graph_nodes) {

@@ -3,6 +3,7 @@
 // share a thread id) and traffic counters reported as 0 on every row.  Each
 // defect is a warning with a stable code, and the run keeps the figures the
 // other artifacts give (docs/metrics.md, "QHAS defects").
+#include <absl/container/flat_hash_map.h>
 #include <fmt/format.h>
 
 #include <unordered_map>
@@ -32,7 +33,8 @@ void MarkQhasStaging(Run& run, const model_import::QhasFacts& qhas) {
   if (qhas.instances.empty()) return;
   // Instances read from QHAS itself carry their own rows' marks (one per
   // core when cores share an op ID); the optrace's get them here.
-  std::unordered_map<uint64_t, OpInstanceRow*> by_id;
+  absl::flat_hash_map<uint64_t, OpInstanceRow*> by_id;
+  by_id.reserve(run.op_instances.size());
   for (auto& op : run.op_instances)
     if (op.source == Source::kOptrace) by_id.emplace(op.op_id, &op);
   for (const auto& row : qhas.instances) {

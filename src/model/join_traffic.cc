@@ -1,10 +1,11 @@
 // Per-op memory traffic: QHAS htp_op_instances (every executed op, one row
 // per slice, summed per op ID), else the HTP graph's mem_* node params
 // (compiled nodes only: DMA checkpoints, sync and output slices have none).
+#include <absl/container/flat_hash_map.h>
 #include <fmt/format.h>
 
-#include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "model/join.h"
@@ -25,33 +26,38 @@ bool OptraceCountsTraffic(const Run& run) {
 }
 
 void TrafficFromQhas(Run& run, const model_import::QhasFacts& qhas) {
-  {
-    std::map<uint64_t, size_t> row_of;
-    for (const auto& i : qhas.instances) {
-      auto [it, inserted] = row_of.try_emplace(i.op_id, run.traffic.size());
-      if (inserted) {
-        TrafficRow row;
-        row.op_id = i.op_id;
-        row.htp_op_type = run.strings.Intern(i.htp_op);
-        row.qnn_op_name = run.strings.Intern(i.qnn_op);
-        row.qnn_op_type = run.strings.Intern(i.qnn_op_type);
-        uint8_t flags = (i.dma ? kFlagDma : 0) | (i.dma_set ? kFlagDmaSet : 0) |
-                        (i.dma_wait ? kFlagDmaWait : 0) | (i.hmx ? kFlagUsesHmx : 0) |
-                        (i.hvx ? kFlagUsesHvx : 0) | (i.sync ? kFlagSync : 0);
-        row.category = ClassifyOp(i.htp_op, i.qnn_op_type, flags);
-        row.cycles = 0;
-        row.source = Source::kQhas;
-        run.traffic.push_back(row);
-      }
-      TrafficRow& row = run.traffic[it->second];
-      row.dram_read_bytes += i.dram_read_bytes;
-      row.dram_write_bytes += i.dram_write_bytes;
-      row.vtcm_read_bytes += i.vtcm_read_bytes;
-      row.vtcm_write_bytes += i.vtcm_write_bytes;
-      *row.cycles += i.cycles;
+  absl::flat_hash_map<uint64_t, size_t> row_of;
+  row_of.reserve(qhas.instances.size());
+  // A few distinct (HTP op, QNN type, flags) triples cover every op:
+  // classify each once.
+  absl::flat_hash_map<std::tuple<StringId, StringId, uint8_t>, OpCategory> category_of;
+  for (const auto& i : qhas.instances) {
+    auto [it, inserted] = row_of.try_emplace(i.op_id, run.traffic.size());
+    if (inserted) {
+      TrafficRow row;
+      row.op_id = i.op_id;
+      row.htp_op_type = run.strings.Intern(i.htp_op);
+      row.qnn_op_name = run.strings.Intern(i.qnn_op);
+      row.qnn_op_type = run.strings.Intern(i.qnn_op_type);
+      uint8_t flags = (i.dma ? kFlagDma : 0) | (i.dma_set ? kFlagDmaSet : 0) |
+                      (i.dma_wait ? kFlagDmaWait : 0) | (i.hmx ? kFlagUsesHmx : 0) |
+                      (i.hvx ? kFlagUsesHvx : 0) | (i.sync ? kFlagSync : 0);
+      auto [category, new_triple] =
+          category_of.try_emplace({row.htp_op_type, row.qnn_op_type, flags}, OpCategory::kCompute);
+      if (new_triple) category->second = ClassifyOp(i.htp_op, i.qnn_op_type, flags);
+      row.category = category->second;
+      row.cycles = 0;
+      row.source = Source::kQhas;
+      run.traffic.push_back(row);
     }
-    run.traffic_source = Source::kQhas;
+    TrafficRow& row = run.traffic[it->second];
+    row.dram_read_bytes += i.dram_read_bytes;
+    row.dram_write_bytes += i.dram_write_bytes;
+    row.vtcm_read_bytes += i.vtcm_read_bytes;
+    row.vtcm_write_bytes += i.vtcm_write_bytes;
+    *row.cycles += i.cycles;
   }
+  run.traffic_source = Source::kQhas;
 }
 
 void TrafficFromGraph(Run& run) {
