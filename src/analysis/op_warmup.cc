@@ -1,7 +1,9 @@
 #include "analysis/op_warmup.h"
 
+#include <absl/container/flat_hash_map.h>
+
 #include <algorithm>
-#include <map>
+#include <string_view>
 #include <utility>
 
 #include "analysis/statistics.h"
@@ -9,9 +11,11 @@
 namespace htpscope {
 namespace {
 
-// The key of a node across executions: its op ID when printed, else its name.
-std::pair<int64_t, std::string> NodeKey(const ProfileNodeRow& node) {
-  if (node.op_id) return {*node.op_id, ""};
+// The key of a node across executions: its op ID when printed, else its
+// name (a view into the run's node row).
+using NodeKey = std::pair<int64_t, std::string_view>;
+NodeKey KeyOf(const ProfileNodeRow& node) {
+  if (node.op_id) return {*node.op_id, {}};
   return {-1, node.qnn_op_name.empty() ? node.label : node.qnn_op_name};
 }
 
@@ -31,22 +35,30 @@ std::vector<OpWarmup> ComputeOpWarmup(const Run& run) {
     for (const auto& e : run.executions)  // executions built by hand may have no block
       if (e.graph == g && e.block < run.profile_blocks.size()) executions.push_back(&e);
     if (executions.size() < 2) continue;
-    std::map<std::pair<int64_t, std::string>, std::vector<int64_t>> cycles_by_node;
-    std::vector<std::pair<std::pair<int64_t, std::string>, const ProfileNodeRow*>> first_nodes;
+    // Each node's series of cycles, by first appearance; the nodes of the
+    // first execution in its order.
+    absl::flat_hash_map<NodeKey, uint32_t> series_of;
+    std::vector<std::vector<int64_t>> series_by_node;
+    std::vector<std::pair<uint32_t, const ProfileNodeRow*>> first_nodes;
     for (size_t x = 0; x < executions.size(); ++x) {
       const ProfileBlockRow& block = run.profile_blocks[executions[x]->block];
+      if (x == 0) series_of.reserve(block.node_count);
       for (uint32_t i = block.first_node; i < block.first_node + block.node_count; ++i) {
         const ProfileNodeRow& node = run.profile_nodes[i];
-        auto key = NodeKey(node);
-        auto& series = cycles_by_node[key];
-        if (x == 0 && series.empty()) first_nodes.emplace_back(key, &node);
+        auto [it, inserted] =
+            series_of.try_emplace(KeyOf(node), static_cast<uint32_t>(series_by_node.size()));
+        if (inserted) {
+          series_by_node.emplace_back();
+          if (x == 0) first_nodes.emplace_back(it->second, &node);
+        }
+        std::vector<int64_t>& series = series_by_node[it->second];
         // Only a node present in every earlier execution extends its series.
         if (series.size() == x) series.push_back(node.cycles);
       }
     }
     const size_t begin = out.size();
-    for (const auto& [key, node] : first_nodes) {
-      const std::vector<int64_t>& series = cycles_by_node[key];
+    for (const auto& [index, node] : first_nodes) {
+      const std::vector<int64_t>& series = series_by_node[index];
       OpWarmup w;
       w.graph = g;
       w.name = node->qnn_op_name.empty() ? node->label : node->qnn_op_name;
