@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -86,6 +87,28 @@ TEST(DiffCommand, BadInputExitsTwoWithFileAndLine) {
   EXPECT_EQ(RunHtpscope("diff --a " + dir).status, 2);
   // A gate naming a figure the stage diff does not have.
   EXPECT_EQ(RunHtpscope("diff --stages " + a + " " + a + " --fail-on 'wall_us>+5%'").status, 2);
+}
+
+// The two sides load at the same time; the error is still side A's when
+// both are bad, even when B's (a few bytes) fails long before A's (a
+// truncated trace, found bad at its end).
+TEST(DiffCommand, SideAsErrorComesFirstThoughTheSidesLoadTogether) {
+  std::string dir = TempDir("diff_cli_error_order");
+  std::ifstream in(std::string(HTPSCOPE_SOURCE_DIR) + "/examples/synthetic_run/chrometrace.json",
+                   std::ios::binary);
+  std::string trace((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_GT(trace.size(), 1000u);
+  std::string a = WriteFile(dir, "truncated.json", trace.substr(0, trace.size() - 100));
+  std::string b = WriteFile(dir, "tiny.json", "{\"header\": [");
+  Result r = RunHtpscope("diff " + a + " " + b);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.out.find("truncated.json"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("tiny.json"), std::string::npos) << r.out;
+  // A sound, B bad: B's error.
+  const std::string run = std::string(HTPSCOPE_SOURCE_DIR) + "/examples/synthetic_run";
+  r = RunHtpscope("diff " + run + " " + b);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.out.find("tiny.json"), std::string::npos) << r.out;
 }
 
 TEST(DiffCommand, CorpusPairJsonAndGates) {

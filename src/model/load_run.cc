@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <functional>
 #include <future>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -237,7 +238,15 @@ Run LoadRun(const std::vector<std::string>& inputs, const LoadOptions& options) 
   std::vector<std::string> input_warnings;
   std::vector<RunInputFile> files = ExpandRunInputs(inputs, &run.skipped, &input_warnings);
   for (auto& w : input_warnings) model_import::Warn(run, "input", std::move(w));
-  ReadArtifacts read = ReadAll(files, run);
+  ReadArtifacts read;
+  {
+    // Runs loaded at the same time (diff's two sides) read their files in
+    // turn: each read already uses every core, and the input layer's
+    // warnings are taken by file name, which both may share.
+    static std::mutex one_read_at_a_time;
+    std::lock_guard<std::mutex> lock(one_read_at_a_time);
+    read = ReadAll(files, run);
+  }
   if (run.artifacts.empty())
     throw InputError(run.label, NoArtifactProblem(files.size(), run.skipped));
   // The optrace first: its string pool becomes the run's.

@@ -128,6 +128,8 @@ struct LoadOptions {
 // when two files of the same kind are given (which one is meant is
 // ambiguous), when no file is an artifact (an empty directory included), or
 // when the artifacts do not belong to one run (unless options.allow_mismatch).
+// Thread-safe: runs loaded at the same time read their files in turn, and
+// each one's import and join overlap the other's reading.
 Run LoadRun(const std::vector<std::string>& inputs, const LoadOptions& options = {});
 
 }  // namespace htpscope
