@@ -8,6 +8,7 @@
 // finished ones included, so memory stays bounded whatever the file size.
 #pragma once
 
+#include <algorithm>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -47,7 +48,31 @@ struct ChunkMergeInfo {
     if (!expected_total_bytes || !length || expected_total_bytes < end_offset) return 0;
     return static_cast<double>(expected_total_bytes - end_offset) / static_cast<double>(length);
   }
+
+  // The final size of an array that holds `merged_after` elements once this
+  // chunk's `from_chunk` are merged: the larger of two extrapolations, as
+  // dense as the file so far, or as dense as this chunk till the end (an
+  // array's elements may start late, in a section of their own); 0 when the
+  // file's size is unknown.  An overestimate costs address space only.
+  size_t ExpectedCount(size_t merged_after, size_t from_chunk) const {
+    const double so_far = static_cast<double>(merged_after) * growth();
+    const double from_here =
+        static_cast<double>(merged_after) + static_cast<double>(from_chunk) * chunks_remaining();
+    return growth() > 0 ? static_cast<size_t>(std::max(so_far, from_here) * 1.05) : 0;
+  }
 };
+
+// Makes room in `array` for the `more` elements a chunk adds, growing it
+// once to its extrapolated final size (ChunkMergeInfo::ExpectedCount), else
+// by doubling: geometric growth alone copies every element to fresh pages at
+// each step, with the old and new arrays both resident at the peak;
+// capacity never touched costs no memory.
+template <typename T>
+void ReserveForChunk(std::vector<T>* array, size_t more, const ChunkMergeInfo& info) {
+  const size_t needed = array->size() + more;
+  if (needed <= array->capacity()) return;
+  array->reserve(std::max({needed, info.ExpectedCount(needed, more), 2 * array->capacity()}));
+}
 
 // The file sizes a reader knows before streaming, for ChunkMergeInfo.
 struct StreamedFileSize {

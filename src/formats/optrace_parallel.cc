@@ -10,17 +10,6 @@
 namespace htpscope::optrace_internal {
 namespace {
 
-// Makes room for `more` elements.  `expected_total` (0: unknown) is the
-// final size extrapolated from the bytes read so far: reserving it once
-// avoids the copies of geometric growth, whose old and new arrays are both
-// resident at the peak; capacity never touched costs no memory.
-template <typename T>
-void Reserve(std::vector<T>* v, size_t more, size_t expected_total) {
-  const size_t needed = v->size() + more;
-  if (needed <= v->capacity()) return;
-  v->reserve(std::max({needed, expected_total, 2 * v->capacity()}));
-}
-
 // Appends `from` to `to`, mapping each element's string id `name` through
 // `id_map` (a chunk's pool ids to the merged pool's).
 template <typename T>
@@ -61,27 +50,14 @@ void MergeChunk(OptracePart&& chunk, Optrace* into, ProvisionalOrigin* origin,
   }
   ShiftTimes(&part, origin->cycles);
 
-  // The larger of two extrapolations: as dense as the file so far, or as
-  // dense as this chunk till the end.  Events come in sections (formats
-  // §1.8: ops, then flows, then counters), so an array's first elements may
-  // come late; the first alone would grow it by doubling from there, each
-  // step copied to fresh pages.  An overestimate costs address space only.
-  auto expected = [&](size_t merged_after, size_t from_part) {
-    const double growth = info.growth();
-    const double so_far = static_cast<double>(merged_after) * growth;
-    const double from_here = static_cast<double>(merged_after) +
-                             static_cast<double>(from_part) * info.chunks_remaining();
-    return growth > 0 ? static_cast<size_t>(std::max(so_far, from_here) * 1.05) : 0;
-  };
   // The pool's hash index is written when reserved, so it is reserved
   // from the density so far only.
-  into->strings.Reserve(expected(into->strings.size() + part.strings.size(), 0));
+  into->strings.Reserve(info.ExpectedCount(into->strings.size() + part.strings.size(), 0));
   const std::vector<StringId> id_map = into->strings.InternAll(part.strings);
 
   // Every array grows once to its extrapolated size, not by doubling.
   auto reserve = [&](auto* into_array, const auto& part_array) {
-    Reserve(into_array, part_array.size(),
-            expected(into_array->size() + part_array.size(), part_array.size()));
+    ReserveForChunk(into_array, part_array.size(), info);
   };
   reserve(&into->dims, part.dims);
   reserve(&into->input_ids, part.input_ids);
