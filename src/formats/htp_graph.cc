@@ -229,7 +229,8 @@ struct GraphPart {
 
 // Adds `item` to `map` under its id; a second one is an error.
 template <typename T>
-void Insert(JsonReader& reader, std::map<uint64_t, T>* map, T&& item, std::string_view section) {
+void Insert(JsonReader& reader, absl::btree_map<uint64_t, T>* map, T&& item,
+            std::string_view section) {
   const uint64_t id = item.id;
   const auto size = map->size();
   // Ids come sorted in real files: a hint at the end inserts in O(1).

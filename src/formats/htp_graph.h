@@ -6,6 +6,7 @@
 // tensor's id, so "input tensor id is a node" is a node->node edge.
 #pragma once
 
+#include <absl/container/btree_map.h>
 #include <absl/container/flat_hash_map.h>
 
 #include <cstddef>
@@ -110,8 +111,8 @@ struct HtpTensor {
 struct HtpGraph {
   std::string path;
   std::string version;
-  std::map<uint64_t, HtpNode> nodes;
-  std::map<uint64_t, HtpTensor> tensors;
+  absl::btree_map<uint64_t, HtpNode> nodes;
+  absl::btree_map<uint64_t, HtpTensor> tensors;
   std::vector<std::string> op_types;
   uint64_t chunks_parsed = 0;  // chunks of nodes or tensors parsed in parallel; 0 when parsed whole
 };
