@@ -184,6 +184,21 @@ class FieldReader {
     }
   }
 
+  // Calls fn(value v, size_t index) for every element of member `key`'s
+  // array `v` (errors as JsonReader::Array and Elements word them).
+  template <typename Fn>
+  void Elements(value v, std::string_view key, Fn&& fn) {
+    simdjson::ondemand::array a;
+    if (auto err = v.get_array().get(a))
+      reader_.Fail(err, fmt::format("{}: expected an array", Path(key)));
+    size_t index = 0;
+    for (auto element : a) {
+      value e;
+      if (auto err = element.get(e)) reader_.Fail(err, Path(key));
+      fn(e, index++);
+    }
+  }
+
   int64_t Int(value v, std::string_view key) {
     int64_t out = 0;
     if (auto err = GetInteger(v, &out))

@@ -79,7 +79,6 @@ QhasOpAggregate ReadAggregate(FieldReader<Where>& row, object& o) {
 template <typename Where>
 QhasOpInstance ReadInstance(FieldReader<Where>& row, object& o) {
   QhasOpInstance i;
-  JsonReader& reader = row.reader();
   row.Fields(o, [&](std::string_view key, value v) {
     // One byte rules out most keys before a full compare.
     switch (key.empty() ? '\0' : key.front()) {
@@ -93,9 +92,7 @@ QhasOpInstance ReadInstance(FieldReader<Where>& row, object& o) {
         if (key == "dtype") {
           i.dtype = std::string(row.String(v, key));
         } else if (key == "dims") {
-          const std::string ctx = row.Path(key);
-          auto dims = reader.Array(v, ctx);
-          reader.Elements(dims, ctx, [&](value d, size_t) { i.dims.push_back(row.Count(d, key)); });
+          row.Elements(v, key, [&](value d, size_t) { i.dims.push_back(row.Count(d, key)); });
         } else if (key == "dma_wait") {
           i.dma_wait = row.Bool(v, key);
         } else if (key == "dma_set") {
@@ -119,10 +116,7 @@ QhasOpInstance ReadInstance(FieldReader<Where>& row, object& o) {
         return;
       case 'i':
         if (key == "input_nodes") {
-          const std::string ctx = row.Path(key);
-          auto ids = reader.Array(v, ctx);
-          reader.Elements(ids, ctx,
-                          [&](value d, size_t) { i.input_ids.push_back(row.HexId(d, key)); });
+          row.Elements(v, key, [&](value d, size_t) { i.input_ids.push_back(row.HexId(d, key)); });
         }
         return;
       case 'n':

@@ -95,6 +95,14 @@ TEST(QhasErrors, BadIdAndWrongType) {
             std::string::npos)
       << e;
   EXPECT_NE(e.find("q.json: at byte"), std::string::npos) << e;
+  // An instance's arrays: the member's path, composed only for the message.
+  e = error_of(
+      R"json({"header": {"artifact_type": "QHAS"}, "data": {"htp_op_instances": {"data": [{"dims": [1]}, {"dims": 5}]}}})json");
+  EXPECT_NE(e.find("htp_op_instances.data[1].dims: expected an array"), std::string::npos) << e;
+  e = error_of(
+      R"json({"header": {"artifact_type": "QHAS"}, "data": {"htp_op_instances": {"data": [{"input_nodes": ["0x1", 2]}]}}})json");
+  EXPECT_NE(e.find("htp_op_instances.data[0].input_nodes: expected a string"), std::string::npos)
+      << e;
 }
 
 TEST(QhasParse, MissingSectionsAreWarnedNotGuessed) {
