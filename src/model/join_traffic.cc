@@ -27,7 +27,8 @@ bool OptraceCountsTraffic(const Run& run) {
 
 void TrafficFromQhas(Run& run, const model_import::QhasFacts& qhas) {
   absl::flat_hash_map<uint64_t, size_t> row_of;
-  row_of.reserve(qhas.instances.size());
+  row_of.reserve(qhas.op_ids.size());
+  run.traffic.reserve(run.traffic.size() + qhas.op_ids.size());
   // A few distinct (HTP op, QNN type, flags) triples cover every op:
   // classify each once.
   absl::flat_hash_map<std::tuple<StringId, StringId, uint8_t>, OpCategory> category_of;
