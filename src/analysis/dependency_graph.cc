@@ -192,8 +192,8 @@ DependencyGraph BuildDependencyGraph(const Run& run) {
         continue;
       }
       if (p.first->tid == 1) continue;
-      auto from = by_end.find(std::pair{p.first->tid, p.first->ts_cycle});
-      auto to = by_start.find(std::pair{p.second->tid, p.second->ts_cycle});
+      auto from = by_end.find(std::pair{p.first->tid, p.first->ts_cycles});
+      auto to = by_start.find(std::pair{p.second->tid, p.second->ts_cycles});
       if (from == by_end.end() || to == by_start.end()) {
         ++g.flows_unmatched;
         continue;

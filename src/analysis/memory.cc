@@ -26,9 +26,9 @@ std::optional<CounterPeak> PeakOf(const Run& run, const std::string& name,
   // Samples are in file order; the peak's cycle is the earliest sample at the maximum.
   for (const auto& s : track->samples) {
     if (first || s.value > peak.peak_bytes ||
-        (s.value == peak.peak_bytes && s.ts_cycle < peak.peak_cycle)) {
+        (s.value == peak.peak_bytes && s.ts_cycles < peak.peak_cycle)) {
       peak.peak_bytes = s.value;
-      peak.peak_cycle = s.ts_cycle;
+      peak.peak_cycle = s.ts_cycles;
       first = false;
     }
   }
@@ -44,7 +44,7 @@ void PeakAndCounters(const Run& run, MemoryView* out) {
     if (!origin)
       for (const auto& track : run.counters)
         for (const auto& s : track.samples)
-          origin = origin ? std::min(*origin, s.ts_cycle) : s.ts_cycle;
+          origin = origin ? std::min(*origin, s.ts_cycles) : s.ts_cycles;
     out->peak_vtcm = PeakOf(run, "VTCM alloc", origin);
     if (out->peak_vtcm) {
       out->peak_vtcm_source = "optrace \"VTCM alloc\" counter";

@@ -20,6 +20,7 @@
 
 #include "base/op_vocabulary.h"
 #include "base/string_pool.h"
+#include "base/trace_rows.h"
 
 namespace htpscope {
 
@@ -58,22 +59,6 @@ struct NonExecutedTensor {
   uint64_t id = 0;
   StringId name = StringPool::kEmpty;
   int64_t ts_cycles = 0;  // relative ts as written (synthetic placement)
-};
-
-// One sample of a counter track (`ph: "C"`, value under key "").
-struct CounterSample {
-  int64_t ts_cycles = 0;  // absolute cycles
-  int64_t value = 0;      // bytes for the VTCM/DRAM counters
-};
-
-// One end of a flow arrow (`ph: "s"` / `"f"`).
-struct FlowPoint {
-  uint64_t flow_id = 0;
-  int64_t ts_cycles = 0;  // absolute cycles
-  uint32_t pid = 0;
-  uint32_t tid = 0;
-  StringId category = StringPool::kEmpty;  // "input_output" or "sequencer"
-  bool is_start = false;
 };
 
 // A process's metadata (formats §1.3): its "process_name" and

@@ -110,6 +110,20 @@ TEST(DominantPath, MatchesACycleByCycleReferenceOnRandomSlices) {
   }
 }
 
+// The run keeps the path (the SQL/Python dominant_path table) even when
+// no op's DPC needed it: on the example QHAS gives every multi-slice DPC,
+// and the path still covers the graph wall exactly.
+TEST(DominantPath, TheRunKeepsThePathEvenWhenQhasGaveEveryDpc) {
+  htpscope::Run run = LoadRun({std::string(HTPSCOPE_SOURCE_DIR) + "/examples/synthetic_run"});
+  ASSERT_TRUE(run.Has(ArtifactType::kQhas));
+  for (const auto& op : run.op_instances) EXPECT_NE(op.dpc_basis, DpcBasis::kReconstructed);
+  ASSERT_FALSE(run.dominant_path.empty());
+  int64_t covered = 0;
+  for (const auto& seg : run.dominant_path) covered += seg.cycles();
+  EXPECT_EQ(covered, *run.figures.graph_wall_cycles);
+  EXPECT_EQ(run.slice_dominant_cycles.size(), run.slices.size());
+}
+
 // QHAS's dominant_path_htp_0 is reproduced row for row from the optrace on
 // every corpus run, and so are the per-slice dominant-path cycles QHAS gives
 // each htp_op_instances row (one row per slice) — which the optrace itself

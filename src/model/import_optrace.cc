@@ -203,17 +203,9 @@ void ImportOptrace(Optrace&& trace, Run& run) {
   run.dims = std::move(trace.dims);
   run.input_ids = std::move(trace.input_ids);
   run.counters.reserve(trace.counters.size());
-  for (auto& [name, samples] : trace.counters) {
-    CounterTrack& track = run.counters.emplace_back();
-    track.name = name;
-    track.samples.reserve(samples.size());
-    for (const auto& s : samples) track.samples.push_back({s.ts_cycles, s.value});
-  }
+  for (auto& [name, samples] : trace.counters) run.counters.push_back({name, std::move(samples)});
   trace.counters.clear();
-  run.flows.reserve(trace.flows.size());
-  for (const auto& f : trace.flows)
-    run.flows.push_back({f.flow_id, f.ts_cycles, f.pid, f.tid, f.category, f.is_start});
-  std::vector<FlowPoint>().swap(trace.flows);
+  run.flows = std::move(trace.flows);
   run.non_executed.reserve(trace.non_executed.size());
   for (const auto& t : trace.non_executed) run.non_executed.push_back({t.id, t.name});
   std::vector<NonExecutedTensor>().swap(trace.non_executed);

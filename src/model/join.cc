@@ -188,7 +188,7 @@ void BuildFigures(Run& run) {
     for (const auto& sample : track.samples)
       if (!f.peak_vtcm_bytes || sample.value > *f.peak_vtcm_bytes) {
         f.peak_vtcm_bytes = sample.value;
-        f.peak_vtcm_cycle = sample.ts_cycle;
+        f.peak_vtcm_cycle = sample.ts_cycles;
         f.peak_vtcm_source = Source::kOptrace;
       }
   }

@@ -15,6 +15,7 @@
 
 #include "base/op_vocabulary.h"
 #include "base/string_pool.h"
+#include "base/trace_rows.h"
 
 namespace htpscope {
 
@@ -212,24 +213,15 @@ struct UnitRow {
   std::string qhas_type;  // QHAS resource type as written ("HMX", "HVX", "UNK"); "" without QHAS
 };
 
-struct CounterSampleRow {
-  int64_t ts_cycle = 0;  // absolute
-  int64_t value = 0;     // bytes for the VTCM/DRAM counters
-};
+// A counter sample and a flow end, as the optrace reader makes them
+// (base/trace_rows.h): moved into the run, not copied.
+using CounterSampleRow = CounterSample;
+using FlowRow = FlowPoint;
 
 // One counter track of the optrace ("VTCM alloc", "DRAM read", ...).
 struct CounterTrack {
   std::string name;
   std::vector<CounterSampleRow> samples;  // in file order
-};
-
-// One end of an optrace flow arrow (`ph: "s"` / `"f"`).
-struct FlowRow {
-  uint64_t flow_id = 0;
-  int64_t ts_cycle = 0;  // absolute
-  uint32_t pid = 0, tid = 0;
-  StringId category = StringPool::kEmpty;  // "input_output" or "sequencer"
-  bool is_start = false;
 };
 
 // The name the optrace gives a hardware thread of the overview process

@@ -357,18 +357,19 @@ std::vector<TimelineBar> DownsampleThreadSlices(const std::vector<SliceRow>& sli
 std::vector<CounterPoint> DownsampleCounter(const std::vector<CounterSampleRow>& samples,
                                             int64_t origin_cycles, double pixel_cycles) {
   std::vector<CounterSampleRow> sorted = samples;
-  std::stable_sort(
-      sorted.begin(), sorted.end(),
-      [](const CounterSampleRow& a, const CounterSampleRow& b) { return a.ts_cycle < b.ts_cycle; });
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const CounterSampleRow& a, const CounterSampleRow& b) {
+                     return a.ts_cycles < b.ts_cycles;
+                   });
   std::vector<CounterPoint> points;
   int64_t column = 0;
   for (const auto& s : sorted) {
     int64_t c = pixel_cycles > 0
                     ? static_cast<int64_t>(std::floor(
-                          static_cast<double>(s.ts_cycle - origin_cycles) / pixel_cycles))
-                    : s.ts_cycle;
+                          static_cast<double>(s.ts_cycles - origin_cycles) / pixel_cycles))
+                    : s.ts_cycles;
     if (points.empty() || c != column) {
-      points.push_back({s.ts_cycle, s.value, s.value, s.value});
+      points.push_back({s.ts_cycles, s.value, s.value, s.value});
       column = c;
       continue;
     }

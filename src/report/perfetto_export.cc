@@ -439,7 +439,7 @@ class Writer {
                   Kind::kPhaseEnd, Kind::kPhaseInstant, i);
     for (uint32_t c = 0; c < run_.counters.size(); ++c)
       for (uint32_t s = 0; s < run_.counters[c].samples.size(); ++s)
-        events.push_back({ToNs(run_.counters[c].samples[s].ts_cycle), 2, 0, Kind::kCounter, c, s});
+        events.push_back({ToNs(run_.counters[c].samples[s].ts_cycles), 2, 0, Kind::kCounter, c, s});
     std::stable_sort(events.begin(), events.end(), [](const Event& a, const Event& b) {
       if (a.ts_ns != b.ts_ns) return a.ts_ns < b.ts_ns;
       if (a.order != b.order) return a.order < b.order;

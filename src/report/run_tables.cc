@@ -299,7 +299,7 @@ std::vector<RunTable> MakeTables() {
                 Int("ts_cycle", "absolute HTP cycle",
                     [](const Run& r, size_t i, CellSink& s) {
                       for (const auto& track : r.counters) {
-                        if (i < track.samples.size()) return s.Int(track.samples[i].ts_cycle);
+                        if (i < track.samples.size()) return s.Int(track.samples[i].ts_cycles);
                         i -= track.samples.size();
                       }
                       s.Null();
