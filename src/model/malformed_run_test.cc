@@ -209,5 +209,25 @@ TEST(MalformedRun, CyclesSummingPast2To63AreAnErrorNotAWrappedFigure) {
   }
 }
 
+// The same refusal while the HTP graph of the run is still being imported
+// beside the optrace: the error comes out whole, the graph's import is
+// waited for (ASan would see its writes into a freed run).
+TEST(MalformedRun, TheOptracesErrorWaitsForTheGraphImportedBesideIt) {
+  std::vector<testing_support::FakeSlice> slices;
+  std::vector<testing_support::FakeNode> nodes;
+  for (int i = 0; i < 12; ++i)
+    slices.push_back({static_cast<uint64_t>(0x100 + i), "big", "q::Conv", "uses_hvx",
+                      static_cast<uint32_t>(512 + i % 4), 0, 900000000000000000LL});
+  for (uint64_t i = 0; i < 20000; ++i) nodes.push_back({0x100 + i, "Conv", "big", {}});
+  try {
+    testing_support::FakeRun(testing_support::OptraceJson(slices),
+                             testing_support::HtpGraphJson(nodes, {}));
+    FAIL() << "a wrapped sum was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(e.file().find("fake_trace.json"), std::string::npos) << e.what();
+    EXPECT_NE(e.problem().find("sum past 2^63"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace htpscope
