@@ -3,10 +3,10 @@
 // the readers that sees their structs).
 #pragma once
 
+#include <absl/container/flat_hash_map.h>
 #include <fmt/format.h>
 
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
 
 #include "base/checked_math.h"
@@ -25,7 +25,7 @@ struct QhasFacts {
   bool present = false;
   std::string path;
   // Σ num_dominant_path_cycles over each op ID's rows (one row per slice).
-  std::unordered_map<uint64_t, int64_t> dpc_by_op;
+  absl::flat_hash_map<uint64_t, int64_t> dpc_by_op;
   std::vector<uint64_t> op_ids;  // distinct, sorted
   // qnn_op_instances_nodes and htp_op_types rows, for the fine view when
   // there is no optrace (and the QHAS cross-checks when there is).

@@ -182,6 +182,8 @@ QhasFacts ImportQhas(Qhas&& qhas, Run& run) {
     core.lists_complete = (core.qnn_nodes == 0 || core.listed_qnn_nodes >= core.qnn_nodes) &&
                           (core.htp_nodes == 0 || core.listed_htp_nodes >= core.htp_nodes);
   }
+  facts.dpc_by_op.reserve(qhas.htp_op_instances.size());
+  facts.op_ids.reserve(qhas.htp_op_instances.size());
   for (const auto& i : qhas.htp_op_instances) {
     facts.dpc_by_op[i.op_id] += i.dominant_path_cycles;
     facts.op_ids.push_back(i.op_id);
