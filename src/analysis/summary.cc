@@ -120,14 +120,16 @@ Summary Summarize(const Run& run, const SummaryOptions& options) {
   Summary out;
   out.run = &run;
   out.warnings = run.warnings;
-  // The longest part (it may rebuild the dominant path) runs beside the
-  // rest (or last, when no thread can be started); every part only reads
-  // the run.
+  // The longest parts run beside the rest (or when waited for, when no
+  // thread can be started); every part only reads the run.
   std::future<std::optional<PathByUnit>> path_by_unit = std::async(
       std::launch::async | std::launch::deferred, [&run] { return ComputePathByUnit(run); });
+  // The profile's per-op warm-up (every node of every execution) beside
+  // the optrace's and QHAS's tables.
+  std::future<std::vector<OpWarmup>> op_warmup = std::async(
+      std::launch::async | std::launch::deferred, [&run] { return ComputeOpWarmup(run); });
   out.clock = ChooseClock(run, options);
   BuildCoarse(run, &out);
-  out.op_warmup = ComputeOpWarmup(run);
   out.op_rollup = ComputeOpRollup(run);
   out.traffic = TrafficByQnnOp(run);
   if (out.traffic)  // for the read hit ratio, the ops that read the most from DRAM first
@@ -136,6 +138,7 @@ Summary Summarize(const Run& run, const SummaryOptions& options) {
                        return a.bytes.dram_read > b.bytes.dram_read;
                      });
   out.path_by_unit = path_by_unit.get();
+  out.op_warmup = op_warmup.get();
   if (run.figures.fine_source == Source::kOptrace || run.figures.fine_source == Source::kQhas)
     BuildCategories(run, &out);
   if (run.figures.fine_source == Source::kOptrace || run.figures.fine_source == Source::kQhas) {
