@@ -250,13 +250,14 @@ Run LoadRun(const std::vector<std::string>& inputs, const LoadOptions& options) 
   if (run.artifacts.empty())
     throw InputError(run.label, NoArtifactProblem(files.size(), run.skipped));
   // The HTP graph fills only its own two tables (no strings, no warnings):
-  // it is imported, and its reader's nodes freed, beside the optrace and
-  // QHAS imports.  The future, destroyed first, waits for it on a throw.
+  // it is imported beside the optrace and QHAS imports.  Its reader's nodes
+  // are freed here, after: freed on that thread they stayed resident (20 MB
+  // more at report's peak on the 80k-op directory).  The future, destroyed
+  // first, waits for the import on a throw.
   std::future<void> graph_imported;
   if (read.htp_graph)
     graph_imported = std::async(std::launch::async | std::launch::deferred, [&read, &run] {
       model_import::ImportHtpGraph(std::move(*read.htp_graph), run);
-      read.htp_graph.reset();
     });
   // The optrace first: its string pool becomes the run's.
   if (read.optrace) model_import::ImportOptrace(std::move(*read.optrace), run);
@@ -265,6 +266,7 @@ Run LoadRun(const std::vector<std::string>& inputs, const LoadOptions& options) 
   if (read.qhas) qhas = model_import::ImportQhas(std::move(*read.qhas), run);
   read.qhas.reset();
   if (graph_imported.valid()) graph_imported.get();
+  read.htp_graph.reset();
   if (read.profile) model_import::ImportProfile(std::move(*read.profile), run);
   if (read.runtrace) model_import::ImportRuntrace(std::move(*read.runtrace), run);
   JoinRun(run, qhas, options);
