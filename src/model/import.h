@@ -36,8 +36,9 @@ struct QhasFacts {
 };
 
 // Moves the optrace's strings, slices, counters, flows and tensors into
-// `run` (slices joined into op instances by op ID).  Reader warnings go to
-// run.warnings.
+// `run` (slices joined into op instances by op ID) and reconstructs its
+// dominant path (run.dominant_path, run.slice_dominant_cycles).  Reader
+// warnings go to run.warnings.
 void ImportOptrace(Optrace&& trace, Run& run);
 
 // Fills run.qhas_cores, run.qhas_dominant_path and, when the run has no
