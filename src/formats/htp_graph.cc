@@ -342,10 +342,8 @@ std::optional<HtpGraph> ReadStreamed(const std::string& path, const ReadHtpGraph
       [&](GraphPart&& part, const ChunkMergeInfo& info) {
         while (parts.size() <= info.container) parts.emplace_back();
         GraphPart& into = parts[info.container];
-        ReserveForChunk(&into.nodes, part.nodes.size(), info);
-        for (HtpNode& n : part.nodes) into.nodes.push_back(std::move(n));
-        ReserveForChunk(&into.tensors, part.tensors.size(), info);
-        for (HtpTensor& t : part.tensors) into.tensors.push_back(std::move(t));
+        AppendChunk(std::move(part.nodes), &into.nodes, info);
+        AppendChunk(std::move(part.tensors), &into.tensors, info);
         ++chunks;
       });
   if (!ok) return std::nullopt;

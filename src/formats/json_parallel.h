@@ -74,6 +74,14 @@ void ReserveForChunk(std::vector<T>* array, size_t more, const ChunkMergeInfo& i
   array->reserve(std::max({needed, info.ExpectedCount(needed, more), 2 * array->capacity()}));
 }
 
+// Moves a chunk's elements `from` to the end of `to`, reserved as
+// ReserveForChunk reserves.
+template <typename T>
+void AppendChunk(std::vector<T>&& from, std::vector<T>* to, const ChunkMergeInfo& info) {
+  ReserveForChunk(to, from.size(), info);
+  for (T& item : from) to->push_back(std::move(item));
+}
+
 // The file sizes a reader knows before streaming, for ChunkMergeInfo.
 struct StreamedFileSize {
   uint64_t plain_bytes = 0;       // a plain file's size; 0 for gzip

@@ -176,13 +176,9 @@ std::optional<Qhas> ReadStreamed(const std::string& path, const ReadQhasOptions&
       [&](QhasRows&& part, const ChunkMergeInfo& info) {
         while (rows.size() <= info.container) rows.emplace_back();
         QhasRows& into = rows[info.container];
-        auto merge = [&info](auto& from, auto* to) {
-          ReserveForChunk(to, from.size(), info);
-          for (auto& item : from) to->push_back(std::move(item));
-        };
-        merge(part.aggregates, &into.aggregates);
-        merge(part.instances, &into.instances);
-        merge(part.path, &into.path);
+        AppendChunk(std::move(part.aggregates), &into.aggregates, info);
+        AppendChunk(std::move(part.instances), &into.instances, info);
+        AppendChunk(std::move(part.path), &into.path, info);
         ++chunks;
       });
   if (!ok) return std::nullopt;
