@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <future>
 #include <memory>
-#include <unordered_map>
 
 #include "model/dominant_path.h"
 #include "model/import.h"
@@ -142,17 +141,8 @@ void JoinSlices(const Optrace& trace, Run& run) {
     op.on_hvx_thread = op.on_hvx_thread || unit == UnitKind::kHvx;
     walk.push_back(i);
   }
-  // A few distinct (HTP type, QNN type, flags) triples cover every op:
-  // classify each triple once.
-  std::unordered_map<uint64_t, OpCategory> category_of;
-  for (auto& op : ops) {
-    const uint64_t key = (static_cast<uint64_t>(op.htp_op_type) << 40) ^
-                         (static_cast<uint64_t>(op.qnn_op_type) << 8) ^ op.flags;
-    auto [it, inserted] = category_of.try_emplace(key, OpCategory::kCompute);
-    if (inserted || trace.strings.size() >= (1u << 24))  // key not unique: classify each op
-      it->second = ClassifyOp(trace.Str(op.htp_op_type), trace.Str(op.qnn_op_type), op.flags);
-    op.category = it->second;
-  }
+  OpClassifier classify(trace.strings);
+  for (auto& op : ops) op.category = classify(op.htp_op_type, op.qnn_op_type, op.flags);
   std::sort(ops.begin(), ops.end(), [](const OpInstanceRow& a, const OpInstanceRow& b) {
     return a.first_start_cycle != b.first_start_cycle ? a.first_start_cycle < b.first_start_cycle
                                                       : a.op_id < b.op_id;

@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "model/join.h"
@@ -29,9 +28,7 @@ void TrafficFromQhas(Run& run, const model_import::QhasFacts& qhas) {
   absl::flat_hash_map<uint64_t, size_t> row_of;
   row_of.reserve(qhas.op_ids.size());
   run.traffic.reserve(run.traffic.size() + qhas.op_ids.size());
-  // A few distinct (HTP op, QNN type, flags) triples cover every op:
-  // classify each once.
-  absl::flat_hash_map<std::tuple<StringId, StringId, uint8_t>, OpCategory> category_of;
+  OpClassifier classify(run.strings);
   for (const auto& i : qhas.instances) {
     auto [it, inserted] = row_of.try_emplace(i.op_id, run.traffic.size());
     if (inserted) {
@@ -43,10 +40,7 @@ void TrafficFromQhas(Run& run, const model_import::QhasFacts& qhas) {
       uint8_t flags = (i.dma ? kFlagDma : 0) | (i.dma_set ? kFlagDmaSet : 0) |
                       (i.dma_wait ? kFlagDmaWait : 0) | (i.hmx ? kFlagUsesHmx : 0) |
                       (i.hvx ? kFlagUsesHvx : 0) | (i.sync ? kFlagSync : 0);
-      auto [category, new_triple] =
-          category_of.try_emplace({row.htp_op_type, row.qnn_op_type, flags}, OpCategory::kCompute);
-      if (new_triple) category->second = ClassifyOp(i.htp_op, i.qnn_op_type, flags);
-      row.category = category->second;
+      row.category = classify(row.htp_op_type, row.qnn_op_type, flags);
       row.cycles = 0;
       row.source = Source::kQhas;
       run.traffic.push_back(row);

@@ -78,6 +78,13 @@ OpCategory ClassifyOp(std::string_view htp_op_type, std::string_view qnn_op_type
   return OpCategory::kCompute;
 }
 
+OpCategory OpClassifier::operator()(StringId htp_op_type, StringId qnn_op_type, uint8_t flags) {
+  auto [it, inserted] = known_.try_emplace({htp_op_type, qnn_op_type, flags}, OpCategory::kCompute);
+  if (inserted)
+    it->second = ClassifyOp(strings_.View(htp_op_type), strings_.View(qnn_op_type), flags);
+  return it->second;
+}
+
 const char* DpcBasisName(DpcBasis basis) {
   switch (basis) {
     case DpcBasis::kNone:

@@ -7,10 +7,13 @@
 // *_ticks 19.2 MHz runtrace ticks, *_bytes bytes, *_pct percent.
 #pragma once
 
+#include <absl/container/flat_hash_map.h>
+
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "base/op_vocabulary.h"
@@ -55,6 +58,19 @@ const char* ArtifactTypeName(ArtifactType type);
 enum class OpCategory : uint8_t { kCompute, kSystemService, kBoundary };
 const char* OpCategoryName(OpCategory category);  // "compute", "system_service", "boundary"
 OpCategory ClassifyOp(std::string_view htp_op_type, std::string_view qnn_op_type, uint8_t flags);
+
+// ClassifyOp for ops whose types are strings of one pool: a run has a few
+// distinct (HTP type, QNN type, flags) triples over hundreds of thousands of
+// ops, so each triple is classified once.  `strings` must outlive this.
+class OpClassifier {
+ public:
+  explicit OpClassifier(const StringPool& strings) : strings_(strings) {}
+  OpCategory operator()(StringId htp_op_type, StringId qnn_op_type, uint8_t flags);
+
+ private:
+  const StringPool& strings_;
+  absl::flat_hash_map<std::tuple<StringId, StringId, uint8_t>, OpCategory> known_;
+};
 
 // How an op's dominant-path cycles were obtained.
 enum class DpcBasis : uint8_t {
