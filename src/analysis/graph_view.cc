@@ -87,20 +87,15 @@ GraphView BuildGraphView(const Run& run, const GraphViewOptions& options) {
   }
 
   if (trace && !run.slices.empty()) {
-    if (!run.dominant_path.empty()) {
-      ReconstructedPath path;
-      path.segments = run.dominant_path;
-      path.slice_cycles = run.slice_dominant_cycles;
-      path.wall_cycles = path.segments.back().end_cycle - path.segments.front().start_cycle;
-      for (const auto& s : path.segments)
-        if (s.idle) path.idle_cycles += s.cycles();
-      v.dominant = std::move(path);
-    } else {
-      v.dominant = ReconstructDominantPath(run);
-    }
+    const auto& path = run.dominant_path;
+    DominantPathTotals totals;
+    if (!path.empty()) totals.wall_cycles = path.back().end_cycle - path.front().start_cycle;
+    for (const auto& s : path)
+      if (s.idle) totals.idle_cycles += s.cycles();
+    v.dominant = totals;
     if (!run.qhas_dominant_path.empty()) {
       {
-        v.dominant_vs_qhas = CompareDominantPaths(v.dominant->segments, run.qhas_dominant_path);
+        v.dominant_vs_qhas = CompareDominantPaths(path, run.qhas_dominant_path);
         if (!v.dominant_vs_qhas->identical())
           v.warnings.push_back(
               {"dominant_path_mismatch",

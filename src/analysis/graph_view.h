@@ -29,6 +29,13 @@ struct WhatIf {
   int64_t saving_cycles = 0;  // baseline − this: an estimate of the wall saving
 };
 
+// The dominant path's totals, in HTP cycles; its segments and each slice's
+// cycles on it are the run's (run.dominant_path, run.slice_dominant_cycles).
+struct DominantPathTotals {
+  int64_t wall_cycles = 0;  // Σ segments = last end − first start
+  int64_t idle_cycles = 0;
+};
+
 // Where QHAS's dominant path and the dependency critical path agree.
 struct PathAgreement {
   std::vector<uint64_t> both, only_critical, only_qhas;  // op ids, sorted
@@ -45,7 +52,7 @@ struct GraphView {
   std::optional<int64_t> wall_cycles;  // optrace graph wall (else span of htp.json cycles)
   CriticalPath critical;               // over data and sequencer edges
   std::vector<WhatIf> what_if;
-  std::optional<ReconstructedPath> dominant;  // needs the optrace
+  std::optional<DominantPathTotals> dominant;  // needs the optrace
   std::optional<DominantPathComparison> dominant_vs_qhas;
   std::optional<PathAgreement> critical_vs_qhas;
   std::vector<WarningRow> warnings;
@@ -53,7 +60,7 @@ struct GraphView {
 
 // Throws std::invalid_argument when an edge to drop names an unknown group,
 // and InputError when the run has neither an HTP graph nor an optrace.  The
-// dominant path is the run's when it was loaded with one, else reconstructed.
+// dominant path is the run's, built when its optrace was imported.
 GraphView BuildGraphView(const Run& run, const GraphViewOptions& options);
 
 }  // namespace htpscope

@@ -4,7 +4,6 @@
 #include <unordered_map>
 
 #include "analysis/rows_by_name.h"
-#include "model/dominant_path.h"
 
 namespace htpscope {
 
@@ -40,11 +39,9 @@ PathUnit PathUnitOfFlags(uint8_t flags) {
 std::optional<PathByUnit> ComputePathByUnit(const Run& run) {
   PathByUnit out;
   // Each segment's op instance (index into op_instances), or -1.
-  std::vector<DominantSegmentRow> reconstructed;
   const std::vector<DominantSegmentRow>* segments = nullptr;
   if (run.Has(ArtifactType::kOptrace) && !run.slices.empty()) {
-    if (run.dominant_path.empty()) reconstructed = ReconstructDominantPath(run).segments;
-    segments = run.dominant_path.empty() ? &reconstructed : &run.dominant_path;
+    segments = &run.dominant_path;
     out.source = Source::kReconstructed;
   } else if (!run.qhas_dominant_path.empty()) {
     segments = &run.qhas_dominant_path;

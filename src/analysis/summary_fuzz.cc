@@ -5,7 +5,6 @@
 // Input: an optrace, optionally followed by "\n@@runtrace@@\n" and a runtrace
 // and/or "\n@@qhas@@\n" and a QHAS summary (model/run_fuzz_support.h).
 #include "analysis/summary.h"
-#include "model/dominant_path.h"
 #include "model/run_fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -14,10 +13,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view failed_part;
   try {
     Run run = fuzz::LoadFuzzRun(fuzz::AsText(data, size), files, &failed_part);
-    Summary summary = Summarize(run);
-    ReconstructedPath path = ReconstructDominantPath(run);
+    Summary summary = Summarize(run);  // the dominant path was built when the run was loaded
     (void)summary;
-    (void)path;
   } catch (const InputError& e) {
     // A join's verdict (an overflow, a mismatch) names a file but no place in it.
     if (e.byte_offset() || e.line()) fuzz::CheckError(e, e.file(), failed_part);

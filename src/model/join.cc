@@ -10,7 +10,6 @@
 #include "base/errors.h"
 #include "base/intervals.h"
 #include "base/warning_sink.h"
-#include "model/dominant_path.h"
 
 namespace htpscope {
 namespace {
@@ -58,11 +57,6 @@ void ChooseInstanceDpc(Run& run, const model_import::QhasFacts& qhas) {
   if (!need_path) return;
   // Multi-slice ops QHAS cannot give: each slice's share of the dominant
   // path reconstructed at import, summed per op.
-  if (run.slice_dominant_cycles.size() != run.slices.size()) {
-    ReconstructedPath path = ReconstructDominantPath(run);
-    run.dominant_path = std::move(path.segments);
-    run.slice_dominant_cycles = std::move(path.slice_cycles);
-  }
   for (auto& op : run.op_instances) {
     if (op.slice_count <= 1 || op.dpc_basis == DpcBasis::kQhas) continue;
     int64_t sum = 0;

@@ -54,7 +54,7 @@ std::vector<OpDominant> DominantByOp(const GraphView& v, const Run& run) {
     OpDominant& o = by_op[s.op_id];
     o.op_id = s.op_id;
     o.group = v.groups.names[v.groups.of_node[v.graph.index.at(s.op_id)]];
-    o.dp_cycles += v.dominant->slice_cycles[i];
+    o.dp_cycles += run.slice_dominant_cycles[i];
     o.trace_dpc_cycles = run.op_instances[s.instance].trace_dpc_cycles;
     ++o.slices;
   }
@@ -260,13 +260,13 @@ std::string RenderGraphText(const GraphView& v, const Run& run, size_t max_rows)
         "  {} segments over the {}-cycle wall, {} idle cycles; at each cycle the running slice "
         "of highest priority (HMX > HVX > DMA read > DMA write > checkpoint > sync, then lowest "
         "thread id)\n",
-        FormatCount(v.dominant->segments.size()), GroupDigits(wall), GroupDigits(idle));
+        FormatCount(run.dominant_path.size()), GroupDigits(wall), GroupDigits(idle));
     auto by_op = DominantByOp(v, run);
     std::map<std::string, int64_t> by_group;
     for (size_t i = 0; i < run.slices.size(); ++i) {
       const SliceRow& s = run.slices[i];
       by_group[v.groups.names[v.groups.of_node[v.graph.index.at(s.op_id)]]] +=
-          v.dominant->slice_cycles[i];
+          run.slice_dominant_cycles[i];
     }
     std::vector<std::pair<std::string, int64_t>> groups(by_group.begin(), by_group.end());
     std::stable_sort(groups.begin(), groups.end(),
@@ -456,9 +456,9 @@ LazyObject GraphJson(const GraphView& v, const Run& run) {
   j["what_if"] = what_if;
   if (v.dominant) {
     LazyObject dominant;
-    dominant.AddArray("segments", v.dominant->segments.size(), [&v, &run](size_t i) {
+    dominant.AddArray("segments", run.dominant_path.size(), [&v, &run](size_t i) {
       const DependencyGraph& g = v.graph;
-      const auto& s = v.dominant->segments[i];
+      const auto& s = run.dominant_path[i];
       json sj{{"start_cycle", s.start_cycle},
               {"end_cycle", s.end_cycle},
               {"cycles", s.cycles()},
