@@ -34,9 +34,9 @@ void CheckArtifactsBelongTogether(Run& run, const model_import::QhasFacts& qhas,
                                   const LoadOptions& options) {
   std::vector<Mismatch> mismatches;
   const bool trace = run.Has(ArtifactType::kOptrace) && !run.op_instances.empty();
-  // Flat sets: hundreds of thousands of IDs are probed (node sets miss the
-  // cache at every probe).
-  // Each set only when an artifact's IDs are to be looked up in it.
+  // Flat sets, each built only when an artifact's IDs are looked up in it:
+  // hundreds of thousands of IDs are probed (node sets miss the cache at
+  // every probe).
   absl::flat_hash_set<uint64_t> trace_ids;
   absl::flat_hash_set<uint32_t> trace_qnn_ids;
   if (trace && (!run.graph_nodes.empty() || !qhas.op_ids.empty())) {

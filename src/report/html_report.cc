@@ -64,7 +64,6 @@ json Table(std::string title, std::string help, json columns, json rows, size_t 
   return t;
 }
 
-// `groups`: summary --json's "ops" or "htp_op_types", in their order.
 // Replaces the lazy array `key` of `doc` by its first `max_rows` elements,
 // built; when it had more, `total_key` holds how many.
 void KeepFirstRows(LazyObject& doc, const char* key, const char* total_key, size_t max_rows) {
@@ -73,6 +72,7 @@ void KeepFirstRows(LazyObject& doc, const char* key, const char* total_key, size
   if (rows.size > max_rows) doc.members[total_key] = rows.size;
 }
 
+// `groups`: summary --json's "ops" or "htp_op_types", in their order.
 json GroupTable(const LazyArray& groups, bool qnn, size_t max_rows) {
   json columns = json::array();
   columns.push_back(Column("name", qnn ? "QNN op" : "HTP op type", "text"));
