@@ -8,7 +8,7 @@
 #               plain and .gz; identical figures required.
 #  2. sweep     `summary` on optraces of ~100 MB, ~400 MB and ~1.6 GB: how time
 #               and peak memory grow.
-#  3. readers   the QHAS, HTP graph and optrace readers alone on the run's files.
+#  3. readers   the QHAS, HTP graph, optrace and profile text readers alone on the run's files.
 #  4. commands  every command on the whole 80k-op run directory.
 #
 #   bash scripts/bench.sh [WORK_DIR]        (default: /tmp/htpscope-bench)
@@ -104,7 +104,8 @@ if has_step readers; then
   echo "== 3. each reader alone on the run's files"
   "${bench[@]}" readers --reader "$bin/tools/bench_summary/bench_read" --repeat "$repeat" \
     "qhas=$run_dir/chrometrace_qnn_htp_analysis_summary.json" \
-    "htp_graph=$run_dir/chrometrace_htp.json" "optrace=$run_dir/chrometrace.json"
+    "htp_graph=$run_dir/chrometrace_htp.json" "optrace=$run_dir/chrometrace.json" \
+    "profile_text=$run_dir/profile_text.txt"
 fi
 
 if has_step commands; then

@@ -8,8 +8,19 @@
 
 namespace htpscope {
 
-// `text` without leading and trailing ASCII white space (" \t\n\r\f\v").
-std::string_view Trim(std::string_view text);
+// Whether `c` is ASCII white space (" \t\n\r\f\v"): std::isspace in the
+// "C" locale, inline because readers test every byte of a line with it.
+inline bool IsAsciiSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+// `text` without leading and trailing ASCII white space.  Inline: the
+// line readers trim every line and field.
+inline std::string_view Trim(std::string_view text) {
+  while (!text.empty() && IsAsciiSpace(text.front())) text.remove_prefix(1);
+  while (!text.empty() && IsAsciiSpace(text.back())) text.remove_suffix(1);
+  return text;
+}
 
 // `text` with ASCII letters lower-cased.
 std::string ToLower(std::string_view text);

@@ -54,8 +54,7 @@ bool SplitNameValue(std::string_view text, std::string_view* name, std::string_v
       ++depth;
     } else if (c == ')') {
       if (depth > 0) --depth;
-    } else if (c == ':' && depth == 0 &&
-               (i + 1 == text.size() || std::isspace(static_cast<unsigned char>(text[i + 1])))) {
+    } else if (c == ':' && depth == 0 && (i + 1 == text.size() || IsAsciiSpace(text[i + 1]))) {
       sep = i;
       break;
     }
@@ -102,14 +101,30 @@ bool StartsLikeNumber(std::string_view token) {
          (IsDigit(token[0]) || token[0] == '-' || token[0] == '+' || token[0] == '.');
 }
 
-std::vector<std::string_view> SplitWhitespace(std::string_view text) {
-  std::vector<std::string_view> out;
+// The white-space separated words of a value part ("87938  cycles"), kept
+// without allocating: a value has at most two, so only the first two, the
+// last and how many there are matter.
+struct ValueWords {
+  std::string_view first, second, last;
+  size_t count = 0;
+
+  bool empty() const { return count == 0; }
+  size_t size() const { return count; }
+};
+
+ValueWords SplitWhitespace(std::string_view text) {
+  ValueWords out;
   size_t i = 0;
   while (i < text.size()) {
-    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+    while (i < text.size() && IsAsciiSpace(text[i])) ++i;
     size_t start = i;
-    while (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i]))) ++i;
-    if (i > start) out.push_back(text.substr(start, i - start));
+    while (i < text.size() && !IsAsciiSpace(text[i])) ++i;
+    if (i == start) continue;
+    std::string_view word = text.substr(start, i - start);
+    if (out.count == 0) out.first = word;
+    if (out.count == 1) out.second = word;
+    out.last = word;
+    ++out.count;
   }
   return out;
 }
@@ -379,6 +394,9 @@ class TextParser {
     open_->block.title = std::move(title);
     open_->block.execution = execution;
     open_->block.first_line = static_cast<int>(line_);
+    // Executions of a graph repeat its node lines: sized once like the
+    // largest block so far rather than grown by doubling.
+    if (raw && execution > 0) open_->block.nodes.reserve(most_execution_nodes_);
   }
 
   void Close() {
@@ -395,6 +413,7 @@ class TextParser {
         warnings_.Add(static_cast<uint64_t>(b.first_line),
                       fmt::format("\"Execute Stat {}\" appears again; kept as a separate block",
                                   b.execution));
+      if (b.execution > 0) most_execution_nodes_ = std::max(most_execution_nodes_, b.nodes.size());
       if (!(open_->placeholder && empty))
         (open_->raw ? report_.raw : report_.statistics).push_back(std::move(open_->block));
       open_.reset();
@@ -427,7 +446,7 @@ class TextParser {
       out.tag = std::string(Trim(tail.substr(tag_at + 3)));
       tail = Trim(tail.substr(0, tag_at));
     }
-    std::vector<std::string_view> tokens = SplitWhitespace(tail);
+    const ValueWords tokens = SplitWhitespace(tail);
     auto expected = [&] {
       return fmt::format("\"{}\": expected \"<number>  <unit>\" after the colon, got {}", name,
                          Quote(tail));
@@ -436,20 +455,20 @@ class TextParser {
       Warn(fmt::format("\"{}\" has no value; ignored", name));
       return std::nullopt;
     }
-    bool number_expected = StartsLikeNumber(tokens[0]) || IsKnownUnit(tokens.back());
-    if (tokens.size() == 1 && EqualsIgnoreCase(tokens[0], "object")) {
+    bool number_expected = StartsLikeNumber(tokens.first) || IsKnownUnit(tokens.last);
+    if (tokens.size() == 1 && EqualsIgnoreCase(tokens.first, "object")) {
       out.unit = "object";  // OBJECT events have nothing the viewer can print
       return out;
     }
-    if (tokens.size() == 1 && IsKnownUnit(tokens[0]))
-      Fail(fmt::format("\"{}\": unit \"{}\" with no number before it", name, tokens[0]));
+    if (tokens.size() == 1 && IsKnownUnit(tokens.first))
+      Fail(fmt::format("\"{}\": unit \"{}\" with no number before it", name, tokens.first));
     if (tokens.size() > 2) {
       if (number_expected) Fail(expected());
       Warn(fmt::format("unrecognised value {} for \"{}\"; ignored", Quote(tail), name));
       return std::nullopt;
     }
     std::string problem;
-    std::optional<ProfileNumber> number = ParseProfileNumber(tokens[0], &problem);
+    std::optional<ProfileNumber> number = ParseProfileNumber(tokens.first, &problem);
     if (!number) {
       if (number_expected) Fail(fmt::format("\"{}\": {}", name, problem));
       Warn(fmt::format("unrecognised value {} for \"{}\"; ignored", Quote(tail), name));
@@ -458,9 +477,10 @@ class TextParser {
     out.has_value = true;
     out.value = number->value;
     out.integer = number->integer;
-    if (tokens.size() == 2) out.unit = ToLower(tokens[1]);
+    if (tokens.size() == 2) out.unit = ToLower(tokens.second);
     if (out.unit == "cycles" && !out.integer)
-      Fail(fmt::format("\"{}\": expected a whole number of cycles, got \"{}\"", name, tokens[0]));
+      Fail(
+          fmt::format("\"{}\": expected a whole number of cycles, got \"{}\"", name, tokens.first));
     return out;
   }
 
@@ -559,7 +579,7 @@ class TextParser {
       size_t digits = 0;
       while (digits < trimmed.size() && IsDigit(trimmed[digits])) ++digits;
       if (digits > 0 && digits + 1 < trimmed.size() && trimmed[digits] == ':' &&
-          std::isspace(static_cast<unsigned char>(trimmed[digits + 1])))
+          IsAsciiSpace(trimmed[digits + 1]))
         trimmed = Trim(trimmed.substr(digits + 1));  // the layer index
       HandleNodeLine(trimmed, /*snpe=*/true);
       return;
@@ -671,13 +691,11 @@ class TextParser {
   // print after it ("q_proj:OpId_40 :   cycles").
   static std::string OverlapName(std::string_view line) {
     size_t colon = line.rfind(':');
-    if (colon != std::string_view::npos && colon > 0 &&
-        std::isspace(static_cast<unsigned char>(line[colon - 1]))) {
-      std::vector<std::string_view> tokens = SplitWhitespace(line.substr(colon + 1));
-      bool value_only =
-          tokens.size() <= 2 && std::all_of(tokens.begin(), tokens.end(), [](std::string_view t) {
-            return IsKnownUnit(t) || StartsLikeNumber(t);
-          });
+    if (colon != std::string_view::npos && colon > 0 && IsAsciiSpace(line[colon - 1])) {
+      const ValueWords tokens = SplitWhitespace(line.substr(colon + 1));
+      auto value_word = [](std::string_view t) { return IsKnownUnit(t) || StartsLikeNumber(t); };
+      bool value_only = tokens.size() <= 2 && (tokens.size() < 1 || value_word(tokens.first)) &&
+                        (tokens.size() < 2 || value_word(tokens.second));
       if (value_only) return std::string(Trim(line.substr(0, colon)));
     }
     return std::string(Trim(line));
@@ -691,6 +709,7 @@ class TextParser {
   profile_internal::ProfileWarnings warnings_{&report_.warnings};
   Part part_ = Part::kHeader;
   std::optional<OpenBlock> open_;
+  size_t most_execution_nodes_ = 0;  // node lines of the largest "Execute Stat" block so far
   // "Execute Stat N" seen, per graph of the raw dump.
   std::set<std::pair<std::tuple<bool, int, std::string>, int>> executions_seen_;
   // The graph named by the last graph line of the raw dump.

@@ -1,7 +1,7 @@
 // bench_read: one artifact read by its htpscope reader alone, for timing a
 // reader without the analyses and reports after it.
 //
-//   bench_read optrace|qhas|htp_graph|runtrace FILE [THREADS]
+//   bench_read optrace|qhas|htp_graph|runtrace|profile_text FILE [THREADS]
 //
 // Prints one JSON object: the reader, the seconds it took (read and parse,
 // in this process), the chunks it parsed in parallel (0: parsed whole) and
@@ -16,13 +16,15 @@
 #include "base/errors.h"
 #include "formats/htp_graph.h"
 #include "formats/optrace.h"
+#include "formats/profile_text.h"
 #include "formats/qhas.h"
 #include "formats/runtrace.h"
 
 int main(int argc, char** argv) {
   using namespace htpscope;
   if (argc != 3 && argc != 4) {
-    fmt::print(stderr, "usage: bench_read optrace|qhas|htp_graph|runtrace FILE [THREADS]\n");
+    fmt::print(stderr,
+               "usage: bench_read optrace|qhas|htp_graph|runtrace|profile_text FILE [THREADS]\n");
     return 2;
   }
   const std::string kind = argv[1], path = argv[2];
@@ -58,6 +60,13 @@ int main(int argc, char** argv) {
       const Runtrace r = ReadRuntrace(path);
       chunks = r.chunks_parsed;
       counts = fmt::format("\"executions\": {}", r.executions.size());
+    } else if (kind == "profile_text") {
+      const ProfileReport p = ReadProfileText(path);
+      size_t nodes = 0;
+      for (const auto& b : p.raw) nodes += b.nodes.size();
+      for (const auto& b : p.statistics) nodes += b.nodes.size();
+      counts =
+          fmt::format("\"blocks\": {}, \"nodes\": {}", p.raw.size() + p.statistics.size(), nodes);
     } else {
       fmt::print(stderr, "bench_read: unknown reader \"{}\"\n", kind);
       return 2;

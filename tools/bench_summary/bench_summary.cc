@@ -306,7 +306,9 @@ int main(int argc, char** argv) {
   sweep->add_option("traces", o.inputs, "Traces, smallest first")->required();
   CLI::App* readers = app.add_subcommand("readers", "one reader alone on its artifact");
   readers->add_option("--reader", o.reader, "The bench_read binary")->required();
-  readers->add_option("inputs", o.inputs, "KIND=FILE (optrace, qhas, htp_graph, runtrace)")
+  readers
+      ->add_option("inputs", o.inputs,
+                   "KIND=FILE (optrace, qhas, htp_graph, runtrace, profile_text)")
       ->required();
   CLI::App* commands = app.add_subcommand("commands", "commands on a run directory");
   commands->add_option("--htpscope", o.htpscope, "The htpscope binary")->required();
