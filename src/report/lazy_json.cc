@@ -99,20 +99,15 @@ class RowText final : public JsonRow {
       out += "{}";
       return Clear();
     }
-    std::sort(members_.begin(), members_.end(),
-              [this](const Member& a, const Member& b) { return Key(a) < Key(b); });
+    if (!SameKeysAsLastRow()) SortKeys();
     out += '{';
-    for (size_t i = 0; i < members_.size(); ++i) {
-      if (i && Key(members_[i]) == Key(members_[i - 1])) {
-        const std::string key(Key(members_[i]));
-        Clear();
-        throw std::logic_error("JSON row with two members named " + key);
-      }
+    for (size_t i = 0; i < order_.size(); ++i) {
+      const Member& m = members_[order_[i]];
       out += i ? ",\n" : "\n";
       out.append(static_cast<size_t>(indent * (depth + 1)), ' ');
-      AppendJsonString(Key(members_[i]), handler_, out);
+      AppendJsonString(Key(m), handler_, out);
       out += ": ";
-      out.append(text_, members_[i].value_begin, members_[i].value_end - members_[i].value_begin);
+      out.append(text_, m.value_begin, m.value_end - m.value_begin);
     }
     out += '\n';
     out.append(static_cast<size_t>(indent * depth), ' ');
@@ -124,6 +119,31 @@ class RowText final : public JsonRow {
   struct Member {
     size_t key_begin, value_begin, value_end;  // into text_: the key, then the value's JSON
   };
+  // Whether this row gives the same keys in the same order as the row whose
+  // key order order_ holds: rows of one array do, so they are sorted once.
+  bool SameKeysAsLastRow() const {
+    if (members_.size() != last_keys_.size()) return false;
+    for (size_t i = 0; i < members_.size(); ++i)
+      if (Key(members_[i]) != last_keys_[i]) return false;
+    return true;
+  }
+  // order_: indices of members_ in key order; throws on a key given twice.
+  void SortKeys() {
+    order_.resize(members_.size());
+    for (size_t i = 0; i < order_.size(); ++i) order_[i] = static_cast<uint32_t>(i);
+    std::sort(order_.begin(), order_.end(),
+              [this](uint32_t a, uint32_t b) { return Key(members_[a]) < Key(members_[b]); });
+    for (size_t i = 1; i < order_.size(); ++i) {
+      if (Key(members_[order_[i]]) == Key(members_[order_[i - 1]])) {
+        const std::string key(Key(members_[order_[i]]));
+        last_keys_.clear();
+        Clear();
+        throw std::logic_error("JSON row with two members named " + key);
+      }
+    }
+    last_keys_.resize(members_.size());
+    for (size_t i = 0; i < members_.size(); ++i) last_keys_[i].assign(Key(members_[i]));
+  }
   std::string_view Key(const Member& m) const {
     return std::string_view(text_).substr(m.key_begin, m.value_begin - m.key_begin);
   }
@@ -152,6 +172,8 @@ class RowText final : public JsonRow {
   json::error_handler_t handler_;
   std::string text_;
   std::vector<Member> members_;
+  std::vector<std::string> last_keys_;  // the keys of the row order_ was sorted for, as given
+  std::vector<uint32_t> order_;
 };
 
 class LazyWriter {

@@ -187,6 +187,43 @@ TEST(LazyJson, RowArraysPrintAsTheirObjectsDump) {
   EXPECT_EQ(Materialize(doc)["rows"][10], json::object());
 }
 
+// Rows of one array are sorted once while they give the same keys in the
+// same order; a row that changes the keys, their order or their number
+// must still print in its own key order.
+TEST(LazyJson, RowsWhoseKeysChangeStillPrintInKeyOrder) {
+  LazyObject doc;
+  doc.AddRowArray("rows", 9, [](size_t i, JsonRow& row) {
+    switch (i % 3) {
+      case 0:  // "b", "a": as the row before it, when there is one
+        row.Int("b", static_cast<int64_t>(i));
+        row.Int("a", 1);
+        break;
+      case 1:  // the same keys, given in the other order
+        row.Int("a", 2);
+        row.Int("b", static_cast<int64_t>(i));
+        break;
+      default:  // as many keys, one of them new, and then one more
+        row.String("c", "x");
+        row.Int("a", 3);
+        if (i == 5) row.Bool("0", true);
+        break;
+    }
+  });
+  std::string text;
+  WriteLazyJson(doc, 2, [&](std::string_view piece) { text.append(piece); });
+  EXPECT_EQ(text, Materialize(doc).dump(2));
+  EXPECT_NE(text.find("{\n      \"0\": true,\n      \"a\": 3,\n      \"c\": \"x\"\n    }"),
+            std::string::npos);
+
+  // A key given twice is refused even after rows with the same first keys.
+  LazyObject twice;
+  twice.AddRowArray("rows", 3, [](size_t i, JsonRow& row) {
+    row.Int("a", 1);
+    row.Int(i == 2 ? "a" : "b", 2);
+  });
+  EXPECT_THROW(WriteLazyJson(twice, 2, [](std::string_view) {}), std::logic_error);
+}
+
 TEST(LazyJson, RowsRefuseAKeyGivenTwiceAndFollowTheErrorHandler) {
   LazyObject doc;
   doc.AddRowArray("rows", 1, [](size_t, JsonRow& row) {

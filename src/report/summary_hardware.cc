@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 
 #include "base/number_text.h"
 #include "report/format_util.h"
@@ -25,6 +26,31 @@ constexpr RollupClass kRollupClasses[] = {RollupClass::kCompute, RollupClass::kS
 constexpr const char* kPathUnitLabels[kPathUnitCount] = {
     "HMX", "HVX", "DMA transfer", "DMA wait", "sync", "other", "idle"};
 const char* PathUnitLabel(PathUnit unit) { return kPathUnitLabels[static_cast<size_t>(unit)]; }
+
+// JSON member names by PathUnit / RollupClass value, made once: a big run's
+// tables print them on tens of thousands of rows.
+const std::string& PathUnitCyclesKey(PathUnit unit) {
+  static const auto keys = [] {
+    std::array<std::string, kPathUnitCount> k;
+    for (PathUnit u : kPathUnits)
+      k[static_cast<size_t>(u)] = fmt::format("{}_cycles", PathUnitName(u));
+    return k;
+  }();
+  return keys[static_cast<size_t>(unit)];
+}
+struct RollupKeys {
+  std::string work, dpc;  // "<class>_work_cycles", "<class>_dpc_cycles"
+};
+const RollupKeys& RollupClassKeys(RollupClass c) {
+  static const auto keys = [] {
+    std::array<RollupKeys, kRollupClassCount> k;
+    for (RollupClass r : kRollupClasses)
+      k[static_cast<size_t>(r)] = {fmt::format("{}_work_cycles", RollupClassName(r)),
+                                   fmt::format("{}_dpc_cycles", RollupClassName(r))};
+    return k;
+  }();
+  return keys[static_cast<size_t>(c)];
+}
 
 std::string OpLabel(const std::string& name) {
   return name.empty() ? std::string("(ops QHAS does not list)") : TerminalSafe(name);
@@ -135,8 +161,7 @@ void RenderVtcmHits(const QnnOpTrafficTable& t, Source source, int top_n, std::s
 
 void CyclesRow(const PathUnitCycles& c, bool with_idle, JsonRow& row) {
   for (PathUnit u : kPathUnits)
-    if (with_idle || u != PathUnit::kIdle)
-      row.Number(fmt::format("{}_cycles", PathUnitName(u)), c[u]);
+    if (with_idle || u != PathUnit::kIdle) row.Number(PathUnitCyclesKey(u), c[u]);
 }
 
 void RollupRow(const OpRollupRow& o, JsonRow& row) {
@@ -148,8 +173,8 @@ void RollupRow(const OpRollupRow& o, JsonRow& row) {
   row.Optional("staging_share_of_work_pct",
                SharePct(o.work[RollupClass::kStaging], o.work.Total()));
   for (RollupClass c : kRollupClasses) {
-    row.Number(fmt::format("{}_work_cycles", RollupClassName(c)), o.work[c]);
-    row.Number(fmt::format("{}_dpc_cycles", RollupClassName(c)), o.dpc[c]);
+    row.Number(RollupClassKeys(c).work, o.work[c]);
+    row.Number(RollupClassKeys(c).dpc, o.dpc[c]);
   }
 }
 
