@@ -105,8 +105,7 @@ class RowText final : public JsonRow {
       const Member& m = members_[order_[i]];
       out += i ? ",\n" : "\n";
       out.append(static_cast<size_t>(indent * (depth + 1)), ' ');
-      AppendJsonString(Key(m), handler_, out);
-      out += ": ";
+      out += quoted_keys_[i];
       out.append(text_, m.value_begin, m.value_end - m.value_begin);
     }
     out += '\n';
@@ -129,6 +128,7 @@ class RowText final : public JsonRow {
   }
   // order_: indices of members_ in key order; throws on a key given twice.
   void SortKeys() {
+    last_keys_.clear();  // matches no row until this one's order is whole
     order_.resize(members_.size());
     for (size_t i = 0; i < order_.size(); ++i) order_[i] = static_cast<uint32_t>(i);
     std::sort(order_.begin(), order_.end(),
@@ -136,10 +136,15 @@ class RowText final : public JsonRow {
     for (size_t i = 1; i < order_.size(); ++i) {
       if (Key(members_[order_[i]]) == Key(members_[order_[i - 1]])) {
         const std::string key(Key(members_[order_[i]]));
-        last_keys_.clear();
         Clear();
         throw std::logic_error("JSON row with two members named " + key);
       }
+    }
+    quoted_keys_.resize(order_.size());
+    for (size_t i = 0; i < order_.size(); ++i) {
+      quoted_keys_[i].clear();
+      AppendJsonString(Key(members_[order_[i]]), handler_, quoted_keys_[i]);
+      quoted_keys_[i] += ": ";
     }
     last_keys_.resize(members_.size());
     for (size_t i = 0; i < members_.size(); ++i) last_keys_[i].assign(Key(members_[i]));
@@ -174,6 +179,7 @@ class RowText final : public JsonRow {
   std::vector<Member> members_;
   std::vector<std::string> last_keys_;  // the keys of the row order_ was sorted for, as given
   std::vector<uint32_t> order_;
+  std::vector<std::string> quoted_keys_;  // "\"<key>\": " of order_'s members, in key order
 };
 
 class LazyWriter {
