@@ -3,8 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <map>
-#include <set>
 #include <stdexcept>
 
 #include "base/errors.h"
@@ -19,6 +17,44 @@ std::string NameList(const std::vector<std::string>& names) {
 }
 
 }  // namespace
+
+PathAgreement ComparePathOps(std::vector<uint64_t> critical_ops,
+                             const std::vector<DominantSegmentRow>& qhas_path) {
+  // Both sides as ID-sorted lists (QHAS's ops with their path cycles summed),
+  // walked together: a path has hundreds of thousands of rows.
+  std::vector<std::pair<uint64_t, int64_t>> qhas_ops;
+  qhas_ops.reserve(qhas_path.size());
+  for (const auto& s : qhas_path)
+    if (!s.idle) qhas_ops.emplace_back(s.op_id, s.cycles());
+  std::sort(qhas_ops.begin(), qhas_ops.end());
+  size_t summed = 0;
+  for (const auto& [id, cycles] : qhas_ops) {
+    if (summed > 0 && qhas_ops[summed - 1].first == id)
+      qhas_ops[summed - 1].second += cycles;
+    else
+      qhas_ops[summed++] = {id, cycles};
+  }
+  qhas_ops.resize(summed);
+  std::sort(critical_ops.begin(), critical_ops.end());
+  critical_ops.erase(std::unique(critical_ops.begin(), critical_ops.end()), critical_ops.end());
+  PathAgreement a;
+  auto q = qhas_ops.begin();
+  auto only_qhas = [&] {
+    a.only_qhas.push_back(q->first);
+    a.only_qhas_cycles += q->second;
+  };
+  for (uint64_t id : critical_ops) {
+    for (; q != qhas_ops.end() && q->first < id; ++q) only_qhas();
+    if (q != qhas_ops.end() && q->first == id) {
+      a.both.push_back(id);
+      ++q;
+    } else {
+      a.only_critical.push_back(id);
+    }
+  }
+  for (; q != qhas_ops.end(); ++q) only_qhas();
+  return a;
+}
 
 GraphView BuildGraphView(const Run& run, const GraphViewOptions& options) {
   const bool trace = run.Has(ArtifactType::kOptrace);
@@ -108,23 +144,10 @@ GraphView BuildGraphView(const Run& run, const GraphViewOptions& options) {
     }
   }
   if (!run.qhas_dominant_path.empty()) {
-    {
-      PathAgreement a;
-      std::map<uint64_t, int64_t> qhas_ops;
-      for (const auto& s : run.qhas_dominant_path)
-        if (!s.idle) qhas_ops[s.op_id] += s.cycles();
-      std::set<uint64_t> critical_ops;
-      for (uint32_t n : v.critical.nodes)
-        if (v.graph.nodes[n].executed) critical_ops.insert(v.graph.nodes[n].id);
-      for (uint64_t id : critical_ops)
-        (qhas_ops.count(id) ? a.both : a.only_critical).push_back(id);
-      for (const auto& [id, cycles] : qhas_ops)
-        if (!critical_ops.count(id)) {
-          a.only_qhas.push_back(id);
-          a.only_qhas_cycles += cycles;
-        }
-      v.critical_vs_qhas = a;
-    }
+    std::vector<uint64_t> critical_ops;
+    for (uint32_t n : v.critical.nodes)
+      if (v.graph.nodes[n].executed) critical_ops.push_back(v.graph.nodes[n].id);
+    v.critical_vs_qhas = ComparePathOps(std::move(critical_ops), run.qhas_dominant_path);
   }
   return v;
 }

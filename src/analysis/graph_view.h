@@ -42,6 +42,11 @@ struct PathAgreement {
   int64_t only_qhas_cycles = 0;  // QHAS dp cycles of ops off the critical path
 };
 
+// The ops on the critical path (op ids, any order, repeats allowed) against
+// the ops of QHAS's dominant path (idle rows skipped; an op's rows summed).
+PathAgreement ComparePathOps(std::vector<uint64_t> critical_ops,
+                             const std::vector<DominantSegmentRow>& qhas_path);
+
 struct GraphView {
   std::string label;
   bool has_htp_graph = false, has_optrace = false, has_qhas = false;

@@ -143,16 +143,21 @@ ReconstructedPath ReconstructDominantPath(const Run& run) {
 DominantPathComparison CompareDominantPaths(const std::vector<DominantSegmentRow>& ours,
                                             const std::vector<DominantSegmentRow>& qhas) {
   using Row = std::tuple<int64_t, int64_t, uint64_t, bool>;  // start, end, op, partial
-  std::multiset<Row> a, b;
+  // Sorted vectors, compared as multisets: set_difference keeps repeats.
+  std::vector<Row> a, b;
   DominantPathComparison cmp;
+  a.reserve(ours.size());
   for (const auto& s : ours) {
-    a.insert({s.start_cycle, s.end_cycle, s.idle ? 0 : s.op_id, s.partial});
+    a.emplace_back(s.start_cycle, s.end_cycle, s.idle ? 0 : s.op_id, s.partial);
     if (s.idle) cmp.ours_idle_cycles += s.cycles();
   }
+  b.reserve(qhas.size());
   for (const auto& s : qhas) {
-    b.insert({s.start_cycle, s.end_cycle, s.idle ? 0 : s.op_id, s.partial});
+    b.emplace_back(s.start_cycle, s.end_cycle, s.idle ? 0 : s.op_id, s.partial);
     if (s.idle) cmp.qhas_idle_cycles += s.cycles();
   }
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
   cmp.ours_rows = a.size();
   cmp.qhas_rows = b.size();
   std::vector<Row> only_a, only_b;

@@ -124,6 +124,40 @@ TEST(DominantPath, TheRunKeepsThePathEvenWhenQhasGaveEveryDpc) {
   EXPECT_EQ(run.slice_dominant_cycles.size(), run.slices.size());
 }
 
+// The comparison counts rows as a multiset: a row the recomputed path has
+// twice matches one QHAS row once; idle rows compare with op 0.
+TEST(CompareDominantPaths, CountsRowsOnEachSideAsMultisets) {
+  auto row = [](int64_t start, int64_t end, uint64_t op, bool partial, bool idle) {
+    DominantSegmentRow r;
+    r.start_cycle = start;
+    r.end_cycle = end;
+    r.op_id = op;
+    r.partial = partial;
+    r.idle = idle;
+    return r;
+  };
+  const std::vector<DominantSegmentRow> ours = {
+      row(100, 150, 7, false, false), row(100, 150, 7, false, false), row(150, 160, 0, false, true),
+      row(160, 200, 9, true, false)};
+  const std::vector<DominantSegmentRow> qhas = {row(160, 200, 9, false, false),
+                                                row(100, 150, 7, false, false),
+                                                row(150, 170, 0, false, true)};
+  DominantPathComparison c = CompareDominantPaths(ours, qhas);
+  EXPECT_EQ(c.ours_rows, 4u);
+  EXPECT_EQ(c.qhas_rows, 3u);
+  EXPECT_EQ(c.matched_rows, 1u);  // (100, 150, op 7) once; partial differs on op 9
+  EXPECT_FALSE(c.identical());
+  EXPECT_EQ(c.ours_idle_cycles, 10);
+  EXPECT_EQ(c.qhas_idle_cycles, 20);
+  // Only-ours rows in (start, end, op, partial) order, then only-QHAS rows.
+  ASSERT_EQ(c.differences.size(), 5u);
+  EXPECT_EQ(c.differences[0], "only recomputed: 0x0000000000000007 [100, 150) 50 cycles");
+  EXPECT_EQ(c.differences[1], "only recomputed: idle [150, 160) 10 cycles");
+  EXPECT_EQ(c.differences[2], "only recomputed: 0x0000000000000009 [160, 200) 40 cycles partial");
+  EXPECT_EQ(c.differences[3], "only QHAS: idle [150, 170) 20 cycles");
+  EXPECT_EQ(c.differences[4], "only QHAS: 0x0000000000000009 [160, 200) 40 cycles");
+}
+
 // QHAS's dominant_path_htp_0 is reproduced row for row from the optrace on
 // every corpus run, and so are the per-slice dominant-path cycles QHAS gives
 // each htp_op_instances row (one row per slice) — which the optrace itself
