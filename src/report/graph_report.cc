@@ -47,19 +47,27 @@ struct OpDominant {
   uint32_t slices = 0;
 };
 
+// By op id.  An op id is one graph node: its slices are summed in the
+// node's slot.
 std::vector<OpDominant> DominantByOp(const GraphView& v, const Run& run) {
-  std::map<uint64_t, OpDominant> by_op;
+  std::vector<OpDominant> by_node(v.graph.nodes.size());
   for (size_t i = 0; i < run.slices.size(); ++i) {
     const SliceRow& s = run.slices[i];
-    OpDominant& o = by_op[s.op_id];
-    o.op_id = s.op_id;
-    o.group = v.groups.names[v.groups.of_node[v.graph.index.at(s.op_id)]];
+    const uint32_t node = v.graph.index.at(s.op_id);
+    OpDominant& o = by_node[node];
+    if (o.slices == 0) {
+      o.op_id = s.op_id;
+      o.group = v.groups.names[v.groups.of_node[node]];
+    }
     o.dp_cycles += run.slice_dominant_cycles[i];
     o.trace_dpc_cycles = run.op_instances[s.instance].trace_dpc_cycles;
     ++o.slices;
   }
   std::vector<OpDominant> out;
-  for (auto& [id, o] : by_op) out.push_back(o);
+  for (auto& o : by_node)
+    if (o.slices > 0) out.push_back(std::move(o));
+  std::sort(out.begin(), out.end(),
+            [](const OpDominant& a, const OpDominant& b) { return a.op_id < b.op_id; });
   return out;
 }
 
@@ -120,13 +128,21 @@ std::string RenderGraphText(const GraphView& v, const Run& run, size_t max_rows)
 
   AppendSection(out, "Dependencies between op groups (predecessor group -> group: node edges)");
   {
-    std::map<std::pair<uint32_t, uint32_t>, std::pair<size_t, uint8_t>> group_edges;
+    // ((from group, to group), (node edges, kinds)) in group order: the node
+    // edges between groups sorted, then each pair's run summed.
+    std::vector<std::pair<std::pair<uint32_t, uint32_t>, uint8_t>> between;
     for (const auto& e : g.edges) {
       uint32_t a = v.groups.of_node[e.from], b = v.groups.of_node[e.to];
-      if (a == b) continue;
-      auto& ge = group_edges[{a, b}];
-      ++ge.first;
-      ge.second |= e.kinds;
+      if (a != b) between.push_back({{a, b}, e.kinds});
+    }
+    std::sort(between.begin(), between.end(),
+              [](const auto& x, const auto& y) { return x.first < y.first; });
+    std::vector<std::pair<std::pair<uint32_t, uint32_t>, std::pair<size_t, uint8_t>>> group_edges;
+    for (const auto& [ab, kinds] : between) {
+      if (group_edges.empty() || group_edges.back().first != ab)
+        group_edges.push_back({ab, {0, 0}});
+      ++group_edges.back().second.first;
+      group_edges.back().second.second |= kinds;
     }
     if (group_edges.empty()) out += "  (none)\n";
     const size_t shown = limit.Shown(group_edges.size());
@@ -262,13 +278,19 @@ std::string RenderGraphText(const GraphView& v, const Run& run, size_t max_rows)
         "thread id)\n",
         FormatCount(run.dominant_path.size()), GroupDigits(wall), GroupDigits(idle));
     auto by_op = DominantByOp(v, run);
-    std::map<std::string, int64_t> by_group;
+    // Per group with slices, by name, then by dp cycles (most first).
+    std::vector<int64_t> group_cycles(v.groups.names.size(), 0);
+    std::vector<bool> group_seen(v.groups.names.size(), false);
     for (size_t i = 0; i < run.slices.size(); ++i) {
-      const SliceRow& s = run.slices[i];
-      by_group[v.groups.names[v.groups.of_node[v.graph.index.at(s.op_id)]]] +=
-          run.slice_dominant_cycles[i];
+      const uint32_t gi = v.groups.of_node[v.graph.index.at(run.slices[i].op_id)];
+      group_cycles[gi] += run.slice_dominant_cycles[i];
+      group_seen[gi] = true;
     }
-    std::vector<std::pair<std::string, int64_t>> groups(by_group.begin(), by_group.end());
+    std::vector<std::pair<std::string, int64_t>> groups;
+    for (size_t gi = 0; gi < group_cycles.size(); ++gi)
+      if (group_seen[gi]) groups.emplace_back(v.groups.names[gi], group_cycles[gi]);
+    std::sort(groups.begin(), groups.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
     std::stable_sort(groups.begin(), groups.end(),
                      [](const auto& a, const auto& b) { return a.second > b.second; });
     out += fmt::format("  {:<30} {:>12} {:>8}\n", "op group", "dp cycles", "of wall");
