@@ -21,11 +21,10 @@ std::optional<SampleStats> ComputeStats(std::vector<double> samples) {
   stats.min = samples.front();
   stats.max = samples.back();
   stats.median = MedianOfSorted(samples);
-  std::vector<double> deviations;
-  deviations.reserve(samples.size());
-  for (double s : samples) deviations.push_back(std::fabs(s - stats.median));
-  std::sort(deviations.begin(), deviations.end());
-  stats.mad = MedianOfSorted(deviations);
+  // The deviations overwrite the samples, which are not needed any more.
+  for (double& s : samples) s = std::fabs(s - stats.median);
+  std::sort(samples.begin(), samples.end());
+  stats.mad = MedianOfSorted(samples);
   return stats;
 }
 
