@@ -128,13 +128,12 @@ TEST(DominantPath, TheRunKeepsThePathEvenWhenQhasGaveEveryDpc) {
 // twice matches one QHAS row once; idle rows compare with op 0.
 TEST(CompareDominantPaths, CountsRowsOnEachSideAsMultisets) {
   auto row = [](int64_t start, int64_t end, uint64_t op, bool partial, bool idle) {
-    DominantSegmentRow r;
-    r.start_cycle = start;
-    r.end_cycle = end;
-    r.op_id = op;
-    r.partial = partial;
-    r.idle = idle;
-    return r;
+    return DominantSegmentRow{.start_cycle = start,
+                              .end_cycle = end,
+                              .op_id = op,
+                              .slice = -1,
+                              .partial = partial,
+                              .idle = idle};
   };
   const std::vector<DominantSegmentRow> ours = {
       row(100, 150, 7, false, false), row(100, 150, 7, false, false), row(150, 160, 0, false, true),
