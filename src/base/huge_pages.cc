@@ -40,7 +40,65 @@ size_t ReadHugePageBytes() {
 
 constexpr size_t kNotRead = ~size_t{0};
 
+void SkipSpaces(std::string_view& text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+}
+
+// Like ReadHugePageBytes: no allocation.
+size_t ReadAdvisedHugePageBytes() {
+  const size_t huge = TransparentHugePageBytes();
+  const long page = ::sysconf(_SC_PAGESIZE);
+  if (huge == 0 || page <= 0) return 0;
+  const int fd = ::open("/proc/buddyinfo", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  char text[16384];  // a line per zone and node: ample for any machine this runs on
+  size_t length = 0;
+  for (ssize_t n;
+       length < sizeof text && (n = ::read(fd, text + length, sizeof text - length)) > 0;)
+    length += static_cast<size_t>(n);
+  ::close(fd);
+  const uint64_t free_bytes =
+      FreeBytesInBlocks(std::string_view(text, length), static_cast<size_t>(page), huge);
+  return free_bytes >= kMinFreeHugeBlockBytes ? huge : 0;
+}
+
 }  // namespace
+
+uint64_t FreeBytesInBlocks(std::string_view buddyinfo, size_t page_bytes, size_t block_bytes) {
+  uint64_t total = 0;
+  while (!buddyinfo.empty()) {
+    const size_t eol = buddyinfo.find('\n');
+    std::string_view line = buddyinfo.substr(0, eol);
+    buddyinfo.remove_prefix(eol == std::string_view::npos ? buddyinfo.size() : eol + 1);
+    // "Node 0, zone   Normal  23505   7903 ...": the counts follow the zone's name.
+    const size_t zone = line.find(" zone ");
+    if (line.substr(0, 5) != "Node " || zone == std::string_view::npos) continue;
+    line.remove_prefix(zone + 6);
+    SkipSpaces(line);
+    while (!line.empty() && line.front() != ' ' && line.front() != '\t') line.remove_prefix(1);
+    for (unsigned order = 0;; ++order) {
+      SkipSpaces(line);
+      if (line.empty()) break;
+      uint64_t count = 0;
+      auto [ptr, ec] = std::from_chars(line.data(), line.data() + line.size(), count);
+      if (ec != std::errc() || order >= 48) break;
+      line.remove_prefix(static_cast<size_t>(ptr - line.data()));
+      const uint64_t block = uint64_t{page_bytes} << order;
+      if (block >= block_bytes) total += count * block;
+    }
+  }
+  return total;
+}
+
+size_t AdvisedHugePageBytes() {
+  static std::atomic<size_t> bytes{kNotRead};  // not a function-local static: see above
+  size_t value = bytes.load(std::memory_order_relaxed);
+  if (value == kNotRead) {
+    value = ReadAdvisedHugePageBytes();
+    bytes.store(value, std::memory_order_relaxed);
+  }
+  return value;
+}
 
 size_t TransparentHugePageBytes() {
   // Not a function-local static: its guard would be re-entered when the
@@ -57,7 +115,7 @@ size_t TransparentHugePageBytes() {
 
 void AdviseHugePages(void* block, size_t bytes) {
   if (bytes < kSmallestHugePageBytes) return;  // the common case, with no system call
-  const size_t huge = TransparentHugePageBytes();
+  const size_t huge = AdvisedHugePageBytes();
   if (huge == 0 || bytes < huge) return;
   const HugePageSpan span = WholeHugePages(reinterpret_cast<uintptr_t>(block), bytes, huge);
   if (span.begin < span.end)

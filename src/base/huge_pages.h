@@ -6,10 +6,14 @@
 // CPU time); in 2 MiB pages the kernel faults it in 512 times fewer steps.
 // The policy is the kernel's: nothing changes when transparent huge pages are
 // "never", and with "madvise" (Debian's default) only advised memory gets them.
+// Advised memory may make a fault compact memory when no free 2 MiB block is
+// left, which stalls instead of helping: blocks are advised only while the
+// kernel reports at least 1 GiB free in blocks of a huge page or more.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 
 namespace htpscope {
 
@@ -32,9 +36,22 @@ inline constexpr size_t kSmallestHugePageBytes = size_t{2} << 20;
 // Allocates nothing: operator new calls it.
 size_t TransparentHugePageBytes();
 
+// Bytes free in blocks of at least `block_bytes`, from the text of
+// /proc/buddyinfo: per zone, "Node 0, zone   Normal  23505 7903 ... 1658",
+// the free blocks of 2^k pages of `page_bytes` for k = 0, 1, ...  Lines that
+// do not parse count nothing.
+uint64_t FreeBytesInBlocks(std::string_view buddyinfo, size_t page_bytes, size_t block_bytes);
+
+// The huge page size AdviseHugePages uses: TransparentHugePageBytes(), or 0
+// when the kernel has less than kMinFreeHugeBlockBytes free in blocks of
+// that size (read once from /proc/buddyinfo; 0 when unreadable).
+inline constexpr uint64_t kMinFreeHugeBlockBytes = uint64_t{1} << 30;
+size_t AdvisedHugePageBytes();
+
 // Advises the kernel to back the whole huge pages of a block of `bytes`
 // bytes at `block` with huge pages (madvise MADV_HUGEPAGE).  A hint: does
-// nothing for blocks smaller than a huge page, and ignores refusal.
+// nothing for blocks smaller than a huge page or when AdvisedHugePageBytes()
+// is 0, and ignores refusal.
 void AdviseHugePages(void* block, size_t bytes);
 
 }  // namespace htpscope

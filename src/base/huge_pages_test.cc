@@ -34,6 +34,35 @@ TEST(WholeHugePages, EmptyWhenNoWholePageFits) {
   EXPECT_EQ(span.begin, span.end);
 }
 
+// /proc/buddyinfo as Linux prints it: free blocks of 2^0 .. 2^10 pages.
+constexpr std::string_view kBuddyInfo =
+    "Node 0, zone      DMA      0      0      0      0      0      0      0      0      1      "
+    "1      3 \n"
+    "Node 0, zone    DMA32     96     86     36     34     21     20     19     14     14     "
+    "15    738 \n"
+    "Node 0, zone   Normal  23505   7903   1605    252     83     65     34     21    181    "
+    "680   1658 \n";
+
+TEST(FreeBytesInBlocks, CountsBlocksOfAtLeastTheSizeAsked) {
+  constexpr size_t kPage = 4096;
+  // 2 MiB blocks are order 9 (512 pages): orders 9 and 10 of every zone.
+  // DMA 1 × 2 MiB + 3 × 4 MiB, DMA32 15 × 2 MiB + 738 × 4 MiB, Normal 680 × 2 MiB + 1658 × 4 MiB.
+  const uint64_t mib = uint64_t{1} << 20;
+  EXPECT_EQ(FreeBytesInBlocks(kBuddyInfo, kPage, kTwoMiB),
+            (1 + 15 + 680) * 2 * mib + (3 + 738 + 1658) * 4 * mib);
+  // 4 MiB blocks: order 10 only.
+  EXPECT_EQ(FreeBytesInBlocks(kBuddyInfo, kPage, 2 * kTwoMiB), (3 + 738 + 1658) * 4 * mib);
+  // Every block: order 0 counts single pages.
+  EXPECT_EQ(FreeBytesInBlocks("Node 0, zone   Normal  3 1\n", kPage, kPage), 3 * kPage + 2 * kPage);
+}
+
+TEST(FreeBytesInBlocks, LinesThatDoNotParseCountNothing) {
+  EXPECT_EQ(FreeBytesInBlocks("", 4096, kTwoMiB), 0u);
+  EXPECT_EQ(FreeBytesInBlocks("garbage\nNode 0 zone\n", 4096, 4096), 0u);
+  // A count that is not a number ends its line: the orders before it still count.
+  EXPECT_EQ(FreeBytesInBlocks("Node 1, zone Normal 2 x 5\n", 4096, 4096), 2u * 4096);
+}
+
 TEST(AdviseHugePages, LeavesTheBlockUsable) {
   // A hint only: the block reads back what was written, whatever the kernel did.
   const size_t bytes = 3 * kTwoMiB;
