@@ -90,16 +90,6 @@ uint64_t FreeBytesInBlocks(std::string_view buddyinfo, size_t page_bytes, size_t
   return total;
 }
 
-size_t AdvisedHugePageBytes() {
-  static std::atomic<size_t> bytes{kNotRead};  // not a function-local static: see above
-  size_t value = bytes.load(std::memory_order_relaxed);
-  if (value == kNotRead) {
-    value = ReadAdvisedHugePageBytes();
-    bytes.store(value, std::memory_order_relaxed);
-  }
-  return value;
-}
-
 size_t TransparentHugePageBytes() {
   // Not a function-local static: its guard would be re-entered when the
   // first call comes from operator new.  Two threads may both read; they
@@ -108,6 +98,16 @@ size_t TransparentHugePageBytes() {
   size_t value = bytes.load(std::memory_order_relaxed);
   if (value == kNotRead) {
     value = ReadHugePageBytes();
+    bytes.store(value, std::memory_order_relaxed);
+  }
+  return value;
+}
+
+size_t AdvisedHugePageBytes() {
+  static std::atomic<size_t> bytes{kNotRead};  // not a function-local static: see above
+  size_t value = bytes.load(std::memory_order_relaxed);
+  if (value == kNotRead) {
+    value = ReadAdvisedHugePageBytes();
     bytes.store(value, std::memory_order_relaxed);
   }
   return value;

@@ -2,7 +2,7 @@
 //
 // A run's tables and the readers' per-chunk arrays are hundreds of MB that
 // are written once, front to back.  In 4 KiB pages each is faulted in page
-// by page (a 1.25 GB run directory took ~275 000 faults, a quarter of the
+// by page (a 1.25 GB run directory took ~275 000 faults, a fifth of the
 // CPU time); in 2 MiB pages the kernel faults it in 512 times fewer steps.
 // The policy is the kernel's: nothing changes when transparent huge pages are
 // "never", and with "madvise" (Debian's default) only advised memory gets them.
