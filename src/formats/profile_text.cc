@@ -414,6 +414,11 @@ class TextParser {
                       fmt::format("\"Execute Stat {}\" appears again; kept as a separate block",
                                   b.execution));
       if (b.execution > 0) most_execution_nodes_ = std::max(most_execution_nodes_, b.nodes.size());
+      // A block far smaller than the reservation it was opened with gives the
+      // rest back: many short blocks after a long one must not each keep the
+      // long one's room.
+      std::vector<ProfileNode>& nodes = open_->block.nodes;
+      if (nodes.capacity() > 2 * nodes.size() + 16) nodes.shrink_to_fit();
       if (!(open_->placeholder && empty))
         (open_->raw ? report_.raw : report_.statistics).push_back(std::move(open_->block));
       open_.reset();

@@ -1,5 +1,6 @@
 #include "formats/profile_text.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -470,6 +471,27 @@ Graph 1 (decoder):
   EXPECT_EQ(NodeSum(enc), 5000);
   EXPECT_EQ(dec.nodes[0].qnn_op_name, "dec");
   EXPECT_EQ(dec.nodes[0].cycles, 7000);
+}
+
+// Executions are reserved like the largest before them; a short one after a
+// long one keeps no more room than its own nodes need, however many follow.
+TEST(ProfileText, ShortExecutionsAfterALongOneKeepNoSpareRoom) {
+  std::string text = "Execute Stat 1\n\nAccelerator (execute) time (cycles) : 1  cycles\n";
+  for (int i = 0; i < 5000; ++i)
+    text += fmt::format("    op_{0}:OpId_{0} (cycles) : 1  cycles\n", i + 2);
+  for (int n = 2; n <= 40; ++n)
+    text += fmt::format(
+        "\nExecute Stat {}\n\nAccelerator (execute) time (cycles) : 1  cycles\n"
+        "    op_0:OpId_2 (cycles) : 1  cycles\n",
+        n);
+  ProfileReport r = ParseProfileText(kPath, text);
+  std::vector<const ProfileBlock*> ex = r.Executions();
+  ASSERT_EQ(ex.size(), 40u);
+  EXPECT_EQ(ex[0]->nodes.size(), 5000u);
+  for (size_t i = 1; i < ex.size(); ++i) {
+    EXPECT_EQ(ex[i]->nodes.size(), 1u);
+    EXPECT_LE(ex[i]->nodes.capacity(), 2 * ex[i]->nodes.size() + 16) << "execution " << i + 1;
+  }
 }
 
 TEST(ProfileText, ConcatenatedRawDumpsStayApart) {
