@@ -20,43 +20,44 @@ HugePageSpan WholeHugePages(uintptr_t address, size_t bytes, size_t huge_page_by
 
 namespace {
 
-// Read with plain system calls into a stack buffer: this runs inside
-// operator new, so it must not allocate.
-size_t ReadHugePageBytes() {
-  const int fd = ::open("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size", O_RDONLY | O_CLOEXEC);
+// The first bytes of `path` (at most `capacity`) into `buffer`, read with
+// plain system calls: this runs inside operator new, so it must not
+// allocate.  Returns how many were read (0 when the file cannot be read).
+size_t ReadFileStart(const char* path, char* buffer, size_t capacity) {
+  const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return 0;
-  char text[32];
-  const ssize_t n = ::read(fd, text, sizeof text);
+  size_t length = 0;
+  for (ssize_t n; length < capacity && (n = ::read(fd, buffer + length, capacity - length)) > 0;)
+    length += static_cast<size_t>(n);
   ::close(fd);
-  if (n <= 0) return 0;
+  return length;
+}
+
+// The transparent huge page size in bytes, or 0 when the kernel does not say.
+size_t ReadHugePageBytes() {
+  char text[32];
+  const size_t n =
+      ReadFileStart("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size", text, sizeof text);
   const char* end = text + n;
   while (end > text && (end[-1] == '\n' || end[-1] == ' ')) --end;
   size_t value = 0;
   auto [ptr, ec] = std::from_chars(text, end, value);
   // A power of two, or nothing: the span arithmetic needs one.
-  if (ec != std::errc() || ptr != end || value == 0 || (value & (value - 1)) != 0) return 0;
+  if (end == text || ec != std::errc() || ptr != end || value == 0 || (value & (value - 1)) != 0)
+    return 0;
   return value;
 }
-
-constexpr size_t kNotRead = ~size_t{0};
 
 void SkipSpaces(std::string_view& text) {
   while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
 }
 
-// Like ReadHugePageBytes: no allocation.
 size_t ReadAdvisedHugePageBytes() {
-  const size_t huge = TransparentHugePageBytes();
+  const size_t huge = ReadHugePageBytes();
   const long page = ::sysconf(_SC_PAGESIZE);
   if (huge == 0 || page <= 0) return 0;
-  const int fd = ::open("/proc/buddyinfo", O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return 0;
   char text[16384];  // a line per zone and node: ample for any machine this runs on
-  size_t length = 0;
-  for (ssize_t n;
-       length < sizeof text && (n = ::read(fd, text + length, sizeof text - length)) > 0;)
-    length += static_cast<size_t>(n);
-  ::close(fd);
+  const size_t length = ReadFileStart("/proc/buddyinfo", text, sizeof text);
   const uint64_t free_bytes =
       FreeBytesInBlocks(std::string_view(text, length), static_cast<size_t>(page), huge);
   return free_bytes >= kMinFreeHugeBlockBytes ? huge : 0;
@@ -90,21 +91,12 @@ uint64_t FreeBytesInBlocks(std::string_view buddyinfo, size_t page_bytes, size_t
   return total;
 }
 
-size_t TransparentHugePageBytes() {
+size_t AdvisedHugePageBytes() {
   // Not a function-local static: its guard would be re-entered when the
   // first call comes from operator new.  Two threads may both read; they
   // read the same value.
+  constexpr size_t kNotRead = ~size_t{0};
   static std::atomic<size_t> bytes{kNotRead};
-  size_t value = bytes.load(std::memory_order_relaxed);
-  if (value == kNotRead) {
-    value = ReadHugePageBytes();
-    bytes.store(value, std::memory_order_relaxed);
-  }
-  return value;
-}
-
-size_t AdvisedHugePageBytes() {
-  static std::atomic<size_t> bytes{kNotRead};  // not a function-local static: see above
   size_t value = bytes.load(std::memory_order_relaxed);
   if (value == kNotRead) {
     value = ReadAdvisedHugePageBytes();

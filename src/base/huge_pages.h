@@ -30,21 +30,17 @@ HugePageSpan WholeHugePages(uintptr_t address, size_t bytes, size_t huge_page_by
 // arm64: 2 MiB): blocks under this are never advised.
 inline constexpr size_t kSmallestHugePageBytes = size_t{2} << 20;
 
-// The size of a transparent huge page on this machine in bytes
-// (/sys/kernel/mm/transparent_hugepage/hpage_pmd_size, read once), or 0
-// when the kernel does not say (then AdviseHugePages does nothing).
-// Allocates nothing: operator new calls it.
-size_t TransparentHugePageBytes();
-
 // Bytes free in blocks of at least `block_bytes`, from the text of
 // /proc/buddyinfo: per zone, "Node 0, zone   Normal  23505 7903 ... 1658",
 // the free blocks of 2^k pages of `page_bytes` for k = 0, 1, ...  Lines that
 // do not parse count nothing.
 uint64_t FreeBytesInBlocks(std::string_view buddyinfo, size_t page_bytes, size_t block_bytes);
 
-// The huge page size AdviseHugePages uses: TransparentHugePageBytes(), or 0
-// when the kernel has less than kMinFreeHugeBlockBytes free in blocks of
-// that size (read once from /proc/buddyinfo; 0 when unreadable).
+// The huge page size AdviseHugePages uses, in bytes: the kernel's
+// transparent huge page size (/sys/kernel/mm/transparent_hugepage/
+// hpage_pmd_size), or 0 when the kernel does not say or has less than
+// kMinFreeHugeBlockBytes free in blocks of that size (/proc/buddyinfo).
+// Read once; allocates nothing (operator new calls it).
 inline constexpr uint64_t kMinFreeHugeBlockBytes = uint64_t{1} << 30;
 size_t AdvisedHugePageBytes();
 
