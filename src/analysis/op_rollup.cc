@@ -35,7 +35,7 @@ OpRollup ComputeOpRollup(const Run& run) {
   for (const auto& op : run.op_instances) {
     RollupClass c = RollupClassOf(op);
     OpRollupRow& row = by_name[op.qnn_op_name];
-    if (row.instances == 0) row.type = std::string(run.Str(op.qnn_op_type));
+    if (row.instances == 0) row.type = run.Str(op.qnn_op_type);
     for (OpRollupRow* r : {&row, &out.total}) {
       r->work[c] += op.work_cycles;
       r->dpc[c] += op.dpc_cycles;

@@ -7,7 +7,7 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
+#include <string_view>
 #include <vector>
 
 #include "analysis/cycles_by_kind.h"
@@ -30,10 +30,10 @@ RollupClass RollupClassOf(const OpInstanceRow& op);
 using RollupCycles = CyclesByKind<RollupClass, kRollupClassCount>;  // HTP cycles per class
 
 struct OpRollupRow {
-  std::string name;   // QNN op name
-  std::string type;   // QNN op type
-  RollupCycles work;  // Σ slice durations (thread-aggregate work), per class
-  RollupCycles dpc;   // dominant-path cycles, per class (on each instance's DPC basis)
+  std::string_view name;  // QNN op name, in the run's strings
+  std::string_view type;  // QNN op type, likewise
+  RollupCycles work;      // Σ slice durations (thread-aggregate work), per class
+  RollupCycles dpc;       // dominant-path cycles, per class (on each instance's DPC basis)
   int64_t instances = 0;
 };
 
@@ -43,6 +43,7 @@ struct OpRollup {
 };
 
 // From run.op_instances; empty when the run has none (no optrace, no whole QHAS).
+// The rows view the run's strings: they are valid while `run` is.
 OpRollup ComputeOpRollup(const Run& run);
 
 }  // namespace htpscope

@@ -37,7 +37,7 @@ PathUnit PathUnitOfFlags(uint8_t flags);
 using PathUnitCycles = CyclesByKind<PathUnit, kPathUnitCount>;
 
 struct PathByUnitOp {
-  std::string name;  // the QNN op name; "" for ops QHAS's lists do not hold
+  std::string_view name;  // the QNN op name, in the run's strings; "" for ops QHAS's lists lack
   PathUnitCycles cycles;
   int64_t path_cycles = 0;  // Σ of its buckets: its cycles on the dominant path
 };
@@ -53,7 +53,8 @@ struct PathByUnit {
 };
 
 // The split, from the optrace when the run has one (else QHAS's path of core
-// 0); nullopt when neither gives a path.
+// 0); nullopt when neither gives a path.  The rows view the run's strings:
+// they are valid while `run` is.
 std::optional<PathByUnit> ComputePathByUnit(const Run& run);
 
 }  // namespace htpscope

@@ -84,20 +84,21 @@ class SortedSliceIds {
   size_t distinct_bound_ = 0;
 };
 
-// Builds run.op_instances (by first start, then ID) and run.slices (by
-// instance, then start, then tid) from the optrace's slices.
-void JoinSlices(const Optrace& trace, Run& run) {
+// Builds run.op_instances, one per op ID in ascending ID order, from the
+// optrace's slices; returns the slices in that (walk) order, where instance k
+// owns walk[first_slice_k, first_slice_k + slice_count_k).  Counts the slices
+// whose op-level figures disagree with their ID's first slice in *mismatches.
+std::vector<uint32_t> BuildInstances(const Optrace& trace, Run& run, size_t* mismatches) {
   // Slices grouped by op ID through a sort of (ID, slice index) pairs: a
   // hash map probes memory at random for each of hundreds of thousands of
-  // slices, while the IDs arrive nearly sorted.
+  // slices, while the IDs arrive nearly sorted.  The pairs are freed on
+  // return, before the slice table is made (4 MB off the import's peak).
   SortedSliceIds ids(trace.slices);
   std::vector<OpInstanceRow>& ops = run.op_instances;
   // No doubling at the memory peak; capacity past the end is never touched.
   ops.reserve(ids.distinct_bound());
-  // The slices in walk (ID) order; instance k owns walk[begin_k, begin_k + count_k).
   std::vector<uint32_t> walk;
   walk.reserve(trace.slices.size());
-  size_t mismatches = 0;
   for (auto pair = ids.Walk(); pair.Next();) {
     const uint32_t i = pair.slice();
     const OpSlice& s = trace.slices[i];
@@ -130,7 +131,7 @@ void JoinSlices(const Optrace& trace, Run& run) {
     if (!inserted &&
         (op.op_start_cycle != s.op_start_cycles || op.op_duration_cycles != s.op_duration_cycles ||
          op.dpc_cycles != s.dpc_cycles))
-      ++mismatches;
+      ++*mismatches;
     op.work_cycles += s.dur_cycles;
     op.first_start_cycle = std::min(op.first_start_cycle, s.start_cycles);
     op.last_end_cycle = std::max(op.last_end_cycle, s.end_cycles());
@@ -141,6 +142,15 @@ void JoinSlices(const Optrace& trace, Run& run) {
     op.on_hvx_thread = op.on_hvx_thread || unit == UnitKind::kHvx;
     walk.push_back(i);
   }
+  return walk;
+}
+
+// Builds run.op_instances (by first start, then ID) and run.slices (by
+// instance, then start, then tid) from the optrace's slices.
+void JoinSlices(const Optrace& trace, Run& run) {
+  size_t mismatches = 0;
+  const std::vector<uint32_t> walk = BuildInstances(trace, run, &mismatches);
+  std::vector<OpInstanceRow>& ops = run.op_instances;
   OpClassifier classify(trace.strings);
   for (auto& op : ops) op.category = classify(op.htp_op_type, op.qnn_op_type, op.flags);
   std::sort(ops.begin(), ops.end(), [](const OpInstanceRow& a, const OpInstanceRow& b) {

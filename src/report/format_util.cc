@@ -46,7 +46,7 @@ std::string EllipsizeLeft(const std::string& text, size_t width) {
   return "…" + tail;
 }
 
-std::string Ellipsize(const std::string& text, size_t width) {
+std::string Ellipsize(std::string_view text, size_t width) {
   // Count UTF-8 code points as columns (good enough for op names).
   size_t columns = 0, i = 0, cut = std::string::npos;
   while (i < text.size()) {
@@ -55,8 +55,8 @@ std::string Ellipsize(const std::string& text, size_t width) {
     i += c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
     ++columns;
   }
-  if (columns <= width || width == 0) return text;
-  return text.substr(0, cut) + "…";
+  if (columns <= width || width == 0) return std::string(text);
+  return std::string(text.substr(0, cut)) + "…";
 }
 
 std::string XmlEscape(std::string_view text) {

@@ -21,7 +21,7 @@ std::string HumanBytes(int64_t bytes);
 // continuation bytes).
 size_t DisplayWidth(std::string_view text);
 // Cuts `text` to `width` display columns, ending in "…" when cut.
-std::string Ellipsize(const std::string& text, size_t width);
+std::string Ellipsize(std::string_view text, size_t width);
 // Cuts `text` (a path) to `width` display columns from the left, starting
 // with "…" when cut, so the tail that tells runs apart stays: at a '/' when
 // one falls in the first half of the kept tail.

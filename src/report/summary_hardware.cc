@@ -52,7 +52,7 @@ const RollupKeys& RollupClassKeys(RollupClass c) {
   return keys[static_cast<size_t>(c)];
 }
 
-std::string OpLabel(const std::string& name) {
+std::string OpLabel(std::string_view name) {
   return name.empty() ? std::string("(ops QHAS does not list)") : TerminalSafe(name);
 }
 
