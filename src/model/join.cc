@@ -69,27 +69,40 @@ void ChooseInstanceDpc(Run& run, const model_import::QhasFacts& qhas) {
 
 void BuildUnits(Run& run, const model_import::QhasFacts& qhas) {
   if (run.Has(ArtifactType::kOptrace)) {
-    std::map<uint32_t, std::vector<std::pair<int64_t, int64_t>>> by_tid;
-    std::map<uint32_t, UnitRow> units;
+    // A unit per hardware thread: a handful, found by a short scan from the
+    // last slice's (consecutive slices often share a thread).
+    struct ThreadUnit {
+      UnitRow unit;
+      std::vector<std::pair<int64_t, int64_t>> busy;  // [start, end) of each slice
+    };
+    std::vector<ThreadUnit> threads;
+    size_t at = 0;
     for (const auto& s : run.slices) {
-      by_tid[s.tid].emplace_back(s.start_cycle, s.end_cycle());
-      auto [it, inserted] = units.try_emplace(s.tid);
-      UnitRow& u = it->second;
-      if (inserted) {
-        u.tid = s.tid;
-        u.kind = UnitKindOfTid(s.tid);
-        u.first_start_cycle = s.start_cycle;
-        u.last_end_cycle = s.end_cycle();
-        u.source = Source::kOptrace;
+      if (at == threads.size() || threads[at].unit.tid != s.tid) {
+        at = 0;
+        while (at < threads.size() && threads[at].unit.tid != s.tid) ++at;
+        if (at == threads.size()) {
+          UnitRow& u = threads.emplace_back().unit;
+          u.tid = s.tid;
+          u.kind = UnitKindOfTid(s.tid);
+          u.first_start_cycle = s.start_cycle;
+          u.last_end_cycle = s.end_cycle();
+          u.source = Source::kOptrace;
+        }
       }
+      ThreadUnit& t = threads[at];
+      t.busy.emplace_back(s.start_cycle, s.end_cycle());
+      UnitRow& u = t.unit;
       u.busy_cycles += s.dur_cycles;
       u.first_start_cycle = std::min(u.first_start_cycle, s.start_cycle);
       u.last_end_cycle = std::max(u.last_end_cycle, s.end_cycle());
       ++u.slices;
     }
-    for (auto& [tid, unit] : units) {
-      unit.cycles_used = UnionLength(by_tid[tid]);
-      run.units.push_back(unit);
+    std::sort(threads.begin(), threads.end(),
+              [](const ThreadUnit& a, const ThreadUnit& b) { return a.unit.tid < b.unit.tid; });
+    for (auto& t : threads) {
+      t.unit.cycles_used = UnionLength(t.busy);
+      run.units.push_back(t.unit);
     }
   } else {
     for (const auto& r : qhas.resources) {
