@@ -66,6 +66,8 @@ ParamTexts& ScalarParams::texts() {
 }
 
 ScalarParam& ScalarParams::operator[](std::string_view key) {
+  if (entries_.empty() || entries_.back().first < key)  // past the last key: appended
+    return entries_.emplace_back(*texts().Intern(key), ScalarParam{0, int64_t{0}}).second;
   auto it =
       std::lower_bound(entries_.begin(), entries_.end(), key,
                        [](const value_type& entry, std::string_view k) { return entry.first < k; });
@@ -163,9 +165,11 @@ void ReadScalarParam(FieldReader<Where>& param, value v, std::string_view key,
 }
 
 // A node's object (`nv`) under key `id_text` of graph.nodes; its texts are
-// pooled in `texts`.
+// pooled in `texts`.  Room for `*params_hint` scalar_params is made up front
+// (a graph's nodes mostly have as many as the node before: one allocation
+// instead of one per doubling), and *params_hint becomes this node's count.
 HtpNode ReadNode(JsonReader& reader, std::string_view id_text, value nv,
-                 const std::shared_ptr<ParamTexts>& texts) {
+                 const std::shared_ptr<ParamTexts>& texts, size_t* params_hint) {
   FieldReader member(reader, MemberWhere{"nodes", id_text});
   HtpNode node;
   node.id = ReadMemberId(member, id_text);
@@ -184,11 +188,13 @@ HtpNode ReadNode(JsonReader& reader, std::string_view id_text, value nv,
       simdjson::ondemand::object params;
       if (auto err = fv.get_object().get(params))
         reader.Fail(err, fmt::format("{}: expected an object", member.Path(k)));
+      node.scalar_params.reserve(*params_hint);
       member.Fields(params, [&](std::string_view pk, value pv) {
         FieldReader param(reader,
                           [&] { return fmt::format("{}.scalar_params.{}", member.Path(), pk); });
         ReadScalarParam(param, pv, pk, &node.scalar_params);
       });
+      *params_hint = node.scalar_params.size();
     }
   });
   return node;
@@ -279,12 +285,13 @@ HtpGraph ParseDocument(const std::string& path, simdjson::padded_string_view buf
         const std::string ctx = fmt::format("graph.{}", section);
         auto members = reader.Object(sv, ctx);
         auto texts = std::make_shared<ParamTexts>();
+        size_t params_hint = 0;  // see ReadNode
         reader.Fields(members, ctx, [&](std::string_view id_text, value mv) {
           if (nodes) {
             auto id = ParseHexId(id_text);
             if (id && out.nodes.count(*id))
               reader.Invalid(fmt::format("graph.nodes[\"{}\"]: duplicate node id", id_text));
-            HtpNode node = ReadNode(reader, id_text, mv, texts);
+            HtpNode node = ReadNode(reader, id_text, mv, texts, &params_hint);
             out.nodes.emplace(node.id, std::move(node));
           } else {
             auto id = ParseHexId(id_text);
@@ -315,7 +322,7 @@ class GraphWorker {
     auto texts = std::make_shared<ParamTexts>();  // the chunk's nodes share it
     reader.Fields(members, "members", [&](std::string_view id_text, value v) {
       if (chunk.tag == kNodes)
-        part->nodes.push_back(ReadNode(reader, id_text, v, texts));
+        part->nodes.push_back(ReadNode(reader, id_text, v, texts, &params_hint_));
       else
         part->tensors.push_back(ReadTensor(reader, id_text, v));
     });
@@ -326,6 +333,7 @@ class GraphWorker {
  private:
   const std::string& path_;
   simdjson::ondemand::parser parser_;
+  size_t params_hint_ = 0;  // the last node's scalar_params (see ReadNode)
 };
 
 std::optional<HtpGraph> ReadStreamed(const std::string& path, const ReadHtpGraphOptions& options) {

@@ -70,6 +70,7 @@ class ScalarParams {
   size_t size() const { return entries_.size(); }
   bool empty() const { return entries_.empty(); }
   void clear() { entries_.clear(); }
+  void reserve(size_t n) { entries_.reserve(n); }
 
   iterator find(std::string_view key);
   const_iterator find(std::string_view key) const;

@@ -43,6 +43,30 @@ TEST(HtpGraphCorpus, V8c8NodesTensorsAndTypedParams) {
   EXPECT_EQ(t.dims, (std::vector<int64_t>{1, 1, 256, 256}));
 }
 
+// Params come in any key order (real files are not sorted), a node may
+// have more or fewer than the node before it, and a repeated key keeps its
+// last value: each node's params are found by key and listed in key order.
+TEST(HtpGraphParams, AnyKeyOrderAnyCountRepeatsKeepTheLast) {
+  std::string json = R"json({"header": {"artifact_type": "HTP_GRAPH"}, "graph": {"nodes": {
+    "0x1": {"type": "t", "scalar_params": {"b": {"100": 2}, "a": {"100": 1}, "c": {"100": 3}}},
+    "0x2": {"type": "t", "scalar_params": {"z": {"100": 9}, "m": {"1544": "mid"}, "a": {"100": 4},
+                                           "y": {"100": 8}, "m": {"100": 5}}},
+    "0x3": {"type": "t", "scalar_params": {"k": {"100": 7}}}}, "tensors": {}}})json";
+  HtpGraph g = ParseHtpGraph("g.json", json);
+  auto keys = [](const HtpNode& n) {
+    std::string out;
+    for (const auto& [key, param] : n.scalar_params)
+      out += fmt::format("{}={} ", key, *param.AsInt());
+    return out;
+  };
+  ASSERT_EQ(g.nodes.size(), 3u);
+  EXPECT_EQ(keys(g.nodes.at(1)), "a=1 b=2 c=3 ");
+  EXPECT_EQ(keys(g.nodes.at(2)), "a=4 m=5 y=8 z=9 ");
+  EXPECT_EQ(keys(g.nodes.at(3)), "k=7 ");
+  EXPECT_EQ(g.nodes.at(2).IntParam("m"), 5);
+  EXPECT_FALSE(g.nodes.at(3).IntParam("a"));
+}
+
 TEST(HtpGraphErrors, ScalarParamMustHaveOneTypedMember) {
   std::string json =
       R"json({"header": {"artifact_type": "HTP_GRAPH"}, "graph": {"nodes": {"0x1": {"type": "t",
