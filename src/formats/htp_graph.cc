@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <malloc.h>
 
+#include <algorithm>
 #include <charconv>
 #include <deque>
 
@@ -164,10 +165,16 @@ void ReadScalarParam(FieldReader<Where>& param, value v, std::string_view key,
         fmt::format("{}: expected exactly one {{\"<type code>\": value}} member", param.Path()));
 }
 
+// Room made up front for at most this many scalar_params (real nodes have
+// about fourteen): one hostile node of millions of params does not make the
+// next node reserve as many.
+constexpr size_t kMaxReservedParams = 64;
+
 // A node's object (`nv`) under key `id_text` of graph.nodes; its texts are
-// pooled in `texts`.  Room for `*params_hint` scalar_params is made up front
-// (a graph's nodes mostly have as many as the node before: one allocation
-// instead of one per doubling), and *params_hint becomes this node's count.
+// pooled in `texts`.  Room for `*params_hint` scalar_params (at most
+// kMaxReservedParams) is made up front (a graph's nodes mostly have as many
+// as the node before: one allocation instead of one per doubling), and
+// *params_hint becomes this node's count.
 HtpNode ReadNode(JsonReader& reader, std::string_view id_text, value nv,
                  const std::shared_ptr<ParamTexts>& texts, size_t* params_hint) {
   FieldReader member(reader, MemberWhere{"nodes", id_text});
@@ -188,7 +195,7 @@ HtpNode ReadNode(JsonReader& reader, std::string_view id_text, value nv,
       simdjson::ondemand::object params;
       if (auto err = fv.get_object().get(params))
         reader.Fail(err, fmt::format("{}: expected an object", member.Path(k)));
-      node.scalar_params.reserve(*params_hint);
+      node.scalar_params.reserve(std::min(*params_hint, kMaxReservedParams));
       member.Fields(params, [&](std::string_view pk, value pv) {
         FieldReader param(reader,
                           [&] { return fmt::format("{}.scalar_params.{}", member.Path(), pk); });
