@@ -107,9 +107,9 @@ size_t AdvisedHugePageBytes() {
 
 void AdviseHugePages(void* block, size_t bytes) {
   if (bytes < kSmallestHugePageBytes) return;  // the common case, with no system call
-  const size_t huge = AdvisedHugePageBytes();
-  if (huge == 0 || bytes < huge) return;
-  const HugePageSpan span = WholeHugePages(reinterpret_cast<uintptr_t>(block), bytes, huge);
+  // Empty when huge pages are not advised (0) or none fits in the block.
+  const HugePageSpan span =
+      WholeHugePages(reinterpret_cast<uintptr_t>(block), bytes, AdvisedHugePageBytes());
   if (span.begin < span.end)
     ::madvise(reinterpret_cast<void*>(span.begin), span.end - span.begin, MADV_HUGEPAGE);
 }

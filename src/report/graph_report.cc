@@ -278,7 +278,7 @@ std::string RenderGraphText(const GraphView& v, const Run& run, size_t max_rows)
         "thread id)\n",
         FormatCount(run.dominant_path.size()), GroupDigits(wall), GroupDigits(idle));
     auto by_op = DominantByOp(v, run);
-    // Per group with slices, by name, then by dp cycles (most first).
+    // Per group with slices, by dp cycles (most first), then by name (unique).
     std::vector<int64_t> group_cycles(v.groups.names.size(), 0);
     std::vector<bool> group_seen(v.groups.names.size(), false);
     for (size_t i = 0; i < run.slices.size(); ++i) {
@@ -289,10 +289,9 @@ std::string RenderGraphText(const GraphView& v, const Run& run, size_t max_rows)
     std::vector<std::pair<std::string, int64_t>> groups;
     for (size_t gi = 0; gi < group_cycles.size(); ++gi)
       if (group_seen[gi]) groups.emplace_back(v.groups.names[gi], group_cycles[gi]);
-    std::sort(groups.begin(), groups.end(),
-              [](const auto& a, const auto& b) { return a.first < b.first; });
-    std::stable_sort(groups.begin(), groups.end(),
-                     [](const auto& a, const auto& b) { return a.second > b.second; });
+    std::sort(groups.begin(), groups.end(), [](const auto& a, const auto& b) {
+      return a.second != b.second ? a.second > b.second : a.first < b.first;
+    });
     out += fmt::format("  {:<30} {:>12} {:>8}\n", "op group", "dp cycles", "of wall");
     const size_t groups_shown = limit.Shown(groups.size());
     for (size_t k = 0; k < groups_shown; ++k)
