@@ -53,6 +53,7 @@ std::optional<PathByUnit> ComputePathByUnit(const Run& run) {
     for (uint32_t i = 0; i < run.op_instances.size(); ++i)
       instance_of.emplace(run.op_instances[i].op_id, i);
   RowsByName<PathByUnitOp> by_name(run, out.ops);  // kEmpty: ops QHAS's lists lack
+  by_name.reserve(run.qnn_ops.size() + 1);
   for (const auto& seg : *segments) {
     ++out.segments;
     if (seg.idle) {

@@ -1,11 +1,11 @@
 // Rows of a per-QNN-op table gathered by interned name: each row is added
 // (its `name` set from the run's strings) the first time its name is seen,
 // so the rows stay in first-seen order, and later sightings find it through
-// a flat index — no node per row, and no second copy of the rows as with a
-// std::map whose values are then moved into a vector.
+// an array indexed by string id — no hashing, no node per row, and no second
+// copy of the rows as with a std::map whose values are then moved into a
+// vector.  The array costs 4 bytes per string of the run (0.6 MB for 160 k
+// names), less than a hash index of the 80 k rows those runs have.
 #pragma once
-
-#include <absl/container/flat_hash_map.h>
 
 #include <cstdint>
 #include <string_view>
@@ -22,24 +22,28 @@ namespace htpscope {
 template <typename Row>
 class RowsByName {
  public:
-  RowsByName(const Run& run, std::vector<Row>& rows) : run_(run), rows_(rows) {}
+  RowsByName(const Run& run, std::vector<Row>& rows)
+      : run_(run), rows_(rows), row_of_(run.strings.size(), kNoRow) {}
 
-  // The row of `name`, added at the end on its first sight.
+  // The row of `name` (an id of the run's strings), added at the end on its
+  // first sight.
   Row& operator[](StringId name) {
-    auto [it, inserted] = index_.try_emplace(name, static_cast<uint32_t>(rows_.size()));
-    if (inserted) rows_.emplace_back().name = run_.Str(name);
-    return rows_[it->second];
+    uint32_t& row = row_of_[name];
+    if (row == kNoRow) {
+      row = static_cast<uint32_t>(rows_.size());
+      rows_.emplace_back().name = run_.Str(name);
+    }
+    return rows_[row];
   }
 
-  void reserve(size_t n) {
-    index_.reserve(n);
-    rows_.reserve(n);
-  }
+  // Room for `n` rows: no reallocation copies them while they are gathered.
+  void reserve(size_t n) { rows_.reserve(n); }
 
  private:
+  static constexpr uint32_t kNoRow = UINT32_MAX;
   const Run& run_;
   std::vector<Row>& rows_;
-  absl::flat_hash_map<StringId, uint32_t> index_;
+  std::vector<uint32_t> row_of_;  // by string id
 };
 
 }  // namespace htpscope
