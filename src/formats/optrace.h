@@ -26,7 +26,10 @@ namespace htpscope {
 
 // One executed op slice from the overview process.  A single-threaded op
 // instance has one slice; an HVX op split across threads has several slices
-// sharing one `op_id` whose op-level fields repeat the same values.
+// sharing one `op_id` whose op-level fields repeat the same values.  The
+// output tensor's "Rank", "Step Size" and "Zero Offset" args are checked
+// (numbers of the right kind) but not kept: the run has no use for them, and
+// they were 20 of the 120 bytes of each of hundreds of thousands of slices.
 struct OpSlice {
   uint64_t op_id = 0;              // args.ID; low 32 bits = QNN op id
   int64_t start_cycles = 0;        // absolute cycle of this slice's start (ts + origin)
@@ -35,8 +38,6 @@ struct OpSlice {
   int64_t op_duration_cycles = 0;  // args "Duration (cycles)" (op level)
   int64_t dpc_cycles = 0;          // args "Dominant Path Cycles" (op level)
   double cycles_per_packet = 0;
-  double step_size = 0;
-  int64_t zero_offset = 0;
   uint32_t tid = 0;
   StringId htp_op_type = StringPool::kEmpty;
   StringId qnn_op_name = StringPool::kEmpty;
@@ -47,7 +48,6 @@ struct OpSlice {
   uint32_t dims_count = 0;
   uint32_t inputs_begin = 0;  // into Optrace::input_ids
   uint32_t inputs_count = 0;
-  int32_t rank = 0;
   uint8_t flags = 0;  // OpFlag bits
 
   int64_t end_cycles() const { return start_cycles + dur_cycles; }

@@ -416,8 +416,6 @@ void OptraceParser::AddOpEvent() {
   s.op_duration_cycles = raw_.has_duration ? raw_.duration : raw_.dur;
   s.dpc_cycles = raw_.dpc;
   s.cycles_per_packet = raw_.cycles_per_packet;
-  s.step_size = raw_.step_size;
-  s.zero_offset = raw_.zero_offset;
   s.tid = static_cast<uint32_t>(raw_.tid);
   s.htp_op_type =
       InternRepeated(kHtpOpType, raw_.htp_op_type.empty() ? raw_.name : raw_.htp_op_type);
@@ -431,7 +429,6 @@ void OptraceParser::AddOpEvent() {
   s.inputs_begin = static_cast<uint32_t>(out_->input_ids.size());
   s.inputs_count = static_cast<uint32_t>(raw_.inputs.size());
   out_->input_ids.insert(out_->input_ids.end(), raw_.inputs.begin(), raw_.inputs.end());
-  s.rank = static_cast<int32_t>(raw_.rank);
   s.flags = raw_.flags;
   out_->slices.push_back(s);
 }

@@ -35,13 +35,11 @@ inline void RequireSameEvents(const Optrace& a, const Optrace& b, const char* re
     RequireSame(x.op_id == y.op_id && x.start_cycles == y.start_cycles &&
                     x.dur_cycles == y.dur_cycles && x.op_start_cycles == y.op_start_cycles &&
                     x.op_duration_cycles == y.op_duration_cycles && x.dpc_cycles == y.dpc_cycles &&
-                    x.zero_offset == y.zero_offset && x.rank == y.rank && x.tid == y.tid &&
-                    x.flags == y.flags,
+                    x.tid == y.tid && x.flags == y.flags,
                 reads, "a slice's numbers");
     // Bit patterns: NaN cannot come from JSON, and -0.0 must stay -0.0.
-    RequireSame(std::memcmp(&x.step_size, &y.step_size, sizeof(double)) == 0 &&
-                    std::memcmp(&x.cycles_per_packet, &y.cycles_per_packet, sizeof(double)) == 0,
-                reads, "a slice's floating-point args");
+    RequireSame(std::memcmp(&x.cycles_per_packet, &y.cycles_per_packet, sizeof(double)) == 0, reads,
+                "a slice's floating-point args");
     RequireSame(a.Str(x.htp_op_type) == b.Str(y.htp_op_type) &&
                     a.Str(x.qnn_op_name) == b.Str(y.qnn_op_name) &&
                     a.Str(x.qnn_op_type) == b.Str(y.qnn_op_type) &&
