@@ -48,10 +48,12 @@ int main(int argc, char** argv) {
   // 32 MB come from the heap and stay resident once freed, so a big trace's
   // peak varied by up to 50 MB from run to run.  Blocks of 1 MB or more get their
   // own mapping, returned when freed; smaller ones are reused from the heap,
-  // which is not trimmed for less than 64 MB free, so the reader's
-  // per-chunk buffers are not faulted in again for every chunk.
+  // which is not trimmed for less than 8 MB free at its top, so the reader's
+  // per-chunk buffers are not faulted in again for every chunk.  (At 64 MB,
+  // a worker thread's heap kept the 9 MB of a gzip trace's chunk parts
+  // resident after the read, through the import's peak; 8 MB was no slower.)
   mallopt(M_MMAP_THRESHOLD, 1 << 20);
-  mallopt(M_TRIM_THRESHOLD, 64 << 20);
+  mallopt(M_TRIM_THRESHOLD, 8 << 20);
   CLI::App app{
       "htpscope: the true speed, memory and numerics of models on the Hexagon NPU (QNN HTP), "
       "from profiling artifacts alone"};
