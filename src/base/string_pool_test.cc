@@ -53,5 +53,29 @@ TEST(StringPool, CopiesOwnTheirStrings) {
   EXPECT_EQ(copy->Intern("Conv2d"), 1u);
 }
 
+// The index holds ids and finds their texts through the pool: after a move
+// (construction or assignment), growing the pool rehashes every id, which
+// must still read the moved texts.
+TEST(StringPool, InternsAfterMovesWithIdsThatFollowTheTexts) {
+  StringPool pool;
+  for (int i = 1; i <= 1000; ++i) pool.Intern("op_" + std::to_string(i));
+  StringPool moved(std::move(pool));
+  for (int i = 1001; i <= 50000; ++i)  // several rehashes
+    ASSERT_EQ(moved.Intern("op_" + std::to_string(i)), static_cast<StringId>(i));
+  StringPool assigned;
+  assigned.Intern("something else");
+  assigned = std::move(moved);
+  EXPECT_EQ(assigned.size(), 50001u);
+  EXPECT_EQ(assigned.Intern("op_1"), 1u);
+  EXPECT_EQ(assigned.Intern("op_50000"), 50000u);
+  EXPECT_EQ(assigned.Intern("op_50001"), 50001u);
+  bool found = true;
+  EXPECT_EQ(assigned.Find("something else", &found), StringPool::kEmpty);
+  EXPECT_FALSE(found);
+  EXPECT_EQ(assigned.Find("op_777", &found), 777u);
+  EXPECT_TRUE(found);
+  EXPECT_EQ(assigned.View(777), "op_777");
+}
+
 }  // namespace
 }  // namespace htpscope
