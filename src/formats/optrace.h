@@ -24,21 +24,32 @@
 
 namespace htpscope {
 
-// One executed op slice from the overview process.  A single-threaded op
-// instance has one slice; an HVX op split across threads has several slices
-// sharing one `op_id` whose op-level fields repeat the same values.  The
-// output tensor's "Rank", "Step Size" and "Zero Offset" args are checked
-// (numbers of the right kind) but not kept: the run has no use for them, and
-// they were 20 of the 120 bytes of each of hundreds of thousands of slices.
+// One executed op slice from the overview process: which op, where and
+// when.  A single-threaded op instance has one slice; an HVX op split across
+// threads has several slices sharing one `op_id`.
 struct OpSlice {
-  uint64_t op_id = 0;              // args.ID; low 32 bits = QNN op id
-  int64_t start_cycles = 0;        // absolute cycle of this slice's start (ts + origin)
-  int64_t dur_cycles = 0;          // this slice's duration (event `dur`)
+  uint64_t op_id = 0;        // args.ID; low 32 bits = QNN op id
+  int64_t start_cycles = 0;  // absolute cycle of this slice's start (ts + origin)
+  int64_t dur_cycles = 0;    // this slice's duration (event `dur`)
+  uint32_t tid = 0;
+  uint8_t flags = 0;  // OpFlag bits
+
+  int64_t end_cycles() const { return start_cycles + dur_cycles; }
+  uint32_t qnn_op_id() const { return static_cast<uint32_t>(op_id & 0xffffffffu); }
+};
+
+// The op-level args of a slice, which every slice of a multi-threaded op
+// repeats: Optrace::slice_args[i] belongs to Optrace::slices[i].  They are
+// kept apart from the slices so that an import can free them once the op
+// instances hold them, before it builds its own slice table: 72 of each
+// slice's 104 bytes.  The output tensor's "Rank", "Step Size" and "Zero
+// Offset" args are checked (numbers of the right kind) but not kept: the run
+// has no use for them.
+struct OpSliceArgs {
   int64_t op_start_cycles = 0;     // args "Start Cycle" (op level)
   int64_t op_duration_cycles = 0;  // args "Duration (cycles)" (op level)
   int64_t dpc_cycles = 0;          // args "Dominant Path Cycles" (op level)
   double cycles_per_packet = 0;
-  uint32_t tid = 0;
   StringId htp_op_type = StringPool::kEmpty;
   StringId qnn_op_name = StringPool::kEmpty;
   StringId qnn_op_type = StringPool::kEmpty;
@@ -48,10 +59,6 @@ struct OpSlice {
   uint32_t dims_count = 0;
   uint32_t inputs_begin = 0;  // into Optrace::input_ids
   uint32_t inputs_count = 0;
-  uint8_t flags = 0;  // OpFlag bits
-
-  int64_t end_cycles() const { return start_cycles + dur_cycles; }
-  uint32_t qnn_op_id() const { return static_cast<uint32_t>(op_id & 0xffffffffu); }
 };
 
 // A tensor listed on tid 1 ("Non Executed Tensors"): $Const, $Shape, ...
@@ -85,7 +92,8 @@ struct Optrace {
   std::string path;
   std::string version;  // header.version "major.minor.patch"
   StringPool strings;
-  std::vector<OpSlice> slices;  // executed, de-duplicated, in file order (unsorted)
+  std::vector<OpSlice> slices;          // executed, de-duplicated, in file order (unsorted)
+  std::vector<OpSliceArgs> slice_args;  // one per slice, at the same index
   std::vector<int32_t> dims;
   std::vector<uint64_t> input_ids;
   std::vector<NonExecutedTensor> non_executed;

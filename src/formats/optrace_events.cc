@@ -412,25 +412,27 @@ void OptraceParser::AddOpEvent() {
   s.op_id = id;
   s.start_cycles = raw_.ts;  // relative until Finish()
   s.dur_cycles = raw_.dur;
-  s.op_start_cycles = raw_.start_cycle;
-  s.op_duration_cycles = raw_.has_duration ? raw_.duration : raw_.dur;
-  s.dpc_cycles = raw_.dpc;
-  s.cycles_per_packet = raw_.cycles_per_packet;
   s.tid = static_cast<uint32_t>(raw_.tid);
-  s.htp_op_type =
-      InternRepeated(kHtpOpType, raw_.htp_op_type.empty() ? raw_.name : raw_.htp_op_type);
-  s.qnn_op_name = InternRepeated(kQnnOpName, raw_.qnn_op_name);
-  s.qnn_op_type = InternRepeated(kQnnOpType, raw_.qnn_op_type);
-  s.data_type = InternRepeated(kDataType, raw_.data_type);
-  s.description = InternDescription(s.htp_op_type, raw_.description);
-  s.dims_begin = static_cast<uint32_t>(out_->dims.size());
-  s.dims_count = static_cast<uint32_t>(raw_.dims.size());
-  out_->dims.insert(out_->dims.end(), raw_.dims.begin(), raw_.dims.end());
-  s.inputs_begin = static_cast<uint32_t>(out_->input_ids.size());
-  s.inputs_count = static_cast<uint32_t>(raw_.inputs.size());
-  out_->input_ids.insert(out_->input_ids.end(), raw_.inputs.begin(), raw_.inputs.end());
   s.flags = raw_.flags;
+  OpSliceArgs a;
+  a.op_start_cycles = raw_.start_cycle;
+  a.op_duration_cycles = raw_.has_duration ? raw_.duration : raw_.dur;
+  a.dpc_cycles = raw_.dpc;
+  a.cycles_per_packet = raw_.cycles_per_packet;
+  a.htp_op_type =
+      InternRepeated(kHtpOpType, raw_.htp_op_type.empty() ? raw_.name : raw_.htp_op_type);
+  a.qnn_op_name = InternRepeated(kQnnOpName, raw_.qnn_op_name);
+  a.qnn_op_type = InternRepeated(kQnnOpType, raw_.qnn_op_type);
+  a.data_type = InternRepeated(kDataType, raw_.data_type);
+  a.description = InternDescription(a.htp_op_type, raw_.description);
+  a.dims_begin = static_cast<uint32_t>(out_->dims.size());
+  a.dims_count = static_cast<uint32_t>(raw_.dims.size());
+  out_->dims.insert(out_->dims.end(), raw_.dims.begin(), raw_.dims.end());
+  a.inputs_begin = static_cast<uint32_t>(out_->input_ids.size());
+  a.inputs_count = static_cast<uint32_t>(raw_.inputs.size());
+  out_->input_ids.insert(out_->input_ids.end(), raw_.inputs.begin(), raw_.inputs.end());
   out_->slices.push_back(s);
+  out_->slice_args.push_back(a);
 }
 
 void OptraceParser::AddFlow(int64_t id, int64_t ts, int64_t pid, int64_t tid,

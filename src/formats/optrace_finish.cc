@@ -93,18 +93,22 @@ void AddWarning(Optrace* trace, std::string message) {
 }
 
 // Boyer–Moore majority vote: two passes, no sort.
-std::optional<int64_t> MajorityOriginCycles(const std::vector<OpSlice>& slices) {
-  if (slices.empty()) return std::nullopt;
+std::optional<int64_t> MajorityOriginCycles(const Optrace& trace) {
+  const size_t n = trace.slices.size();
+  if (n == 0) return std::nullopt;
+  auto difference = [&trace](size_t i) {
+    return trace.slice_args[i].op_start_cycles - trace.slices[i].start_cycles;
+  };
   int64_t candidate = 0;
   size_t votes = 0;
-  for (const auto& s : slices) {
-    const int64_t d = s.op_start_cycles - s.start_cycles;
+  for (size_t i = 0; i < n; ++i) {
+    const int64_t d = difference(i);
     if (votes == 0) candidate = d;
     votes = d == candidate ? votes + 1 : votes - 1;
   }
   size_t agreeing = 0;
-  for (const auto& s : slices) agreeing += s.op_start_cycles - s.start_cycles == candidate;
-  if (2 * agreeing > slices.size()) return candidate;
+  for (size_t i = 0; i < n; ++i) agreeing += difference(i) == candidate;
+  if (2 * agreeing > n) return candidate;
   return std::nullopt;
 }
 
@@ -126,11 +130,12 @@ void FinishOptrace(Optrace* out, int64_t added_cycles, size_t agreeing_slices) {
   // one: a majority vote settles the usual case without sorting.
   std::optional<int64_t> majority = 2 * agreeing_slices > out->slices.size()
                                         ? std::optional<int64_t>(0)
-                                        : MajorityOriginCycles(out->slices);
+                                        : MajorityOriginCycles(*out);
   std::vector<int64_t> differences;
   if (!majority) {
     differences.reserve(out->slices.size());
-    for (const auto& s : out->slices) differences.push_back(s.op_start_cycles - s.start_cycles);
+    for (size_t i = 0; i < out->slices.size(); ++i)
+      differences.push_back(out->slice_args[i].op_start_cycles - out->slices[i].start_cycles);
   }
   if (majority) {
     out->origin_cycles = added_cycles + *majority;

@@ -17,11 +17,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::optional<Optrace> matched;
   try {
     matched = ParseOptrace(fuzz::kFuzzPath, reinterpret_cast<const char*>(data), size);
-    for (const OpSlice& s : matched->slices) {
+    if (matched->slice_args.size() != matched->slices.size()) std::abort();
+    for (const OpSlice& s : matched->slices)
       if (s.dur_cycles < 0) std::abort();  // rejected as "ends before it starts"
-      if (uint64_t{s.dims_begin} + s.dims_count > matched->dims.size()) std::abort();
-      if (uint64_t{s.inputs_begin} + s.inputs_count > matched->input_ids.size()) std::abort();
-      for (StringId id : {s.htp_op_type, s.qnn_op_name, s.qnn_op_type, s.data_type, s.description})
+    for (const OpSliceArgs& a : matched->slice_args) {
+      if (uint64_t{a.dims_begin} + a.dims_count > matched->dims.size()) std::abort();
+      if (uint64_t{a.inputs_begin} + a.inputs_count > matched->input_ids.size()) std::abort();
+      for (StringId id : {a.htp_op_type, a.qnn_op_name, a.qnn_op_type, a.data_type, a.description})
         if (id >= matched->strings.size()) std::abort();
     }
   } catch (const InputError& e) {

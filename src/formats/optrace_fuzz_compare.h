@@ -29,13 +29,17 @@ inline void RequireSameEvents(const Optrace& a, const Optrace& b, const char* re
   RequireSame(a.non_executed.size() == b.non_executed.size(), reads, "tensors");
   RequireSame(a.origin_cycles == b.origin_cycles, reads, "origin");
   RequireSame(a.slices.size() == b.slices.size(), reads, "slices");
+  RequireSame(a.slice_args.size() == a.slices.size() && b.slice_args.size() == b.slices.size(),
+              reads, "one args row per slice");
   for (size_t i = 0; i < a.slices.size(); ++i) {
-    const OpSlice& x = a.slices[i];
-    const OpSlice& y = b.slices[i];
-    RequireSame(x.op_id == y.op_id && x.start_cycles == y.start_cycles &&
-                    x.dur_cycles == y.dur_cycles && x.op_start_cycles == y.op_start_cycles &&
+    const OpSlice& s = a.slices[i];
+    const OpSlice& t = b.slices[i];
+    const OpSliceArgs& x = a.slice_args[i];
+    const OpSliceArgs& y = b.slice_args[i];
+    RequireSame(s.op_id == t.op_id && s.start_cycles == t.start_cycles &&
+                    s.dur_cycles == t.dur_cycles && x.op_start_cycles == y.op_start_cycles &&
                     x.op_duration_cycles == y.op_duration_cycles && x.dpc_cycles == y.dpc_cycles &&
-                    x.tid == y.tid && x.flags == y.flags,
+                    s.tid == t.tid && s.flags == t.flags,
                 reads, "a slice's numbers");
     // Bit patterns: NaN cannot come from JSON, and -0.0 must stay -0.0.
     RequireSame(std::memcmp(&x.cycles_per_packet, &y.cycles_per_packet, sizeof(double)) == 0, reads,

@@ -40,12 +40,13 @@ void MergeChunk(OptracePart&& chunk, Optrace* into, ProvisionalOrigin* origin,
     AddWarning(into,
                fmt::format("traceEvents[{}]: {}", into->events_read + w.event_index, w.message));
   if (!origin->chosen) {
-    if (auto majority = MajorityOriginCycles(part.slices)) {
+    if (auto majority = MajorityOriginCycles(part)) {
       origin->cycles = *majority;
       origin->chosen = true;
       ShiftTimes(into, origin->cycles);  // the chunks merged before this one
-      for (const OpSlice& s : into->slices)
-        origin->agreeing_slices += s.op_start_cycles == s.start_cycles;
+      for (size_t i = 0; i < into->slices.size(); ++i)
+        origin->agreeing_slices +=
+            into->slice_args[i].op_start_cycles == into->slices[i].start_cycles;
     }
   }
   ShiftTimes(&part, origin->cycles);
@@ -62,6 +63,7 @@ void MergeChunk(OptracePart&& chunk, Optrace* into, ProvisionalOrigin* origin,
   reserve(&into->dims, part.dims);
   reserve(&into->input_ids, part.input_ids);
   reserve(&into->slices, part.slices);
+  reserve(&into->slice_args, part.slice_args);
   reserve(&into->flows, part.flows);
   reserve(&into->non_executed, part.non_executed);
   reserve(&into->processes, part.processes);
@@ -71,16 +73,18 @@ void MergeChunk(OptracePart&& chunk, Optrace* into, ProvisionalOrigin* origin,
   into->dims.insert(into->dims.end(), part.dims.begin(), part.dims.end());
   into->input_ids.insert(into->input_ids.end(), part.input_ids.begin(), part.input_ids.end());
   size_t agreeing = 0;
-  for (OpSlice s : part.slices) {
-    agreeing += s.op_start_cycles == s.start_cycles;
-    s.htp_op_type = id_map[s.htp_op_type];
-    s.qnn_op_name = id_map[s.qnn_op_name];
-    s.qnn_op_type = id_map[s.qnn_op_type];
-    s.data_type = id_map[s.data_type];
-    s.description = id_map[s.description];
-    s.dims_begin += dims_offset;
-    s.inputs_begin += inputs_offset;
-    into->slices.push_back(s);
+  into->slices.insert(into->slices.end(), part.slices.begin(), part.slices.end());
+  for (size_t i = 0; i < part.slice_args.size(); ++i) {
+    OpSliceArgs a = part.slice_args[i];
+    agreeing += a.op_start_cycles == part.slices[i].start_cycles;
+    a.htp_op_type = id_map[a.htp_op_type];
+    a.qnn_op_name = id_map[a.qnn_op_name];
+    a.qnn_op_type = id_map[a.qnn_op_type];
+    a.data_type = id_map[a.data_type];
+    a.description = id_map[a.description];
+    a.dims_begin += dims_offset;
+    a.inputs_begin += inputs_offset;
+    into->slice_args.push_back(a);
   }
   if (origin->chosen) origin->agreeing_slices += agreeing;
   AppendRemapped(part.non_executed, &NonExecutedTensor::name, id_map, &into->non_executed);

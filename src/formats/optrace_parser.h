@@ -259,9 +259,9 @@ bool HasStartCycleKey(std::string_view text);
 // Adds `message` unless 20 warnings are already listed.
 void AddWarning(Optrace* trace, std::string message);
 
-// The difference Start Cycle − ts shared by more than half of `slices`, if
-// one is.
-std::optional<int64_t> MajorityOriginCycles(const std::vector<OpSlice>& slices);
+// The difference Start Cycle − ts shared by more than half of the trace's
+// slices, if one is.
+std::optional<int64_t> MajorityOriginCycles(const Optrace& trace);
 
 // Adds `cycles` to every ts-derived time of `trace` (slices, flows, counter
 // samples).

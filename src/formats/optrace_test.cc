@@ -36,21 +36,23 @@ TEST(OptraceCorpus, V8c8DeduplicatesAndRecoversOrigin) {
   EXPECT_EQ(peak, 919552);
   EXPECT_EQ(t.counters.at("DRAM read").size(), 68u);
   // First event of the file: the Input slice DMA.
+  ASSERT_EQ(t.slice_args.size(), t.slices.size());
   const OpSlice& s = t.slices.front();
+  const OpSliceArgs& a = t.slice_args.front();
   EXPECT_EQ(s.op_id, 0x0000104900000002u);
   EXPECT_EQ(s.qnn_op_id(), 2u);
   EXPECT_EQ(s.start_cycles, 1668827862868);
   EXPECT_EQ(s.dur_cycles, 3030);
-  EXPECT_EQ(s.op_duration_cycles, 3030);
-  EXPECT_EQ(s.dpc_cycles, 3030);
+  EXPECT_EQ(a.op_duration_cycles, 3030);
+  EXPECT_EQ(a.dpc_cycles, 3030);
   EXPECT_EQ(s.tid, 256u);
   EXPECT_EQ(s.flags, kFlagDma);
-  EXPECT_EQ(t.Str(s.htp_op_type), "q::*InputSlice");
-  EXPECT_EQ(t.Str(s.qnn_op_name), "Input");
-  EXPECT_EQ(s.inputs_count, 6u);
-  ASSERT_EQ(s.dims_count, 4u);
-  EXPECT_EQ(t.dims[s.dims_begin + 3], 256);
-  EXPECT_DOUBLE_EQ(s.cycles_per_packet, 58.2692);
+  EXPECT_EQ(t.Str(a.htp_op_type), "q::*InputSlice");
+  EXPECT_EQ(t.Str(a.qnn_op_name), "Input");
+  EXPECT_EQ(a.inputs_count, 6u);
+  ASSERT_EQ(a.dims_count, 4u);
+  EXPECT_EQ(t.dims[a.dims_begin + 3], 256);
+  EXPECT_DOUBLE_EQ(a.cycles_per_packet, 58.2692);
   EXPECT_EQ(t.ThreadName(0, 256), "Type: HMX");
   EXPECT_EQ(t.ThreadName(2, 256), "Core:0 Type: HMX Tid: 256");
   EXPECT_EQ(t.ThreadName(2, 999), "");
@@ -76,12 +78,13 @@ TEST(OptraceCorpus, GdnKeepsEverySliceOfMultiThreadedOps) {
   EXPECT_EQ(t.origin_cycles, 8026796209898);
   std::vector<int64_t> durs;
   std::set<uint32_t> tids;
-  for (const auto& s : t.slices) {
+  for (size_t i = 0; i < t.slices.size(); ++i) {
+    const OpSlice& s = t.slices[i];
     if (s.op_id != 0x0000101a00000010u) continue;
     durs.push_back(s.dur_cycles);
     tids.insert(s.tid);
-    EXPECT_EQ(s.op_start_cycles, 8026796958801);  // op-level args repeat on every slice
-    EXPECT_EQ(s.op_duration_cycles, 1010387);
+    EXPECT_EQ(t.slice_args[i].op_start_cycles, 8026796958801);  // op-level args repeat on
+    EXPECT_EQ(t.slice_args[i].op_duration_cycles, 1010387);     // every slice
   }
   std::sort(durs.begin(), durs.end());
   EXPECT_EQ(durs, (std::vector<int64_t>{613430, 623108, 723563, 746569, 1010387, 1447776}));
@@ -115,8 +118,8 @@ TEST(OptraceParse, HandBuiltTraceGivesAbsoluteCyclesAndDropsDuplicates) {
   EXPECT_EQ(t.slices[0].start_cycles, 1320);
   EXPECT_EQ(t.slices[0].dur_cycles, 50);
   EXPECT_EQ(t.slices[2].start_cycles, 1100);
-  EXPECT_EQ(t.slices[2].inputs_count, 2u);
-  EXPECT_EQ(t.input_ids[t.slices[2].inputs_begin], 5u);
+  EXPECT_EQ(t.slice_args[2].inputs_count, 2u);
+  EXPECT_EQ(t.input_ids[t.slice_args[2].inputs_begin], 5u);
   ASSERT_EQ(t.non_executed.size(), 1u);
   EXPECT_EQ(t.non_executed[0].id, 5u);
   const auto& vtcm = t.counters.at("VTCM alloc");
@@ -383,16 +386,17 @@ TEST(OptraceFastPath, OpLinesReadAsTheGeneralPathReadsThem) {
   EXPECT_EQ(s.op_id, 0x0000101200000002u);
   EXPECT_EQ(s.start_cycles, 1010);  // origin 1000
   EXPECT_EQ(s.dur_cycles, 5);
-  EXPECT_EQ(s.op_duration_cycles, 6);
-  EXPECT_EQ(s.dpc_cycles, 4);
-  EXPECT_EQ(s.cycles_per_packet, 19.5661);
   EXPECT_EQ(s.flags, kFlagDma | kFlagUsesHmx);
-  EXPECT_EQ(t.Str(s.description), "Conv2d with strides=(1,1), it's fine");
-  EXPECT_EQ(t.Str(s.qnn_op_name), "conv_0");
-  ASSERT_EQ(s.dims_count, 4u);
-  EXPECT_EQ(t.dims[s.dims_begin + 3], 256);
-  ASSERT_EQ(s.inputs_count, 2u);
-  EXPECT_EQ(t.input_ids[s.inputs_begin + 1], 0x10u);
+  const OpSliceArgs& a = t.slice_args[0];
+  EXPECT_EQ(a.op_duration_cycles, 6);
+  EXPECT_EQ(a.dpc_cycles, 4);
+  EXPECT_EQ(a.cycles_per_packet, 19.5661);
+  EXPECT_EQ(t.Str(a.description), "Conv2d with strides=(1,1), it's fine");
+  EXPECT_EQ(t.Str(a.qnn_op_name), "conv_0");
+  ASSERT_EQ(a.dims_count, 4u);
+  EXPECT_EQ(t.dims[a.dims_begin + 3], 256);
+  ASSERT_EQ(a.inputs_count, 2u);
+  EXPECT_EQ(t.input_ids[a.inputs_begin + 1], 0x10u);
 }
 
 // Metadata is folded into one process per pid and one thread per (pid,

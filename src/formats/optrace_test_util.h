@@ -12,18 +12,20 @@ namespace htpscope::testing_support {
 
 inline void ExpectSameSlices(const Optrace& a, const Optrace& b) {
   ASSERT_EQ(a.slices.size(), b.slices.size());
+  ASSERT_EQ(a.slice_args.size(), a.slices.size());
+  ASSERT_EQ(b.slice_args.size(), b.slices.size());
   for (size_t i = 0; i < a.slices.size(); ++i) {
     SCOPED_TRACE(::testing::Message() << "slice " << i);
-    const OpSlice& x = a.slices[i];
-    const OpSlice& y = b.slices[i];
-    EXPECT_EQ(x.op_id, y.op_id);
-    EXPECT_EQ(x.start_cycles, y.start_cycles);
-    EXPECT_EQ(x.dur_cycles, y.dur_cycles);
+    EXPECT_EQ(a.slices[i].op_id, b.slices[i].op_id);
+    EXPECT_EQ(a.slices[i].start_cycles, b.slices[i].start_cycles);
+    EXPECT_EQ(a.slices[i].dur_cycles, b.slices[i].dur_cycles);
+    EXPECT_EQ(a.slices[i].tid, b.slices[i].tid);
+    EXPECT_EQ(a.slices[i].flags, b.slices[i].flags);
+    const OpSliceArgs& x = a.slice_args[i];
+    const OpSliceArgs& y = b.slice_args[i];
     EXPECT_EQ(x.op_start_cycles, y.op_start_cycles);
     EXPECT_EQ(x.op_duration_cycles, y.op_duration_cycles);
     EXPECT_EQ(x.dpc_cycles, y.dpc_cycles);
-    EXPECT_EQ(x.tid, y.tid);
-    EXPECT_EQ(x.flags, y.flags);
     EXPECT_EQ(std::signbit(x.cycles_per_packet), std::signbit(y.cycles_per_packet));
     EXPECT_EQ(x.cycles_per_packet, y.cycles_per_packet);
     EXPECT_EQ(a.Str(x.htp_op_type), b.Str(y.htp_op_type));

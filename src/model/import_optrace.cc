@@ -102,25 +102,26 @@ std::vector<uint32_t> BuildInstances(const Optrace& trace, Run& run, size_t* mis
   for (auto pair = ids.Walk(); pair.Next();) {
     const uint32_t i = pair.slice();
     const OpSlice& s = trace.slices[i];
+    const OpSliceArgs& a = trace.slice_args[i];
     const bool inserted = pair.NewId();
     if (inserted) {
       OpInstanceRow op;
       op.op_id = s.op_id;
-      op.htp_op_type = s.htp_op_type;
-      op.qnn_op_name = s.qnn_op_name;
-      op.qnn_op_type = s.qnn_op_type;
-      op.data_type = s.data_type;
-      op.description = s.description;
-      op.op_start_cycle = s.op_start_cycles;
-      op.op_duration_cycles = s.op_duration_cycles;
-      op.dpc_cycles = s.dpc_cycles;
-      op.trace_dpc_cycles = s.dpc_cycles;
+      op.htp_op_type = a.htp_op_type;
+      op.qnn_op_name = a.qnn_op_name;
+      op.qnn_op_type = a.qnn_op_type;
+      op.data_type = a.data_type;
+      op.description = a.description;
+      op.op_start_cycle = a.op_start_cycles;
+      op.op_duration_cycles = a.op_duration_cycles;
+      op.dpc_cycles = a.dpc_cycles;
+      op.trace_dpc_cycles = a.dpc_cycles;
       op.dpc_basis = DpcBasis::kOptrace;
-      op.cycles_per_packet = s.cycles_per_packet;
-      op.dims_begin = s.dims_begin;
-      op.dims_count = s.dims_count;
-      op.inputs_begin = s.inputs_begin;
-      op.inputs_count = s.inputs_count;
+      op.cycles_per_packet = a.cycles_per_packet;
+      op.dims_begin = a.dims_begin;
+      op.dims_count = a.dims_count;
+      op.inputs_begin = a.inputs_begin;
+      op.inputs_count = a.inputs_count;
       op.first_start_cycle = s.start_cycles;
       op.last_end_cycle = s.end_cycles();
       op.first_slice = static_cast<uint32_t>(walk.size());  // into `walk` until renumbered
@@ -129,8 +130,8 @@ std::vector<uint32_t> BuildInstances(const Optrace& trace, Run& run, size_t* mis
     }
     OpInstanceRow& op = ops.back();
     if (!inserted &&
-        (op.op_start_cycle != s.op_start_cycles || op.op_duration_cycles != s.op_duration_cycles ||
-         op.dpc_cycles != s.dpc_cycles))
+        (op.op_start_cycle != a.op_start_cycles || op.op_duration_cycles != a.op_duration_cycles ||
+         op.dpc_cycles != a.dpc_cycles))
       ++*mismatches;
     op.work_cycles += s.dur_cycles;
     op.first_start_cycle = std::min(op.first_start_cycle, s.start_cycles);
@@ -146,10 +147,13 @@ std::vector<uint32_t> BuildInstances(const Optrace& trace, Run& run, size_t* mis
 }
 
 // Builds run.op_instances (by first start, then ID) and run.slices (by
-// instance, then start, then tid) from the optrace's slices.
-void JoinSlices(const Optrace& trace, Run& run) {
+// instance, then start, then tid) from the optrace's slices.  The slices'
+// op-level args are freed once the instances hold them, before the slice
+// table is made: the import's memory peak.
+void JoinSlices(Optrace& trace, Run& run) {
   size_t mismatches = 0;
   const std::vector<uint32_t> walk = BuildInstances(trace, run, &mismatches);
+  std::vector<OpSliceArgs>().swap(trace.slice_args);
   std::vector<OpInstanceRow>& ops = run.op_instances;
   OpClassifier classify(trace.strings);
   for (auto& op : ops) op.category = classify(op.htp_op_type, op.qnn_op_type, op.flags);
@@ -190,7 +194,7 @@ void ImportOptrace(Optrace&& trace, Run& run) {
       trace.slices, [](const OpSlice& s) { return s.dur_cycles; }, trace.path,
       "the executed slices' durations");
   RequireSumFits(
-      trace.slices, [](const OpSlice& s) { return s.dpc_cycles; }, trace.path,
+      trace.slice_args, [](const OpSliceArgs& a) { return a.dpc_cycles; }, trace.path,
       "the slices' Dominant Path Cycles");
   for (const auto& s : trace.slices)
     if (!CheckedAdd(s.start_cycles, s.dur_cycles))

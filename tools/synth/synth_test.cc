@@ -273,21 +273,26 @@ TEST(SynthRun, TiledHvxOpsAreMultiSlice) {
   // Real-file shape of a multi-slice op: one ID on several HVX threads, the
   // op-level args repeated, exactly one slice with ts+origin == Start Cycle
   // and dur == Duration (cycles).
-  std::map<uint64_t, std::vector<const OpSlice*>> by_id;
-  for (const auto& s : g.raw.optrace->slices) by_id[s.op_id].push_back(&s);
+  const Optrace& trace = *g.raw.optrace;
+  ASSERT_EQ(trace.slice_args.size(), trace.slices.size());
+  std::map<uint64_t, std::vector<size_t>> by_id;  // slice indexes
+  for (size_t i = 0; i < trace.slices.size(); ++i) by_id[trace.slices[i].op_id].push_back(i);
   int multi = 0;
   for (const auto& [id, slices] : by_id) {
     if (slices.size() < 2) continue;
     ++multi;
     int exact = 0;
     std::set<uint32_t> tids;
-    for (const OpSlice* s : slices) {
-      EXPECT_EQ(s->op_start_cycles, slices[0]->op_start_cycles);
-      EXPECT_EQ(s->op_duration_cycles, slices[0]->op_duration_cycles);
-      EXPECT_EQ(s->dpc_cycles, slices[0]->dpc_cycles);
-      EXPECT_GE(s->tid, 512u);
-      tids.insert(s->tid);
-      exact += s->start_cycles == s->op_start_cycles && s->dur_cycles == s->op_duration_cycles;
+    const OpSliceArgs& first = trace.slice_args[slices[0]];
+    for (size_t i : slices) {
+      const OpSlice& s = trace.slices[i];
+      const OpSliceArgs& a = trace.slice_args[i];
+      EXPECT_EQ(a.op_start_cycles, first.op_start_cycles);
+      EXPECT_EQ(a.op_duration_cycles, first.op_duration_cycles);
+      EXPECT_EQ(a.dpc_cycles, first.dpc_cycles);
+      EXPECT_GE(s.tid, 512u);
+      tids.insert(s.tid);
+      exact += s.start_cycles == a.op_start_cycles && s.dur_cycles == a.op_duration_cycles;
     }
     EXPECT_EQ(exact, 1) << HexId16(id);
     EXPECT_EQ(tids.size(), slices.size());
@@ -372,8 +377,9 @@ TEST(SynthRun, SharedConstantAndSpillFillHandoff) {
   EXPECT_LT(h.hvx_stage_end_cycle, h.hmx_stage_start_cycle);
   int64_t last_hvx_end = 0, first_hmx_start = INT64_MAX;
   int spills = 0, fills = 0;
-  for (const auto& s : g.raw.optrace->slices) {
-    std::string_view type = g.raw.optrace->Str(s.htp_op_type);
+  for (size_t i = 0; i < g.raw.optrace->slices.size(); ++i) {
+    const OpSlice& s = g.raw.optrace->slices[i];
+    std::string_view type = g.raw.optrace->Str(g.raw.optrace->slice_args[i].htp_op_type);
     spills += type == "@Spill";
     fills += type == "@Fill";
     if (s.flags & kFlagUsesHmx) first_hmx_start = std::min(first_hmx_start, s.start_cycles);
@@ -559,9 +565,13 @@ TEST(SynthRun, SystemServiceOpIsLeftOutOfTheProfile) {
   const RawArtifacts& run = g.raw;
   // The trace holds the SyncOp of SystemService_ChunkPreload_<n> (QNN op id
   // 0, process "QNN::SystemService_0"); the profile prints no node for it.
-  const OpSlice* sync = nullptr;
-  for (const auto& sl : run.optrace->slices)
-    if (sl.qnn_op_id() == 0) sync = &sl;
+  const OpSlice* sync_slice = nullptr;
+  const OpSliceArgs* sync = nullptr;
+  for (size_t i = 0; i < run.optrace->slices.size(); ++i)
+    if (run.optrace->slices[i].qnn_op_id() == 0) {
+      sync_slice = &run.optrace->slices[i];
+      sync = &run.optrace->slice_args[i];
+    }
   ASSERT_NE(sync, nullptr);
   EXPECT_EQ(run.optrace->Str(sync->htp_op_type), "SyncOp");
   EXPECT_EQ(run.optrace->Str(sync->qnn_op_name).substr(0, 27), "SystemService_ChunkPreload_");
@@ -574,7 +584,7 @@ TEST(SynthRun, SystemServiceOpIsLeftOutOfTheProfile) {
   EXPECT_EQ(first.nodes.size(), t.profile_nodes);
   int64_t nodes = 0;
   for (const auto& n : first.nodes) nodes += n.cycles;
-  EXPECT_EQ(nodes, t.work_cycles - sync->dur_cycles);
+  EXPECT_EQ(nodes, t.work_cycles - sync_slice->dur_cycles);
   EXPECT_EQ(t.executions[0].accelerator_cycles, nodes);
 }
 
@@ -625,13 +635,14 @@ TEST(SynthRun, ArtifactsHaveTheRealLayout) {
   EXPECT_EQ(hg.nodes.size(), t.htp_graph_nodes);
   Optrace ot = ReadOptrace((dir.path() / "chrometrace.json").string());
   int compared = 0;
-  for (const auto& s : ot.slices) {
-    auto it = hg.nodes.find(s.op_id);
+  for (size_t i = 0; i < ot.slices.size(); ++i) {
+    auto it = hg.nodes.find(ot.slices[i].op_id);
     if (it == hg.nodes.end()) continue;
     ++compared;
-    EXPECT_EQ(it->second.IntParam("cycles_start"), s.op_start_cycles);
-    EXPECT_EQ(it->second.IntParam("cycles_duration"), s.op_duration_cycles);
-    EXPECT_EQ(it->second.IntParam("cycles_dominant"), s.dpc_cycles);
+    const OpSliceArgs& a = ot.slice_args[i];
+    EXPECT_EQ(it->second.IntParam("cycles_start"), a.op_start_cycles);
+    EXPECT_EQ(it->second.IntParam("cycles_duration"), a.op_duration_cycles);
+    EXPECT_EQ(it->second.IntParam("cycles_dominant"), a.dpc_cycles);
   }
   EXPECT_GT(compared, 0);
 
