@@ -166,7 +166,7 @@ std::optional<QnnOpTrafficTable> TrafficByQnnOp(const Run& run) {
     const TrafficBytes bytes = BytesOf(t);
     table.totals.Add(bytes);
     QnnOpTraffic& g = by_name[t.qnn_op_name];
-    if (g.type.empty()) g.type = run.Str(t.qnn_op_type);
+    if (g.type == StringPool::kEmpty) g.type = t.qnn_op_type;
     ++g.instances;
     g.bytes.Add(bytes);
   }
@@ -175,11 +175,12 @@ std::optional<QnnOpTrafficTable> TrafficByQnnOp(const Run& run) {
     if (totals.dram() > 0)
       g.dram_share_pct =
           static_cast<double>(g.bytes.dram()) / static_cast<double>(totals.dram()) * 100;
-  std::sort(table.ops.begin(), table.ops.end(), [](const QnnOpTraffic& a, const QnnOpTraffic& b) {
-    if (a.bytes.dram() != b.bytes.dram()) return a.bytes.dram() > b.bytes.dram();
-    if (a.bytes.vtcm() != b.bytes.vtcm()) return a.bytes.vtcm() > b.bytes.vtcm();
-    return a.name < b.name;
-  });
+  std::sort(table.ops.begin(), table.ops.end(),
+            [&run](const QnnOpTraffic& a, const QnnOpTraffic& b) {
+              if (a.bytes.dram() != b.bytes.dram()) return a.bytes.dram() > b.bytes.dram();
+              if (a.bytes.vtcm() != b.bytes.vtcm()) return a.bytes.vtcm() > b.bytes.vtcm();
+              return run.Str(a.name) < run.Str(b.name);
+            });
   double covered = 0;
   for (auto& g : table.ops) {
     if (totals.dram() == 0 || covered >= kDramDominantCoverPct || g.bytes.dram() == 0) break;

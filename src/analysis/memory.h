@@ -50,7 +50,7 @@ struct OpTraffic {
 };
 
 struct QnnOpTraffic {
-  std::string_view name, type;  // in the run's strings
+  StringId name = StringPool::kEmpty, type = StringPool::kEmpty;  // ids of the run's strings
   int64_t instances = 0;
   TrafficBytes bytes;
   std::optional<double> dram_share_pct;  // of all DRAM bytes (read + write)
@@ -66,7 +66,7 @@ struct QnnOpTrafficTable {
 };
 
 // nullopt when the run has no per-op traffic.  Never throws.
-std::optional<QnnOpTrafficTable> TrafficByQnnOp(const Run& run);  // rows valid while `run` is
+std::optional<QnnOpTrafficTable> TrafficByQnnOp(const Run& run);
 
 // The maximum of one counter track.
 struct CounterPeak {

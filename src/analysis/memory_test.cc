@@ -72,14 +72,14 @@ TEST(MemoryCorpus, V8c8PeakTrafficAndCrossChecks) {
   EXPECT_EQ(m.totals->vtcm_write, 1640448);
   EXPECT_EQ(m.ops.size(), 53u);
   ASSERT_GE(m.qnn_ops.size(), 4u);
-  EXPECT_EQ(m.qnn_ops[0].name, "Input");  // 524288 DRAM read, ties Output: VTCM decides
+  EXPECT_EQ(run.Str(m.qnn_ops[0].name), "Input");  // 524288 DRAM read, ties Output: VTCM decides
   EXPECT_EQ(m.qnn_ops[0].instances, 32);
   EXPECT_EQ(m.qnn_ops[0].bytes.vtcm_write, 1048576);
   EXPECT_NEAR(*m.qnn_ops[0].dram_share_pct, 46.9725, 1e-4);  // 524288 / 1116160
-  EXPECT_EQ(m.qnn_ops[1].name, "Output");
+  EXPECT_EQ(run.Str(m.qnn_ops[1].name), "Output");
   EXPECT_EQ(m.qnn_ops[1].bytes.dram_write, 524288);
-  EXPECT_EQ(m.qnn_ops[2].name, "$Const_11");
-  EXPECT_EQ(m.qnn_ops[3].name, "$Const_12");
+  EXPECT_EQ(run.Str(m.qnn_ops[2].name), "$Const_11");
+  EXPECT_EQ(run.Str(m.qnn_ops[3].name), "$Const_12");
   // Input and Output carry 93.9 % of DRAM bytes: they dominate, the weights do not.
   EXPECT_TRUE(m.qnn_ops[0].dram_dominant);
   EXPECT_TRUE(m.qnn_ops[1].dram_dominant);
@@ -257,7 +257,7 @@ TEST(Memory, ConstructedSpillFill) {
 
   // conv_a's round trip is 16384 of the 20480 DRAM bytes: 80 %, alone dominant.
   ASSERT_EQ(m.qnn_ops.size(), 3u);
-  EXPECT_EQ(m.qnn_ops[0].name, "conv_a");
+  EXPECT_EQ(run.Str(m.qnn_ops[0].name), "conv_a");
   EXPECT_DOUBLE_EQ(*m.qnn_ops[0].dram_share_pct, 80.0);
   EXPECT_TRUE(m.qnn_ops[0].dram_dominant);
   EXPECT_FALSE(m.qnn_ops[1].dram_dominant);

@@ -35,16 +35,16 @@ OpRollup ComputeOpRollup(const Run& run) {
   for (const auto& op : run.op_instances) {
     RollupClass c = RollupClassOf(op);
     OpRollupRow& row = by_name[op.qnn_op_name];
-    if (row.instances == 0) row.type = run.Str(op.qnn_op_type);
+    if (row.instances == 0) row.type = op.qnn_op_type;
     for (OpRollupRow* r : {&row, &out.total}) {
       r->work[c] += op.work_cycles;
       r->dpc[c] += op.dpc_cycles;
       ++r->instances;
     }
   }
-  std::sort(out.ops.begin(), out.ops.end(), [](const OpRollupRow& a, const OpRollupRow& b) {
+  std::sort(out.ops.begin(), out.ops.end(), [&run](const OpRollupRow& a, const OpRollupRow& b) {
     int64_t wa = a.work.Total(), wb = b.work.Total();
-    return wa != wb ? wa > wb : a.name < b.name;
+    return wa != wb ? wa > wb : run.Str(a.name) < run.Str(b.name);
   });
   return out;
 }

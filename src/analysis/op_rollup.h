@@ -30,10 +30,10 @@ RollupClass RollupClassOf(const OpInstanceRow& op);
 using RollupCycles = CyclesByKind<RollupClass, kRollupClassCount>;  // HTP cycles per class
 
 struct OpRollupRow {
-  std::string_view name;  // QNN op name, in the run's strings
-  std::string_view type;  // QNN op type, likewise
-  RollupCycles work;      // Σ slice durations (thread-aggregate work), per class
-  RollupCycles dpc;       // dominant-path cycles, per class (on each instance's DPC basis)
+  StringId name = StringPool::kEmpty;  // QNN op name: an id of the run's strings
+  StringId type = StringPool::kEmpty;  // QNN op type, likewise
+  RollupCycles work;                   // Σ slice durations (thread-aggregate work), per class
+  RollupCycles dpc;  // dominant-path cycles, per class (on each instance's DPC basis)
   int64_t instances = 0;
 };
 
@@ -43,7 +43,7 @@ struct OpRollup {
 };
 
 // From run.op_instances; empty when the run has none (no optrace, no whole QHAS).
-// The rows view the run's strings: they are valid while `run` is.
+// The rows' names are ids of the run's strings.
 OpRollup ComputeOpRollup(const Run& run);
 
 }  // namespace htpscope

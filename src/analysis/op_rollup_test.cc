@@ -10,9 +10,9 @@ namespace {
 
 namespace ts = testing_support;
 
-const OpRollupRow* FindRow(const OpRollup& r, const std::string& name) {
+const OpRollupRow* FindRow(const Run& run, const OpRollup& r, const std::string& name) {
   for (const auto& row : r.ops)
-    if (row.name == name) return &row;
+    if (run.Str(row.name) == name) return &row;
   return nullptr;
 }
 
@@ -30,7 +30,7 @@ TEST(OpRollup, ComputeStagingDmaByHand) {
       "");
   OpRollup r = ComputeOpRollup(run);
   ASSERT_EQ(r.ops.size(), 3u);
-  EXPECT_EQ(r.ops[0].name, "conv");  // most work first
+  EXPECT_EQ(run.Str(r.ops[0].name), "conv");  // most work first
   EXPECT_EQ(r.ops[0].work[RollupClass::kCompute], 100);
   EXPECT_EQ(r.ops[0].work[RollupClass::kStaging], 100);
   EXPECT_EQ(r.ops[0].work[RollupClass::kDma], 40);
@@ -38,11 +38,11 @@ TEST(OpRollup, ComputeStagingDmaByHand) {
   EXPECT_EQ(r.ops[0].instances, 3);
   // DPC per class: the optrace's Dominant Path Cycles (= duration in the fake).
   EXPECT_EQ(r.ops[0].dpc[RollupClass::kStaging], 100);
-  const OpRollupRow* input = FindRow(r, "Input");
+  const OpRollupRow* input = FindRow(run, r, "Input");
   ASSERT_TRUE(input);
   EXPECT_EQ(input->work[RollupClass::kDma], 50);
   EXPECT_EQ(input->work[RollupClass::kStaging], 0);  // DMA comes before staging
-  const OpRollupRow* sys = FindRow(r, "sys");
+  const OpRollupRow* sys = FindRow(run, r, "sys");
   ASSERT_TRUE(sys);
   EXPECT_EQ(sys->work[RollupClass::kOther], 10);
   EXPECT_EQ(r.total.work[RollupClass::kCompute], 100);
@@ -77,7 +77,7 @@ TEST(OpRollup, CorpusChain8MatchesQhasByHand_SkipsWithoutCorpus) {
   EXPECT_EQ(r.total.work[RollupClass::kStaging], 29862);
   EXPECT_EQ(r.total.work[RollupClass::kDma], 26191);
   EXPECT_EQ(r.total.work[RollupClass::kOther], 261);
-  const OpRollupRow* mm = FindRow(r, "MatMul_0");
+  const OpRollupRow* mm = FindRow(run, r, "MatMul_0");
   ASSERT_TRUE(mm);
   EXPECT_EQ(mm->work[RollupClass::kCompute], 4095);
   EXPECT_EQ(mm->work[RollupClass::kStaging], 24061);

@@ -74,8 +74,9 @@ std::optional<PathByUnit> ComputePathByUnit(const Run& run) {
     row.path_cycles += seg.cycles();
   }
   out.path_cycles = out.total.Total();
-  std::sort(out.ops.begin(), out.ops.end(), [](const PathByUnitOp& a, const PathByUnitOp& b) {
-    return a.path_cycles != b.path_cycles ? a.path_cycles > b.path_cycles : a.name < b.name;
+  std::sort(out.ops.begin(), out.ops.end(), [&run](const PathByUnitOp& a, const PathByUnitOp& b) {
+    return a.path_cycles != b.path_cycles ? a.path_cycles > b.path_cycles
+                                          : run.Str(a.name) < run.Str(b.name);
   });
   return out;
 }

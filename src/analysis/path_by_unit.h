@@ -37,7 +37,8 @@ PathUnit PathUnitOfFlags(uint8_t flags);
 using PathUnitCycles = CyclesByKind<PathUnit, kPathUnitCount>;
 
 struct PathByUnitOp {
-  std::string_view name;  // the QNN op name, in the run's strings; "" for ops QHAS's lists lack
+  StringId name = StringPool::kEmpty;  // the QNN op name, an id of the run's strings; kEmpty
+                                       // for ops QHAS's lists lack
   PathUnitCycles cycles;
   int64_t path_cycles = 0;  // Σ of its buckets: its cycles on the dominant path
 };
@@ -53,8 +54,8 @@ struct PathByUnit {
 };
 
 // The split, from the optrace when the run has one (else QHAS's path of core
-// 0); nullopt when neither gives a path.  The rows view the run's strings:
-// they are valid while `run` is.
+// 0); nullopt when neither gives a path.  The rows' names are ids of the
+// run's strings.
 std::optional<PathByUnit> ComputePathByUnit(const Run& run);
 
 }  // namespace htpscope

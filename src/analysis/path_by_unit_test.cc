@@ -10,9 +10,9 @@ namespace {
 
 namespace ts = testing_support;
 
-const PathByUnitOp* FindOp(const PathByUnit& p, const std::string& name) {
+const PathByUnitOp* FindOp(const Run& run, const PathByUnit& p, const std::string& name) {
   for (const auto& op : p.ops)
-    if (op.name == name) return &op;
+    if (run.Str(op.name) == name) return &op;
   return nullptr;
 }
 
@@ -50,11 +50,11 @@ TEST(PathByUnit, OptraceSplitSumsToThePathByHand) {
   EXPECT_EQ(p->path_cycles, 280);  // = the wall, 0..280
   EXPECT_EQ(run.figures.graph_wall_cycles, 280);
   ASSERT_EQ(p->ops.size(), 5u);
-  EXPECT_EQ(p->ops[0].name, "conv");  // most path cycles first
+  EXPECT_EQ(run.Str(p->ops[0].name), "conv");  // most path cycles first
   EXPECT_EQ(p->ops[0].path_cycles, 150);
   EXPECT_EQ(p->ops[0].cycles[PathUnit::kHmx], 100);
   EXPECT_EQ(p->ops[0].cycles[PathUnit::kHvx], 50);
-  const PathByUnitOp* input = FindOp(*p, "Input");
+  const PathByUnitOp* input = FindOp(run, *p, "Input");
   ASSERT_TRUE(input);
   EXPECT_EQ(input->cycles[PathUnit::kDma], 30);
   EXPECT_EQ(input->cycles[PathUnit::kDmaWait], 20);
@@ -94,10 +94,10 @@ TEST(PathByUnit, QhasPathJoinedWithItsInstanceFlags) {
   EXPECT_EQ(p->total[PathUnit::kDmaWait], 100);
   EXPECT_EQ(p->total[PathUnit::kOther], 50);  // 0x99: not in htp_op_instances
   EXPECT_EQ(p->total[PathUnit::kIdle], 50);
-  const PathByUnitOp* sm = FindOp(*p, "sm");
+  const PathByUnitOp* sm = FindOp(run, *p, "sm");
   ASSERT_TRUE(sm);
   EXPECT_EQ(sm->path_cycles, 300);
-  const PathByUnitOp* unlisted = FindOp(*p, "");
+  const PathByUnitOp* unlisted = FindOp(run, *p, "");
   ASSERT_TRUE(unlisted);
   EXPECT_EQ(unlisted->cycles[PathUnit::kOther], 50);
 }
@@ -127,9 +127,9 @@ TEST(PathByUnit, CorpusV8c8MatchesQhasByHand_SkipsWithoutCorpus) {
   EXPECT_EQ(p->total[PathUnit::kOther], 0);
   EXPECT_EQ(p->total[PathUnit::kIdle], 3119);
   ASSERT_FALSE(p->ops.empty());
-  EXPECT_EQ(p->ops[0].name, "bbb_indep0");
+  EXPECT_EQ(run.Str(p->ops[0].name), "bbb_indep0");
   EXPECT_EQ(p->ops[0].cycles[PathUnit::kHmx], 87938);
-  const PathByUnitOp* input = FindOp(*p, "Input");
+  const PathByUnitOp* input = FindOp(run, *p, "Input");
   ASSERT_TRUE(input);
   EXPECT_EQ(input->cycles[PathUnit::kDma], 6439);
   EXPECT_EQ(input->cycles[PathUnit::kDmaWait], 200);

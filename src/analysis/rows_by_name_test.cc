@@ -6,7 +6,7 @@ namespace htpscope {
 namespace {
 
 struct NamedCount {
-  std::string name;
+  StringId name = StringPool::kEmpty;
   int count = 0;
 };
 
@@ -19,11 +19,11 @@ TEST(RowsByName, FirstSeenOrderAndOneRowPerName) {
   RowsByName<NamedCount> by_name(run, rows);
   for (StringId name : {b, a, b, StringPool::kEmpty, b}) ++by_name[name].count;
   ASSERT_EQ(rows.size(), 3u);
-  EXPECT_EQ(rows[0].name, "b");
+  EXPECT_EQ(rows[0].name, b);
   EXPECT_EQ(rows[0].count, 3);
-  EXPECT_EQ(rows[1].name, "a");
+  EXPECT_EQ(rows[1].name, a);
   EXPECT_EQ(rows[1].count, 1);
-  EXPECT_EQ(rows[2].name, "");
+  EXPECT_EQ(rows[2].name, StringPool::kEmpty);
   EXPECT_EQ(rows[2].count, 1);
 }
 

@@ -82,11 +82,12 @@ void RenderTraffic(const MemoryView& m, int top_n, std::string& out) {
                   "DRAM read", "DRAM write", "VTCM read", "VTCM write", "% DRAM", "VTCM hit");
   for (size_t i = 0; i < rows; ++i) {
     const QnnOpTraffic& g = m.qnn_ops[i];
-    out += fmt::format("    {:<28} {:>5} {:>12} {:>12} {:>12} {:>12} {:>7} {:>9}{}\n",
-                       Ellipsize(g.name, 28), g.instances, GroupDigits(g.bytes.dram_read),
-                       GroupDigits(g.bytes.dram_write), GroupDigits(g.bytes.vtcm_read),
-                       GroupDigits(g.bytes.vtcm_write), Share(g.dram_share_pct),
-                       Share(g.bytes.vtcm_read_hit_pct()), g.dram_dominant ? "  *" : "");
+    out +=
+        fmt::format("    {:<28} {:>5} {:>12} {:>12} {:>12} {:>12} {:>7} {:>9}{}\n",
+                    Ellipsize(m.run->Str(g.name), 28), g.instances, GroupDigits(g.bytes.dram_read),
+                    GroupDigits(g.bytes.dram_write), GroupDigits(g.bytes.vtcm_read),
+                    GroupDigits(g.bytes.vtcm_write), Share(g.dram_share_pct),
+                    Share(g.bytes.vtcm_read_hit_pct()), g.dram_dominant ? "  *" : "");
   }
   out += fmt::format(
       "    * DRAM-dominant: the fewest QNN ops that together carry ≥ {:.0f} % of DRAM bytes\n"
@@ -173,8 +174,8 @@ LazyObject MemoryJson(const MemoryView& m) {
   }
   doc.AddArray("qnn_ops", m.qnn_ops.size(), [&m](size_t i) {
     const auto& g = m.qnn_ops[i];
-    json row = {{"name", g.name},
-                {"type", g.type},
+    json row = {{"name", m.run->Str(g.name)},
+                {"type", m.run->Str(g.type)},
                 {"instances", g.instances},
                 {"dram_share_pct", OptionalJson(g.dram_share_pct)},
                 {"dram_dominant", g.dram_dominant}};

@@ -56,7 +56,7 @@ std::string OpLabel(std::string_view name) {
   return name.empty() ? std::string("(ops QHAS does not list)") : TerminalSafe(name);
 }
 
-void RenderPathByUnit(const PathByUnit& p, int top_n, std::string& out) {
+void RenderPathByUnit(const Run& run, const PathByUnit& p, int top_n, std::string& out) {
   AppendSection(out, fmt::format("Dominant path by hardware ({})",
                                  p.source == Source::kQhas
                                      ? "QHAS dominant_path_htp_0"
@@ -75,7 +75,7 @@ void RenderPathByUnit(const PathByUnit& p, int top_n, std::string& out) {
   int shown = 0;
   for (const auto& op : p.ops) {
     if (shown++ >= top_n) break;
-    out += fmt::format("    {:<30} {:>11}", Ellipsize(OpLabel(op.name), 30),
+    out += fmt::format("    {:<30} {:>11}", Ellipsize(OpLabel(run.Str(op.name)), 30),
                        GroupDigits(op.path_cycles));
     for (size_t u = 0; u + 1 < kPathUnitCount; ++u)
       out += fmt::format(" {:>10}", GroupDigits(op.cycles[kPathUnits[u]]));
@@ -86,7 +86,7 @@ void RenderPathByUnit(const PathByUnit& p, int top_n, std::string& out) {
       "  (transfer), dma_wait, sync; other = none of them.  The units sum to the path (= wall).\n";
 }
 
-void RenderRollup(const OpRollup& r, int top_n, std::string& out) {
+void RenderRollup(const Run& run, const OpRollup& r, int top_n, std::string& out) {
   AppendSection(out, "Compute / staging / DMA per QNN op (work cycles, Σ over threads)");
   out += fmt::format("  QNN ops (top {} of {}, by work):\n",
                      FormatCount(std::min<size_t>(top_n, r.ops.size())), FormatCount(r.ops.size()));
@@ -102,7 +102,7 @@ void RenderRollup(const OpRollup& r, int top_n, std::string& out) {
   };
   int shown = 0;
   for (const auto& o : r.ops)
-    if (shown++ < top_n) row(TerminalSafe(o.name), o);
+    if (shown++ < top_n) row(TerminalSafe(run.Str(o.name)), o);
   row("all ops", r.total);
   out +=
       "  compute = HMX/HVX ops; staging = format changes, reference ops, slices and other\n"
@@ -127,7 +127,7 @@ void RenderCores(const Run& run, std::string& out) {
   out += "  path cycles = Σ op rows of the core's dominant path; util % = of its timeline\n";
 }
 
-void RenderVtcmHits(const QnnOpTrafficTable& t, Source source, int top_n, std::string& out) {
+void RenderVtcmHits(const Run& run, const QnnOpTrafficTable& t, int top_n, std::string& out) {
   AppendSection(out, fmt::format("VTCM read hit ratio per QNN op, in bytes ({})", t.source));
   const TrafficBytes& all = t.totals;
   if (auto hit = all.vtcm_read_hit_pct())
@@ -145,15 +145,16 @@ void RenderVtcmHits(const QnnOpTrafficTable& t, Source source, int top_n, std::s
   int shown = 0;
   for (const auto& op : t.ops) {
     if (shown++ >= top_n) break;
-    out += fmt::format("    {:<30} {:>14} {:>14} {:>11} {:>7}\n", Ellipsize(OpLabel(op.name), 30),
-                       GroupDigits(op.bytes.dram_read), GroupDigits(op.bytes.vtcm_read),
-                       OrDash(op.bytes.vtcm_read_hit_pct(), 1), OrDash(op.dram_share_pct, 1));
+    out += fmt::format("    {:<30} {:>14} {:>14} {:>11} {:>7}\n",
+                       Ellipsize(OpLabel(run.Str(op.name)), 30), GroupDigits(op.bytes.dram_read),
+                       GroupDigits(op.bytes.vtcm_read), OrDash(op.bytes.vtcm_read_hit_pct(), 1),
+                       OrDash(op.dram_share_pct, 1));
   }
   out +=
       "  VTCM hit = VTCM read ÷ (VTCM read + DRAM read): the share of bytes read that VTCM "
       "served;\n"
       "  % DRAM = the op's share of all DRAM bytes (read + write).  Writes: htpscope memory\n";
-  if (source == Source::kHtpGraph)
+  if (run.traffic_source == Source::kHtpGraph)
     out +=
         "  (HTP graph nodes with mem_* params only: DMA checkpoints, sync and output slices have "
         "no node)\n";
@@ -164,9 +165,9 @@ void CyclesRow(const PathUnitCycles& c, bool with_idle, JsonRow& row) {
     if (with_idle || u != PathUnit::kIdle) row.Number(PathUnitCyclesKey(u), c[u]);
 }
 
-void RollupRow(const OpRollupRow& o, JsonRow& row) {
-  row.String("name", o.name);
-  row.String("type", o.type);
+void RollupRow(const Run& run, const OpRollupRow& o, JsonRow& row) {
+  row.String("name", run.Str(o.name));
+  row.String("type", run.Str(o.type));
   row.Number("instances", o.instances);
   row.Number("work_cycles", o.work.Total());
   row.Number("dpc_cycles", o.dpc.Total());
@@ -182,9 +183,9 @@ void RollupRow(const OpRollupRow& o, JsonRow& row) {
 
 std::string RenderHardwareSections(const Summary& s, int top_n) {
   std::string out;
-  if (s.path_by_unit) RenderPathByUnit(*s.path_by_unit, top_n, out);
-  if (!s.op_rollup.ops.empty()) RenderRollup(s.op_rollup, top_n, out);
-  if (s.traffic) RenderVtcmHits(*s.traffic, s.run->traffic_source, top_n, out);
+  if (s.path_by_unit) RenderPathByUnit(*s.run, *s.path_by_unit, top_n, out);
+  if (!s.op_rollup.ops.empty()) RenderRollup(*s.run, s.op_rollup, top_n, out);
+  if (s.traffic) RenderVtcmHits(*s.run, *s.traffic, top_n, out);
   if (s.run->qhas_cores.size() > 1) RenderCores(*s.run, out);
   return out;
 }
@@ -203,9 +204,9 @@ void AddHardwareJson(const Summary& s, LazyObject& doc) {
                      {"segments", p.segments},
                      {"total", RowJson([&p](JsonRow& row) { CyclesRow(p.total, true, row); })},
                      {"share_of_path", std::move(shares)}};
-    table.AddRowArray("ops", p.ops.size(), [&p](size_t i, JsonRow& row) {
+    table.AddRowArray("ops", p.ops.size(), [&p, &s](size_t i, JsonRow& row) {
       CyclesRow(p.ops[i].cycles, false, row);
-      row.String("name", p.ops[i].name);
+      row.String("name", s.run->Str(p.ops[i].name));
       row.Number("path_cycles", p.ops[i].path_cycles);
     });
     doc.AddObject("dominant_path_by_unit", std::move(table));
@@ -214,13 +215,13 @@ void AddHardwareJson(const Summary& s, LazyObject& doc) {
   }
   if (!s.op_rollup.ops.empty()) {
     const OpRollup& r = s.op_rollup;
-    json total = RowJson([&r](JsonRow& row) { RollupRow(r.total, row); });
+    json total = RowJson([&r, &s](JsonRow& row) { RollupRow(*s.run, r.total, row); });
     total.erase("name");
     total.erase("type");
     LazyObject table;
     table.members = {{"total", std::move(total)}};
     table.AddRowArray("ops", r.ops.size(),
-                      [&r](size_t i, JsonRow& row) { RollupRow(r.ops[i], row); });
+                      [&r, &s](size_t i, JsonRow& row) { RollupRow(*s.run, r.ops[i], row); });
     doc.AddObject("op_rollup", std::move(table));
   } else {
     out["op_rollup"] = nullptr;
@@ -232,10 +233,10 @@ void AddHardwareJson(const Summary& s, LazyObject& doc) {
                      {"dram_read_bytes", t.totals.dram_read},
                      {"vtcm_read_bytes", t.totals.vtcm_read},
                      {"vtcm_read_hit_pct", OptionalJson(t.totals.vtcm_read_hit_pct())}};
-    table.AddRowArray("ops", t.ops.size(), [&t](size_t i, JsonRow& row) {
+    table.AddRowArray("ops", t.ops.size(), [&t, &s](size_t i, JsonRow& row) {
       const QnnOpTraffic& op = t.ops[i];
-      row.String("name", op.name);
-      row.String("type", op.type);
+      row.String("name", s.run->Str(op.name));
+      row.String("type", s.run->Str(op.type));
       row.Number("instances", op.instances);
       row.Number("dram_read_bytes", op.bytes.dram_read);
       row.Number("vtcm_read_bytes", op.bytes.vtcm_read);
