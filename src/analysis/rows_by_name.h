@@ -1,5 +1,5 @@
 // Rows of a per-QNN-op table gathered by interned name: each row is added
-// (its `name` set from the run's strings) the first time its name is seen,
+// (its `name` set to the name's string id) the first time its name is seen,
 // so the rows stay in first-seen order, and later sightings find it through
 // an array indexed by string id — no hashing, no node per row, and no second
 // copy of the rows as with a std::map whose values are then moved into a
@@ -8,7 +8,6 @@
 #pragma once
 
 #include <cstdint>
-#include <string_view>
 #include <vector>
 
 #include "model/run.h"

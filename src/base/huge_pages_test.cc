@@ -1,8 +1,12 @@
 #include "base/huge_pages.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <cstring>
 #include <memory>
+#include <vector>
 
 namespace htpscope {
 namespace {
@@ -70,6 +74,45 @@ TEST(AdviseHugePages, LeavesTheBlockUsable) {
   AdviseHugePages(block.get(), bytes);
   for (size_t i = 0; i < bytes; i += 4096) block[i] = static_cast<unsigned char>(i >> 12);
   for (size_t i = 0; i < bytes; i += 4096) ASSERT_EQ(block[i], static_cast<unsigned char>(i >> 12));
+}
+
+// The used bytes keep their values, the partial page after them too; every
+// whole page past them is handed back and reads as zeros.
+TEST(ReleaseUnusedCapacity, ReleasesWholePagesPastTheUsedBytesOnly) {
+  const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+  const size_t capacity = 3 * kTwoMiB;
+  std::unique_ptr<unsigned char[]> block(new unsigned char[capacity]);
+  AdviseHugePages(block.get(), capacity);
+  std::memset(block.get(), 0xab, capacity);
+  const size_t used = kTwoMiB + 100;  // inside a page
+  ReleaseUnusedCapacity(block.get(), used, capacity);
+  const auto start = reinterpret_cast<uintptr_t>(block.get());
+  const size_t first_released = ((start + used + page - 1) / page) * page - start;
+  const size_t end_released = ((start + capacity) / page) * page - start;
+  ASSERT_LT(first_released, end_released);
+  size_t kept = 0, zeroed = 0;
+  for (size_t i = 0; i < capacity; ++i) {
+    const bool released = i >= first_released && i < end_released;
+    kept += !released && block[i] == 0xab;
+    zeroed += released && block[i] == 0;
+  }
+  EXPECT_EQ(kept, capacity - (end_released - first_released));
+  EXPECT_EQ(zeroed, end_released - first_released);
+}
+
+TEST(ReleaseUnusedCapacity, NothingToReleaseIsANoOp) {
+  std::vector<int> full(1000, 7);
+  full.shrink_to_fit();
+  ReleaseUnusedCapacity(full);  // size == capacity
+  EXPECT_EQ(std::count(full.begin(), full.end(), 7), 1000);
+  std::vector<int> empty;
+  ReleaseUnusedCapacity(empty);  // no storage
+  ReleaseUnusedCapacity(nullptr, 0, 1 << 20);
+  std::vector<int> small;
+  small.reserve(100);
+  small.assign(10, 3);
+  ReleaseUnusedCapacity(small);  // less than a page past the used bytes
+  EXPECT_EQ(std::count(small.begin(), small.end(), 3), 10);
 }
 
 }  // namespace

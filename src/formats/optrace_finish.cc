@@ -7,6 +7,7 @@
 #include <future>
 #include <numeric>
 
+#include "base/huge_pages.h"
 #include "formats/optrace_parser.h"
 
 namespace htpscope::optrace_internal {
@@ -169,6 +170,14 @@ void FinishOptrace(Optrace* out, int64_t added_cycles, size_t agreeing_slices) {
       std::stable_sort(samples.begin(), samples.end(), earlier);
   }
   metadata_folded.get();
+  // The arrays are complete: their last huge pages' unused tails go back.
+  ReleaseUnusedCapacity(out->slices);
+  ReleaseUnusedCapacity(out->slice_args);
+  ReleaseUnusedCapacity(out->dims);
+  ReleaseUnusedCapacity(out->input_ids);
+  ReleaseUnusedCapacity(out->flows);
+  ReleaseUnusedCapacity(out->non_executed);
+  for (auto& [name, samples] : out->counters) ReleaseUnusedCapacity(samples);
   if (out->duplicate_slices != 0 && out->duplicate_slices != out->slices.size())
     AddWarning(
         out, fmt::format(

@@ -7,6 +7,7 @@
 #include <set>
 #include <tuple>
 
+#include "base/huge_pages.h"
 #include "base/number_text.h"
 #include "model/run.h"
 
@@ -137,6 +138,7 @@ ReconstructedPath ReconstructDominantPath(const Run& run) {
     path.slice_cycles[seg.slice] += seg.cycles();
   }
   path.wall_cycles = prev - first;
+  ReleaseUnusedCapacity(path.segments);  // kept by the run: its last huge page's tail goes back
   return path;
 }
 
