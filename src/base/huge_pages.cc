@@ -117,11 +117,11 @@ void AdviseHugePages(void* block, size_t bytes) {
 void ReleaseUnusedCapacity(void* data, size_t used_bytes, size_t capacity_bytes) {
   static const long page = ::sysconf(_SC_PAGESIZE);
   if (data == nullptr || page <= 0 || capacity_bytes <= used_bytes) return;
-  const auto page_mask = ~(static_cast<uintptr_t>(page) - 1);
-  const auto start = reinterpret_cast<uintptr_t>(data);
-  const uintptr_t begin = (start + used_bytes + static_cast<uintptr_t>(page) - 1) & page_mask;
-  const uintptr_t end = (start + capacity_bytes) & page_mask;
-  if (begin < end) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
+  // The whole pages inside the unused bytes, as for huge pages inside a block.
+  const HugePageSpan span = WholeHugePages(reinterpret_cast<uintptr_t>(data) + used_bytes,
+                                           capacity_bytes - used_bytes, static_cast<size_t>(page));
+  if (span.begin < span.end)
+    ::madvise(reinterpret_cast<void*>(span.begin), span.end - span.begin, MADV_DONTNEED);
 }
 
 }  // namespace htpscope
