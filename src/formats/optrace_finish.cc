@@ -97,18 +97,15 @@ void AddWarning(Optrace* trace, std::string message) {
 std::optional<int64_t> MajorityOriginCycles(const Optrace& trace) {
   const size_t n = trace.slices.size();
   if (n == 0) return std::nullopt;
-  auto difference = [&trace](size_t i) {
-    return trace.slice_args[i].op_start_cycles - trace.slices[i].start_cycles;
-  };
   int64_t candidate = 0;
   size_t votes = 0;
   for (size_t i = 0; i < n; ++i) {
-    const int64_t d = difference(i);
+    const int64_t d = StartCycleMinusTs(trace, i);
     if (votes == 0) candidate = d;
     votes = d == candidate ? votes + 1 : votes - 1;
   }
   size_t agreeing = 0;
-  for (size_t i = 0; i < n; ++i) agreeing += difference(i) == candidate;
+  for (size_t i = 0; i < n; ++i) agreeing += StartCycleMinusTs(trace, i) == candidate;
   if (2 * agreeing > n) return candidate;
   return std::nullopt;
 }
@@ -136,7 +133,7 @@ void FinishOptrace(Optrace* out, int64_t added_cycles, size_t agreeing_slices) {
   if (!majority) {
     differences.reserve(out->slices.size());
     for (size_t i = 0; i < out->slices.size(); ++i)
-      differences.push_back(out->slice_args[i].op_start_cycles - out->slices[i].start_cycles);
+      differences.push_back(StartCycleMinusTs(*out, i));
   }
   if (majority) {
     out->origin_cycles = added_cycles + *majority;

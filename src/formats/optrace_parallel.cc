@@ -45,8 +45,7 @@ void MergeChunk(OptracePart&& chunk, Optrace* into, ProvisionalOrigin* origin,
       origin->chosen = true;
       ShiftTimes(into, origin->cycles);  // the chunks merged before this one
       for (size_t i = 0; i < into->slices.size(); ++i)
-        origin->agreeing_slices +=
-            into->slice_args[i].op_start_cycles == into->slices[i].start_cycles;
+        origin->agreeing_slices += StartCycleMinusTs(*into, i) == 0;
     }
   }
   ShiftTimes(&part, origin->cycles);
@@ -75,8 +74,8 @@ void MergeChunk(OptracePart&& chunk, Optrace* into, ProvisionalOrigin* origin,
   size_t agreeing = 0;
   into->slices.insert(into->slices.end(), part.slices.begin(), part.slices.end());
   for (size_t i = 0; i < part.slice_args.size(); ++i) {
+    agreeing += StartCycleMinusTs(part, i) == 0;
     OpSliceArgs a = part.slice_args[i];
-    agreeing += a.op_start_cycles == part.slices[i].start_cycles;
     a.htp_op_type = id_map[a.htp_op_type];
     a.qnn_op_name = id_map[a.qnn_op_name];
     a.qnn_op_type = id_map[a.qnn_op_type];

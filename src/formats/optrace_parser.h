@@ -259,6 +259,12 @@ bool HasStartCycleKey(std::string_view text);
 // Adds `message` unless 20 warnings are already listed.
 void AddWarning(Optrace* trace, std::string message);
 
+// Slice `i`'s "Start Cycle" arg minus its ts, in cycles: the origin, for
+// the slices whose ts is their op's start (once ts is absolute, 0 for them).
+inline int64_t StartCycleMinusTs(const Optrace& trace, size_t i) {
+  return trace.slice_args[i].op_start_cycles - trace.slices[i].start_cycles;
+}
+
 // The difference Start Cycle − ts shared by more than half of the trace's
 // slices, if one is.
 std::optional<int64_t> MajorityOriginCycles(const Optrace& trace);
