@@ -27,7 +27,46 @@
 
 #include "formats/optrace_literal.h"
 
+#if defined(__SSE2__)
+#include <immintrin.h>
+#endif
+
 namespace htpscope {
+
+// Whether the `length` bytes at `a` and `b` are equal.  Inlined, with loads
+// that overlap instead of a byte loop, so that a compare whose length is
+// known at compile time (the matchers' literals) costs a few instructions
+// instead of a call to memcmp.  Reads no byte outside either range.
+[[gnu::always_inline]] inline bool SameBytes(const char* a, const char* b, size_t length) {
+  auto word = [](const char* p, auto type) {
+    decltype(type) w;
+    std::memcpy(&w, p, sizeof w);
+    return w;
+  };
+  if (length >= 16) {
+#if defined(__SSE2__)
+    auto differ16 = [](const char* x, const char* y) {
+      const __m128i eq = _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x)),
+                                        _mm_loadu_si128(reinterpret_cast<const __m128i*>(y)));
+      return _mm_movemask_epi8(eq) != 0xffff;
+    };
+    for (size_t i = 0; i + 16 < length; i += 16)
+      if (differ16(a + i, b + i)) return false;
+    return !differ16(a + length - 16, b + length - 16);
+#else
+    return std::memcmp(a, b, length) == 0;
+#endif
+  }
+  if (length >= 8)
+    return ((word(a, uint64_t{}) ^ word(b, uint64_t{})) |
+            (word(a + length - 8, uint64_t{}) ^ word(b + length - 8, uint64_t{}))) == 0;
+  if (length >= 4)
+    return ((word(a, uint32_t{}) ^ word(b, uint32_t{})) |
+            (word(a + length - 4, uint32_t{}) ^ word(b + length - 4, uint32_t{}))) == 0;
+  for (size_t i = 0; i < length; ++i)
+    if (a[i] != b[i]) return false;
+  return true;
+}
 
 // A cursor over [at, end) that only moves on a match: the matchers below
 // are sequences of its steps.
@@ -129,8 +168,7 @@ class LineCursor {
   // text[0, length) exactly, then any white space after a final opening
   // bracket, comma or colon.
   [[gnu::always_inline]] bool Exactly(const char* text, size_t length) {
-    if (static_cast<size_t>(end_ - at_) < length || std::memcmp(at_, text, length) != 0)
-      return false;
+    if (static_cast<size_t>(end_ - at_) < length || !SameBytes(at_, text, length)) return false;
     at_ += length;
     if (length > 0 && IsJsonOpener(text[length - 1]))
       while (at_ < end_ && IsJsonWhiteSpace(*at_)) ++at_;

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -9,6 +11,23 @@
 
 namespace htpscope {
 namespace {
+
+// SameBytes agrees with memcmp for every length the matchers use and a
+// difference at every position, reading only the bytes compared (each range
+// is an allocation of exactly its length, which ASan guards).
+TEST(SameBytes, AgreesWithMemcmpAndReadsOnlyTheRanges) {
+  for (size_t length = 0; length <= 70; ++length) {
+    std::unique_ptr<char[]> a(new char[length]), b(new char[length]);
+    for (size_t i = 0; i < length; ++i) a[i] = b[i] = static_cast<char>('a' + i % 26);
+    EXPECT_TRUE(SameBytes(a.get(), b.get(), length)) << length;
+    for (size_t at = 0; at < length; ++at) {
+      b[at] ^= 0x20;
+      EXPECT_FALSE(SameBytes(a.get(), b.get(), length)) << length << " at " << at;
+      EXPECT_NE(std::memcmp(a.get(), b.get(), length), 0);
+      b[at] ^= 0x20;
+    }
+  }
+}
 
 // Each call learns the spacing afresh, as each chunk does.
 size_t Counter(const std::string& text, CounterLine* out) {
