@@ -51,10 +51,10 @@ size_t AdvisedHugePageBytes();
 void AdviseHugePages(void* block, size_t bytes);
 
 // Hands back to the kernel the pages of an array's storage past its used
-// bytes: [data + used_bytes, data + capacity_bytes), whole 4 KiB pages only
-// (madvise MADV_DONTNEED).  For an array that will not grow again, whose
-// last huge page was faulted in whole by its last element; they read as
-// zeros if touched again.  Bytes in bytes.
+// bytes: [data + used_bytes, data + capacity_bytes), whole pages of the
+// system's page size only (madvise MADV_DONTNEED).  For an array that will
+// not grow again, whose last huge page was faulted in whole by its last
+// element; they read as zeros if touched again.  Sizes in bytes.
 void ReleaseUnusedCapacity(void* data, size_t used_bytes, size_t capacity_bytes);
 
 // The same for a std::vector-like array.
