@@ -123,6 +123,24 @@ inline uint64_t WhiteSpaceMask(const char* block) {
 #endif
 }
 
+// The bytes equal to `c` among the 64 bytes at `block`.
+inline uint64_t ByteMask(const char* block, char c) {
+#if defined(__AVX2__)
+  uint64_t mask = 0;
+  for (int half = 0; half < 2; ++half) {
+    const __m256i bytes = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block + 32 * half));
+    mask |= static_cast<uint64_t>(static_cast<uint32_t>(
+                _mm256_movemask_epi8(_mm256_cmpeq_epi8(bytes, _mm256_set1_epi8(c)))))
+            << (32 * half);
+  }
+  return mask;
+#else
+  uint64_t mask = 0;
+  for (int i = 0; i < 64; ++i) mask |= static_cast<uint64_t>(block[i] == c) << i;
+  return mask;
+#endif
+}
+
 }  // namespace
 
 JsonBlockMasks ClassifyJsonBlock(const char* block) { return ClassifyBlock(block); }
@@ -151,6 +169,10 @@ uint64_t EscapedJsonBytes(uint64_t backslashes, uint64_t* carry) {
 size_t MinifyJson(const char* text, size_t length, char* out) {
   char* const start = out;
   uint64_t in_string = 0, escape_carry = 0;
+  // Whether the previous block's last byte is a token byte, and whether a
+  // run of removed white space that began after a token byte goes on into
+  // this block.
+  uint64_t token_before = 0, run_after_token = 0;
   char tail[64];
   for (size_t at = 0; at < length; at += 64) {
     const char* block = text + at;
@@ -165,7 +187,21 @@ size_t MinifyJson(const char* text, size_t length, char* out) {
         (m.backslashes | escape_carry) == 0 ? 0 : EscapedJsonBytes(m.backslashes, &escape_carry);
     const uint64_t inside = PrefixXor(m.quotes & ~escaped) ^ in_string;
     in_string = static_cast<uint64_t>(static_cast<int64_t>(inside) >> 63);
-    uint64_t keep = ~(WhiteSpaceMask(block) & ~inside);
+    const uint64_t removed = WhiteSpaceMask(block) & ~inside;
+    // Token bytes: neither removed nor structural (scalars, quotes, string
+    // content).  A removed run with a token byte on each side stands between
+    // two values ("1 2", "tr ue"): joined, they would read as one.  The
+    // first byte of each run that follows a token byte, added to the runs,
+    // carries to the byte after that run.
+    const uint64_t token = ~removed & ~(m.opens | m.closes | m.commas | ByteMask(block, ':'));
+    const uint64_t starts = removed & ((token << 1) | token_before);
+    uint64_t sum = 0;
+    const bool carry_in_runs = __builtin_add_overflow(removed, starts, &sum);
+    const bool carry_from_before = __builtin_add_overflow(sum, run_after_token, &sum);
+    if (sum & ~removed & token) return kMinifyRefused;
+    run_after_token = carry_in_runs || carry_from_before;
+    token_before = token >> 63;
+    uint64_t keep = ~removed;
     if (valid < 64) keep &= (uint64_t{1} << valid) - 1;
 #if defined(__BMI2__)
     // Eight bytes at a time: the kept ones gathered to the low end.

@@ -78,10 +78,12 @@ void OptraceParser::RunChunk(ChunkScratch* scratch, bool fast_lines,
   taken_lines_->clear();
   simdjson::padded_string_view text = buffer_;
   if (fast_lines && IsPrettyPrinted(buffer_.data(), buffer_.length())) {
-    // Indented events: minified first, for the matchers' fastest form.
+    // Indented events: minified first, for the matchers' fastest form (text
+    // that cannot be minified is no JSON: the general path reports it).
     std::string& minified = scratch->minified;
     minified.resize(buffer_.length() + 8 + simdjson::SIMDJSON_PADDING);
     const size_t length = MinifyJson(buffer_.data(), buffer_.length(), minified.data());
+    if (length == kMinifyRefused) throw FastPathDeclined();
     text = simdjson::padded_string_view(minified.data(), length, minified.size());
     reader_.SetBuffer(text);
     text_begin_ = text.data();

@@ -173,6 +173,35 @@ TEST(OptraceStreamingLayouts, ErrorsInLinesThePrePassReadsAreTheWholeParsesError
   }
 }
 
+// An indented trace is minified before its events are matched; two values
+// with only white space between them ("dur": 5 0) are no JSON, which
+// minified would read as one (50): the whole parse's error, never a number.
+TEST(OptraceStreamingLayouts, ValuesJoinedByWhiteSpaceInAnIndentedTraceAreTheWholeParsesError) {
+  std::string text = kHead, mended = kHead;
+  for (int i = 0; i < 40; ++i) {
+    auto event = [&](const char* dur) {
+      return fmt::format(
+          "  {{\n    \"name\": \"q::Conv\",\n    \"ph\": \"X\",\n    \"tid\": 256,\n    "
+          "\"pid\": 0,\n    \"ts\": {},\n    \"dur\": {},\n    \"args\": {{\n      "
+          "\"ID\": \"0x{:016x}\"\n    }}\n  }}{}\n",
+          10 * i, dur, 0x100 + i, i == 39 ? "" : ",");
+    };
+    text += event(i == 30 ? "5 0" : "5");
+    mended += event(i == 30 ? "500" : "5");
+  }
+  text += "]}";
+  mended += "]}";
+  const std::string path = WriteFile("joined_values", text);
+  const std::string whole_error = ErrorOf([&] { ParseOptrace(path, text.data(), text.size()); });
+  EXPECT_NE(whole_error.find("malformed"), std::string::npos) << whole_error;
+  for (size_t chunk_bytes : {size_t{256}, size_t{1024}}) {
+    SCOPED_TRACE(chunk_bytes);
+    EXPECT_EQ(ErrorOf([&] { ReadInChunks(path, chunk_bytes); }), whole_error);
+    EXPECT_GT(ReadInChunks(WriteFile("joined_values_mended", mended), chunk_bytes).chunks_parsed,
+              1u);
+  }
+}
+
 // The origin is voted by the first chunk that settles one and applied to
 // the times as chunks are merged; the whole file's vote must still win.
 // Three ops put Start Cycle 100 after ts, the seven after them 200: the
