@@ -35,47 +35,77 @@ std::vector<OpWarmup> ComputeOpWarmup(const Run& run) {
     for (const auto& e : run.executions)  // executions built by hand may have no block
       if (e.graph == g && e.block < run.profile_blocks.size()) executions.push_back(&e);
     if (executions.size() < 2) continue;
-    // Each node's series of cycles, by first appearance; the nodes of the
-    // first execution in its order.
+    const size_t runs = executions.size();
+    // Each node of the first execution has a series of cycles, one per
+    // execution (flat: series s holds cycles[s * runs + x] for x < length[s]),
+    // found by its key; a node met first in a later execution is never
+    // reported, so it gets none.  A later execution mostly lists the nodes
+    // in the first one's order: a node whose key is the one at its position
+    // there takes that series without a lookup.
+    const ProfileBlockRow& first_block = run.profile_blocks[executions[0]->block];
     absl::flat_hash_map<NodeKey, uint32_t> series_of;
-    std::vector<std::vector<int64_t>> series_by_node;
-    std::vector<std::pair<uint32_t, const ProfileNodeRow*>> first_nodes;
-    for (size_t x = 0; x < executions.size(); ++x) {
+    series_of.reserve(first_block.node_count);
+    std::vector<NodeKey> key_at;                    // the first execution's node keys, by position
+    std::vector<uint32_t> series_at;                // ... and their series
+    std::vector<const ProfileNodeRow*> first_node;  // per series: the node that starts it
+    std::vector<uint32_t> length;
+    std::vector<int64_t> cycles;
+    key_at.reserve(first_block.node_count);
+    series_at.reserve(first_block.node_count);
+    for (size_t x = 0; x < runs; ++x) {
       const ProfileBlockRow& block = run.profile_blocks[executions[x]->block];
-      if (x == 0) series_of.reserve(block.node_count);
-      for (uint32_t i = block.first_node; i < block.first_node + block.node_count; ++i) {
-        const ProfileNodeRow& node = run.profile_nodes[i];
-        auto [it, inserted] =
-            series_of.try_emplace(KeyOf(node), static_cast<uint32_t>(series_by_node.size()));
-        if (inserted) {
-          series_by_node.emplace_back();
-          if (x == 0) first_nodes.emplace_back(it->second, &node);
+      for (uint32_t k = 0; k < block.node_count; ++k) {
+        const ProfileNodeRow& node = run.profile_nodes[block.first_node + k];
+        const NodeKey key = KeyOf(node);
+        uint32_t series;
+        if (x == 0) {
+          auto [it, inserted] = series_of.try_emplace(key, static_cast<uint32_t>(length.size()));
+          if (inserted) {
+            first_node.push_back(&node);
+            length.push_back(0);
+            cycles.resize(cycles.size() + runs);
+          }
+          series = it->second;
+          key_at.push_back(key);
+          series_at.push_back(series);
+        } else if (k < key_at.size() && key_at[k] == key) {
+          series = series_at[k];
+        } else {
+          auto it = series_of.find(key);
+          if (it == series_of.end()) continue;
+          series = it->second;
         }
-        std::vector<int64_t>& series = series_by_node[it->second];
         // Only a node present in every earlier execution extends its series.
-        if (series.size() == x) series.push_back(node.cycles);
+        if (length[series] == x) cycles[series * runs + length[series]++] = node.cycles;
       }
     }
-    const size_t begin = out.size();
-    for (const auto& [index, node] : first_nodes) {
-      const std::vector<int64_t>& series = series_by_node[index];
+    std::vector<OpWarmup> rows;
+    rows.reserve(first_node.size());
+    for (uint32_t s = 0; s < first_node.size(); ++s) {
+      const ProfileNodeRow* node = first_node[s];
+      const int64_t* series = &cycles[s * runs];
       OpWarmup w;
       w.graph = g;
       w.name = node->qnn_op_name.empty() ? node->label : node->qnn_op_name;
       w.op_id = node->op_id;
-      w.executions = static_cast<int>(series.size());
+      w.executions = static_cast<int>(length[s]);
       w.cold_cycles = series[0];
-      if (series.size() >= 2) w.warm_cycles = series[1];
-      if (series.size() >= 3) {
-        auto stats = ComputeStats(std::vector<double>(series.begin() + 2, series.end()));
+      if (length[s] >= 2) w.warm_cycles = series[1];
+      if (length[s] >= 3) {
+        auto stats = ComputeStats(std::vector<double>(series + 2, series + length[s]));
         if (stats) w.steady_median_cycles = stats->median;
         if (w.steady_median_cycles && *w.steady_median_cycles > 0)
           w.cold_over_steady = static_cast<double>(w.cold_cycles) / *w.steady_median_cycles;
       }
-      out.push_back(std::move(w));
+      rows.push_back(std::move(w));
     }
-    std::stable_sort(out.begin() + static_cast<std::ptrdiff_t>(begin), out.end(),
-                     [](const OpWarmup& a, const OpWarmup& b) { return Excess(a) > Excess(b); });
+    // Sorted as (excess, row) pairs, the rows then moved once in that order.
+    std::vector<std::pair<double, uint32_t>> order;
+    order.reserve(rows.size());
+    for (uint32_t i = 0; i < rows.size(); ++i) order.emplace_back(Excess(rows[i]), i);
+    std::stable_sort(order.begin(), order.end(),
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
+    for (const auto& [excess, i] : order) out.push_back(std::move(rows[i]));
   }
   return out;
 }

@@ -62,5 +62,67 @@ TEST(OpWarmup, CorpusV8c8ColdWarmSteady) {
   EXPECT_NEAR(op->cold_over_steady.value_or(0), 10.133, 0.001);
 }
 
+// Executions that list their nodes in different orders, with a node the
+// first execution lacks, one a later execution lacks, a node listed twice
+// and one named only by its label; by hand:
+//   a (OpId_1): 100, 40, 30, 50      -> steady median 40, excess 60
+//   b ("b"):    500, 100, 400, 600   -> steady median 500, excess 0
+//   c (OpId_3): 90, 30, (missing), 20 -> series stops at 2: excess 60 (warm 30)
+//   d ("dlabel"): 70 (twice in exec 1: the first counts), 10, 10, 10 -> excess 60
+//   e (OpId_9, exec 2 only): never reported.
+TEST(OpWarmup, NodesInAnyOrderKeepTheirOwnSeries) {
+  htpscope::Run run;
+  run.graphs.push_back({});
+  auto node = [](std::optional<uint32_t> op_id, std::string name, std::string label,
+                 int64_t cycles) {
+    ProfileNodeRow n;
+    n.op_id = op_id;
+    n.qnn_op_name = std::move(name);
+    n.label = std::move(label);
+    n.cycles = cycles;
+    return n;
+  };
+  const std::vector<std::vector<ProfileNodeRow>> executions = {
+      {node(1, "a", "", 100), node({}, "b", "", 500), node(3, "c", "", 90),
+       node({}, "", "dlabel", 70), node({}, "", "dlabel", 999)},
+      {node(3, "c", "", 30), node(1, "a", "", 40), node(9, "e", "", 5), node({}, "b", "", 100),
+       node({}, "", "dlabel", 10)},
+      {node(1, "a", "", 30), node({}, "b", "", 400), node({}, "", "dlabel", 10)},
+      {node(1, "a", "", 50), node({}, "b", "", 600), node(3, "c", "", 20),
+       node({}, "", "dlabel", 10)},
+  };
+  for (const auto& nodes : executions) {
+    ProfileBlockRow block;
+    block.first_node = static_cast<uint32_t>(run.profile_nodes.size());
+    block.node_count = static_cast<uint32_t>(nodes.size());
+    ExecutionRow e;
+    e.graph = 0;
+    e.block = static_cast<uint32_t>(run.profile_blocks.size());
+    run.profile_blocks.push_back(block);
+    run.executions.push_back(e);
+    run.profile_nodes.insert(run.profile_nodes.end(), nodes.begin(), nodes.end());
+  }
+  const std::vector<OpWarmup> rows = ComputeOpWarmup(run);
+  ASSERT_EQ(rows.size(), 4u);
+  // Excess 60 three times (in the first execution's order), then b's 0.
+  EXPECT_EQ(rows[0].name, "a");
+  EXPECT_EQ(rows[0].executions, 4);
+  EXPECT_EQ(rows[0].warm_cycles, 40);
+  EXPECT_DOUBLE_EQ(rows[0].steady_median_cycles.value_or(0), 40);
+  EXPECT_DOUBLE_EQ(rows[0].cold_over_steady.value_or(0), 2.5);
+  EXPECT_EQ(rows[1].name, "c");
+  EXPECT_EQ(rows[1].executions, 2);
+  EXPECT_EQ(rows[1].cold_cycles, 90);
+  EXPECT_EQ(rows[1].warm_cycles, 30);
+  EXPECT_FALSE(rows[1].steady_median_cycles);
+  EXPECT_EQ(rows[2].name, "dlabel");
+  EXPECT_EQ(rows[2].executions, 4);
+  EXPECT_EQ(rows[2].cold_cycles, 70);
+  EXPECT_DOUBLE_EQ(rows[2].steady_median_cycles.value_or(0), 10);
+  EXPECT_EQ(rows[3].name, "b");
+  EXPECT_EQ(rows[3].cold_cycles, 500);
+  EXPECT_DOUBLE_EQ(rows[3].steady_median_cycles.value_or(0), 500);
+}
+
 }  // namespace
 }  // namespace htpscope
