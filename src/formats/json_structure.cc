@@ -98,10 +98,15 @@ template <bool kCommas = true>
   return m;
 }
 
-// The JSON white space (' ', '\n', '\r', '\t') among the 64 bytes at `block`.
-inline uint64_t WhiteSpaceMask(const char* block) {
+// The JSON white space (' ', '\n', '\r', '\t') and the colons among the 64
+// bytes at `block`, from one load of each 32 bytes.
+struct SpaceAndColonMasks {
+  uint64_t spaces = 0;
+  uint64_t colons = 0;
+};
+inline SpaceAndColonMasks WhiteSpaceAndColonMasks(const char* block) {
+  SpaceAndColonMasks m;
 #if defined(__AVX2__)
-  uint64_t mask = 0;
   for (int half = 0; half < 2; ++half) {
     const __m256i bytes = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block + 32 * half));
     const __m256i space =
@@ -109,36 +114,20 @@ inline uint64_t WhiteSpaceMask(const char* block) {
                                         _mm256_cmpeq_epi8(bytes, _mm256_set1_epi8('\n'))),
                         _mm256_or_si256(_mm256_cmpeq_epi8(bytes, _mm256_set1_epi8('\r')),
                                         _mm256_cmpeq_epi8(bytes, _mm256_set1_epi8('\t'))));
-    mask |= static_cast<uint64_t>(static_cast<uint32_t>(_mm256_movemask_epi8(space)))
-            << (32 * half);
+    const __m256i colon = _mm256_cmpeq_epi8(bytes, _mm256_set1_epi8(':'));
+    m.spaces |= static_cast<uint64_t>(static_cast<uint32_t>(_mm256_movemask_epi8(space)))
+                << (32 * half);
+    m.colons |= static_cast<uint64_t>(static_cast<uint32_t>(_mm256_movemask_epi8(colon)))
+                << (32 * half);
   }
-  return mask;
 #else
-  uint64_t mask = 0;
   for (int i = 0; i < 64; ++i) {
     const char c = block[i];
-    mask |= static_cast<uint64_t>(c == ' ' || c == '\n' || c == '\r' || c == '\t') << i;
+    m.spaces |= static_cast<uint64_t>(c == ' ' || c == '\n' || c == '\r' || c == '\t') << i;
+    m.colons |= static_cast<uint64_t>(c == ':') << i;
   }
-  return mask;
 #endif
-}
-
-// The bytes equal to `c` among the 64 bytes at `block`.
-inline uint64_t ByteMask(const char* block, char c) {
-#if defined(__AVX2__)
-  uint64_t mask = 0;
-  for (int half = 0; half < 2; ++half) {
-    const __m256i bytes = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block + 32 * half));
-    mask |= static_cast<uint64_t>(static_cast<uint32_t>(
-                _mm256_movemask_epi8(_mm256_cmpeq_epi8(bytes, _mm256_set1_epi8(c)))))
-            << (32 * half);
-  }
-  return mask;
-#else
-  uint64_t mask = 0;
-  for (int i = 0; i < 64; ++i) mask |= static_cast<uint64_t>(block[i] == c) << i;
-  return mask;
-#endif
+  return m;
 }
 
 }  // namespace
@@ -169,10 +158,10 @@ uint64_t EscapedJsonBytes(uint64_t backslashes, uint64_t* carry) {
 size_t MinifyJson(const char* text, size_t length, char* out) {
   char* const start = out;
   uint64_t in_string = 0, escape_carry = 0;
-  // Whether the previous block's last byte is a token byte, and whether a
-  // run of removed white space that began after a token byte goes on into
-  // this block.
-  uint64_t token_before = 0, run_after_token = 0;
+  // Bit 0: the previous block ended on a token byte; bit 1: a run of removed
+  // white space that began after a token byte goes on into this block.  (One
+  // word: the loop keeps every value in a register.)
+  uint64_t joins = 0;
   char tail[64];
   for (size_t at = 0; at < length; at += 64) {
     const char* block = text + at;
@@ -187,20 +176,22 @@ size_t MinifyJson(const char* text, size_t length, char* out) {
         (m.backslashes | escape_carry) == 0 ? 0 : EscapedJsonBytes(m.backslashes, &escape_carry);
     const uint64_t inside = PrefixXor(m.quotes & ~escaped) ^ in_string;
     in_string = static_cast<uint64_t>(static_cast<int64_t>(inside) >> 63);
-    const uint64_t removed = WhiteSpaceMask(block) & ~inside;
+    const SpaceAndColonMasks spaces = WhiteSpaceAndColonMasks(block);
+    const uint64_t removed = spaces.spaces & ~inside;
     // Token bytes: neither removed nor structural (scalars, quotes, string
     // content).  A removed run with a token byte on each side stands between
     // two values ("1 2", "tr ue"): joined, they would read as one.  The
     // first byte of each run that follows a token byte, added to the runs,
     // carries to the byte after that run.
-    const uint64_t token = ~removed & ~(m.opens | m.closes | m.commas | ByteMask(block, ':'));
-    const uint64_t starts = removed & ((token << 1) | token_before);
-    uint64_t sum = 0;
-    const bool carry_in_runs = __builtin_add_overflow(removed, starts, &sum);
-    const bool carry_from_before = __builtin_add_overflow(sum, run_after_token, &sum);
-    if (sum & ~removed & token) return kMinifyRefused;
-    run_after_token = carry_in_runs || carry_from_before;
-    token_before = token >> 63;
+    const uint64_t token = ~removed & ~(m.opens | m.closes | m.commas | spaces.colons);
+    const uint64_t starts = removed & ((token << 1) | (joins & 1));
+    const uint64_t runs = removed + starts;
+    const uint64_t sum = runs + (joins >> 1);
+    if (sum & ~removed & token) [[unlikely]]
+      return kMinifyRefused;
+    const uint64_t carry =
+        static_cast<uint64_t>(runs < removed) | static_cast<uint64_t>(sum < runs);
+    joins = (token >> 63) | (carry << 1);
     uint64_t keep = ~removed;
     if (valid < 64) keep &= (uint64_t{1} << valid) - 1;
 #if defined(__BMI2__)
