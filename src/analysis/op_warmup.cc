@@ -36,20 +36,23 @@ std::vector<OpWarmup> ComputeOpWarmup(const Run& run) {
       if (e.graph == g && e.block < run.profile_blocks.size()) executions.push_back(&e);
     if (executions.size() < 2) continue;
     const size_t runs = executions.size();
-    // Each node of the first execution has a series of cycles, one per
-    // execution (flat: series s holds cycles[s * runs + x] for x < length[s]),
-    // found by its key; a node met first in a later execution is never
-    // reported, so it gets none.  A later execution mostly lists the nodes
-    // in the first one's order: a node whose key is the one at its position
-    // there takes that series without a lookup.
+    // Each node of the first execution starts a series of cycles, found by
+    // its key; a node met first in a later execution is never reported, so
+    // it gets none.  A series holds its cold and warm cycles, and its steady
+    // ones (executions 3..N) as (series, cycles) pairs in the order met:
+    // memory in proportion to the profile's node lines, however many
+    // executions there are.  A later execution mostly lists the nodes in the
+    // first one's order: a node whose key is the one at its position there
+    // takes that series without a lookup.
     const ProfileBlockRow& first_block = run.profile_blocks[executions[0]->block];
     absl::flat_hash_map<NodeKey, uint32_t> series_of;
     series_of.reserve(first_block.node_count);
     std::vector<NodeKey> key_at;                    // the first execution's node keys, by position
     std::vector<uint32_t> series_at;                // ... and their series
     std::vector<const ProfileNodeRow*> first_node;  // per series: the node that starts it
-    std::vector<uint32_t> length;
-    std::vector<int64_t> cycles;
+    std::vector<uint32_t> length;                   // per series: executions in it
+    std::vector<int64_t> cold, warm;                // per series
+    std::vector<std::pair<uint32_t, int64_t>> steady;
     key_at.reserve(first_block.node_count);
     series_at.reserve(first_block.node_count);
     for (size_t x = 0; x < runs; ++x) {
@@ -63,7 +66,8 @@ std::vector<OpWarmup> ComputeOpWarmup(const Run& run) {
           if (inserted) {
             first_node.push_back(&node);
             length.push_back(0);
-            cycles.resize(cycles.size() + runs);
+            cold.push_back(0);
+            warm.push_back(0);
           }
           series = it->second;
           key_at.push_back(key);
@@ -76,23 +80,37 @@ std::vector<OpWarmup> ComputeOpWarmup(const Run& run) {
           series = it->second;
         }
         // Only a node present in every earlier execution extends its series.
-        if (length[series] == x) cycles[series * runs + length[series]++] = node.cycles;
+        if (length[series] != x) continue;
+        if (x == 0)
+          cold[series] = node.cycles;
+        else if (x == 1)
+          warm[series] = node.cycles;
+        else
+          steady.emplace_back(series, node.cycles);
+        ++length[series];
       }
     }
+    // Each series' steady cycles together: its slice of `steady` once sorted.
+    std::stable_sort(steady.begin(), steady.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
     std::vector<OpWarmup> rows;
     rows.reserve(first_node.size());
+    std::vector<double> samples;
+    size_t next_steady = 0;
     for (uint32_t s = 0; s < first_node.size(); ++s) {
       const ProfileNodeRow* node = first_node[s];
-      const int64_t* series = &cycles[s * runs];
       OpWarmup w;
       w.graph = g;
       w.name = node->qnn_op_name.empty() ? node->label : node->qnn_op_name;
       w.op_id = node->op_id;
       w.executions = static_cast<int>(length[s]);
-      w.cold_cycles = series[0];
-      if (length[s] >= 2) w.warm_cycles = series[1];
-      if (length[s] >= 3) {
-        auto stats = ComputeStats(std::vector<double>(series + 2, series + length[s]));
+      w.cold_cycles = cold[s];
+      if (length[s] >= 2) w.warm_cycles = warm[s];
+      samples.clear();
+      for (; next_steady < steady.size() && steady[next_steady].first == s; ++next_steady)
+        samples.push_back(static_cast<double>(steady[next_steady].second));
+      if (!samples.empty()) {
+        auto stats = ComputeStats(samples);
         if (stats) w.steady_median_cycles = stats->median;
         if (w.steady_median_cycles && *w.steady_median_cycles > 0)
           w.cold_over_steady = static_cast<double>(w.cold_cycles) / *w.steady_median_cycles;

@@ -124,5 +124,43 @@ TEST(OpWarmup, NodesInAnyOrderKeepTheirOwnSeries) {
   EXPECT_DOUBLE_EQ(rows[3].steady_median_cycles.value_or(0), 500);
 }
 
+// Many executions that list fewer nodes than the first: each node's series
+// stops at its first gap.  a: 1000, then 2, 4, 6, ... in executions 2..60
+// (steady = executions 3..60: 4..118, median 61); b only in the first two.
+TEST(OpWarmup, ManyExecutionsOfFewNodes) {
+  htpscope::Run run;
+  run.graphs.push_back({});
+  for (int x = 0; x < 60; ++x) {
+    ProfileBlockRow block;
+    block.first_node = static_cast<uint32_t>(run.profile_nodes.size());
+    ProfileNodeRow a;
+    a.op_id = 1;
+    a.qnn_op_name = "a";
+    a.cycles = x == 0 ? 1000 : 2 * x;
+    run.profile_nodes.push_back(a);
+    if (x < 2) {
+      ProfileNodeRow b;
+      b.op_id = 2;
+      b.qnn_op_name = "b";
+      b.cycles = 7;
+      run.profile_nodes.push_back(b);
+    }
+    block.node_count = static_cast<uint32_t>(run.profile_nodes.size()) - block.first_node;
+    ExecutionRow e;
+    e.block = static_cast<uint32_t>(run.profile_blocks.size());
+    run.profile_blocks.push_back(block);
+    run.executions.push_back(e);
+  }
+  const std::vector<OpWarmup> rows = ComputeOpWarmup(run);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].name, "a");
+  EXPECT_EQ(rows[0].executions, 60);
+  EXPECT_EQ(rows[0].warm_cycles, 2);
+  EXPECT_DOUBLE_EQ(rows[0].steady_median_cycles.value_or(0), 61);
+  EXPECT_EQ(rows[1].name, "b");
+  EXPECT_EQ(rows[1].executions, 2);
+  EXPECT_FALSE(rows[1].steady_median_cycles);
+}
+
 }  // namespace
 }  // namespace htpscope
