@@ -62,6 +62,41 @@ TEST(OpWarmup, CorpusV8c8ColdWarmSteady) {
   EXPECT_NEAR(op->cold_over_steady.value_or(0), 10.133, 0.001);
 }
 
+// A profile node line: `op_id` (the n of OpId_n), its QNN op name or label.
+ProfileNodeRow Node(std::optional<uint32_t> op_id, std::string name, std::string label,
+                    int64_t cycles) {
+  ProfileNodeRow n;
+  n.op_id = op_id;
+  n.qnn_op_name = std::move(name);
+  n.label = std::move(label);
+  n.cycles = cycles;
+  return n;
+}
+
+// Appends an execution of graph 0 listing `nodes` to `run`.
+void AddExecution(htpscope::Run& run, const std::vector<ProfileNodeRow>& nodes) {
+  ProfileBlockRow block;
+  block.first_node = static_cast<uint32_t>(run.profile_nodes.size());
+  block.node_count = static_cast<uint32_t>(nodes.size());
+  ExecutionRow e;
+  e.block = static_cast<uint32_t>(run.profile_blocks.size());
+  run.profile_blocks.push_back(block);
+  run.executions.push_back(e);
+  run.profile_nodes.insert(run.profile_nodes.end(), nodes.begin(), nodes.end());
+}
+
+// Expects `w` to be node `name` over `executions` executions with these
+// cycles (nullopt: none).
+void ExpectRow(const OpWarmup& w, const std::string& name, int executions, int64_t cold,
+               std::optional<int64_t> warm, std::optional<double> steady_median) {
+  SCOPED_TRACE(name);
+  EXPECT_EQ(w.name, name);
+  EXPECT_EQ(w.executions, executions);
+  EXPECT_EQ(w.cold_cycles, cold);
+  EXPECT_EQ(w.warm_cycles, warm);
+  EXPECT_EQ(w.steady_median_cycles, steady_median);
+}
+
 // Executions that list their nodes in different orders, with a node the
 // first execution lacks, one a later execution lacks, a node listed twice
 // and one named only by its label; by hand:
@@ -73,55 +108,25 @@ TEST(OpWarmup, CorpusV8c8ColdWarmSteady) {
 TEST(OpWarmup, NodesInAnyOrderKeepTheirOwnSeries) {
   htpscope::Run run;
   run.graphs.push_back({});
-  auto node = [](std::optional<uint32_t> op_id, std::string name, std::string label,
-                 int64_t cycles) {
-    ProfileNodeRow n;
-    n.op_id = op_id;
-    n.qnn_op_name = std::move(name);
-    n.label = std::move(label);
-    n.cycles = cycles;
-    return n;
-  };
-  const std::vector<std::vector<ProfileNodeRow>> executions = {
-      {node(1, "a", "", 100), node({}, "b", "", 500), node(3, "c", "", 90),
-       node({}, "", "dlabel", 70), node({}, "", "dlabel", 999)},
-      {node(3, "c", "", 30), node(1, "a", "", 40), node(9, "e", "", 5), node({}, "b", "", 100),
-       node({}, "", "dlabel", 10)},
-      {node(1, "a", "", 30), node({}, "b", "", 400), node({}, "", "dlabel", 10)},
-      {node(1, "a", "", 50), node({}, "b", "", 600), node(3, "c", "", 20),
-       node({}, "", "dlabel", 10)},
-  };
-  for (const auto& nodes : executions) {
-    ProfileBlockRow block;
-    block.first_node = static_cast<uint32_t>(run.profile_nodes.size());
-    block.node_count = static_cast<uint32_t>(nodes.size());
-    ExecutionRow e;
-    e.graph = 0;
-    e.block = static_cast<uint32_t>(run.profile_blocks.size());
-    run.profile_blocks.push_back(block);
-    run.executions.push_back(e);
-    run.profile_nodes.insert(run.profile_nodes.end(), nodes.begin(), nodes.end());
-  }
+  auto node = Node;
+  for (const auto& nodes : std::vector<std::vector<ProfileNodeRow>>{
+           {node(1, "a", "", 100), node({}, "b", "", 500), node(3, "c", "", 90),
+            node({}, "", "dlabel", 70), node({}, "", "dlabel", 999)},
+           {node(3, "c", "", 30), node(1, "a", "", 40), node(9, "e", "", 5), node({}, "b", "", 100),
+            node({}, "", "dlabel", 10)},
+           {node(1, "a", "", 30), node({}, "b", "", 400), node({}, "", "dlabel", 10)},
+           {node(1, "a", "", 50), node({}, "b", "", 600), node(3, "c", "", 20),
+            node({}, "", "dlabel", 10)},
+       })
+    AddExecution(run, nodes);
   const std::vector<OpWarmup> rows = ComputeOpWarmup(run);
   ASSERT_EQ(rows.size(), 4u);
   // Excess 60 three times (in the first execution's order), then b's 0.
-  EXPECT_EQ(rows[0].name, "a");
-  EXPECT_EQ(rows[0].executions, 4);
-  EXPECT_EQ(rows[0].warm_cycles, 40);
-  EXPECT_DOUBLE_EQ(rows[0].steady_median_cycles.value_or(0), 40);
+  ExpectRow(rows[0], "a", 4, 100, 40, 40);
   EXPECT_DOUBLE_EQ(rows[0].cold_over_steady.value_or(0), 2.5);
-  EXPECT_EQ(rows[1].name, "c");
-  EXPECT_EQ(rows[1].executions, 2);
-  EXPECT_EQ(rows[1].cold_cycles, 90);
-  EXPECT_EQ(rows[1].warm_cycles, 30);
-  EXPECT_FALSE(rows[1].steady_median_cycles);
-  EXPECT_EQ(rows[2].name, "dlabel");
-  EXPECT_EQ(rows[2].executions, 4);
-  EXPECT_EQ(rows[2].cold_cycles, 70);
-  EXPECT_DOUBLE_EQ(rows[2].steady_median_cycles.value_or(0), 10);
-  EXPECT_EQ(rows[3].name, "b");
-  EXPECT_EQ(rows[3].cold_cycles, 500);
-  EXPECT_DOUBLE_EQ(rows[3].steady_median_cycles.value_or(0), 500);
+  ExpectRow(rows[1], "c", 2, 90, 30, std::nullopt);
+  ExpectRow(rows[2], "dlabel", 4, 70, 10, 10);
+  ExpectRow(rows[3], "b", 4, 500, 100, 500);
 }
 
 // Many executions that list fewer nodes than the first: each node's series
@@ -131,35 +136,14 @@ TEST(OpWarmup, ManyExecutionsOfFewNodes) {
   htpscope::Run run;
   run.graphs.push_back({});
   for (int x = 0; x < 60; ++x) {
-    ProfileBlockRow block;
-    block.first_node = static_cast<uint32_t>(run.profile_nodes.size());
-    ProfileNodeRow a;
-    a.op_id = 1;
-    a.qnn_op_name = "a";
-    a.cycles = x == 0 ? 1000 : 2 * x;
-    run.profile_nodes.push_back(a);
-    if (x < 2) {
-      ProfileNodeRow b;
-      b.op_id = 2;
-      b.qnn_op_name = "b";
-      b.cycles = 7;
-      run.profile_nodes.push_back(b);
-    }
-    block.node_count = static_cast<uint32_t>(run.profile_nodes.size()) - block.first_node;
-    ExecutionRow e;
-    e.block = static_cast<uint32_t>(run.profile_blocks.size());
-    run.profile_blocks.push_back(block);
-    run.executions.push_back(e);
+    std::vector<ProfileNodeRow> nodes = {Node(1, "a", "", x == 0 ? 1000 : 2 * x)};
+    if (x < 2) nodes.push_back(Node(2, "b", "", 7));
+    AddExecution(run, nodes);
   }
   const std::vector<OpWarmup> rows = ComputeOpWarmup(run);
   ASSERT_EQ(rows.size(), 2u);
-  EXPECT_EQ(rows[0].name, "a");
-  EXPECT_EQ(rows[0].executions, 60);
-  EXPECT_EQ(rows[0].warm_cycles, 2);
-  EXPECT_DOUBLE_EQ(rows[0].steady_median_cycles.value_or(0), 61);
-  EXPECT_EQ(rows[1].name, "b");
-  EXPECT_EQ(rows[1].executions, 2);
-  EXPECT_FALSE(rows[1].steady_median_cycles);
+  ExpectRow(rows[0], "a", 60, 1000, 2, 61);
+  ExpectRow(rows[1], "b", 2, 7, 7, std::nullopt);
 }
 
 }  // namespace
