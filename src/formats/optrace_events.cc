@@ -478,8 +478,7 @@ void OptraceParser::AddMetadata(const MetadataLine& m) {
 
 std::vector<CounterSample>& OptraceParser::CounterTrack(std::string_view name) {
   for (auto& [known, track] : recent_counters_)
-    if (known.size() == name.size() && SameBytes(known.data(), name.data(), name.size()))
-      return *track;
+    if (SameBytes(known, name)) return *track;
   auto it = out_->counters.find(name);
   if (it == out_->counters.end())
     it = out_->counters.emplace(std::string(name), std::vector<CounterSample>()).first;
@@ -490,9 +489,7 @@ std::vector<CounterSample>& OptraceParser::CounterTrack(std::string_view name) {
 
 StringId OptraceParser::InternRepeated(RepeatedField field, std::string_view text) {
   auto& [last_text, last_id] = last_interned_[field];
-  if (last_id != kNoId && text.size() == last_text.size() &&
-      SameBytes(text.data(), last_text.data(), text.size()))
-    return last_id;
+  if (last_id != kNoId && SameBytes(text, last_text)) return last_id;
   last_id = out_->strings.Intern(text);
   last_text = out_->strings.View(last_id);  // the pool's copy stays valid
   return last_id;

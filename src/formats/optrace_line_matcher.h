@@ -68,6 +68,12 @@ namespace htpscope {
   return true;
 }
 
+// Whether `a` and `b` hold the same bytes (SameBytes after a length check;
+// pass a literal as `b`, so that its length is known at compile time).
+[[gnu::always_inline]] inline bool SameBytes(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && SameBytes(a.data(), b.data(), b.size());
+}
+
 // A cursor over [at, end) that only moves on a match: the matchers below
 // are sequences of its steps.
 class LineCursor {

@@ -27,6 +27,10 @@ TEST(SameBytes, AgreesWithMemcmpAndReadsOnlyTheRanges) {
       b[at] ^= 0x20;
     }
   }
+  // Views: the lengths first.
+  EXPECT_TRUE(SameBytes(std::string_view("Start Cycle"), std::string_view("Start Cycle")));
+  EXPECT_FALSE(SameBytes(std::string_view("Start Cycle"), std::string_view("Start Cycles")));
+  EXPECT_FALSE(SameBytes(std::string_view(""), std::string_view("a")));
 }
 
 // Each call learns the spacing afresh, as each chunk does.

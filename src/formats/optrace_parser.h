@@ -248,7 +248,7 @@ inline bool InCycleRange(int64_t cycles) {
 // key == text, with text's length known at compile time.
 template <size_t N>
 bool IsKey(std::string_view key, const char (&text)[N]) {
-  return key.size() == N - 1 && SameBytes(key.data(), text, N - 1);
+  return SameBytes(key, std::string_view(text, N - 1));
 }
 
 // Whether `text` (starting with the args' '{') holds a "Start Cycle" key.
