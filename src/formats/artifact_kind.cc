@@ -1,15 +1,14 @@
 #include "formats/artifact_kind.h"
 
+#include <optional>
+
+#include "formats/artifact_header.h"
 #include "formats/byte_source.h"
 #include "formats/etdump.h"
 #include "formats/json_util.h"
 #include "formats/profile_text.h"
 
 namespace htpscope {
-
-// The header sits in the first few hundred bytes of every optrace-reader
-// JSON; text formats announce themselves in their first lines.
-constexpr size_t kSniffBytes = 16 * 1024;
 
 const char* ArtifactKindName(ArtifactKind kind) {
   switch (kind) {
@@ -35,27 +34,58 @@ const char* ArtifactKindName(ArtifactKind kind) {
   return "unknown";
 }
 
-ArtifactKind DetectArtifactKindFromPrefix(std::string_view prefix, std::string* artifact_type) {
+namespace {
+
+// The kind of a JSON document whose header.artifact_type is `type`.
+ArtifactKind KindOfJson(const std::optional<std::string>& type, std::string* artifact_type) {
+  if (artifact_type && type) *artifact_type = *type;
+  if (!type) return ArtifactKind::kOtherJson;
+  if (*type == "OP_TRACE") return ArtifactKind::kOptrace;
+  if (*type == "RUN_TRACE") return ArtifactKind::kRuntrace;
+  if (*type == "HTP_GRAPH") return ArtifactKind::kHtpGraph;
+  if (*type == "QHAS") return ArtifactKind::kQhas;
+  return ArtifactKind::kOtherJson;
+}
+
+// Classifies `prefix` (see DetectArtifactKindFromPrefix); *decided is false
+// for a JSON object whose header may still follow.
+ArtifactKind Classify(std::string_view prefix, std::string* artifact_type, bool* decided) {
+  *decided = true;
   if (LooksLikeEtdump(prefix)) return ArtifactKind::kEtdump;
   prefix = SkipByteOrderMark(prefix);
   size_t first = prefix.find_first_not_of(" \t\r\n");
   if (first != std::string_view::npos && prefix[first] == '{') {
-    auto type = SniffArtifactType(prefix);
-    if (artifact_type && type) *artifact_type = *type;
-    if (!type) return ArtifactKind::kOtherJson;
-    if (*type == "OP_TRACE") return ArtifactKind::kOptrace;
-    if (*type == "RUN_TRACE") return ArtifactKind::kRuntrace;
-    if (*type == "HTP_GRAPH") return ArtifactKind::kHtpGraph;
-    if (*type == "QHAS") return ArtifactKind::kQhas;
-    return ArtifactKind::kOtherJson;
+    const bool whole = prefix.size() < kArtifactSniffBytes;
+    auto type = FindArtifactType(prefix.substr(first), whole, decided);
+    return KindOfJson(type, artifact_type);
   }
   if (LooksLikeProfileCsv(prefix)) return ArtifactKind::kProfileCsv;
   if (LooksLikeProfileText(prefix)) return ArtifactKind::kProfileText;
   return ArtifactKind::kUnknown;
 }
 
+}  // namespace
+
+ArtifactKind DetectArtifactKindFromPrefix(std::string_view prefix, std::string* artifact_type) {
+  bool decided = true;
+  return Classify(prefix, artifact_type, &decided);
+}
+
 ArtifactKind DetectArtifactKind(const std::string& path, std::string* artifact_type) {
-  return DetectArtifactKindFromPrefix(ReadPrefix(path, kSniffBytes), artifact_type);
+  bool decided = true;
+  const ArtifactKind kind =
+      Classify(ReadPrefix(path, kArtifactSniffBytes), artifact_type, &decided);
+  if (decided) return kind;
+  auto source = OpenByteSource(path);
+  source->set_counts_progress(false);  // the full read counts the file
+  std::optional<std::string> type;
+  try {
+    type = FindArtifactType(*source);
+  } catch (const InputError&) {
+    // Damage before the header: the file is told apart by what was found,
+    // and the reader's full read reports the damage.
+  }
+  return KindOfJson(type, artifact_type);
 }
 
 }  // namespace htpscope

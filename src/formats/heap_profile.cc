@@ -20,7 +20,6 @@ namespace {
 constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
 constexpr std::string_view kBefore = "DSP:before_context_created";
 constexpr std::string_view kAfter = "DSP:after_context_freed";
-constexpr size_t kSniffBytes = 16 * 1024;
 constexpr size_t kMaxQuotedChars = 80;
 
 std::string Quote(std::string_view text) {
@@ -461,7 +460,7 @@ HeapCheckpoints HeapCheckpointsOfFile(const std::string& path, const LoadedFile&
   std::string_view text(file.bytes.data(), file.bytes.size());
   std::string artifact_type;
   ArtifactKind kind = DetectArtifactKindFromPrefix(
-      text.substr(0, std::min(text.size(), kSniffBytes)), &artifact_type);
+      text.substr(0, std::min(text.size(), kArtifactSniffBytes)), &artifact_type);
   switch (kind) {
     case ArtifactKind::kProfileCsv:
       return HeapCheckpointsFromProfile(ParseProfileCsv(path, text), text);

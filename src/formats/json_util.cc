@@ -18,23 +18,6 @@ uint64_t CurrentOffset(simdjson::ondemand::document& doc, simdjson::padded_strin
   return static_cast<uint64_t>(location - buffer.data());
 }
 
-std::optional<std::string> SniffArtifactType(std::string_view json_prefix) {
-  // Only the header matters; it sits at the top of every optrace-reader JSON.
-  auto key = json_prefix.find("\"artifact_type\"");
-  if (key == std::string_view::npos) return std::nullopt;
-  auto colon = json_prefix.find(':', key + 15);
-  if (colon == std::string_view::npos) return std::nullopt;
-  auto open = json_prefix.find('"', colon + 1);
-  if (open == std::string_view::npos) return std::nullopt;
-  for (size_t i = colon + 1; i < open; ++i) {
-    char c = json_prefix[i];
-    if (c != ' ' && c != '\t' && c != '\n' && c != '\r') return std::nullopt;
-  }
-  auto close = json_prefix.find('"', open + 1);
-  if (close == std::string_view::npos) return std::nullopt;
-  return std::string(json_prefix.substr(open + 1, close - open - 1));
-}
-
 simdjson::error_code GetIntegralNumber(simdjson::ondemand::value value, int64_t* out) {
   simdjson::ondemand::number_type type;
   if (auto err = value.get_number_type().get(type)) return err;

@@ -18,10 +18,6 @@ namespace htpscope {
 // buffer length when the parser is past its end.
 uint64_t CurrentOffset(simdjson::ondemand::document& doc, simdjson::padded_string_view buffer);
 
-// The value of header.artifact_type ("OP_TRACE", "QHAS", ...) if `json`
-// starts with an object that has one, looked for in the first bytes only.
-std::optional<std::string> SniffArtifactType(std::string_view json_prefix);
-
 // GetInteger's slow path: a number that is not a plain int64 literal.
 simdjson::error_code GetIntegralNumber(simdjson::ondemand::value value, int64_t* out);
 

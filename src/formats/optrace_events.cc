@@ -209,13 +209,30 @@ void OptraceParser::ReadDouble(value v, double* out, std::string_view key) {
   if (err) Fail(err, fmt::format("{}: expected a number", key));
 }
 
+std::string_view OptraceParser::KeyOf(simdjson::ondemand::field& field, std::string_view context) {
+  // The key's bytes end at the first quote unless a backslash comes first
+  // (the document's strings are whole: simdjson checked them).
+  const char* raw = field.key().raw();
+  const char* end = raw;
+  while (*end != '"') {
+    if (*end == '\\') {
+      // No writer escapes a key's letters, but JSON allows "\u0064ur" for "dur".
+      std::string_view unescaped;
+      Check(field.unescaped_key().get(unescaped), context);
+      return unescaped;
+    }
+    ++end;
+  }
+  return {raw, static_cast<size_t>(end - raw)};
+}
+
 void OptraceParser::ParseEvent(object& event) {
   for (auto field_result : event) {
     simdjson::ondemand::field field;
     Check(std::move(field_result).get(field), "");
-    auto key = field.key();
+    const std::string_view key = KeyOf(field, "");
     // One byte rules out most keys before a full compare.
-    const char first = key.raw()[0];
+    const char first = key.empty() ? '\0' : key[0];
     value v = field.value();
     ++raw_.field_count;
     if (first == 'p' && key == "ph") {
@@ -269,9 +286,9 @@ void OptraceParser::ParseArgs(object& args) {
   for (auto field_result : args) {
     simdjson::ondemand::field field;
     Check(std::move(field_result).get(field), "args");
-    auto key = field.key();
+    const std::string_view key = KeyOf(field, "args");
     // One byte rules out most keys before a full compare.
-    const char first = key.raw()[0];
+    const char first = key.empty() ? '\0' : key[0];
     value v = field.value();
     if (first == 'I' && key == "ID") {
       ReadString(v, &raw_.id_text, "args.ID");
@@ -332,7 +349,7 @@ void OptraceParser::ParseArgs(object& args) {
         Check(f.get_string().get(text), "args.Flags[]: expected a string");
         raw_.flags |= OpFlagOfName(text);
       }
-    } else if (first == '"' && key == "") {
+    } else if (key.empty()) {
       ReadInt(v, &raw_.counter_value, "args.\"\"");
       raw_.has_counter_value = true;
     } else if (first == 'n' && key == "name") {

@@ -318,6 +318,23 @@ bool HasStartCycleKey(std::string_view text) {
     // A key, not the end of a string value containing an escaped quote.
     if (after < text.size() && text[after] == ':' && at > 0 && text[at - 1] != '\\') return true;
   }
+  // JSON may spell the key with escapes ("Start \u0043ycle"): when the text
+  // holds any, its members' keys are read unescaped.
+  if (text.find('\\') == std::string_view::npos || text.empty() || text[0] != '{') return false;
+  JsonContainerScanner scanner;
+  const auto close = scanner.Scan(text.data(), 1, text.size(), SIZE_MAX, true);
+  if (close.stop != JsonContainerScanner::Stop::kClose) return false;
+  simdjson::padded_string args(text.substr(0, close.offset + 1));
+  simdjson::ondemand::parser parser;
+  simdjson::ondemand::document doc;
+  simdjson::ondemand::object object;
+  if (parser.iterate(args).get(doc) || doc.get_object().get(object)) return false;
+  for (auto field_result : object) {
+    simdjson::ondemand::field field;
+    std::string_view key;
+    if (std::move(field_result).get(field) || field.unescaped_key().get(key)) return false;
+    if (key == "Start Cycle") return true;
+  }
   return false;
 }
 

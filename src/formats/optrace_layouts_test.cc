@@ -14,6 +14,7 @@ namespace htpscope {
 namespace {
 
 using testing_support::JsonLayout;
+using testing_support::JsonLayoutName;
 
 // A trace in the writer's layout with every event shape: op events (some
 // tiled on several HVX threads) each followed by its copy on a per-QNN-op
@@ -92,6 +93,60 @@ TEST(OptraceLayouts, EveryLayoutPlainAndGzipGivesTheSameResult) {
 
 TEST(OptraceLayouts, TinyChunksCutEveryLayoutBetweenEveryEvent) {
   ExpectEveryLayoutReadsAlike("tiny", WriterLayoutTrace(7), 1);
+}
+
+// `text` with the first letter of each of `keys` spelled as a \u escape
+// wherever it names a member ("dur": becomes "\u0064ur":).
+std::string EscapeKeys(std::string text, const std::vector<std::string>& keys) {
+  for (const std::string& key : keys) {
+    const std::string plain = fmt::format("\"{}\":", key);
+    const std::string escaped = fmt::format("\"\\u{:04x}{}\":", key[0], key.substr(1));
+    for (size_t at = text.find(plain); at != std::string::npos; at = text.find(plain, at))
+      text.replace(at, plain.size(), escaped);
+  }
+  return text;
+}
+
+TEST(OptraceLayouts, KeysSpelledWithEscapesReadAsTheirLetters) {
+  const std::string writer = WriterLayoutTrace(40);
+  const Optrace whole = ParseOptrace("plain_keys", writer.data(), writer.size(), false);
+  const std::string escaped =
+      EscapeKeys(writer, {"name", "ph", "tid", "pid", "ts", "dur", "args", "cat", "id", "ID",
+                          "opid", "Start Cycle", "Duration (cycles)", "Dominant Path Cycles",
+                          "QNN Op Name", "Dims", "Inputs Ops"});
+  ASSERT_NE(escaped.find(R"("\u0053tart Cycle":)"), std::string::npos);
+  ASSERT_EQ(escaped.find(R"("dur":)"), std::string::npos);
+  for (bool gzip : {false, true}) {
+    SCOPED_TRACE(gzip ? "gzip" : "plain");
+    ReadOptraceOptions options;
+    options.threads = 2;
+    options.chunk_bytes = 2048;
+    const Optrace streamed =
+        ReadOptrace(testing_support::WriteTestFile("escaped_keys", escaped, gzip), options);
+    EXPECT_GT(streamed.chunks_parsed, 1u);
+    testing_support::ExpectSameTrace(streamed, whole);
+    EXPECT_EQ(streamed.warnings, whole.warnings);
+  }
+}
+
+TEST(OptraceLayouts, HeaderAfterTheEventsReadsTheSame) {
+  const std::string writer = WriterLayoutTrace(40);
+  const Optrace whole = ParseOptrace("header_first", writer.data(), writer.size(), false);
+  const auto value = nlohmann::ordered_json::parse(writer);
+  nlohmann::ordered_json moved;
+  moved["traceEvents"] = value["traceEvents"];
+  moved["header"] = value["header"];
+  for (JsonLayout layout : {JsonLayout::kMinified, JsonLayout::kIndent2}) {
+    SCOPED_TRACE(JsonLayoutName(layout));
+    const std::string text = layout == JsonLayout::kMinified ? moved.dump() : moved.dump(2);
+    ReadOptraceOptions options;
+    options.threads = 2;
+    options.chunk_bytes = 2048;
+    const Optrace streamed =
+        ReadOptrace(testing_support::WriteTestFile("header_last", text, false), options);
+    EXPECT_GT(streamed.chunks_parsed, 1u);
+    testing_support::ExpectSameTrace(streamed, whole);
+  }
 }
 
 class OptraceLayoutsCorpus : public ::testing::TestWithParam<const char*> {};

@@ -154,6 +154,9 @@ class OptraceParser {
   void ReadString(simdjson::ondemand::value v, std::string_view* out, std::string_view key);
   void ReadDouble(simdjson::ondemand::value v, double* out, std::string_view key);
   void ParseEvent(simdjson::ondemand::object& event);
+  // `field`'s key, unescaped when it holds an escape; a view of the document
+  // or of the parser's string buffer, valid while the chunk is parsed.
+  std::string_view KeyOf(simdjson::ondemand::field& field, std::string_view context);
   void ParseCopyArgs(simdjson::ondemand::object& args);
   void ParseArgs(simdjson::ondemand::object& args);
   void RequirePidTid(bool need_tid);

@@ -1,0 +1,198 @@
+#include "formats/artifact_header.h"
+
+#include <simdjson.h>
+
+#include <cstring>
+#include <memory>
+
+#include "formats/byte_source.h"
+
+namespace htpscope {
+namespace {
+
+// Any spelling of "header", each of its six letters escaped as \uXXXX, is
+// shorter: a longer key is another one.
+constexpr size_t kMaxHeaderKeyBytes = 36;
+// A header is a few hundred bytes; a bigger "header" is not QAIRT's.
+constexpr size_t kMaxHeaderBytes = size_t{1} << 20;
+
+bool IsJsonWhiteSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+// Whether the raw (still escaped) bytes of a key spell "header".
+bool KeyIsHeader(const std::string& raw) {
+  if (raw.find('\\') == std::string::npos) return raw == "header";
+  simdjson::padded_string quoted("\"" + raw + "\"");
+  simdjson::ondemand::parser parser;
+  simdjson::ondemand::document doc;
+  std::string_view key;
+  if (parser.iterate(quoted).get(doc) || doc.get_string().get(key)) return false;
+  return key == "header";
+}
+
+// The artifact_type string of a header object's text, or "" when it has none.
+std::string ArtifactTypeOfHeader(const std::string& header) {
+  simdjson::padded_string text(header);
+  simdjson::ondemand::parser parser;
+  simdjson::ondemand::document doc;
+  simdjson::ondemand::object object;
+  if (parser.iterate(text).get(doc) || doc.get_object().get(object)) return "";
+  for (auto field_result : object) {
+    simdjson::ondemand::field field;
+    std::string_view key, type;
+    if (std::move(field_result).get(field) || field.unescaped_key().get(key)) return "";
+    if (key != "artifact_type") continue;
+    if (field.value().get_string().get(type)) return "";
+    return std::string(type);
+  }
+  return "";
+}
+
+}  // namespace
+
+void ArtifactTypeFinder::Decide() {
+  artifact_type_ = ArtifactTypeOfHeader(header_);
+  header_.clear();
+  state_ = artifact_type_.empty() ? State::kNotFound : State::kFound;
+}
+
+size_t ArtifactTypeFinder::Consume(const char* text, size_t length, bool final) {
+  size_t i = 0;
+  while (state_ == State::kNeedMoreData && i < length) {
+    if (step_ == Step::kInContainer) {
+      const auto found = container_.Scan(text, i, length, SIZE_MAX, final);
+      if (found.stop == JsonContainerScanner::Stop::kNeedMoreData) {
+        i = found.offset;
+        break;
+      }
+      i = found.offset + 1;  // past the closing bracket
+      step_ = Step::kAfterValue;
+      continue;
+    }
+    const char c = text[i++];
+    switch (step_) {
+      case Step::kStart:
+        if (IsJsonWhiteSpace(c)) break;
+        if (c == '{')
+          step_ = Step::kBeforeKey;
+        else
+          SetNotFound();
+        break;
+      case Step::kBeforeKey:
+        if (IsJsonWhiteSpace(c)) break;
+        if (c == '"') {
+          key_.clear();
+          escaped_ = false;
+          step_ = Step::kInKey;
+        } else {
+          SetNotFound();  // '}' (no member left) or no JSON
+        }
+        break;
+      case Step::kInKey:
+        if (c == '"' && !escaped_) {
+          step_ = Step::kAfterKey;
+          break;
+        }
+        escaped_ = c == '\\' && !escaped_;
+        if (key_.size() <= kMaxHeaderKeyBytes) key_.push_back(c);
+        break;
+      case Step::kAfterKey:
+        if (IsJsonWhiteSpace(c)) break;
+        if (c == ':')
+          step_ = Step::kBeforeValue;
+        else
+          SetNotFound();
+        break;
+      case Step::kBeforeValue:
+        if (IsJsonWhiteSpace(c)) break;
+        if (c == '{' && key_.size() <= kMaxHeaderKeyBytes && KeyIsHeader(key_)) {
+          header_.assign(1, c);
+          header_depth_ = 1;
+          in_string_ = escaped_ = false;
+          step_ = Step::kInHeader;
+        } else if (c == '{' || c == '[') {
+          container_ = JsonContainerScanner();
+          step_ = Step::kInContainer;
+        } else if (c == '"') {
+          escaped_ = false;
+          step_ = Step::kInString;
+        } else {
+          step_ = Step::kInScalar;
+        }
+        break;
+      case Step::kInString:
+        if (c == '"' && !escaped_)
+          step_ = Step::kAfterValue;
+        else
+          escaped_ = c == '\\' && !escaped_;
+        break;
+      case Step::kInScalar:
+        if (c == ',')
+          step_ = Step::kBeforeKey;
+        else if (c == '}')
+          SetNotFound();  // the last member, and not the header
+        else if (IsJsonWhiteSpace(c))
+          step_ = Step::kAfterValue;
+        break;
+      case Step::kInHeader:
+        if (header_.size() >= kMaxHeaderBytes) {
+          SetNotFound();
+          break;
+        }
+        header_.push_back(c);
+        if (in_string_) {
+          if (c == '"' && !escaped_)
+            in_string_ = false;
+          else
+            escaped_ = c == '\\' && !escaped_;
+        } else if (c == '"') {
+          in_string_ = true;
+          escaped_ = false;
+        } else if (c == '{' || c == '[') {
+          ++header_depth_;
+        } else if ((c == '}' || c == ']') && --header_depth_ == 0) {
+          Decide();
+        }
+        break;
+      case Step::kAfterValue:
+        if (IsJsonWhiteSpace(c)) break;
+        if (c == ',')
+          step_ = Step::kBeforeKey;
+        else
+          SetNotFound();  // '}' after the last member, or no JSON
+        break;
+      case Step::kInContainer:
+        break;  // handled above
+    }
+  }
+  if (final) {
+    if (state_ == State::kNeedMoreData) SetNotFound();
+    return length;
+  }
+  return i;
+}
+
+std::optional<std::string> FindArtifactType(std::string_view text, bool final, bool* decided) {
+  ArtifactTypeFinder finder;
+  finder.Consume(text.data(), text.size(), final);
+  *decided = finder.state() != ArtifactTypeFinder::State::kNeedMoreData;
+  if (finder.state() != ArtifactTypeFinder::State::kFound) return std::nullopt;
+  return finder.artifact_type();
+}
+
+std::optional<std::string> FindArtifactType(ByteSource& source) {
+  constexpr size_t kBlockBytes = size_t{1} << 20;
+  auto buffer = std::make_unique<char[]>(kBlockBytes);
+  ArtifactTypeFinder finder;
+  size_t kept = 0;  // bytes left over by the last Consume, at the buffer's front
+  while (finder.state() == ArtifactTypeFinder::State::kNeedMoreData) {
+    const size_t n = source.Read(buffer.get() + kept, kBlockBytes - kept);
+    const size_t length = kept + n;
+    const size_t consumed = finder.Consume(buffer.get(), length, n == 0);
+    kept = length - consumed;
+    std::memmove(buffer.get(), buffer.get() + consumed, kept);
+  }
+  if (finder.state() != ArtifactTypeFinder::State::kFound) return std::nullopt;
+  return finder.artifact_type();
+}
+
+}  // namespace htpscope
