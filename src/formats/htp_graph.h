@@ -46,6 +46,8 @@ struct ScalarParam {
   int type_code = 0;
   std::variant<int64_t, double, const std::string*, bool> value;
 
+  // An integer, boolean (0/1) or integral number (1.5e3, 42.0) as int64_t;
+  // nullopt for a fraction, a string or a number beyond ±9e18.
   std::optional<int64_t> AsInt() const;
   std::optional<double> AsDouble() const;
   const std::string* AsString() const;

@@ -43,6 +43,22 @@ TEST(HtpGraphCorpus, V8c8NodesTensorsAndTypedParams) {
   EXPECT_EQ(t.dims, (std::vector<int64_t>{1, 1, 256, 256}));
 }
 
+// A writer may print an integer param as a number with a fraction part or
+// an exponent: read as the integer it is, as every other integer field is.
+TEST(HtpGraphParams, IntegralNumbersReadAsIntegers) {
+  const std::string json = R"json({"header": {"artifact_type": "HTP_GRAPH"}, "graph": {"nodes": {
+    "0x0000000000000001": {"type": "t", "grouping": "g", "input_names": [], "output_names": [],
+      "scalar_params": {"cycles_start": {"100": 1668827862868.0}, "mem_dram_read": {"100": 1.5e3},
+                        "cycles_per_packet": {"100": 4.5}, "huge": {"100": 1e19}}}},
+    "tensors": {}}})json";
+  const HtpGraph g = ParseHtpGraph("integral.json", json);
+  const HtpNode& n = g.nodes.at(1);
+  EXPECT_EQ(n.IntParam("cycles_start"), 1668827862868);
+  EXPECT_EQ(n.IntParam("mem_dram_read"), 1500);
+  EXPECT_EQ(n.IntParam("cycles_per_packet"), std::nullopt);
+  EXPECT_EQ(n.IntParam("huge"), std::nullopt);
+}
+
 // Params come in any key order (real files are not sorted), a node may
 // have more or fewer than the node before it, and a repeated key keeps its
 // last value: each node's params are found by key and listed in key order.
