@@ -183,7 +183,10 @@ void OptraceParser::ParseEventArray(array& events) {
       }
     }
     object event;
-    Check(element_value.get_object().get(event), "expected an object");
+    if (auto err = element_value.get_object().get(event)) {
+      reader_.set_scope("");
+      reader_.Fail(err, Where("") + ": expected an object");
+    }
     raw_.Reset();
     ParseEvent(event);
     Dispatch();

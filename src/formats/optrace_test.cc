@@ -267,6 +267,20 @@ TEST(OptraceFastPath, OutOfRangeFlowIsStillAnError) {
   }
 }
 
+TEST(Optrace, AnEventThatIsNoObjectIsNamedWithItsIndex) {
+  const std::string text = kOptraceHead +
+                           R"({ "name": "Conv", "ph": "X", "tid": 256, "pid": 0, "ts": 1, "dur": 5},
+[1])" + "\n]}";
+  try {
+    ParseOptrace("t.json", text.data(), text.size());
+    FAIL() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("traceEvents[1]: expected an object (wrong JSON type)"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(Optrace, TimesBeyondEighteenDigitsAreAnError) {
   // Origins (Start Cycle - ts) and slice ends (ts + dur) must fit in int64.
   const std::vector<std::pair<std::string, std::string>> cases = {
