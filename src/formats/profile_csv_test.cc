@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "base/errors.h"
+#include "formats/artifact_kind.h"
 #include "formats/profile_text.h"
 #include "formats/profile_text_test_util.h"
 
@@ -113,6 +114,48 @@ TEST(ProfileCsv, TwoExecutionsWithNodes) {
   EXPECT_EQ(Value(two, "Accelerator (execute) time (cycles)"), 118273);
   ASSERT_EQ(two.nodes.size(), 2u);
   EXPECT_EQ(NodeSum(two), 118273);
+}
+
+// `csv` (no quotes or commas inside fields) with every field quoted and
+// CRLF line ends, as R's write.csv or Python's csv.QUOTE_ALL re-save it.
+std::string QuoteEveryField(std::string_view csv) {
+  std::string out;
+  for (size_t pos = 0; pos < csv.size();) {
+    const size_t end = std::min(csv.find('\n', pos), csv.size());
+    std::string_view line = csv.substr(pos, end - pos);
+    for (size_t at = 0; at <= line.size();) {
+      const size_t comma = std::min(line.find(',', at), line.size());
+      out += (at ? ",\"" : "\"") + std::string(line.substr(at, comma - at)) + "\"";
+      at = comma + 1;
+    }
+    out += "\r\n";
+    pos = end + 1;
+  }
+  return out;
+}
+
+TEST(ProfileCsv, EveryFieldQuotedReadsAsUnquoted) {
+  const std::string plain =
+      std::string("qnn-profile-viewer version, v2.47.0\n") + kHeader + kTwoExecutions;
+  const std::string quoted = QuoteEveryField(plain);
+  ASSERT_EQ(quoted.substr(0, 41), "\"qnn-profile-viewer version\",\" v2.47.0\"\r\n");
+  EXPECT_TRUE(LooksLikeProfileCsv(quoted));
+  EXPECT_EQ(DetectArtifactKindFromPrefix(quoted), ArtifactKind::kProfileCsv);
+  const ProfileReport a = ParseProfileCsv(kPath, plain), b = ParseProfileCsv(kPath, quoted);
+  EXPECT_EQ(b.viewer_version, "v2.47.0");
+  EXPECT_EQ(b.viewer_version, a.viewer_version);
+  ASSERT_EQ(b.raw.size(), 2u);
+  ASSERT_EQ(b.raw.size(), a.raw.size());
+  for (size_t i = 0; i < a.raw.size(); ++i) {
+    ASSERT_EQ(b.raw[i].nodes.size(), a.raw[i].nodes.size());
+    for (size_t j = 0; j < a.raw[i].nodes.size(); ++j) {
+      EXPECT_EQ(b.raw[i].nodes[j].label, a.raw[i].nodes[j].label);
+      EXPECT_EQ(b.raw[i].nodes[j].cycles, a.raw[i].nodes[j].cycles);
+    }
+    EXPECT_EQ(Value(b.raw[i], "QNN accelerator (execute) time"),
+              Value(a.raw[i], "QNN accelerator (execute) time"));
+  }
+  EXPECT_EQ(NodeSum(b.raw[0]), 19874 + 184418 + 47682);
 }
 
 TEST(ProfileCsv, CommaInsideIdentifier) {
