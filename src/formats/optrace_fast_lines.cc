@@ -325,7 +325,9 @@ bool HasStartCycleKey(std::string_view text) {
   const auto close = scanner.Scan(text.data(), 1, text.size(), SIZE_MAX, true);
   if (close.stop != JsonContainerScanner::Stop::kClose) return false;
   simdjson::padded_string args(text.substr(0, close.offset + 1));
-  simdjson::ondemand::parser parser;
+  // One parser per thread: a backslash in any of the args' strings (an op
+  // name with a quote) brings each such event here.
+  thread_local simdjson::ondemand::parser parser;
   simdjson::ondemand::document doc;
   simdjson::ondemand::object object;
   if (parser.iterate(args).get(doc) || doc.get_object().get(object)) return false;
