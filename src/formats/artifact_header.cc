@@ -49,6 +49,14 @@ std::string ArtifactTypeOfHeader(const std::string& header) {
 
 }  // namespace
 
+void ArtifactTypeFinder::ExpectByte(char c, char expected, Step next) {
+  if (IsJsonWhiteSpace(c)) return;
+  if (c == expected)
+    step_ = next;
+  else
+    SetNotFound();
+}
+
 void ArtifactTypeFinder::Decide() {
   artifact_type_ = ArtifactTypeOfHeader(header_);
   header_.clear();
@@ -71,11 +79,7 @@ size_t ArtifactTypeFinder::Consume(const char* text, size_t length, bool final) 
     const char c = text[i++];
     switch (step_) {
       case Step::kStart:
-        if (IsJsonWhiteSpace(c)) break;
-        if (c == '{')
-          step_ = Step::kBeforeKey;
-        else
-          SetNotFound();
+        ExpectByte(c, '{', Step::kBeforeKey);
         break;
       case Step::kBeforeKey:
         if (IsJsonWhiteSpace(c)) break;
@@ -96,11 +100,7 @@ size_t ArtifactTypeFinder::Consume(const char* text, size_t length, bool final) 
         if (key_.size() <= kMaxHeaderKeyBytes) key_.push_back(c);
         break;
       case Step::kAfterKey:
-        if (IsJsonWhiteSpace(c)) break;
-        if (c == ':')
-          step_ = Step::kBeforeValue;
-        else
-          SetNotFound();
+        ExpectByte(c, ':', Step::kBeforeValue);
         break;
       case Step::kBeforeValue:
         if (IsJsonWhiteSpace(c)) break;
@@ -154,11 +154,7 @@ size_t ArtifactTypeFinder::Consume(const char* text, size_t length, bool final) 
         }
         break;
       case Step::kAfterValue:
-        if (IsJsonWhiteSpace(c)) break;
-        if (c == ',')
-          step_ = Step::kBeforeKey;
-        else
-          SetNotFound();  // '}' after the last member, or no JSON
+        ExpectByte(c, ',', Step::kBeforeKey);  // '}' (the last member) ends the walk too
         break;
       case Step::kInContainer:
         break;  // handled above

@@ -54,6 +54,9 @@ class ArtifactTypeFinder {
     kAfterValue,   // before ',' or '}'
   };
 
+  // Past white space, byte `expected` moves the walk on to `next`; any
+  // other ends it (no header can follow).
+  void ExpectByte(char c, char expected, Step next);
   // Ends the walk: kFound when the header copied so far names a type.
   void Decide();
   void SetNotFound() { state_ = State::kNotFound; }

@@ -95,6 +95,15 @@ TEST(OptraceLayouts, TinyChunksCutEveryLayoutBetweenEveryEvent) {
   ExpectEveryLayoutReadsAlike("tiny", WriterLayoutTrace(7), 1);
 }
 
+// `text` written to a file `name` (gzip-compressed when `gzip`) and read in
+// chunks of 2 KB on two threads.
+Optrace ReadInSmallChunks(const std::string& name, const std::string& text, bool gzip) {
+  ReadOptraceOptions options;
+  options.threads = 2;
+  options.chunk_bytes = 2048;
+  return ReadOptrace(testing_support::WriteTestFile(name, text, gzip), options);
+}
+
 // `text` with the first letter of each of `keys` spelled as a \u escape
 // wherever it names a member ("dur": becomes "\u0064ur":).
 std::string EscapeKeys(std::string text, const std::vector<std::string>& keys) {
@@ -118,11 +127,7 @@ TEST(OptraceLayouts, KeysSpelledWithEscapesReadAsTheirLetters) {
   ASSERT_EQ(escaped.find(R"("dur":)"), std::string::npos);
   for (bool gzip : {false, true}) {
     SCOPED_TRACE(gzip ? "gzip" : "plain");
-    ReadOptraceOptions options;
-    options.threads = 2;
-    options.chunk_bytes = 2048;
-    const Optrace streamed =
-        ReadOptrace(testing_support::WriteTestFile("escaped_keys", escaped, gzip), options);
+    const Optrace streamed = ReadInSmallChunks("escaped_keys", escaped, gzip);
     EXPECT_GT(streamed.chunks_parsed, 1u);
     testing_support::ExpectSameTrace(streamed, whole);
     EXPECT_EQ(streamed.warnings, whole.warnings);
@@ -139,11 +144,7 @@ TEST(OptraceLayouts, HeaderAfterTheEventsReadsTheSame) {
   for (JsonLayout layout : {JsonLayout::kMinified, JsonLayout::kIndent2}) {
     SCOPED_TRACE(JsonLayoutName(layout));
     const std::string text = layout == JsonLayout::kMinified ? moved.dump() : moved.dump(2);
-    ReadOptraceOptions options;
-    options.threads = 2;
-    options.chunk_bytes = 2048;
-    const Optrace streamed =
-        ReadOptrace(testing_support::WriteTestFile("header_last", text, false), options);
+    const Optrace streamed = ReadInSmallChunks("header_last", text, false);
     EXPECT_GT(streamed.chunks_parsed, 1u);
     testing_support::ExpectSameTrace(streamed, whole);
   }
