@@ -65,6 +65,21 @@ inline std::string Relayout(const std::string& text, JsonLayout layout, int line
   return out;
 }
 
+// `data` gzip-compressed (one member), in memory.
+inline std::string Gzip(const std::string& data) {
+  z_stream z{};
+  deflateInit2(&z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);  // 16: gzip's wrapper
+  std::string out(deflateBound(&z, data.size()) + 32, '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+  z.avail_in = static_cast<uInt>(data.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  deflate(&z, Z_FINISH);
+  out.resize(z.total_out);
+  deflateEnd(&z);
+  return out;
+}
+
 // Writes `text` to a fresh file `name` (gzip-compressed when `gzip`).
 inline std::string WriteTestFile(const std::string& name, const std::string& text, bool gzip) {
   const std::string path = TempDir(name) + (gzip ? "/f.json.gz" : "/f.json");

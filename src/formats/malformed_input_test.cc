@@ -5,7 +5,6 @@
 // The table in docs/robustness.md lists these tests by input class.
 #include <fnmatch.h>
 #include <gtest/gtest.h>
-#include <zlib.h>
 
 #include <filesystem>
 #include <fstream>
@@ -20,6 +19,7 @@
 #include "formats/byte_source.h"
 #include "formats/htp_graph.h"
 #include "formats/input_error_test_util.h"
+#include "formats/json_layout_test_util.h"
 #include "formats/npy.h"
 #include "formats/optrace.h"
 #include "formats/qhas.h"
@@ -647,19 +647,7 @@ TEST(MalformedInput, NpyTruncatedAtEveryByteAndEmpty) {
 // ---------------------------------------------------------------------------
 // The gzip layer: every reader reads compressed files through it.
 
-std::string Gzip(const std::string& data) {
-  z_stream z{};
-  deflateInit2(&z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
-  std::string out(deflateBound(&z, data.size()) + 32, '\0');
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
-  z.avail_in = static_cast<uInt>(data.size());
-  z.next_out = reinterpret_cast<Bytef*>(out.data());
-  z.avail_out = static_cast<uInt>(out.size());
-  deflate(&z, Z_FINISH);
-  out.resize(z.total_out);
-  deflateEnd(&z);
-  return out;
-}
+using testing_support::Gzip;
 
 std::string WriteFile(const std::string& path, const std::string& content) {
   std::ofstream(path, std::ios::binary) << content;
