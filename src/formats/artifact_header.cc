@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "formats/byte_source.h"
+#include "formats/json_util.h"
 
 namespace htpscope {
 namespace {
@@ -21,12 +22,7 @@ bool IsJsonWhiteSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c =
 // Whether the raw (still escaped) bytes of a key spell "header".
 bool KeyIsHeader(const std::string& raw) {
   if (raw.find('\\') == std::string::npos) return raw == "header";
-  simdjson::padded_string quoted("\"" + raw + "\"");
-  simdjson::ondemand::parser parser;
-  simdjson::ondemand::document doc;
-  std::string_view key;
-  if (parser.iterate(quoted).get(doc) || doc.get_string().get(key)) return false;
-  return key == "header";
+  return UnescapeJsonString(raw) == "header";
 }
 
 // The artifact_type string of a header object's text, or "" when it has none.

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "base/read_progress.h"
+#include "formats/json_util.h"
 
 namespace htpscope {
 namespace {
@@ -120,7 +121,12 @@ bool JsonChunker::ScanSkeleton() {
           escaped_ = true;
         } else if (c == '"') {
           in_string_ = false;
-          if (key_string_) frames_.back().key.assign(data_ + key_start_, pos_ - key_start_);
+          if (key_string_) {
+            std::string& key = frames_.back().key;
+            key.assign(data_ + key_start_, pos_ - key_start_);
+            // The selector compares keys as text: "\u0067raph" is "graph".
+            if (key.find('\\') != std::string::npos) key = UnescapeJsonString(key).value_or(key);
+          }
         }
         continue;
       }

@@ -61,8 +61,8 @@ class ChunkingNotPossible : public std::runtime_error {
 };
 
 // Which containers to stream: called for each array or object that opens
-// outside a streamed one, with the raw (still escaped) keys that lead to it
-// from the root ("" for an array element).  Returns 0 to leave it in the
+// outside a streamed one, with the keys (unescaped) that lead to it from
+// the root ("" for an array element).  Returns 0 to leave it in the
 // skeleton, or the reader's own tag for its elements, handed back with each
 // chunk.
 using JsonStreamSelector = std::function<int(const std::vector<std::string>& path, bool is_array)>;
@@ -133,7 +133,7 @@ class JsonChunker {
   struct Frame {
     bool is_object = false;
     bool expect_key = false;  // an object's next string is a key
-    std::string key;          // the current member's raw key
+    std::string key;          // the current member's key, unescaped
   };
 
   // A buffer of at least `bytes`, reused when one is free.

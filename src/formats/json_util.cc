@@ -18,6 +18,15 @@ uint64_t CurrentOffset(simdjson::ondemand::document& doc, simdjson::padded_strin
   return static_cast<uint64_t>(location - buffer.data());
 }
 
+std::optional<std::string> UnescapeJsonString(std::string_view raw) {
+  simdjson::padded_string quoted("\"" + std::string(raw) + "\"");
+  simdjson::ondemand::parser parser;
+  simdjson::ondemand::document doc;
+  std::string_view text;
+  if (parser.iterate(quoted).get(doc) || doc.get_string().get(text)) return std::nullopt;
+  return std::string(text);
+}
+
 simdjson::error_code GetIntegralNumber(simdjson::ondemand::value value, int64_t* out) {
   simdjson::ondemand::number_type type;
   if (auto err = value.get_number_type().get(type)) return err;

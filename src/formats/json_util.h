@@ -18,6 +18,10 @@ namespace htpscope {
 // buffer length when the parser is past its end.
 uint64_t CurrentOffset(simdjson::ondemand::document& doc, simdjson::padded_string_view buffer);
 
+// The text of a JSON string given its raw bytes between the quotes
+// ("\u0068eader" gives "header"), or nullopt when they are no valid string.
+std::optional<std::string> UnescapeJsonString(std::string_view raw);
+
 // GetInteger's slow path: a number that is not a plain int64 literal.
 simdjson::error_code GetIntegralNumber(simdjson::ondemand::value value, int64_t* out);
 

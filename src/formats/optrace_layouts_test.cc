@@ -120,9 +120,9 @@ TEST(OptraceLayouts, KeysSpelledWithEscapesReadAsTheirLetters) {
   const std::string writer = WriterLayoutTrace(40);
   const Optrace whole = ParseOptrace("plain_keys", writer.data(), writer.size(), false);
   const std::string escaped =
-      EscapeKeys(writer, {"name", "ph", "tid", "pid", "ts", "dur", "args", "cat", "id", "ID",
-                          "opid", "Start Cycle", "Duration (cycles)", "Dominant Path Cycles",
-                          "QNN Op Name", "Dims", "Inputs Ops"});
+      EscapeKeys(writer, {"traceEvents", "name", "ph", "tid", "pid", "ts", "dur", "args", "cat",
+                          "id", "ID", "opid", "Start Cycle", "Duration (cycles)",
+                          "Dominant Path Cycles", "QNN Op Name", "Dims", "Inputs Ops"});
   ASSERT_NE(escaped.find(R"("\u0053tart Cycle":)"), std::string::npos);
   ASSERT_EQ(escaped.find(R"("dur":)"), std::string::npos);
   for (bool gzip : {false, true}) {
