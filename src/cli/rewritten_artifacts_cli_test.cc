@@ -20,6 +20,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using testing_support::CliResult;
+using testing_support::EscapeFirstLetters;
 using testing_support::Gzip;
 using testing_support::Slurp;
 using testing_support::TempDir;
@@ -59,20 +60,6 @@ nlohmann::ordered_json HeaderLast(const std::string& text) {
     if (it.key() != "header") moved[it.key()] = it.value();
   moved["header"] = value["header"];
   return moved;
-}
-
-// Every `"<word>"` of `words` (a key or a string value) with its first
-// letter spelled as a \u escape.
-std::string EscapeFirstLetters(std::string text, const std::vector<std::string>& words) {
-  for (const std::string& word : words) {
-    const std::string plain = "\"" + word + "\"";
-    char escape[8];
-    std::snprintf(escape, sizeof escape, "\\u%04x", word[0]);
-    const std::string escaped = "\"" + std::string(escape) + word.substr(1) + "\"";
-    for (size_t at = text.find(plain); at != std::string::npos; at = text.find(plain, at))
-      text.replace(at, plain.size(), escaped);
-  }
-  return text;
 }
 
 TEST(RewrittenArtifactsCli, ValuePreservingRewritesGiveTheSameFigures) {

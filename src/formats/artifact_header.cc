@@ -19,28 +19,15 @@ constexpr size_t kMaxHeaderBytes = size_t{1} << 20;
 
 bool IsJsonWhiteSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
-// Whether the raw (still escaped) bytes of a key spell "header".
-bool KeyIsHeader(const std::string& raw) {
-  if (raw.find('\\') == std::string::npos) return raw == "header";
-  return UnescapeJsonString(raw) == "header";
-}
-
 // The artifact_type string of a header object's text, or "" when it has none.
 std::string ArtifactTypeOfHeader(const std::string& header) {
-  simdjson::padded_string text(header);
   simdjson::ondemand::parser parser;
-  simdjson::ondemand::document doc;
-  simdjson::ondemand::object object;
-  if (parser.iterate(text).get(doc) || doc.get_object().get(object)) return "";
-  for (auto field_result : object) {
-    simdjson::ondemand::field field;
-    std::string_view key, type;
-    if (std::move(field_result).get(field) || field.unescaped_key().get(key)) return "";
-    if (key != "artifact_type") continue;
-    if (field.value().get_string().get(type)) return "";
-    return std::string(type);
-  }
-  return "";
+  std::string type;
+  FindObjectMember(header, "artifact_type", parser, [&](simdjson::ondemand::value v) {
+    std::string_view text;
+    if (!v.get_string().get(text)) type = text;
+  });
+  return type;
 }
 
 }  // namespace
@@ -100,7 +87,7 @@ size_t ArtifactTypeFinder::Consume(const char* text, size_t length, bool final) 
         break;
       case Step::kBeforeValue:
         if (IsJsonWhiteSpace(c)) break;
-        if (c == '{' && key_.size() <= kMaxHeaderKeyBytes && KeyIsHeader(key_)) {
+        if (c == '{' && key_.size() <= kMaxHeaderKeyBytes && UnescapeJsonString(key_) == "header") {
           header_.assign(1, c);
           header_depth_ = 1;
           in_string_ = escaped_ = false;
@@ -163,12 +150,16 @@ size_t ArtifactTypeFinder::Consume(const char* text, size_t length, bool final) 
   return i;
 }
 
+std::optional<std::string> ArtifactTypeFinder::found_type() const {
+  if (state_ != State::kFound) return std::nullopt;
+  return artifact_type_;
+}
+
 std::optional<std::string> FindArtifactType(std::string_view text, bool final, bool* decided) {
   ArtifactTypeFinder finder;
   finder.Consume(text.data(), text.size(), final);
   *decided = finder.state() != ArtifactTypeFinder::State::kNeedMoreData;
-  if (finder.state() != ArtifactTypeFinder::State::kFound) return std::nullopt;
-  return finder.artifact_type();
+  return finder.found_type();
 }
 
 std::optional<std::string> FindArtifactType(ByteSource& source) {
@@ -183,8 +174,7 @@ std::optional<std::string> FindArtifactType(ByteSource& source) {
     kept = length - consumed;
     std::memmove(buffer.get(), buffer.get() + consumed, kept);
   }
-  if (finder.state() != ArtifactTypeFinder::State::kFound) return std::nullopt;
-  return finder.artifact_type();
+  return finder.found_type();
 }
 
 }  // namespace htpscope

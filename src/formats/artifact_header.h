@@ -39,6 +39,8 @@ class ArtifactTypeFinder {
 
   State state() const { return state_; }
   const std::string& artifact_type() const { return artifact_type_; }
+  // artifact_type() once kFound, else nullopt.
+  std::optional<std::string> found_type() const;
 
  private:
   enum class Step {

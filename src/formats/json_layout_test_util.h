@@ -4,10 +4,12 @@
 
 #include <zlib.h>
 
+#include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "base/corpus_test_util.h"
 
@@ -63,6 +65,20 @@ inline std::string Relayout(const std::string& text, JsonLayout layout, int line
   std::string out;
   DumpLines(value, 1, line_depth, &out);
   return out;
+}
+
+// `text` with every `"<word>"` of `words` (a key or a string value) spelled
+// with its first letter as a \u escape: the same JSON value.
+inline std::string EscapeFirstLetters(std::string text, const std::vector<std::string>& words) {
+  for (const std::string& word : words) {
+    const std::string plain = "\"" + word + "\"";
+    char escape[8];
+    std::snprintf(escape, sizeof escape, "\\u%04x", word[0]);
+    const std::string escaped = "\"" + std::string(escape) + word.substr(1) + "\"";
+    for (size_t at = text.find(plain); at != std::string::npos; at = text.find(plain, at))
+      text.replace(at, plain.size(), escaped);
+  }
+  return text;
 }
 
 // `data` gzip-compressed (one member), in memory.

@@ -19,12 +19,31 @@ uint64_t CurrentOffset(simdjson::ondemand::document& doc, simdjson::padded_strin
 }
 
 std::optional<std::string> UnescapeJsonString(std::string_view raw) {
+  if (raw.find('\\') == std::string_view::npos) return std::string(raw);
   simdjson::padded_string quoted("\"" + std::string(raw) + "\"");
   simdjson::ondemand::parser parser;
   simdjson::ondemand::document doc;
   std::string_view text;
   if (parser.iterate(quoted).get(doc) || doc.get_string().get(text)) return std::nullopt;
   return std::string(text);
+}
+
+bool FindObjectMember(std::string_view object_text, std::string_view key,
+                      simdjson::ondemand::parser& parser,
+                      const std::function<void(simdjson::ondemand::value)>& found) {
+  simdjson::padded_string text(object_text);
+  simdjson::ondemand::document doc;
+  simdjson::ondemand::object object;
+  if (parser.iterate(text).get(doc) || doc.get_object().get(object)) return false;
+  for (auto field_result : object) {
+    simdjson::ondemand::field field;
+    std::string_view name;
+    if (std::move(field_result).get(field) || field.unescaped_key().get(name)) return false;
+    if (name != key) continue;
+    found(field.value());
+    return true;
+  }
+  return false;
 }
 
 simdjson::error_code GetIntegralNumber(simdjson::ondemand::value value, int64_t* out) {

@@ -5,6 +5,7 @@
 #include <simdjson.h>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -19,8 +20,17 @@ namespace htpscope {
 uint64_t CurrentOffset(simdjson::ondemand::document& doc, simdjson::padded_string_view buffer);
 
 // The text of a JSON string given its raw bytes between the quotes
-// ("\u0068eader" gives "header"), or nullopt when they are no valid string.
+// ("\u0068eader" gives "header"; bytes without a backslash as they are), or
+// nullopt when an escape in them is no valid one.
 std::optional<std::string> UnescapeJsonString(std::string_view raw);
+
+// Finds member `key` (compared unescaped) of the JSON object `object_text`
+// and calls `found` with its value: true then, false when the text is no
+// object or has no such member before any malformed one.  `parser` may be
+// reused between calls.
+bool FindObjectMember(std::string_view object_text, std::string_view key,
+                      simdjson::ondemand::parser& parser,
+                      const std::function<void(simdjson::ondemand::value)>& found);
 
 // GetInteger's slow path: a number that is not a plain int64 literal.
 simdjson::error_code GetIntegralNumber(simdjson::ondemand::value value, int64_t* out);

@@ -324,20 +324,11 @@ bool HasStartCycleKey(std::string_view text) {
   JsonContainerScanner scanner;
   const auto close = scanner.Scan(text.data(), 1, text.size(), SIZE_MAX, true);
   if (close.stop != JsonContainerScanner::Stop::kClose) return false;
-  simdjson::padded_string args(text.substr(0, close.offset + 1));
   // One parser per thread: a backslash in any of the args' strings (an op
   // name with a quote) brings each such event here.
   thread_local simdjson::ondemand::parser parser;
-  simdjson::ondemand::document doc;
-  simdjson::ondemand::object object;
-  if (parser.iterate(args).get(doc) || doc.get_object().get(object)) return false;
-  for (auto field_result : object) {
-    simdjson::ondemand::field field;
-    std::string_view key;
-    if (std::move(field_result).get(field) || field.unescaped_key().get(key)) return false;
-    if (key == "Start Cycle") return true;
-  }
-  return false;
+  return FindObjectMember(text.substr(0, close.offset + 1), "Start Cycle", parser,
+                          [](simdjson::ondemand::value) {});
 }
 
 }  // namespace htpscope::optrace_internal

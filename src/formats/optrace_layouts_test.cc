@@ -104,25 +104,13 @@ Optrace ReadInSmallChunks(const std::string& name, const std::string& text, bool
   return ReadOptrace(testing_support::WriteTestFile(name, text, gzip), options);
 }
 
-// `text` with the first letter of each of `keys` spelled as a \u escape
-// wherever it names a member ("dur": becomes "\u0064ur":).
-std::string EscapeKeys(std::string text, const std::vector<std::string>& keys) {
-  for (const std::string& key : keys) {
-    const std::string plain = fmt::format("\"{}\":", key);
-    const std::string escaped = fmt::format("\"\\u{:04x}{}\":", key[0], key.substr(1));
-    for (size_t at = text.find(plain); at != std::string::npos; at = text.find(plain, at))
-      text.replace(at, plain.size(), escaped);
-  }
-  return text;
-}
-
 TEST(OptraceLayouts, KeysSpelledWithEscapesReadAsTheirLetters) {
   const std::string writer = WriterLayoutTrace(40);
   const Optrace whole = ParseOptrace("plain_keys", writer.data(), writer.size(), false);
-  const std::string escaped =
-      EscapeKeys(writer, {"traceEvents", "name", "ph", "tid", "pid", "ts", "dur", "args", "cat",
-                          "id", "ID", "opid", "Start Cycle", "Duration (cycles)",
-                          "Dominant Path Cycles", "QNN Op Name", "Dims", "Inputs Ops"});
+  const std::string escaped = testing_support::EscapeFirstLetters(
+      writer, {"traceEvents", "name", "ph", "tid", "pid", "ts", "dur", "args", "cat", "id", "ID",
+               "opid", "Start Cycle", "Duration (cycles)", "Dominant Path Cycles", "QNN Op Name",
+               "Dims", "Inputs Ops"});
   ASSERT_NE(escaped.find(R"("\u0053tart Cycle":)"), std::string::npos);
   ASSERT_EQ(escaped.find(R"("dur":)"), std::string::npos);
   for (bool gzip : {false, true}) {

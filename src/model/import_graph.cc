@@ -1,8 +1,25 @@
 #include <fmt/format.h>
 
+#include <optional>
+#include <string_view>
+#include <utility>
+
 #include "model/import.h"
 
 namespace htpscope::model_import {
+namespace {
+
+// The integer scalar_params the model keeps, and where.
+constexpr std::pair<std::string_view, std::optional<int64_t> GraphNodeRow::*> kIntParams[] = {
+    {"cycles_start", &GraphNodeRow::start_cycle},
+    {"cycles_duration", &GraphNodeRow::duration_cycles},
+    {"mem_dram_read", &GraphNodeRow::dram_read_bytes},
+    {"mem_dram_write", &GraphNodeRow::dram_write_bytes},
+    {"mem_vtcm_read", &GraphNodeRow::vtcm_read_bytes},
+    {"mem_vtcm_write", &GraphNodeRow::vtcm_write_bytes},
+};
+
+}  // namespace
 
 void ImportHtpGraph(HtpGraph&& graph, Run& run) {
   run.graph_nodes.reserve(graph.nodes.size());
@@ -22,18 +39,9 @@ void ImportHtpGraph(HtpGraph&& graph, Run& run) {
       } else if (key == "op_flags") {
         const std::string* text = param.AsString();
         row.flags = text && !text->empty() ? OpFlagOfName(*text) : 0;
-      } else if (key == "cycles_start") {
-        row.start_cycle = param.AsInt();
-      } else if (key == "cycles_duration") {
-        row.duration_cycles = param.AsInt();
-      } else if (key == "mem_dram_read") {
-        row.dram_read_bytes = param.AsInt();
-      } else if (key == "mem_dram_write") {
-        row.dram_write_bytes = param.AsInt();
-      } else if (key == "mem_vtcm_read") {
-        row.vtcm_read_bytes = param.AsInt();
-      } else if (key == "mem_vtcm_write") {
-        row.vtcm_write_bytes = param.AsInt();
+      } else {
+        for (const auto& [name, field] : kIntParams)
+          if (key == name) row.*field = param.AsInt();
       }
     }
     run.graph_nodes.push_back(std::move(row));
