@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <cmath>
 #include <deque>
 
 #include "formats/byte_source.h"
@@ -26,9 +25,7 @@ std::optional<int64_t> ScalarParam::AsInt() const {
   if (auto* i = std::get_if<int64_t>(&value)) return *i;
   if (auto* b = std::get_if<bool>(&value)) return *b ? 1 : 0;
   // A writer may print an integer as 1668827862868.0 or 1.5e3 (as GetInteger reads them).
-  if (auto* d = std::get_if<double>(&value);
-      d && std::isfinite(*d) && *d == std::floor(*d) && std::fabs(*d) <= 9.0e18)
-    return static_cast<int64_t>(*d);
+  if (auto* d = std::get_if<double>(&value)) return IntegralValue(*d);
   return std::nullopt;
 }
 

@@ -46,6 +46,12 @@ bool FindObjectMember(std::string_view object_text, std::string_view key,
   return false;
 }
 
+std::optional<int64_t> IntegralValue(double number) {
+  if (!std::isfinite(number) || number != std::floor(number) || std::fabs(number) > 9.0e18)
+    return std::nullopt;
+  return static_cast<int64_t>(number);
+}
+
 simdjson::error_code GetIntegralNumber(simdjson::ondemand::value value, int64_t* out) {
   simdjson::ondemand::number_type type;
   if (auto err = value.get_number_type().get(type)) return err;
@@ -54,9 +60,9 @@ simdjson::error_code GetIntegralNumber(simdjson::ondemand::value value, int64_t*
     return simdjson::NUMBER_OUT_OF_RANGE;
   double d = 0;
   if (auto err = value.get_double().get(d)) return err;
-  if (!std::isfinite(d) || d != std::floor(d) || std::fabs(d) > 9.0e18)
-    return simdjson::INCORRECT_TYPE;
-  *out = static_cast<int64_t>(d);
+  const std::optional<int64_t> integral = IntegralValue(d);
+  if (!integral) return simdjson::INCORRECT_TYPE;
+  *out = *integral;
   return simdjson::SUCCESS;
 }
 

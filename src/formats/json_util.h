@@ -32,6 +32,10 @@ bool FindObjectMember(std::string_view object_text, std::string_view key,
                       simdjson::ondemand::parser& parser,
                       const std::function<void(simdjson::ondemand::value)>& found);
 
+// `number` as an integer when it is one (1.5e3, 42.0) within ±9e18, else
+// nullopt (a fraction, NaN, infinity, beyond the range).
+std::optional<int64_t> IntegralValue(double number);
+
 // GetInteger's slow path: a number that is not a plain int64 literal.
 simdjson::error_code GetIntegralNumber(simdjson::ondemand::value value, int64_t* out);
 
