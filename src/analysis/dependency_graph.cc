@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <future>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -72,20 +73,143 @@ const DepTensor* DependencyGraph::FindTensor(uint64_t id) const {
   return it != tensors.end() && it->id == id ? &*it : nullptr;
 }
 
+namespace {
+
+// A flow arrow matched to the slices at its two ends: by op ID, as the
+// nodes' indices are known only once they are sorted.
+struct FlowArrow {
+  uint64_t from_op = 0, to_op = 0;
+  bool sequencer = false;  // category "sequencer": scheduling order, not data
+};
+
+struct MatchedFlows {
+  std::vector<FlowArrow> arrows;
+  size_t matched = 0, unmatched = 0;
+};
+
+// Matches each flow ID's last start and last finish to the slices there:
+// the start sits at the producer slice's end, the finish at the consumer
+// slice's start, on their threads (the first slice of the table ending or
+// starting at that cycle).  Arrows from tid 1 (non-executed tensors) are
+// already inputs of their consumer: neither matched nor counted.  Reads only
+// the run's slices and flows.
+MatchedFlows MatchFlowArrows(const Run& run) {
+  MatchedFlows out;
+  // (tid, cycle) -> op ID of the first slice ending / starting there.
+  absl::flat_hash_map<std::pair<uint32_t, int64_t>, uint64_t> by_end, by_start;
+  by_end.reserve(run.slices.size());
+  by_start.reserve(run.slices.size());
+  for (const auto& s : run.slices) {
+    by_end.try_emplace(std::pair{s.tid, s.end_cycle()}, s.op_id);
+    by_start.try_emplace(std::pair{s.tid, s.start_cycle}, s.op_id);
+  }
+  // A flow ID's last start and last finish.
+  absl::flat_hash_map<uint64_t, std::pair<const FlowRow*, const FlowRow*>> pairs;
+  pairs.reserve(run.flows.size() / 2);
+  for (const auto& f : run.flows)
+    (f.is_start ? pairs[f.flow_id].first : pairs[f.flow_id].second) = &f;
+  out.arrows.reserve(pairs.size());
+  for (const auto& [flow_id, p] : pairs) {
+    if (!p.first || !p.second) {
+      ++out.unmatched;
+      continue;
+    }
+    if (p.first->tid == 1) continue;
+    auto from = by_end.find(std::pair{p.first->tid, p.first->ts_cycles});
+    auto to = by_start.find(std::pair{p.second->tid, p.second->ts_cycles});
+    if (from == by_end.end() || to == by_start.end()) {
+      ++out.unmatched;
+      continue;
+    }
+    ++out.matched;
+    out.arrows.push_back({from->second, to->second, run.Str(p.first->category) == "sequencer"});
+  }
+  return out;
+}
+
+// Which node produces an id: a node produces its own id (the graph's index)
+// and the outputs *_htp.json lists for it (the first node listing one wins).
+class Producers {
+ public:
+  explicit Producers(const DependencyGraph& g) : index_(g.index) {
+    for (const auto& [tensor, node] : g.producer_map)
+      if (!index_.contains(tensor)) others_.try_emplace(tensor, index_.at(node));
+  }
+  // The producing node's index, or nullopt.
+  std::optional<uint32_t> Find(uint64_t id) const {
+    if (auto it = index_.find(id); it != index_.end()) return it->second;
+    if (others_.empty()) return std::nullopt;
+    if (auto it = others_.find(id); it != others_.end()) return it->second;
+    return std::nullopt;
+  }
+
+ private:
+  const absl::flat_hash_map<uint64_t, uint32_t>& index_;
+  absl::flat_hash_map<uint64_t, uint32_t> others_;  // output ids that are no node's id
+};
+
+// The graph's tensors: every input id with its consumers (from `uses`,
+// (input id, consuming node) pairs sorted by id, then node) and its kind.
+std::vector<DepTensor> ClassifyTensors(const Run& run, const DependencyGraph& g,
+                                       const Producers& producers,
+                                       const std::vector<std::pair<uint64_t, uint32_t>>& uses) {
+  const bool graph = run.Has(ArtifactType::kHtpGraph);
+  absl::flat_hash_set<uint64_t> shapes, consts;
+  if (run.Has(ArtifactType::kOptrace)) {
+    for (const auto& t : run.non_executed) {
+      std::string_view name = run.Str(t.name);
+      if (name == "$Shape") shapes.insert(t.id);
+      if (name == "$Const") consts.insert(t.id);
+    }
+  }
+  std::vector<DepTensor> tensors;
+  for (size_t i = 0; i < uses.size();) {
+    DepTensor t;
+    t.id = uses[i].first;
+    for (; i < uses.size() && uses[i].first == t.id; ++i)
+      if (t.consumers.empty() || t.consumers.back() != uses[i].second)
+        t.consumers.push_back(uses[i].second);
+    if (auto p = producers.Find(t.id)) {
+      t.producer = *p;
+      const DepNode& prod = g.nodes[*p];
+      bool constant = prod.qnn_op_type == "$Const" || prod.qnn_op_name.rfind("$Const", 0) == 0;
+      t.kind = constant ? TensorKind::kConstantCopy : TensorKind::kActivation;
+    } else if (shapes.contains(t.id)) {
+      t.kind = TensorKind::kShape;
+    } else if (consts.contains(t.id)) {
+      t.kind = TensorKind::kStatic;
+    } else if (graph) {
+      auto gt = std::lower_bound(run.graph_tensors.begin(), run.graph_tensors.end(), t.id,
+                                 [](const GraphTensorRow& r, uint64_t v) { return r.id < v; });
+      t.kind = gt != run.graph_tensors.end() && gt->id == t.id && gt->is_static()
+                   ? TensorKind::kStatic
+                   : TensorKind::kOther;
+    }
+    tensors.push_back(std::move(t));
+  }
+  return tensors;
+}
+
+}  // namespace
+
 DependencyGraph BuildDependencyGraph(const Run& run) {
   DependencyGraph g;
-  // Nodes in order of first mention; op IDs index them until they are sorted.
+  const bool trace = run.Has(ArtifactType::kOptrace);
+  // The flow arrows need only the slice and flow tables: matched on another
+  // core while the nodes are built.
+  std::future<MatchedFlows> flows_matched =
+      std::async(std::launch::async | std::launch::deferred,
+                 [&run, trace] { return trace ? MatchFlowArrows(run) : MatchedFlows{}; });
+  // Nodes in order of first mention; the index maps op IDs to these slots
+  // until the nodes are sorted.
   std::vector<DepNode>& nodes = g.nodes;
-  absl::flat_hash_map<uint64_t, uint32_t> slot_of_id;
-  slot_of_id.reserve(run.graph_nodes.size() + run.op_instances.size());
+  g.index.reserve(run.graph_nodes.size() + run.op_instances.size());
   nodes.reserve(run.graph_nodes.size() + run.op_instances.size());
   auto node_of = [&](uint64_t id) -> std::pair<DepNode&, bool> {
-    auto [it, inserted] = slot_of_id.try_emplace(id, static_cast<uint32_t>(nodes.size()));
+    auto [it, inserted] = g.index.try_emplace(id, static_cast<uint32_t>(nodes.size()));
     if (inserted) nodes.emplace_back();
     return {nodes[it->second], inserted};
   };
-  const bool graph = run.Has(ArtifactType::kHtpGraph);
-  const bool trace = run.Has(ArtifactType::kOptrace);
   // A few (HTP op type, QNN op type) pairs cover every node: classify each once.
   absl::flat_hash_map<std::pair<std::string_view, std::string_view>, OpCategory> category_of;
   for (const auto& hn : run.graph_nodes) {
@@ -140,21 +264,14 @@ DependencyGraph BuildDependencyGraph(const Run& run) {
       }
     }
   }
-  slot_of_id = {};
   // Op IDs are unique, so this order is total.
   std::sort(nodes.begin(), nodes.end(), [](const DepNode& a, const DepNode& b) {
     if (a.timed != b.timed) return a.timed;
     if (a.timed && a.start_cycles != b.start_cycles) return a.start_cycles < b.start_cycles;
     return a.id < b.id;
   });
-  g.index.reserve(g.nodes.size());
-  for (uint32_t i = 0; i < g.nodes.size(); ++i) g.index[g.nodes[i].id] = i;
-
-  // Producers: a node produces its own id and the outputs htp.json lists.
-  absl::flat_hash_map<uint64_t, uint32_t> producer;
-  producer.reserve(g.nodes.size() + g.producer_map.size());
-  for (uint32_t i = 0; i < g.nodes.size(); ++i) producer[g.nodes[i].id] = i;
-  for (const auto& [tensor, node] : g.producer_map) producer.try_emplace(tensor, g.index.at(node));
+  for (uint32_t i = 0; i < g.nodes.size(); ++i) g.index.find(g.nodes[i].id)->second = i;
+  const Producers producers(g);
 
   // Edges and (tensor, consumer) uses, collected flat; sorted and merged below.
   std::vector<DepEdge> edge_parts;
@@ -164,51 +281,29 @@ DependencyGraph BuildDependencyGraph(const Run& run) {
     uint8_t kind = n.inputs_source == "htp_graph" ? kEdgeGraphInput : kEdgeTraceInput;
     for (uint64_t in : n.input_ids) {
       uses.emplace_back(in, v);
-      auto p = producer.find(in);
-      if (p != producer.end() && p->second != v) edge_parts.push_back({p->second, v, kind});
+      auto p = producers.Find(in);
+      if (p && *p != v) edge_parts.push_back({*p, v, kind});
     }
   }
-
-  // Flow arrows: the start sits at the producer slice's end, the finish at
-  // the consumer slice's start, on their threads.  Arrows from tid 1
-  // (non-executed tensors) are already inputs of their consumer.
-  if (trace) {
-    // (tid, cycle) -> op ID of the first slice ending / starting there.
-    absl::flat_hash_map<std::pair<uint32_t, int64_t>, uint64_t> by_end, by_start;
-    by_end.reserve(run.slices.size());
-    by_start.reserve(run.slices.size());
-    for (const auto& s : run.slices) {
-      by_end.try_emplace(std::pair{s.tid, s.end_cycle()}, s.op_id);
-      by_start.try_emplace(std::pair{s.tid, s.start_cycle}, s.op_id);
-    }
-    // A flow ID's last start and last finish.
-    absl::flat_hash_map<uint64_t, std::pair<const FlowRow*, const FlowRow*>> pairs;
-    pairs.reserve(run.flows.size() / 2);
-    for (const auto& f : run.flows)
-      (f.is_start ? pairs[f.flow_id].first : pairs[f.flow_id].second) = &f;
-    for (const auto& [flow_id, p] : pairs) {
-      if (!p.first || !p.second) {
-        ++g.flows_unmatched;
-        continue;
-      }
-      if (p.first->tid == 1) continue;
-      auto from = by_end.find(std::pair{p.first->tid, p.first->ts_cycles});
-      auto to = by_start.find(std::pair{p.second->tid, p.second->ts_cycles});
-      if (from == by_end.end() || to == by_start.end()) {
-        ++g.flows_unmatched;
-        continue;
-      }
-      ++g.flows_matched;
-      uint32_t a = g.index.at(from->second), b = g.index.at(to->second);
-      if (a == b) continue;
-      bool sequencer = run.Str(p.first->category) == "sequencer";
-      edge_parts.push_back({a, b, sequencer ? kEdgeSequencerFlow : kEdgeDataFlow});
+  {
+    MatchedFlows flows = flows_matched.get();
+    g.flows_matched = flows.matched;
+    g.flows_unmatched = flows.unmatched;
+    for (const FlowArrow& f : flows.arrows) {
+      uint32_t a = g.index.at(f.from_op), b = g.index.at(f.to_op);
+      if (a != b) edge_parts.push_back({a, b, f.sequencer ? kEdgeSequencerFlow : kEdgeDataFlow});
     }
     if (g.flows_unmatched)
       g.warnings.push_back(fmt::format(
           "{} flow arrows name no executed slice at their ends (or lack their other end); ignored",
           g.flows_unmatched));
   }
+
+  // What each input id is, on another core while the edges are merged.
+  std::sort(uses.begin(), uses.end());  // by tensor, then consumer
+  std::future<std::vector<DepTensor>> tensors =
+      std::async(std::launch::async | std::launch::deferred,
+                 [&] { return ClassifyTensors(run, g, producers, uses); });
 
   // One edge per (from, to), its kinds OR-ed.
   std::sort(edge_parts.begin(), edge_parts.end(), [](const DepEdge& a, const DepEdge& b) {
@@ -227,42 +322,7 @@ DependencyGraph BuildDependencyGraph(const Run& run) {
     g.out_edges[g.edges[e].from].push_back(e);
     g.in_edges[g.edges[e].to].push_back(e);
   }
-
-  // What each input id is.
-  absl::flat_hash_set<uint64_t> shapes, consts;
-  if (trace) {
-    for (const auto& t : run.non_executed) {
-      std::string_view name = run.Str(t.name);
-      if (name == "$Shape") shapes.insert(t.id);
-      if (name == "$Const") consts.insert(t.id);
-    }
-  }
-  std::sort(uses.begin(), uses.end());  // by tensor, then consumer
-  for (size_t i = 0; i < uses.size();) {
-    DepTensor t;
-    t.id = uses[i].first;
-    for (; i < uses.size() && uses[i].first == t.id; ++i)
-      if (t.consumers.empty() || t.consumers.back() != uses[i].second)
-        t.consumers.push_back(uses[i].second);
-    auto p = producer.find(t.id);
-    if (p != producer.end()) {
-      t.producer = p->second;
-      const DepNode& prod = g.nodes[p->second];
-      bool constant = prod.qnn_op_type == "$Const" || prod.qnn_op_name.rfind("$Const", 0) == 0;
-      t.kind = constant ? TensorKind::kConstantCopy : TensorKind::kActivation;
-    } else if (shapes.contains(t.id)) {
-      t.kind = TensorKind::kShape;
-    } else if (consts.contains(t.id)) {
-      t.kind = TensorKind::kStatic;
-    } else if (graph) {
-      auto gt = std::lower_bound(run.graph_tensors.begin(), run.graph_tensors.end(), t.id,
-                                 [](const GraphTensorRow& r, uint64_t v) { return r.id < v; });
-      t.kind = gt != run.graph_tensors.end() && gt->id == t.id && gt->is_static()
-                   ? TensorKind::kStatic
-                   : TensorKind::kOther;
-    }
-    g.tensors.push_back(std::move(t));
-  }
+  g.tensors = tensors.get();
   return g;
 }
 
