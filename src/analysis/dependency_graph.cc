@@ -328,26 +328,13 @@ DependencyGraph BuildDependencyGraph(const Run& run) {
 
 std::optional<uint32_t> NodeGroups::Find(std::string_view name) const {
   if (!index.empty()) {
-    auto it = index.find(std::string(name));
+    auto it = index.find(absl::string_view(name.data(), name.size()));
     if (it == index.end()) return std::nullopt;
     return it->second;
   }
   for (uint32_t i = 0; i < names.size(); ++i)
     if (names[i] == name) return i;
   return std::nullopt;
-}
-
-NodeGroups GroupNodes(const DependencyGraph& graph,
-                      const std::function<std::string(const DepNode&)>& name_of) {
-  NodeGroups groups;
-  for (const auto& n : graph.nodes) {
-    std::string name = name_of(n);
-    auto [it, inserted] =
-        groups.index.try_emplace(name, static_cast<uint32_t>(groups.names.size()));
-    if (inserted) groups.names.push_back(name);
-    groups.of_node.push_back(it->second);
-  }
-  return groups;
 }
 
 namespace {

@@ -16,13 +16,12 @@
 #pragma once
 
 #include <absl/container/flat_hash_map.h>
+#include <absl/strings/string_view.h>
 
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "model/run.h"
@@ -112,11 +111,29 @@ struct NodeGroups {
   std::vector<uint32_t> of_node;
   // name -> index into `names`; filled by GroupNodes (Find scans `names` when
   // a hand-built partition leaves it empty).
-  std::unordered_map<std::string, uint32_t> index;
+  absl::flat_hash_map<std::string, uint32_t> index;
   std::optional<uint32_t> Find(std::string_view name) const;
 };
-NodeGroups GroupNodes(const DependencyGraph& graph,
-                      const std::function<std::string(const DepNode&)>& name_of);
+// Groups each node under `name_of(node)`: a std::string, or a
+// std::string_view that outlives the call (no string is then built for a
+// node whose group is known).
+template <typename NameOf>
+NodeGroups GroupNodes(const DependencyGraph& graph, NameOf&& name_of) {
+  NodeGroups groups;
+  groups.of_node.reserve(graph.nodes.size());
+  for (const auto& n : graph.nodes) {
+    const auto& name = name_of(n);
+    const std::string_view view(name);
+    auto it = groups.index.find(absl::string_view(view.data(), view.size()));
+    if (it == groups.index.end()) {
+      it =
+          groups.index.emplace(std::string(view), static_cast<uint32_t>(groups.names.size())).first;
+      groups.names.emplace_back(view);
+    }
+    groups.of_node.push_back(it->second);
+  }
+  return groups;
+}
 
 // A tensor (or op output) consumed by ops of more than one group other than
 // its producer's: with a static tensor or a constant copy this is the

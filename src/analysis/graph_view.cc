@@ -70,7 +70,7 @@ GraphView BuildGraphView(const Run& run, const GraphViewOptions& options) {
   v.graph = BuildDependencyGraph(run);
   for (const auto& w : v.graph.warnings) v.warnings.push_back({"dependency_graph", w});
   const Grouping& grouping = options.grouping;
-  v.groups = GroupNodes(v.graph, [&](const DepNode& n) { return grouping.GroupOf(n); });
+  v.groups = GroupNodes(v.graph, [&](const DepNode& n) { return grouping.GroupName(n); });
 
   v.shared_tensors = FindSharedTensors(v.graph, v.groups);
   for (const auto& s : v.shared_tensors) {

@@ -1,5 +1,6 @@
 #include "analysis/timeline.h"
 
+#include <absl/container/flat_hash_map.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -8,7 +9,7 @@
 #include <optional>
 #include <set>
 #include <stdexcept>
-#include <unordered_map>
+#include <string_view>
 
 #include "analysis/group_reachability.h"
 #include "base/number_text.h"
@@ -48,14 +49,15 @@ UserGroup ParseUserGroup(std::string_view spec) {
   return g;
 }
 
-std::string Grouping::GroupOf(std::string_view qnn_op_name, std::string_view htp_op_type) const {
+std::string_view Grouping::GroupName(std::string_view qnn_op_name,
+                                     std::string_view htp_op_type) const {
   for (const auto& g : user) {
     if (std::regex_search(qnn_op_name.begin(), qnn_op_name.end(), g.regex) ||
         std::regex_search(htp_op_type.begin(), htp_op_type.end(), g.regex))
       return g.name;
   }
   std::string_view name = by == GroupBy::kQnnOp ? qnn_op_name : htp_op_type;
-  return name.empty() ? std::string("(unnamed)") : std::string(name);
+  return name.empty() ? std::string_view("(unnamed)") : name;
 }
 
 SliceMark MarkOf(std::string_view type, OpCategory category, uint8_t flags) {
@@ -136,11 +138,12 @@ Timeline BuildTimeline(const Run& run, const Grouping& grouping, const TimelineW
     t.graph_start_cycles = std::min(t.graph_start_cycles, s.start_cycle);
     t.graph_end_cycles = std::max(t.graph_end_cycles, s.end_cycle());
   }
-  // One group name per op instance (its slices share it).
-  std::vector<std::string> instance_group(run.op_instances.size());
+  // One group name per op instance (its slices share it): views of the
+  // run's strings or the grouping's names.
+  std::vector<std::string_view> instance_group(run.op_instances.size());
   for (size_t k = 0; k < run.op_instances.size(); ++k)
-    instance_group[k] = grouping.GroupOf(run.Str(run.op_instances[k].qnn_op_name),
-                                         run.Str(run.op_instances[k].htp_op_type));
+    instance_group[k] = grouping.GroupName(run.Str(run.op_instances[k].qnn_op_name),
+                                           run.Str(run.op_instances[k].htp_op_type));
 
   // The window.
   t.window_start_cycles = t.graph_start_cycles;
@@ -192,17 +195,17 @@ Timeline BuildTimeline(const Run& run, const Grouping& grouping, const TimelineW
   std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
     return slices[a].start_cycle < slices[b].start_cycle;
   });
-  std::unordered_map<std::string, uint32_t> group_index;
+  absl::flat_hash_map<std::string_view, uint32_t> group_index;
   // Each instance's group (index into t.groups), once its first slice is placed.
   std::vector<std::optional<uint32_t>> group_of_instance(run.op_instances.size());
-  std::vector<std::vector<uint64_t>> group_ops;  // op IDs, sorted and made unique below
-  std::vector<std::set<uint32_t>> group_tids;
+  std::vector<std::vector<uint64_t>> group_ops;   // op IDs, sorted and made unique below
+  std::vector<std::vector<uint32_t>> group_tids;  // sorted and made unique below
   std::vector<std::vector<Interval>> group_intervals;
   std::vector<Interval> all, hmx, hvx;
   for (uint32_t i : order) {
     const SliceRow& s = slices[i];
     const OpInstanceRow& op = run.op_instances[s.instance];
-    const std::string& group_name = instance_group[s.instance];
+    const std::string_view group_name = instance_group[s.instance];
     int64_t start = std::max(s.start_cycle, t.window_start_cycles);
     int64_t end = std::min(s.end_cycle(), t.window_end_cycles);
     if (end < start || (end == start && s.dur_cycles > 0)) continue;  // outside the window
@@ -212,7 +215,7 @@ Timeline BuildTimeline(const Run& run, const Grouping& grouping, const TimelineW
           group_index.try_emplace(group_name, static_cast<uint32_t>(t.groups.size()));
       if (inserted) {
         TimelineGroup g;
-        g.name = group_name;
+        g.name = std::string(group_name);
         g.letter = GroupLetter(t.groups.size());
         t.groups.push_back(g);
         group_ops.emplace_back();
@@ -232,7 +235,7 @@ Timeline BuildTimeline(const Run& run, const Grouping& grouping, const TimelineW
     ts.tid = s.tid;
     ts.mark = MarkOf(run.Str(op.htp_op_type), category, op.flags);
     group_ops[gi].push_back(s.op_id);
-    group_tids[gi].insert(s.tid);
+    if (group_tids[gi].empty() || group_tids[gi].back() != s.tid) group_tids[gi].push_back(s.tid);
     group_intervals[gi].push_back({start, end});
     all.push_back({start, end});
     if (IsHmxWork(op)) hmx.push_back({start, end});
@@ -245,7 +248,9 @@ Timeline BuildTimeline(const Run& run, const Grouping& grouping, const TimelineW
     std::vector<uint64_t>& ops = group_ops[gi];
     std::sort(ops.begin(), ops.end());
     g.ops = static_cast<uint64_t>(std::unique(ops.begin(), ops.end()) - ops.begin());
-    g.tids.assign(group_tids[gi].begin(), group_tids[gi].end());
+    std::vector<uint32_t>& tids = group_tids[gi];
+    std::sort(tids.begin(), tids.end());
+    g.tids.assign(tids.begin(), std::unique(tids.begin(), tids.end()));
     // A group whose ops are boundary and system-service ones only keeps that
     // category's name in reports.
     if (g.category != OpCategory::kCompute) g.category = OpCategory::kBoundary;
@@ -281,7 +286,8 @@ Timeline BuildTimeline(const Run& run, const Grouping& grouping, const TimelineW
 
 void AddSerializationWarnings(Timeline& timeline, const DependencyGraph& graph,
                               const Grouping& grouping) {
-  NodeGroups node_groups = GroupNodes(graph, [&](const DepNode& n) { return grouping.GroupOf(n); });
+  NodeGroups node_groups =
+      GroupNodes(graph, [&](const DepNode& n) { return grouping.GroupName(n); });
   GroupReachability reach(graph, node_groups, kDataEdges);
   std::vector<GroupActivity> activity;
   std::vector<std::optional<uint32_t>> node_group_of;

@@ -35,9 +35,17 @@ UserGroup ParseUserGroup(std::string_view spec);
 struct Grouping {
   GroupBy by = GroupBy::kQnnOp;
   std::vector<UserGroup> user;  // first match wins; unmatched ops fall back to `by`
-  std::string GroupOf(std::string_view qnn_op_name, std::string_view htp_op_type) const;
+  std::string GroupOf(std::string_view qnn_op_name, std::string_view htp_op_type) const {
+    return std::string(GroupName(qnn_op_name, htp_op_type));
+  }
   std::string GroupOf(const DepNode& node) const {
     return GroupOf(node.qnn_op_name, node.htp_op_type);
+  }
+  // The same name as a view of a user group's name, of one of the two
+  // names given, or of a literal: it lives as long as they do.
+  std::string_view GroupName(std::string_view qnn_op_name, std::string_view htp_op_type) const;
+  std::string_view GroupName(const DepNode& node) const {
+    return GroupName(node.qnn_op_name, node.htp_op_type);
   }
 };
 
