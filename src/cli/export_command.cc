@@ -10,6 +10,7 @@
 
 #include "base/errors.h"
 #include "cli/commands.h"
+#include "cli/kept_until_exit.h"
 #include "cli/run_args.h"
 #include "report/perfetto_export.h"
 #include "report/run_csv.h"
@@ -126,7 +127,7 @@ void RegisterExportCommand(CLI::App& app, CommandRegistry& registry) {
       throw UsageError("give at least one of --sqlite FILE, --csv DIR, --perfetto FILE");
     if (options.clock_ghz && options.perfetto.empty())
       throw UsageError("--clock-ghz applies to --perfetto only");
-    Run run = LoadRunFromArgs(options.run);
+    Run& run = KeepUntilExit(LoadRunFromArgs(options.run));
     for (const std::string* output : {&options.sqlite, &options.perfetto})
       if (!output->empty()) RefuseInput(run, *output);
     if (!options.csv.empty())

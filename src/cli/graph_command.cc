@@ -5,6 +5,7 @@
 #include "base/errors.h"
 #include "base/suggest.h"
 #include "cli/commands.h"
+#include "cli/kept_until_exit.h"
 #include "cli/output_file.h"
 #include "cli/run_args.h"
 #include "cli/terminal.h"
@@ -78,13 +79,14 @@ void RegisterGraphCommand(CLI::App& app, CommandRegistry& registry) {
     if (!o.expect.empty()) {
       options.expected = ParseExpectedDag(o.expect, ReadInputText(o.expect));
     }
-    Run run = LoadRunFromArgs(o.run);
-    GraphView view;
-    try {
-      view = BuildGraphView(run, options);
-    } catch (const std::invalid_argument& e) {
-      throw UsageError(fmt::format("--drop-edge {}", e.what()));
-    }
+    Run& run = KeepUntilExit(LoadRunFromArgs(o.run));
+    const GraphView& view = KeepUntilExit([&] {
+      try {
+        return BuildGraphView(run, options);
+      } catch (const std::invalid_argument& e) {
+        throw UsageError(fmt::format("--drop-edge {}", e.what()));
+      }
+    }());
     // A name the graph has no group for is a mistake in the expectation or
     // the grouping, as in --drop-edge: the comparison would mean nothing.
     if (view.expect && !view.expect->unknown_names.empty())

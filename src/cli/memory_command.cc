@@ -4,6 +4,7 @@
 #include "base/errors.h"
 #include "cli/cli_support.h"
 #include "cli/commands.h"
+#include "cli/kept_until_exit.h"
 #include "cli/run_args.h"
 #include "cli/terminal.h"
 #include "model/run.h"
@@ -26,13 +27,13 @@ void RegisterMemoryCommand(CLI::App& app, CommandRegistry& registry) {
   cmd->add_flag("--json", options.json, "Print JSON (schema: docs/lint-heap-memory.md)");
   cmd->add_option("--top", options.top_n, "Rows in the per-op tables")->check(AtLeast(1));
   registry.Add(cmd, [] {
-    Run run = LoadRunFromArgs(options.run);
+    Run& run = KeepUntilExit(LoadRunFromArgs(options.run));
     if (!run.Has(ArtifactType::kOptrace) && !run.Has(ArtifactType::kQhas) &&
         !run.Has(ArtifactType::kHtpGraph))
       throw InputError(run.label,
                        "no optrace, QHAS summary or HTP graph in this run: nothing to tell about "
                        "memory (chrometrace.json, *_qnn_htp_analysis_summary.json, *_htp.json)");
-    MemoryView memory = AnalyzeMemory(run);
+    const MemoryView& memory = KeepUntilExit(AnalyzeMemory(run));
     if (options.json) {
       PrintJson(MemoryJson(memory));
     } else {

@@ -4,6 +4,7 @@
 #include "cli/cli_support.h"
 #include "cli/commands.h"
 #include "cli/etdump_summary_command.h"
+#include "cli/kept_until_exit.h"
 #include "cli/run_args.h"
 #include "cli/terminal.h"
 #include "model/run.h"
@@ -34,11 +35,11 @@ void RegisterSummaryCommand(CLI::App& app, CommandRegistry& registry) {
   registry.Add(cmd, [] {
     if (AllInputsAreEtdumps(options.run.inputs))
       return RunEtdumpSummary(options.run.inputs, options.json, options.top_n);
-    Run run = LoadRunFromArgs(options.run);
+    Run& run = KeepUntilExit(LoadRunFromArgs(options.run));
     SummaryOptions summary_options;
     summary_options.top_n = options.top_n;
     summary_options.clock_ghz = options.clock_ghz;
-    Summary summary = Summarize(run, summary_options);
+    const Summary& summary = KeepUntilExit(Summarize(run, summary_options));
     if (options.json) {
       PrintJson(SummaryJson(summary));
     } else {

@@ -8,6 +8,7 @@
 #include "base/errors.h"
 #include "cli/cli_support.h"
 #include "cli/commands.h"
+#include "cli/kept_until_exit.h"
 #include "cli/output_file.h"
 #include "cli/run_args.h"
 #include "cli/terminal.h"
@@ -79,7 +80,7 @@ void RegisterTimelineCommand(CLI::App& app, CommandRegistry& registry) {
   cmd->add_flag("--json", o.json, "Print JSON (schema: docs/timeline-and-graph.md)");
   AddTopOptions(cmd, o.top, o.all, "op groups and warnings");
   registry.Add(cmd, [] {
-    Run run = LoadRunFromArgs(o.run);
+    Run& run = KeepUntilExit(LoadRunFromArgs(o.run));
     if (run.slices.empty())
       throw InputError(run.label,
                        "timeline needs executed op slices: an optrace (chrometrace.json, "
@@ -90,8 +91,8 @@ void RegisterTimelineCommand(CLI::App& app, CommandRegistry& registry) {
     // while the timeline is (a timeline error still comes first).
     std::future<DependencyGraph> graph_later = std::async(
         std::launch::async | std::launch::deferred, [&run] { return BuildDependencyGraph(run); });
-    Timeline timeline = BuildTimeline(run, grouping, window);
-    DependencyGraph graph = graph_later.get();
+    Timeline& timeline = KeepUntilExit(BuildTimeline(run, grouping, window));
+    const DependencyGraph& graph = KeepUntilExit(graph_later.get());
     AddSerializationWarnings(timeline, graph, grouping);
     if (!o.svg.empty()) WriteOutputFile(o.svg, RenderTimelineSvg(timeline, run), InputsOfRun(run));
     if (o.json)
