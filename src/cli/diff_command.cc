@@ -12,6 +12,7 @@
 #include "base/errors.h"
 #include "cli/cli_support.h"
 #include "cli/commands.h"
+#include "cli/kept_until_exit.h"
 #include "cli/run_args.h"
 #include "cli/terminal.h"
 #include "model/run.h"
@@ -243,12 +244,13 @@ void RegisterDiffCommand(CLI::App& app, CommandRegistry& registry) {
     SummaryOptions summary_options;
     summary_options.clock_ghz = options.clock_ghz;
     std::vector<std::string> graphs_a, graphs_b;
-    Sides sides = LoadSides(inputs_a, inputs_b, summary_options, options.allow_mismatch,
-                            options.graph, &graphs_a, &graphs_b);
+    const Sides& sides =
+        KeepUntilExit(LoadSides(inputs_a, inputs_b, summary_options, options.allow_mismatch,
+                                options.graph, &graphs_a, &graphs_b));
     if (options.graph.empty() && (graphs_a.size() > 1 || graphs_b.size() > 1))
       return DiffEachGraph(inputs_a, inputs_b, graphs_a, graphs_b, summary_options, format, html,
                            options.allow_mismatch, options.top_n, evaluate);
-    RunDiff diff = DiffRuns(sides.a, sides.b);
+    const RunDiff& diff = KeepUntilExit(DiffRuns(sides.a, sides.b));
     auto results = evaluate(GateSubjects(diff));
     if (html) {
       fmt::print("{}", RenderDiffHtml(RunDiffToJson(diff, results),
