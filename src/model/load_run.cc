@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <exception>
 #include <filesystem>
 #include <functional>
 #include <future>
@@ -30,9 +31,32 @@ void CountSkippedAsRead(const std::string& path) {
   if (!ec) read_progress::AddBytesRead(size);
 }
 
+// An optrace read and imported on its reader's thread, into a run of its
+// own, while the other files are still being read: the optrace is imported
+// first, so that run becomes the base of the whole run (LoadRun).
+struct ImportedOptrace {
+  std::string version;  // the trace's
+  Run run;
+  // An import failure, thrown once every read is done, where importing
+  // after the reads would throw it (a read failure comes first).
+  std::exception_ptr import_error;
+};
+
+ImportedOptrace ReadAndImportOptrace(const std::string& path) {
+  ImportedOptrace out;
+  Optrace trace = ReadOptrace(path);
+  out.version = trace.version;
+  try {
+    model_import::ImportOptrace(std::move(trace), out.run);
+  } catch (...) {
+    out.import_error = std::current_exception();
+  }
+  return out;
+}
+
 // The artifacts of a run, read but not yet joined.
 struct ReadArtifacts {
-  std::optional<Optrace> optrace;
+  std::optional<ImportedOptrace> optrace;
   std::optional<Runtrace> runtrace;
   std::optional<HtpGraph> htp_graph;
   std::optional<Qhas> qhas;
@@ -134,8 +158,7 @@ ReadArtifacts ReadAll(const std::vector<RunInputFile>& files, Run& run) {
     };
     switch (kind) {
       case ArtifactKind::kOptrace:
-        reads.Start<Optrace>(
-            read.optrace, path, [](const std::string& p) { return ReadOptrace(p); }, set_version);
+        reads.Start<ImportedOptrace>(read.optrace, path, ReadAndImportOptrace, set_version);
         break;
       case ArtifactKind::kRuntrace:
         reads.Start<Runtrace>(
@@ -249,8 +272,23 @@ Run LoadRun(const std::vector<std::string>& inputs, const LoadOptions& options) 
   }
   if (run.artifacts.empty())
     throw InputError(run.label, NoArtifactProblem(files.size(), run.skipped));
+  // The optrace first: the run it was imported into becomes the run, with
+  // what reading recorded (label, artifacts, skipped files, input warnings)
+  // put back in front.
+  if (read.optrace) {
+    if (read.optrace->import_error) std::rethrow_exception(read.optrace->import_error);
+    Run& imported = read.optrace->run;
+    imported.label = std::move(run.label);
+    imported.artifacts = std::move(run.artifacts);
+    imported.skipped = std::move(run.skipped);
+    imported.warnings.insert(imported.warnings.begin(),
+                             std::make_move_iterator(run.warnings.begin()),
+                             std::make_move_iterator(run.warnings.end()));
+    run = std::move(imported);
+    read.optrace.reset();
+  }
   // The HTP graph fills only its own two tables (no strings, no warnings):
-  // it is imported beside the optrace and QHAS imports.  Its reader's nodes
+  // it is imported beside the QHAS import.  Its reader's nodes
   // are freed here, after: freed on that thread they stayed resident (20 MB
   // more at report's peak on the 80k-op directory).  The future, destroyed
   // first, waits for the import on a throw.
@@ -259,9 +297,6 @@ Run LoadRun(const std::vector<std::string>& inputs, const LoadOptions& options) 
     graph_imported = std::async(std::launch::async | std::launch::deferred, [&read, &run] {
       model_import::ImportHtpGraph(std::move(*read.htp_graph), run);
     });
-  // The optrace first: its string pool becomes the run's.
-  if (read.optrace) model_import::ImportOptrace(std::move(*read.optrace), run);
-  read.optrace.reset();
   model_import::QhasFacts qhas;
   if (read.qhas) qhas = model_import::ImportQhas(std::move(*read.qhas), run);
   read.qhas.reset();

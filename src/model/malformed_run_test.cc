@@ -229,5 +229,26 @@ TEST(MalformedRun, TheOptracesErrorWaitsForTheGraphImportedBesideIt) {
   }
 }
 
+// The optrace is imported on its reader's thread while later files are
+// still read; its import error still comes after every read's, as
+// importing after the reads gives it: a QHAS file cut short, listed after
+// the overflowing optrace, is the error reported.
+TEST(MalformedRun, AReadErrorComesBeforeTheOptracesImportError) {
+  std::vector<testing_support::FakeSlice> slices;
+  for (int i = 0; i < 12; ++i)
+    slices.push_back({static_cast<uint64_t>(0x100 + i), "big", "q::Conv", "uses_hvx",
+                      static_cast<uint32_t>(512 + i % 4), 0, 900000000000000000LL});
+  const std::string cut_qhas =
+      R"({"header": {"artifact_type": "QHAS"}, "data": {"htp_op_instances": {"data": [{"op_id": )";
+  auto error = ErrorOf(
+      [&] { testing_support::FakeRun(testing_support::OptraceJson(slices), "", cut_qhas); });
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->file().find("fake_qhas.json"), std::string::npos) << error->what();
+  // Without the QHAS file the optrace's own error is the one.
+  error = ErrorOf([&] { testing_support::FakeRun(testing_support::OptraceJson(slices), ""); });
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->problem().find("sum past 2^63"), std::string::npos) << error->what();
+}
+
 }  // namespace
 }  // namespace htpscope
