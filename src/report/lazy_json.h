@@ -64,7 +64,9 @@ class JsonRow {
   ~JsonRow() = default;
 };
 
-// Writes row i of an array through a JsonRow.
+// Writes row i of an array through a JsonRow.  For a long array it is
+// called from two threads at once (each with its own JsonRow): it must only
+// read what it prints.
 using RowFunction = std::function<void(size_t, JsonRow&)>;
 
 // The row `write` gives, as an nlohmann::json object.

@@ -242,5 +242,41 @@ TEST(LazyJson, RowsRefuseAKeyGivenTwiceAndFollowTheErrorHandler) {
   EXPECT_THROW(WriteLazyJson(bad, 2, [](std::string_view) {}), json::type_error);
 }
 
+// Long row arrays are formatted in blocks of rows, every other block on a
+// second thread: the text is still the dump's, whatever the length (one
+// block pair, an odd block at the end, a last block of one row), and an
+// error in a row of either thread's block comes out as it does in order.
+TEST(LazyJson, LongRowArraysFormattedInBlocksPrintAsTheirDump) {
+  for (size_t rows : {size_t{4095}, size_t{4096}, size_t{6145}, size_t{12289}}) {
+    LazyObject doc;
+    doc.members = {{"label", "rows"}};
+    doc.AddRowArray("rows", rows, SampleRow);
+    doc.AddRowArray("after", 3, SampleRow);
+    for (int indent : {0, 2}) {
+      std::string text;
+      WriteLazyJson(doc, indent, [&](std::string_view piece) { text.append(piece); });
+      EXPECT_EQ(text, Materialize(doc).dump(indent)) << rows << " rows, indent " << indent;
+    }
+  }
+  for (size_t bad_row : {size_t{5}, size_t{2048 + 5}, size_t{4096 + 2048 + 1}}) {
+    LazyObject twice;
+    twice.AddRowArray("rows", 8192, [bad_row](size_t i, JsonRow& row) {
+      row.Int("a", 1);
+      row.Int(i == bad_row ? "a" : "b", 2);
+    });
+    EXPECT_THROW(WriteLazyJson(twice, 2, [](std::string_view) {}), std::logic_error) << bad_row;
+    LazyObject bad;
+    bad.AddRowArray("rows", 8192, [bad_row](size_t i, JsonRow& row) {
+      row.String("name", i == bad_row ? "bad \xFF byte" : "fine");
+    });
+    EXPECT_THROW(WriteLazyJson(bad, 2, [](std::string_view) {}), json::type_error) << bad_row;
+    std::string text;
+    WriteLazyJson(
+        bad, 2, [&](std::string_view piece) { text.append(piece); },
+        json::error_handler_t::replace);
+    EXPECT_EQ(text, Materialize(bad).dump(2, ' ', false, json::error_handler_t::replace));
+  }
+}
+
 }  // namespace
 }  // namespace htpscope
