@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <future>
 #include <map>
 
 #include "base/checked_math.h"
@@ -250,6 +251,12 @@ void CapWarnings(std::vector<WarningRow>& warnings) {
 
 void JoinRun(Run& run, const model_import::QhasFacts& qhas, const LoadOptions& options) {
   if (!options.graph.empty()) SelectGraph(run, options.graph);
+  // It reads only the profile's tables, which the steps before the
+  // cross-checks leave alone: on another core meanwhile.  Its destructor
+  // waits for it when a step throws.
+  std::future<ProfileNodesVsQhas> nodes_vs_qhas =
+      std::async(std::launch::async | std::launch::deferred,
+                 [&run, &qhas] { return CompareProfileNodesWithQhas(run, qhas); });
   CheckArtifactsBelongTogether(run, qhas, options);
   if (!run.qhas_cores.empty() && !run.qhas_cores.front().lists_complete) {
     const QhasCoreRow& c = run.qhas_cores.front();
@@ -271,7 +278,7 @@ void JoinRun(Run& run, const model_import::QhasFacts& qhas, const LoadOptions& o
   BuildFigures(run);
   BuildOpGroups(run, qhas);
   BuildTraffic(run, qhas);
-  BuildCrossChecks(run, qhas);
+  BuildCrossChecks(run, qhas, nodes_vs_qhas.get());
   BuildMissing(run);
   CapWarnings(run.warnings);
 }

@@ -4,6 +4,9 @@
 // units, figures, cross-checks and what is missing.  Private to the model.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "model/import.h"
 #include "model/run.h"
 
@@ -21,7 +24,16 @@ void BuildUnits(Run& run, const model_import::QhasFacts& qhas);
 void BuildOpGroups(Run& run, const model_import::QhasFacts& qhas);
 void BuildTraffic(Run& run, const model_import::QhasFacts& qhas);
 void BuildFigures(Run& run);
-void BuildCrossChecks(Run& run, const model_import::QhasFacts& qhas);
+// How the profile's per-node cycles of its first execution compare with
+// QHAS's per-QNN-op cycles (joined by QNN op id, else by name).  Reads only
+// the profile's tables and `qhas`: JoinRun runs it beside its other steps.
+struct ProfileNodesVsQhas {
+  int agree = 0, compared = 0;
+  std::vector<std::string> differing;  // "<node>: profile <a> vs QHAS <b>"
+};
+ProfileNodesVsQhas CompareProfileNodesWithQhas(const Run& run, const model_import::QhasFacts& qhas);
+void BuildCrossChecks(Run& run, const model_import::QhasFacts& qhas,
+                      const ProfileNodesVsQhas& nodes_vs_qhas);
 void BuildMissing(Run& run);
 // QHAS's fmt_change / ref_op onto the op instances, and its known defects
 // (resource type "UNK", traffic counters all 0) as warnings with the

@@ -88,7 +88,7 @@ void QhasTimeChecks(Run& run, const model_import::QhasFacts& qhas) {
   }
 }
 
-void ProfileChecks(Run& run, const model_import::QhasFacts& qhas) {
+void ProfileChecks(Run& run, const ProfileNodesVsQhas& nodes_vs_qhas) {
   if (run.executions.empty()) return;
   const ExecutionRow& first = run.executions.front();
   const ProfileBlockRow& block = run.profile_blocks[first.block];
@@ -125,39 +125,11 @@ void ProfileChecks(Run& run, const model_import::QhasFacts& qhas) {
                             : "optrace Σ slice durations of the listed QNN ops",
              static_cast<double>(trace_work));
   }
-  if (qhas.present && block.node_count) {
-    // Join by QNN op id: OpId_<n> == low 32 bits of an instance ID.
-    // The last row of each QNN op id names it, as the last row of each name
-    // gives its cycles.
-    absl::flat_hash_map<uint32_t, std::string_view> name_of_op;
-    name_of_op.reserve(qhas.instances.size());
-    for (const auto& i : qhas.instances) name_of_op[QnnOpIdOf(i.op_id)] = i.qnn_op;
-    absl::flat_hash_map<std::string_view, int64_t> qhas_cycles;
-    qhas_cycles.reserve(qhas.qnn_op_rows.size());
-    for (const auto& row : qhas.qnn_op_rows) qhas_cycles[row.name] = row.cycles;
-    int agree = 0, compared = 0;
-    std::vector<std::string> differing;
-    for (uint32_t i = block.first_node; i < block.first_node + block.node_count; ++i) {
-      const ProfileNodeRow& node = run.profile_nodes[i];
-      std::string_view name = node.qnn_op_name;
-      if (node.op_id) {
-        auto it = name_of_op.find(*node.op_id);
-        if (it != name_of_op.end()) name = it->second;
-      }
-      auto it = qhas_cycles.find(name);
-      if (it == qhas_cycles.end()) continue;
-      ++compared;
-      if (it->second == node.cycles)
-        ++agree;
-      else
-        differing.push_back(
-            fmt::format("{}: profile {} vs QHAS {}", node.label, node.cycles, it->second));
-    }
-    if (compared)
-      AddCheck(run, "time", "execution 1 node cycles equal to QHAS", "ops",
-               "profile per-node (cycles)", agree, "nodes matched to QHAS", compared, 0,
-               fmt::format("{}", fmt::join(differing, "; ")));
-  }
+  if (nodes_vs_qhas.compared)
+    AddCheck(run, "time", "execution 1 node cycles equal to QHAS", "ops",
+             "profile per-node (cycles)", nodes_vs_qhas.agree, "nodes matched to QHAS",
+             nodes_vs_qhas.compared, 0,
+             fmt::format("{}", fmt::join(nodes_vs_qhas.differing, "; ")));
 }
 
 void MemoryChecks(Run& run) {
@@ -206,9 +178,44 @@ void MemoryChecks(Run& run) {
 
 }  // namespace
 
-void BuildCrossChecks(Run& run, const model_import::QhasFacts& qhas) {
+ProfileNodesVsQhas CompareProfileNodesWithQhas(const Run& run,
+                                               const model_import::QhasFacts& qhas) {
+  ProfileNodesVsQhas out;
+  if (run.executions.empty() || !qhas.present) return out;
+  const ProfileBlockRow& block = run.profile_blocks[run.executions.front().block];
+  if (!block.node_count) return out;
+  // Join by QNN op id: OpId_<n> == low 32 bits of an instance ID.
+  // The last row of each QNN op id names it, as the last row of each name
+  // gives its cycles.
+  absl::flat_hash_map<uint32_t, std::string_view> name_of_op;
+  name_of_op.reserve(qhas.instances.size());
+  for (const auto& i : qhas.instances) name_of_op[QnnOpIdOf(i.op_id)] = i.qnn_op;
+  absl::flat_hash_map<std::string_view, int64_t> qhas_cycles;
+  qhas_cycles.reserve(qhas.qnn_op_rows.size());
+  for (const auto& row : qhas.qnn_op_rows) qhas_cycles[row.name] = row.cycles;
+  for (uint32_t i = block.first_node; i < block.first_node + block.node_count; ++i) {
+    const ProfileNodeRow& node = run.profile_nodes[i];
+    std::string_view name = node.qnn_op_name;
+    if (node.op_id) {
+      auto it = name_of_op.find(*node.op_id);
+      if (it != name_of_op.end()) name = it->second;
+    }
+    auto it = qhas_cycles.find(name);
+    if (it == qhas_cycles.end()) continue;
+    ++out.compared;
+    if (it->second == node.cycles)
+      ++out.agree;
+    else
+      out.differing.push_back(
+          fmt::format("{}: profile {} vs QHAS {}", node.label, node.cycles, it->second));
+  }
+  return out;
+}
+
+void BuildCrossChecks(Run& run, const model_import::QhasFacts& qhas,
+                      const ProfileNodesVsQhas& nodes_vs_qhas) {
   if (qhas.present && !run.qhas_cores.empty()) QhasTimeChecks(run, qhas);
-  ProfileChecks(run, qhas);
+  ProfileChecks(run, nodes_vs_qhas);
   MemoryChecks(run);
   size_t disagreements = 0;
   for (const auto& c : run.cross_checks) disagreements += !c.agree;

@@ -176,6 +176,45 @@ TEST(LoadRun, PartialQhasGivesWholeGraphFiguresFromTheOverallRow) {
   EXPECT_TRUE(flagged);
 }
 
+// The profile's per-node cycles of execution 1 against QHAS's per-QNN-op
+// cycles (compared beside the join's other steps): v8c8_256 agrees on all
+// 12 nodes QHAS lists; one node's cycles changed in a copy of its profile
+// makes it 11 of 12, the node named in the note.
+TEST(LoadRun, CorpusProfileNodesAgainstQhasNameTheNodeThatDiffers) {
+  HTPSCOPE_REQUIRE_CORPUS("v8c8_256");
+  auto nodes_check = [](const htpscope::Run& run) -> const CrossCheckRow* {
+    for (const auto& c : run.cross_checks)
+      if (c.name == "execution 1 node cycles equal to QHAS") return &c;
+    return nullptr;
+  };
+  const std::string qhas =
+      testing_support::CorpusFile("v8c8_256", "chrometrace_qnn_htp_analysis_summary.json");
+  const std::string profile = testing_support::CorpusFile("v8c8_256", "profile_text.txt");
+  htpscope::Run run = LoadRun({profile, qhas});
+  const CrossCheckRow* check = nodes_check(run);
+  ASSERT_NE(check, nullptr);
+  EXPECT_EQ(check->a, 12);
+  EXPECT_EQ(check->b, 12);
+  EXPECT_TRUE(check->agree);
+
+  std::ifstream in(profile, std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), {});
+  const std::string line = "bbb_indep0:OpId_19 (cycles) : 87938  cycles";
+  const size_t at = text.find(line);
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, line.size(), "bbb_indep0:OpId_19 (cycles) : 87000  cycles");
+  const std::string dir = testing_support::TempDir("nodes_vs_qhas");
+  std::ofstream(dir + "/profile_text.txt", std::ios::binary) << text;
+  run = LoadRun({dir + "/profile_text.txt", qhas});
+  check = nodes_check(run);
+  ASSERT_NE(check, nullptr);
+  EXPECT_EQ(check->a, 11);
+  EXPECT_EQ(check->b, 12);
+  EXPECT_FALSE(check->agree);
+  EXPECT_NE(check->note.find("profile 87000 vs QHAS 87938"), std::string::npos) << check->note;
+  EXPECT_NE(check->note.find("bbb_indep0"), std::string::npos) << check->note;
+}
+
 // ONNX Runtime's QNN EP CSV (execution 1: 3,755,250 work cycles, 1,132 µs
 // excluding wait) with the QHAS of the same session (Σ cycles_used
 // 3,756,198; graph_execute_us 1132; timeline 1,582,526 cycles).
