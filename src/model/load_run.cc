@@ -288,10 +288,10 @@ Run LoadRun(const std::vector<std::string>& inputs, const LoadOptions& options) 
     read.optrace.reset();
   }
   // The HTP graph fills only its own two tables (no strings, no warnings):
-  // it is imported beside the QHAS import.  Its reader's nodes
-  // are freed here, after: freed on that thread they stayed resident (20 MB
-  // more at report's peak on the 80k-op directory).  The future, destroyed
-  // first, waits for the import on a throw.
+  // it is imported beside the QHAS import.  Its reader's nodes are freed
+  // here, after: freed on that thread they stayed resident (20 MB more at
+  // report's peak on the 80k-op directory).  The future, destroyed first,
+  // waits for the import on a throw.
   std::future<void> graph_imported;
   if (read.htp_graph)
     graph_imported = std::async(std::launch::async | std::launch::deferred, [&read, &run] {
