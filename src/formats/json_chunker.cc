@@ -248,7 +248,11 @@ JsonChunk JsonChunker::TakeChunk(size_t end) {
     chunk.capacity = capacity_ - start_;
     chunk.storage_bytes = capacity_;
   }
-  data_[start_] = open;
+  // Already written when the chunk before was cut (NextStreamed), before
+  // any worker had that chunk: storing it again raced with the worker
+  // parsing it, which reads the first byte past its end (simdjson's check
+  // for an unbalanced document; ThreadSanitizer saw it).
+  if (data_[start_] != open) data_[start_] = open;
   if (cut) data_[end] = close;
   return chunk;
 }
