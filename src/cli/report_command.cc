@@ -10,6 +10,7 @@
 #include "base/errors.h"
 #include "cli/cli_support.h"
 #include "cli/commands.h"
+#include "cli/kept_until_exit.h"
 #include "cli/output_file.h"
 #include "cli/run_args.h"
 #include "model/input_text.h"
@@ -115,7 +116,10 @@ void RegisterReportCommand(CLI::App& app, CommandRegistry& registry) {
       inputs = InputsOfRun(run);
     }
     for (auto& [name, data] : attached) model[name] = CapArrays(std::move(data), options.max_items);
-    std::string page = RenderHtmlReport(model);
+    // The model (a JSON tree of the page's tables) and the page are left to
+    // the system at exit, as the other commands leave their run; the run
+    // itself is freed above, before the page is rendered, for the peak.
+    const std::string& page = KeepUntilExit(RenderHtmlReport(KeepUntilExit(std::move(model))));
     inputs.insert(inputs.end(), attached_paths.begin(), attached_paths.end());
     WriteOutputFile(options.output, page, inputs);
     fmt::print(stderr, "htpscope: wrote {} ({:.1f} KiB)\n", options.output,
