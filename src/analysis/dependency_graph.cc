@@ -2,6 +2,7 @@
 
 #include <absl/container/flat_hash_map.h>
 #include <absl/container/flat_hash_set.h>
+#include <absl/strings/string_view.h>
 #include <fmt/format.h>
 
 #include <algorithm>

@@ -16,7 +16,6 @@
 #pragma once
 
 #include <absl/container/flat_hash_map.h>
-#include <absl/strings/string_view.h>
 
 #include <cstdint>
 #include <optional>
@@ -124,13 +123,13 @@ NodeGroups GroupNodes(const DependencyGraph& graph, NameOf&& name_of) {
   for (const auto& n : graph.nodes) {
     const auto& name = name_of(n);
     const std::string_view view(name);
-    auto it = groups.index.find(absl::string_view(view.data(), view.size()));
-    if (it == groups.index.end()) {
-      it =
-          groups.index.emplace(std::string(view), static_cast<uint32_t>(groups.names.size())).first;
+    std::optional<uint32_t> group = groups.Find(view);
+    if (!group) {
+      group = static_cast<uint32_t>(groups.names.size());
+      groups.index.emplace(std::string(view), *group);
       groups.names.emplace_back(view);
     }
-    groups.of_node.push_back(it->second);
+    groups.of_node.push_back(*group);
   }
   return groups;
 }
