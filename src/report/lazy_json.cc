@@ -215,34 +215,28 @@ class LazyWriter {
   void Array(const LazyArray& array, int depth) {
     if (array.size == 0) return Put("[]");
     Put("[");
-    if (!array.object_element && array.row && array.size >= 2 * kBlockRows)
-      return Rows(array, depth);
+    if (!array.object_element && array.row) return Rows(array, depth);
     for (size_t i = 0; i < array.size; ++i) {
       Put(i ? ",\n" : "\n");
       Indent(depth + 1);
-      if (array.object_element) {
+      if (array.object_element)
         Object(array.object_element(i), depth + 1);
-      } else if (array.row) {
-        array.row(i, row_);
-        row_.WriteTo(buffer_, std::max(indent_, 0), depth + 1);
-        if (buffer_.size() >= (1u << 20)) Flush();
-      } else {
+      else
         Value(array.element(i), depth + 1);
-      }
     }
     Put("\n");
     Indent(depth);
     Put("]");
   }
 
-  // A long array of rows, "[" written: its rows formatted in blocks, every
-  // other block on a second core (the row functions only read), the text
-  // passed on in row order.
+  // An array of rows, "[" written: its rows formatted in blocks, every
+  // other block of a long array on a second core (the row functions only
+  // read), the text passed on in row order.
   static constexpr size_t kBlockRows = 2048;
   void Rows(const LazyArray& array, int depth) {
     const size_t indent = static_cast<size_t>(std::max(indent_, 0));
+    // Appends rows [begin, end) to `out`.
     auto format = [&](RowText& row, size_t begin, size_t end, std::string& out) {
-      out.clear();
       for (size_t i = begin; i < end; ++i) {
         out += i ? ",\n" : "\n";
         out.append(indent * static_cast<size_t>(depth + 1), ' ');
@@ -251,21 +245,24 @@ class LazyWriter {
       }
     };
     RowText second_row(handler_);
-    std::string first_text, second_text;
+    std::string second_text;
     for (size_t begin = 0; begin < array.size; begin += 2 * kBlockRows) {
       const size_t middle = std::min(begin + kBlockRows, array.size);
       const size_t end = std::min(begin + 2 * kBlockRows, array.size);
       // Waited for by its destructor when this thread's block throws.
       std::future<void> second;
       if (middle < end)
-        second = std::async(std::launch::async | std::launch::deferred,
-                            [&, middle, end] { format(second_row, middle, end, second_text); });
-      format(row_, begin, middle, first_text);
-      Flush();
-      write_(first_text);
+        second = std::async(std::launch::async | std::launch::deferred, [&, middle, end] {
+          second_text.clear();
+          format(second_row, middle, end, second_text);
+        });
+      format(row_, begin, middle, buffer_);
       if (second.valid()) {
         second.get();
+        Flush();
         write_(second_text);
+      } else if (buffer_.size() >= (1u << 20)) {
+        Flush();
       }
     }
     Put("\n");
