@@ -4,8 +4,8 @@
 
 #include <fstream>
 
-#include "base/errors.h"
 #include "base/corpus_test_util.h"
+#include "base/errors.h"
 #include "formats/input_error_test_util.h"
 
 namespace htpscope {
