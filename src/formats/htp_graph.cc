@@ -126,8 +126,25 @@ std::vector<uint64_t> ReadIdList(FieldReader<Where>& member, value v, std::strin
   return ids;
 }
 
+// The scalar_params keys a node keeps (ReadHtpGraphOptions::kept_params).
+class KeptParams {
+ public:
+  // Keeps `keys` (not copied; empty keeps every key).
+  explicit KeptParams(const std::vector<std::string>& keys) : keys_(keys) {}
+  bool Keeps(std::string_view key) const {
+    if (keys_.empty()) return true;
+    // A handful of keys: most differ from `key` in length alone.
+    return std::find(keys_.begin(), keys_.end(), key) != keys_.end();
+  }
+
+ private:
+  const std::vector<std::string>& keys_;
+};
+
+const std::vector<std::string> kEveryParam;
+
 // scalar_params member `key` (`v`, a one-member {"<code>": value} object)
-// into `params`.
+// into `params`, or, when `params` is null, only checked.
 template <typename Where>
 void ReadScalarParam(FieldReader<Where>& param, value v, std::string_view key,
                      ScalarParams* params) {
@@ -143,19 +160,26 @@ void ReadScalarParam(FieldReader<Where>& param, value v, std::string_view key,
     simdjson::ondemand::json_type type;
     if (auto err = inner.type().get(type)) reader.Fail(err, param.Path());
     switch (type) {
-      case simdjson::ondemand::json_type::string:
-        params->SetString(key, type_code, param.String(inner));
+      case simdjson::ondemand::json_type::string: {
+        const std::string_view text = param.String(inner);
+        if (params) params->SetString(key, type_code, text);
         break;
-      case simdjson::ondemand::json_type::boolean:
-        (*params)[key] = ScalarParam{type_code, param.Bool(inner)};
+      }
+      case simdjson::ondemand::json_type::boolean: {
+        const bool flag = param.Bool(inner);
+        if (params) (*params)[key] = ScalarParam{type_code, flag};
         break;
+      }
       case simdjson::ondemand::json_type::number: {
         simdjson::ondemand::number_type number_type;
         if (auto err = inner.get_number_type().get(number_type)) reader.Fail(err, param.Path());
-        if (number_type == simdjson::ondemand::number_type::signed_integer)
-          (*params)[key] = ScalarParam{type_code, param.Int(inner)};
-        else
-          (*params)[key] = ScalarParam{type_code, param.Number(inner)};
+        if (number_type == simdjson::ondemand::number_type::signed_integer) {
+          const int64_t number = param.Int(inner);
+          if (params) (*params)[key] = ScalarParam{type_code, number};
+        } else {
+          const double number = param.Number(inner);
+          if (params) (*params)[key] = ScalarParam{type_code, number};
+        }
         break;
       }
       default:
@@ -172,13 +196,15 @@ void ReadScalarParam(FieldReader<Where>& param, value v, std::string_view key,
 // next node reserve as many.
 constexpr size_t kMaxReservedParams = 64;
 
-// A node's object (`nv`) under key `id_text` of graph.nodes; its texts are
-// pooled in `texts`.  Room for `*params_hint` scalar_params (at most
+// A node's object (`nv`) under key `id_text` of graph.nodes, keeping the
+// scalar_params `kept` keeps; its texts are pooled in `texts`.  Room for
+// `*params_hint` scalar_params (at most
 // kMaxReservedParams) is made up front (a graph's nodes mostly have as many
 // as the node before: one allocation instead of one per doubling), and
 // *params_hint becomes this node's count.
 HtpNode ReadNode(JsonReader& reader, std::string_view id_text, value nv,
-                 const std::shared_ptr<ParamTexts>& texts, size_t* params_hint) {
+                 const std::shared_ptr<ParamTexts>& texts, size_t* params_hint,
+                 const KeptParams& kept) {
   FieldReader member(reader, MemberWhere{"nodes", id_text});
   HtpNode node;
   node.id = ReadMemberId(member, id_text);
@@ -201,7 +227,7 @@ HtpNode ReadNode(JsonReader& reader, std::string_view id_text, value nv,
       member.Fields(params, [&](std::string_view pk, value pv) {
         FieldReader param(reader,
                           [&] { return fmt::format("{}.scalar_params.{}", member.Path(), pk); });
-        ReadScalarParam(param, pv, pk, &node.scalar_params);
+        ReadScalarParam(param, pv, pk, kept.Keeps(pk) ? &node.scalar_params : nullptr);
       });
       *params_hint = node.scalar_params.size();
     }
@@ -257,8 +283,9 @@ void Insert(JsonReader& reader, absl::btree_map<uint64_t, T>* map, T&& item,
 
 // Parses the document in `buffer`: a whole HTP_GRAPH file, or the skeleton
 // of a streamed one (then `streamed` and `parts` supply the maps' members).
+// Nodes keep the scalar_params `kept` keeps.
 HtpGraph ParseDocument(const std::string& path, simdjson::padded_string_view buffer,
-                       StreamedContainers* streamed = nullptr,
+                       const KeptParams& kept, StreamedContainers* streamed = nullptr,
                        std::deque<GraphPart>* parts = nullptr) {
   HtpGraph out;
   out.path = path;
@@ -300,7 +327,7 @@ HtpGraph ParseDocument(const std::string& path, simdjson::padded_string_view buf
             auto id = ParseHexId(id_text);
             if (id && out.nodes.count(*id))
               reader.Invalid(fmt::format("graph.nodes[\"{}\"]: duplicate node id", id_text));
-            HtpNode node = ReadNode(reader, id_text, mv, texts, &params_hint);
+            HtpNode node = ReadNode(reader, id_text, mv, texts, &params_hint, kept);
             out.nodes.emplace(node.id, std::move(node));
           } else {
             auto id = ParseHexId(id_text);
@@ -322,7 +349,7 @@ HtpGraph ParseDocument(const std::string& path, simdjson::padded_string_view buf
 // A worker: parses one chunk of graph.nodes or graph.tensors members.
 class GraphWorker {
  public:
-  explicit GraphWorker(const std::string& path) : path_(path) {}
+  GraphWorker(const std::string& path, const KeptParams& kept) : path_(path), kept_(kept) {}
 
   std::unique_ptr<GraphPart> Parse(const JsonChunk& chunk) {
     auto part = std::make_unique<GraphPart>();
@@ -331,7 +358,7 @@ class GraphWorker {
     auto texts = std::make_shared<ParamTexts>();  // the chunk's nodes share it
     reader.Fields(members, "members", [&](std::string_view id_text, value v) {
       if (chunk.tag == kNodes)
-        part->nodes.push_back(ReadNode(reader, id_text, v, texts, &params_hint_));
+        part->nodes.push_back(ReadNode(reader, id_text, v, texts, &params_hint_, kept_));
       else
         part->tensors.push_back(ReadTensor(reader, id_text, v));
     });
@@ -341,11 +368,13 @@ class GraphWorker {
 
  private:
   const std::string& path_;
+  const KeptParams& kept_;
   simdjson::ondemand::parser parser_;
   size_t params_hint_ = 0;  // the last node's scalar_params (see ReadNode)
 };
 
-std::optional<HtpGraph> ReadStreamed(const std::string& path, const ReadHtpGraphOptions& options) {
+std::optional<HtpGraph> ReadStreamed(const std::string& path, const ReadHtpGraphOptions& options,
+                                     const KeptParams& kept) {
   auto select = [](const std::vector<std::string>& keys, bool is_array) {
     if (is_array || keys.size() != 2 || keys[0] != "graph") return 0;
     return keys[1] == "nodes" ? int{kNodes} : keys[1] == "tensors" ? int{kTensors} : 0;
@@ -355,7 +384,7 @@ std::optional<HtpGraph> ReadStreamed(const std::string& path, const ReadHtpGraph
   std::deque<GraphPart> parts;                                  // by streamed container
   uint64_t chunks = 0;
   const bool ok = ParseChunksInParallel<GraphPart>(
-      *file.chunker, options.threads, file.size, [&] { return GraphWorker(path); },
+      *file.chunker, options.threads, file.size, [&] { return GraphWorker(path, kept); },
       [&](GraphPart&& part, const ChunkMergeInfo& info) {
         while (parts.size() <= info.container) parts.emplace_back();
         GraphPart& into = parts[info.container];
@@ -368,26 +397,25 @@ std::optional<HtpGraph> ReadStreamed(const std::string& path, const ReadHtpGraph
   return ParseStreamedSkeleton<HtpGraph>(
       *file.chunker, chunks,
       [&](const simdjson::padded_string& skeleton, StreamedContainers& containers) {
-        return ParseDocument(path, skeleton, &containers, &parts);
+        return ParseDocument(path, skeleton, kept, &containers, &parts);
       });
 }
 
 }  // namespace
 
-HtpGraph ReadHtpGraph(const std::string& path) { return ReadHtpGraphChunked(path, {}); }
-
-HtpGraph ReadHtpGraphChunked(const std::string& path, const ReadHtpGraphOptions& options) {
-  if (std::optional<HtpGraph> streamed = ReadStreamed(path, options)) {
+HtpGraph ReadHtpGraph(const std::string& path, const ReadHtpGraphOptions& options) {
+  const KeptParams kept(options.kept_params);
+  if (std::optional<HtpGraph> streamed = ReadStreamed(path, options, kept)) {
     malloc_trim(0);  // the workers' freed buffers (see ReadOptrace)
     return std::move(*streamed);
   }
   LoadedFile file = ReadWholeFile(path);
-  return ParseDocument(path, file.bytes);
+  return ParseDocument(path, file.bytes, kept);
 }
 
 HtpGraph ParseHtpGraph(const std::string& path, std::string_view json) {
   simdjson::padded_string buffer(json);
-  return ParseDocument(path, buffer);
+  return ParseDocument(path, buffer, KeptParams(kEveryParam));
 }
 
 }  // namespace htpscope

@@ -122,6 +122,15 @@ std::string Describe(const HtpGraph& g) {
   return out;
 }
 
+// Two threads parsing chunks of about `chunk_bytes`, keeping the params `kept` names.
+ReadHtpGraphOptions InChunks(size_t chunk_bytes, std::vector<std::string> kept = {}) {
+  ReadHtpGraphOptions options;
+  options.threads = 2;
+  options.chunk_bytes = chunk_bytes;
+  options.kept_params = std::move(kept);
+  return options;
+}
+
 std::string SyntheticGraph(int nodes) {
   std::string text = R"({"header": {"artifact_type": "HTP_GRAPH"}, "model.cpp": "htp_graph",
   "graph": {"tensors": {)";
@@ -148,8 +157,8 @@ void ExpectEveryLayoutReadsAlike(const std::string& name, const std::string& tex
     for (bool gzip : {false, true}) {
       SCOPED_TRACE(::testing::Message() << name << " " << testing_support::JsonLayoutName(layout)
                                         << (gzip ? " gz" : " plain"));
-      const HtpGraph g = ReadHtpGraphChunked(
-          testing_support::WriteTestFile("graph_" + name, laid_out, gzip), {2, chunk_bytes});
+      const HtpGraph g = ReadHtpGraph(
+          testing_support::WriteTestFile("graph_" + name, laid_out, gzip), InChunks(chunk_bytes));
       EXPECT_GT(g.chunks_parsed, 1u);
       EXPECT_EQ(Describe(g), whole);
     }
@@ -176,17 +185,73 @@ TEST(HtpGraphStreaming, DuplicateIdsAcrossChunksAreTheWholeParsesError) {
   }
   EXPECT_NE(whole_error.find("duplicate node id"), std::string::npos) << whole_error;
   // Without the duplicate, the same file is really cut into chunks.
-  EXPECT_GT(
-      ReadHtpGraphChunked(
-          testing_support::WriteTestFile("graph_mended", SyntheticGraph(100), false), {2, 1024})
-          .chunks_parsed,
-      1u);
+  EXPECT_GT(ReadHtpGraph(testing_support::WriteTestFile("graph_mended", SyntheticGraph(100), false),
+                         InChunks(1024))
+                .chunks_parsed,
+            1u);
   const std::string path = testing_support::WriteTestFile("graph_duplicate", text, false);
   try {
-    ReadHtpGraphChunked(path, {2, 1024});
+    ReadHtpGraph(path, InChunks(1024));
     ADD_FAILURE() << "no error";
   } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()), std::string(whole_error).replace(0, 6, path));
+  }
+}
+
+// A reader that keeps some params gets the graph a full read gives, less
+// the other params, whether the file is cut into chunks or parsed whole.
+TEST(HtpGraphKeptParams, NodesKeepOnlyTheGivenParamsChunkedOrWhole) {
+  const std::string text = SyntheticGraph(120);
+  HtpGraph expected = ParseHtpGraph("g.json", text);
+  for (auto& [id, node] : expected.nodes) {
+    ScalarParams kept;
+    for (const auto& [key, param] : node.scalar_params)
+      if (key == "qnn_op_type")
+        kept.SetString(key, param.type_code, *param.AsString());  // pooled in `kept`
+      else if (key == "cycles_start")
+        kept[key] = param;
+    node.scalar_params = kept;
+  }
+  ASSERT_EQ(expected.nodes.at(0x1000 + 7).IntParam("cycles_start"), 5007);
+  const std::string path = testing_support::WriteTestFile("graph_kept", text, false);
+  for (size_t chunk_bytes : {size_t{1024}, size_t{1} << 30}) {
+    SCOPED_TRACE(chunk_bytes);
+    const HtpGraph g = ReadHtpGraph(path, InChunks(chunk_bytes, {"qnn_op_type", "cycles_start"}));
+    EXPECT_EQ(g.chunks_parsed > 0, chunk_bytes == 1024);
+    EXPECT_EQ(Describe(g), Describe(expected));
+    const HtpNode& node = g.nodes.at(0x1000 + 7);
+    EXPECT_EQ(node.scalar_params.size(), 2u);
+    EXPECT_EQ(node.IntParam("cycles_start"), 5007);
+    EXPECT_EQ(*node.scalar_params.at("qnn_op_type").AsString(), "Conv2d");
+    EXPECT_FALSE(node.scalar_params.count("cycles_per_packet"));
+  }
+}
+
+// A param that is not kept is still read: a malformed one is the same error.
+TEST(HtpGraphKeptParams, AMalformedParamThatIsNotKeptIsStillAnError) {
+  std::string text = SyntheticGraph(100);
+  const std::string good = R"("cycles_per_packet": {"100": 4.5})";
+  const size_t at = text.find(good, text.size() / 2);
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, good.size(), R"("cycles_per_packet": {"100": 4.5, "50": 1})");
+  const std::string path = testing_support::WriteTestFile("graph_bad_param", text, false);
+  std::string full_error;
+  try {
+    ReadHtpGraph(path);
+  } catch (const InputError& e) {
+    full_error = e.what();
+  }
+  EXPECT_NE(full_error.find("scalar_params.cycles_per_packet: expected exactly one"),
+            std::string::npos)
+      << full_error;
+  for (size_t chunk_bytes : {size_t{1024}, size_t{1} << 30}) {
+    SCOPED_TRACE(chunk_bytes);
+    try {
+      ReadHtpGraph(path, InChunks(chunk_bytes, {"cycles_start"}));
+      ADD_FAILURE() << "no error";
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()), full_error);
+    }
   }
 }
 

@@ -48,6 +48,10 @@ QhasFacts ImportQhas(Qhas&& qhas, Run& run);
 // Fills graphs, executions, profile_blocks, profile_stats and profile_nodes.
 void ImportProfile(ProfileReport&& profile, Run& run);
 
+// How to read an HTP graph for ImportHtpGraph: keeping only the
+// scalar_params it takes.
+ReadHtpGraphOptions HtpGraphReadOptions();
+// Fills graph_nodes and graph_tensors.
 void ImportHtpGraph(HtpGraph&& graph, Run& run);
 void ImportRuntrace(Runtrace&& runtrace, Run& run);
 

@@ -21,6 +21,13 @@ constexpr std::pair<std::string_view, std::optional<int64_t> GraphNodeRow::*> kI
 
 }  // namespace
 
+ReadHtpGraphOptions HtpGraphReadOptions() {
+  ReadHtpGraphOptions options;
+  options.kept_params = {"qnn_op_type", "op_flags"};
+  for (const auto& [name, field] : kIntParams) options.kept_params.emplace_back(name);
+  return options;
+}
+
 void ImportHtpGraph(HtpGraph&& graph, Run& run) {
   run.graph_nodes.reserve(graph.nodes.size());
   for (auto& [node_id, graph_node] : graph.nodes) {

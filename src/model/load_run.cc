@@ -166,7 +166,10 @@ ReadArtifacts ReadAll(const std::vector<RunInputFile>& files, Run& run) {
         break;
       case ArtifactKind::kHtpGraph:
         reads.Start<HtpGraph>(
-            read.htp_graph, path, [](const std::string& p) { return ReadHtpGraph(p); },
+            read.htp_graph, path,
+            [](const std::string& p) {
+              return ReadHtpGraph(p, model_import::HtpGraphReadOptions());
+            },
             set_version);
         break;
       case ArtifactKind::kQhas:

@@ -305,7 +305,9 @@ std::vector<std::string> ExecutionOrderOps(const HtpGraph& graph) {
 }
 
 std::vector<std::string> ExecutionOrderOps(const std::string& htp_graph_path) {
-  return ExecutionOrderOps(ReadHtpGraph(htp_graph_path));
+  ReadHtpGraphOptions options;
+  options.kept_params = {"cycles_start", "qnn_op_name"};  // what ExecutionOrderOps reads
+  return ExecutionOrderOps(ReadHtpGraph(htp_graph_path, options));
 }
 
 }  // namespace htpscope

@@ -50,7 +50,9 @@ int main(int argc, char** argv) {
           "\"htp_op_instances\": {}, \"qnn_op_instances\": {}, \"dominant_path_rows\": {}",
           q.htp_op_instances.size(), q.qnn_op_instances.size(), path_rows);
     } else if (kind == "htp_graph") {
-      const HtpGraph g = ReadHtpGraphChunked(path, {threads, ReadHtpGraphOptions().chunk_bytes});
+      ReadHtpGraphOptions graph_options;
+      graph_options.threads = threads;
+      const HtpGraph g = ReadHtpGraph(path, graph_options);
       chunks = g.chunks_parsed;
       size_t params = 0;
       for (const auto& [id, node] : g.nodes) params += node.scalar_params.size();
