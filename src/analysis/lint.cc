@@ -130,12 +130,13 @@ void AnalyzeOp(const ProfileNodeRow& node, const LintOptions& options, LintOp* o
   op->qnn_op_name = node.qnn_op_name;
   op->op_id = node.op_id;
   op->cycles = node.cycles;
-  op->wait_cycles = node.wait_cycles;
-  op->overlap_cycles = node.overlap_cycles;
-  op->overlap_wait_cycles = node.overlap_wait_cycles;
-  op->resources = node.resources;
-  op->overlap_ops = node.overlap_ops;
-  op->overlap_wait_ops = node.overlap_wait_ops;
+  const ProfileNodeLint& lint = node.lint.ValueOrEmpty();
+  op->wait_cycles = lint.wait_cycles;
+  op->overlap_cycles = lint.overlap_cycles;
+  op->overlap_wait_cycles = lint.overlap_wait_cycles;
+  op->resources = lint.resources;
+  op->overlap_ops = lint.overlap_ops;
+  op->overlap_wait_ops = lint.overlap_wait_ops;
   if (options.op_types) {
     auto it = options.op_types->find(node.qnn_op_name);
     if (it != options.op_types->end()) op->qnn_op_type = it->second;
@@ -148,9 +149,9 @@ void AnalyzeOp(const ProfileNodeRow& node, const LintOptions& options, LintOp* o
     op->op_kind = LintOpKind(node.qnn_op_name, /*from_name=*/true);
     if (!op->op_kind.empty()) op->op_kind_source = "name";
   }
-  int64_t overlap = std::min(node.overlap_cycles.value_or(0), node.cycles);
+  int64_t overlap = std::min(lint.overlap_cycles.value_or(0), node.cycles);
   op->exposed_cycles = node.cycles - overlap;
-  if (node.overlap_cycles && node.cycles > 0)
+  if (lint.overlap_cycles && node.cycles > 0)
     op->overlap_pct = static_cast<double>(overlap) / static_cast<double>(node.cycles) * 100;
 }
 
@@ -166,11 +167,12 @@ LintGraph AnalyzeBlock(const Run& run, const ProfileBlockRow& block, const LintO
     const ProfileNodeRow& node = run.profile_nodes[i];
     LintOp op;
     AnalyzeOp(node, options, &op);
-    if (!node.has_lint) no_lint.push_back(node.label);
-    if (node.overlap_cycles && *node.overlap_cycles > node.cycles)
+    const ProfileNodeLint& lint = node.lint.ValueOrEmpty();
+    if (!node.has_lint()) no_lint.push_back(node.label);
+    if (lint.overlap_cycles && *lint.overlap_cycles > node.cycles)
       overlap_over_cycles.push_back(node.label);
     g.consistency.op_cycles += node.cycles;
-    g.consistency.wait_cycles += node.wait_cycles.value_or(0);
+    g.consistency.wait_cycles += lint.wait_cycles.value_or(0);
     g.ops.push_back(std::move(op));
   }
   if (!no_lint.empty())
@@ -298,7 +300,7 @@ LintAnalysis AnalyzeLint(const Run& run, const LintOptions& options) {
     if (b.node_count == 0) continue;
     bool any_lint = false;
     for (uint32_t i = b.first_node; i < b.first_node + b.node_count; ++i)
-      any_lint = any_lint || run.profile_nodes[i].has_lint;
+      any_lint = any_lint || run.profile_nodes[i].has_lint();
     if (!any_lint) {
       out.skipped.push_back(
           fmt::format("{}: {} per-node lines under \"{}\" without linting entries (detailed level: "

@@ -560,21 +560,21 @@ class CsvParser {
                        r.identifier));
       return Role::kIgnored;
     }
-    node.has_lint = true;
+    ProfileNodeLint& lint = node.lint.Make();
     if (*entry == LintEntry::kResources) {
-      node.resources = profile_internal::SplitResources(r.time);
+      lint.resources = profile_internal::SplitResources(r.time);
       return Role::kLintOther;
     }
     if (r.unit != "cycles")
       Fail(fmt::format("\"{}\" of \"{}\": expected a number of cycles, got \"{}\" {}", r.identifier,
                        node.label, r.time, r.unit));
     int64_t cycles = Cycles(r, fmt::format("\"{}\" of \"{}\"", r.identifier, node.label));
-    std::optional<int64_t>* slot = profile_internal::LintCyclesSlot(*entry, &node);
+    std::optional<int64_t>* slot = profile_internal::LintCyclesSlot(*entry, &lint);
     if (slot->has_value())
       Warn(fmt::format("\"{}\" repeated under \"{}\"; the last one is kept", r.identifier,
                        node.label));
     *slot = cycles;
-    if (!profile_internal::LintNameList(*entry, &node)) return Role::kLintOther;
+    if (!profile_internal::LintNameList(*entry, &lint)) return Role::kLintOther;
     list_ = entry;
     return Role::kLintList;
   }
@@ -589,7 +589,7 @@ class CsvParser {
                        node.label));
       return Role::kIgnored;
     }
-    profile_internal::LintNameList(list, &node)->emplace_back(r.identifier);
+    profile_internal::LintNameList(list, &node.lint.Make())->emplace_back(r.identifier);
     return Role::kOpName;
   }
 

@@ -259,11 +259,11 @@ TEST(ProfileCsv, NetRunSourceAndLintingSubEvents) {
   EXPECT_EQ(b.metrics[0].value, 9120);
   EXPECT_EQ(b.nodes_parent, "Accelerator (critical path execute) time (cycles)");
   ASSERT_EQ(b.nodes.size(), 1u);
-  EXPECT_TRUE(b.nodes[0].has_lint);
+  EXPECT_TRUE(b.nodes[0].has_lint());
   EXPECT_EQ(b.nodes[0].cycles, 300000);
-  EXPECT_EQ(b.nodes[0].wait_cycles, 40);
-  EXPECT_EQ(b.nodes[0].overlap_cycles, 150000);
-  EXPECT_EQ(b.nodes[0].overlap_wait_cycles, 40);
+  EXPECT_EQ(b.nodes[0].lint.ValueOrEmpty().wait_cycles, 40);
+  EXPECT_EQ(b.nodes[0].lint.ValueOrEmpty().overlap_cycles, 150000);
+  EXPECT_EQ(b.nodes[0].lint.ValueOrEmpty().overlap_wait_cycles, 40);
   ASSERT_EQ(r.warnings.size(), 1u);
   EXPECT_TRUE(Contains(r.warnings[0], "line 8:")) << r.warnings[0];
   EXPECT_TRUE(Contains(r.warnings[0], "Something else")) << r.warnings[0];

@@ -667,9 +667,9 @@ class TextParser {
                          Quote(trimmed)));
         return;
       }
-      node.has_lint = true;
+      ProfileNodeLint& lint = node.lint.Make();
       if (*entry == LintEntry::kResources) {
-        node.resources = profile_internal::SplitResources(tail);
+        lint.resources = profile_internal::SplitResources(tail);
         return;
       }
       std::optional<ParsedValue> value;
@@ -677,16 +677,16 @@ class TextParser {
       if (!value || !value->has_value || value->unit != "cycles")
         Fail(fmt::format("\"{}\" of \"{}\": expected \"<number>  cycles\", got {}", name,
                          node.label, Quote(tail)));
-      std::optional<int64_t>* slot = profile_internal::LintCyclesSlot(*entry, &node);
+      std::optional<int64_t>* slot = profile_internal::LintCyclesSlot(*entry, &lint);
       if (slot->has_value())
         Warn(fmt::format("\"{}\" repeated under \"{}\"; the last one is kept", name, node.label));
       *slot = *value->integer;
-      if (profile_internal::LintNameList(*entry, &node)) list_ = entry;
+      if (profile_internal::LintNameList(*entry, &lint)) list_ = entry;
       return;
     }
     // Deeper still (any depth): the names listed under "Overlap time" / "Overlap (wait) time".
     if (list_) {
-      profile_internal::LintNameList(*list_, &node)->emplace_back(OverlapName(trimmed));
+      profile_internal::LintNameList(*list_, &node.lint.Make())->emplace_back(OverlapName(trimmed));
     } else {
       Warn(fmt::format("unexpected line under \"{}\" ignored: {}", node.label, Quote(trimmed)));
     }

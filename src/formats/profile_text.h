@@ -50,6 +50,9 @@
 #include <string_view>
 #include <vector>
 
+#include "base/boxed.h"
+#include "base/profile_rows.h"
+
 namespace htpscope {
 
 struct ProfileMetric {
@@ -75,14 +78,11 @@ struct ProfileNode {
   std::optional<uint32_t> op_id;  // the n of OpId_n
   int64_t cycles = 0;             // main-thread (linting) or thread-aggregate (detailed) cycles
   std::string resource_tag;       // SNPE diagview trailing ": DSP", else ""
-  // Linting sub-entries (absent when the profile is not at linting level).
-  bool has_lint = false;
-  std::optional<int64_t> wait_cycles;          // "Wait (Scheduler) time"
-  std::optional<int64_t> overlap_cycles;       // "Overlap time"
-  std::optional<int64_t> overlap_wait_cycles;  // "Overlap (wait) time"
-  std::vector<std::string> overlap_ops;        // names listed under "Overlap time"
-  std::vector<std::string> overlap_wait_ops;   // names listed under "Overlap (wait) time"
-  std::vector<std::string> resources;          // "HVX", "HMX", "DMA"
+  // Linting sub-entries; none when the profile is not at linting level.
+  // Boxed: a node line is ~50 bytes, and the entries inline were 120 of
+  // the node's 240.
+  Boxed<ProfileNodeLint> lint;
+  bool has_lint() const { return static_cast<bool>(lint); }
 };
 
 // A group of metrics: one "Execute Stat N" block of the raw dump, one

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "base/corpus_test_util.h"
 #include "base/errors.h"
 #include "formats/artifact_kind.h"
-#include "base/corpus_test_util.h"
 #include "formats/linting_example_test_util.h"
 #include "formats/profile_text.h"
 #include "formats/profile_text_test_util.h"
@@ -199,15 +199,17 @@ TEST(ProfileTextGraphs, RawDumpGraphLinesAndLinting) {
   const ProfileBlock& b = r.raw[0];
   ASSERT_EQ(b.nodes.size(), 2u);
   const ProfileNode& norm = b.nodes[0];
-  EXPECT_EQ(norm.wait_cycles, 20);
-  EXPECT_EQ(norm.overlap_cycles, 4000);
-  EXPECT_EQ(norm.overlap_wait_cycles, 15);
-  EXPECT_EQ(norm.overlap_ops, (std::vector<std::string>{"blocks.0.attn.q_proj:OpId_40"}));
-  EXPECT_EQ(norm.overlap_wait_ops, (std::vector<std::string>{"blocks.0.attn.k_proj:OpId_41"}));
-  EXPECT_EQ(norm.resources, (std::vector<std::string>{"HVX", "DMA"}));
-  EXPECT_TRUE(b.nodes[1].has_lint);
-  EXPECT_TRUE(b.nodes[1].resources.empty());
-  EXPECT_EQ(NodeSum(b) + *norm.wait_cycles,
+  EXPECT_EQ(norm.lint.ValueOrEmpty().wait_cycles, 20);
+  EXPECT_EQ(norm.lint.ValueOrEmpty().overlap_cycles, 4000);
+  EXPECT_EQ(norm.lint.ValueOrEmpty().overlap_wait_cycles, 15);
+  EXPECT_EQ(norm.lint.ValueOrEmpty().overlap_ops,
+            (std::vector<std::string>{"blocks.0.attn.q_proj:OpId_40"}));
+  EXPECT_EQ(norm.lint.ValueOrEmpty().overlap_wait_ops,
+            (std::vector<std::string>{"blocks.0.attn.k_proj:OpId_41"}));
+  EXPECT_EQ(norm.lint.ValueOrEmpty().resources, (std::vector<std::string>{"HVX", "DMA"}));
+  EXPECT_TRUE(b.nodes[1].has_lint());
+  EXPECT_TRUE(b.nodes[1].lint.ValueOrEmpty().resources.empty());
+  EXPECT_EQ(NodeSum(b) + *norm.lint.ValueOrEmpty().wait_cycles,
             Value(b, "Accelerator (critical path execute) time (cycles)"));
 }
 

@@ -179,23 +179,23 @@ std::optional<LintEntry> LintEntryOf(std::string_view name) {
   return std::nullopt;
 }
 
-std::optional<int64_t>* LintCyclesSlot(LintEntry entry, ProfileNode* node) {
+std::optional<int64_t>* LintCyclesSlot(LintEntry entry, ProfileNodeLint* lint) {
   switch (entry) {
     case LintEntry::kWait:
-      return &node->wait_cycles;
+      return &lint->wait_cycles;
     case LintEntry::kOverlap:
-      return &node->overlap_cycles;
+      return &lint->overlap_cycles;
     case LintEntry::kOverlapWait:
-      return &node->overlap_wait_cycles;
+      return &lint->overlap_wait_cycles;
     case LintEntry::kResources:
       break;
   }
   return nullptr;
 }
 
-std::vector<std::string>* LintNameList(LintEntry entry, ProfileNode* node) {
-  if (entry == LintEntry::kOverlap) return &node->overlap_ops;
-  if (entry == LintEntry::kOverlapWait) return &node->overlap_wait_ops;
+std::vector<std::string>* LintNameList(LintEntry entry, ProfileNodeLint* lint) {
+  if (entry == LintEntry::kOverlap) return &lint->overlap_ops;
+  if (entry == LintEntry::kOverlapWait) return &lint->overlap_wait_ops;
   return nullptr;
 }
 

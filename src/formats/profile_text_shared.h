@@ -37,10 +37,10 @@ enum class LintEntry { kWait, kOverlap, kOverlapWait, kResources };
 // "Wait (Scheduler) time" / "Overlap time" / "Overlap (wait) time" /
 // "Resources" (case-insensitive), else nullopt.
 std::optional<LintEntry> LintEntryOf(std::string_view name);
-// The cycles slot of `entry` in `node` (nullptr for kResources).
-std::optional<int64_t>* LintCyclesSlot(LintEntry entry, ProfileNode* node);
+// The cycles slot of `entry` in `lint` (nullptr for kResources).
+std::optional<int64_t>* LintCyclesSlot(LintEntry entry, ProfileNodeLint* lint);
 // The op-name list that follows `entry` (nullptr unless an overlap entry).
-std::vector<std::string>* LintNameList(LintEntry entry, ProfileNode* node);
+std::vector<std::string>* LintNameList(LintEntry entry, ProfileNodeLint* lint);
 // "HVX, HMX, DMA" -> {"HVX", "HMX", "DMA"}; "" -> {}.  A unit printed after
 // the list ("HVX, DMA  cycles", as a raw dump may print a string value) is
 // dropped.

@@ -151,7 +151,7 @@ TEST(ProfileTextCorpus, V8c8Executions) {
     EXPECT_EQ(b.nodes_parent, "Accelerator (execute) time (cycles)");
     ASSERT_EQ(b.nodes.size(), 28u);
     EXPECT_EQ(NodeSum(b), root_cycles[i]);
-    for (const auto& n : b.nodes) EXPECT_FALSE(n.has_lint) << n.label;
+    for (const auto& n : b.nodes) EXPECT_FALSE(n.has_lint()) << n.label;
   }
 
   const ProfileBlock& first = *ex[0];
@@ -340,46 +340,49 @@ TEST(ProfileText, LintingLayout) {
   const ProfileNode& input = b.nodes[0];
   EXPECT_EQ(input.label, "Input OpId_2");
   EXPECT_EQ(input.cycles, 0);
-  EXPECT_TRUE(input.has_lint);
-  EXPECT_EQ(input.wait_cycles, 0);
-  EXPECT_EQ(input.overlap_cycles, 0);
-  EXPECT_EQ(input.overlap_wait_cycles, 0);
-  EXPECT_TRUE(input.overlap_ops.empty());
-  EXPECT_TRUE(input.overlap_wait_ops.empty());
-  EXPECT_TRUE(input.resources.empty());
+  EXPECT_TRUE(input.has_lint());
+  EXPECT_EQ(input.lint.ValueOrEmpty().wait_cycles, 0);
+  EXPECT_EQ(input.lint.ValueOrEmpty().overlap_cycles, 0);
+  EXPECT_EQ(input.lint.ValueOrEmpty().overlap_wait_cycles, 0);
+  EXPECT_TRUE(input.lint.ValueOrEmpty().overlap_ops.empty());
+  EXPECT_TRUE(input.lint.ValueOrEmpty().overlap_wait_ops.empty());
+  EXPECT_TRUE(input.lint.ValueOrEmpty().resources.empty());
 
   const ProfileNode& conv = b.nodes[1];
   EXPECT_EQ(conv.label, "net_conv1_Conv2D:OpId_20");
   EXPECT_EQ(conv.qnn_op_name, "net_conv1_Conv2D");
   EXPECT_EQ(conv.op_id, 20u);
   EXPECT_EQ(conv.cycles, 300000);
-  EXPECT_TRUE(conv.has_lint);
-  EXPECT_EQ(conv.wait_cycles, 40);
-  EXPECT_EQ(conv.overlap_cycles, 150000);
-  EXPECT_EQ(conv.overlap_ops, (std::vector<std::string>{"net_mul_mul:OpId_30", "Output OpId_3"}));
-  EXPECT_EQ(conv.overlap_wait_cycles, 40);
-  EXPECT_EQ(conv.overlap_wait_ops, (std::vector<std::string>{"net_conv1_Conv2D:OpId_20"}));
-  EXPECT_EQ(conv.resources, (std::vector<std::string>{"HVX", "HMX", "DMA"}));
+  EXPECT_TRUE(conv.has_lint());
+  EXPECT_EQ(conv.lint.ValueOrEmpty().wait_cycles, 40);
+  EXPECT_EQ(conv.lint.ValueOrEmpty().overlap_cycles, 150000);
+  EXPECT_EQ(conv.lint.ValueOrEmpty().overlap_ops,
+            (std::vector<std::string>{"net_mul_mul:OpId_30", "Output OpId_3"}));
+  EXPECT_EQ(conv.lint.ValueOrEmpty().overlap_wait_cycles, 40);
+  EXPECT_EQ(conv.lint.ValueOrEmpty().overlap_wait_ops,
+            (std::vector<std::string>{"net_conv1_Conv2D:OpId_20"}));
+  EXPECT_EQ(conv.lint.ValueOrEmpty().resources, (std::vector<std::string>{"HVX", "HMX", "DMA"}));
 
   const ProfileNode& mul = b.nodes[2];
   EXPECT_EQ(mul.label, "net_mul_mul:OpId_30");
   EXPECT_EQ(mul.cycles, 600000);
-  EXPECT_EQ(mul.wait_cycles, 0);
-  EXPECT_EQ(mul.overlap_cycles, 60000);
-  EXPECT_EQ(mul.overlap_ops, (std::vector<std::string>{"net_conv1_Conv2D:OpId_20"}));
-  EXPECT_EQ(mul.overlap_wait_cycles, 0);
-  EXPECT_TRUE(mul.overlap_wait_ops.empty());
-  EXPECT_EQ(mul.resources, (std::vector<std::string>{"HVX"}));
+  EXPECT_EQ(mul.lint.ValueOrEmpty().wait_cycles, 0);
+  EXPECT_EQ(mul.lint.ValueOrEmpty().overlap_cycles, 60000);
+  EXPECT_EQ(mul.lint.ValueOrEmpty().overlap_ops,
+            (std::vector<std::string>{"net_conv1_Conv2D:OpId_20"}));
+  EXPECT_EQ(mul.lint.ValueOrEmpty().overlap_wait_cycles, 0);
+  EXPECT_TRUE(mul.lint.ValueOrEmpty().overlap_wait_ops.empty());
+  EXPECT_EQ(mul.lint.ValueOrEmpty().resources, (std::vector<std::string>{"HVX"}));
 
   const ProfileNode& output = b.nodes[3];
   EXPECT_EQ(output.label, "Output OpId_3");
   EXPECT_EQ(output.op_id, 3u);
   EXPECT_EQ(output.cycles, 99960);
-  EXPECT_EQ(output.wait_cycles, 0);
-  EXPECT_EQ(output.overlap_cycles, 5000);
-  EXPECT_TRUE(output.overlap_ops.empty());
-  EXPECT_EQ(output.overlap_wait_cycles, 0);
-  EXPECT_EQ(output.resources, (std::vector<std::string>{"HVX"}));
+  EXPECT_EQ(output.lint.ValueOrEmpty().wait_cycles, 0);
+  EXPECT_EQ(output.lint.ValueOrEmpty().overlap_cycles, 5000);
+  EXPECT_TRUE(output.lint.ValueOrEmpty().overlap_ops.empty());
+  EXPECT_EQ(output.lint.ValueOrEmpty().overlap_wait_cycles, 0);
+  EXPECT_EQ(output.lint.ValueOrEmpty().resources, (std::vector<std::string>{"HVX"}));
 }
 
 // formats.md §5.2, SNPE diagview flavour (plus a second layer with empty Resources).
@@ -424,20 +427,22 @@ Layer Times:
   EXPECT_EQ(conv.op_id, 21u);
   EXPECT_EQ(conv.cycles, 147075);
   EXPECT_EQ(conv.resource_tag, "DSP");
-  EXPECT_TRUE(conv.has_lint);
-  EXPECT_EQ(conv.wait_cycles, 32);
-  EXPECT_EQ(conv.overlap_cycles, 85292);
-  EXPECT_EQ(conv.overlap_ops, (std::vector<std::string>{"model_sub_sub:OpId_57", "Output OpId_3"}));
-  EXPECT_EQ(conv.overlap_wait_cycles, 32);
-  EXPECT_EQ(conv.overlap_wait_ops, (std::vector<std::string>{"model_convStart_Conv2D:OpId_21"}));
-  EXPECT_EQ(conv.resources, (std::vector<std::string>{"HVX", "HMX", "DMA"}));
+  EXPECT_TRUE(conv.has_lint());
+  EXPECT_EQ(conv.lint.ValueOrEmpty().wait_cycles, 32);
+  EXPECT_EQ(conv.lint.ValueOrEmpty().overlap_cycles, 85292);
+  EXPECT_EQ(conv.lint.ValueOrEmpty().overlap_ops,
+            (std::vector<std::string>{"model_sub_sub:OpId_57", "Output OpId_3"}));
+  EXPECT_EQ(conv.lint.ValueOrEmpty().overlap_wait_cycles, 32);
+  EXPECT_EQ(conv.lint.ValueOrEmpty().overlap_wait_ops,
+            (std::vector<std::string>{"model_convStart_Conv2D:OpId_21"}));
+  EXPECT_EQ(conv.lint.ValueOrEmpty().resources, (std::vector<std::string>{"HVX", "HMX", "DMA"}));
   const ProfileNode& sub = layers.nodes[1];
   EXPECT_EQ(sub.op_id, 57u);
   EXPECT_EQ(sub.cycles, 5120);
-  EXPECT_EQ(sub.wait_cycles, 7);
-  EXPECT_FALSE(sub.overlap_cycles.has_value());
-  EXPECT_TRUE(sub.has_lint);
-  EXPECT_TRUE(sub.resources.empty());
+  EXPECT_EQ(sub.lint.ValueOrEmpty().wait_cycles, 7);
+  EXPECT_FALSE(sub.lint.ValueOrEmpty().overlap_cycles.has_value());
+  EXPECT_TRUE(sub.has_lint());
+  EXPECT_TRUE(sub.lint.ValueOrEmpty().resources.empty());
 }
 
 TEST(ProfileText, TwoGraphsStayApart) {
@@ -585,7 +590,7 @@ Accelerator (critical path execute) time (cycles) : 25  cycles
   EXPECT_EQ(b.nodes_parent, "Accelerator (critical path execute) time (cycles)");
   ASSERT_EQ(b.nodes.size(), 1u);
   EXPECT_EQ(b.nodes[0].cycles, 25);
-  EXPECT_EQ(b.nodes[0].wait_cycles, 3);
+  EXPECT_EQ(b.nodes[0].lint.ValueOrEmpty().wait_cycles, 3);
   EXPECT_EQ(r.warnings.size(), 1u);
 }
 

@@ -28,9 +28,10 @@ inline int64_t NodeSum(const ProfileBlock& block) {
                          [](int64_t sum, const ProfileNode& n) { return sum + n.cycles; });
 }
 inline int64_t WaitSum(const ProfileBlock& block) {
-  return std::accumulate(
-      block.nodes.begin(), block.nodes.end(), int64_t{0},
-      [](int64_t sum, const ProfileNode& n) { return sum + n.wait_cycles.value_or(0); });
+  return std::accumulate(block.nodes.begin(), block.nodes.end(), int64_t{0},
+                         [](int64_t sum, const ProfileNode& n) {
+                           return sum + n.lint.ValueOrEmpty().wait_cycles.value_or(0);
+                         });
 }
 
 inline const ProfileNode* FindNode(const ProfileBlock& block, std::string_view label) {

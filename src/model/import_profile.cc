@@ -60,8 +60,9 @@ void ImportProfile(ProfileReport&& profile, Run& run) {
         b->nodes, [](const ProfileNode& n) { return n.cycles; }, profile.path,
         "a block's per-node cycles");
     RequireSumFits(
-        b->nodes, [](const ProfileNode& n) { return n.wait_cycles.value_or(0); }, profile.path,
-        "a block's wait cycles");
+        b->nodes,
+        [](const ProfileNode& n) { return n.lint.ValueOrEmpty().wait_cycles.value_or(0); },
+        profile.path, "a block's wait cycles");
     ProfileBlockRow row;
     row.title = b->title;
     row.graph_name = b->graph;
@@ -83,13 +84,7 @@ void ImportProfile(ProfileReport&& profile, Run& run) {
       node.qnn_op_name = std::move(n.qnn_op_name);
       node.op_id = n.op_id;
       node.cycles = n.cycles;
-      node.has_lint = n.has_lint;
-      node.wait_cycles = n.wait_cycles;
-      node.overlap_cycles = n.overlap_cycles;
-      node.overlap_wait_cycles = n.overlap_wait_cycles;
-      node.overlap_ops = std::move(n.overlap_ops);
-      node.overlap_wait_ops = std::move(n.overlap_wait_ops);
-      node.resources = std::move(n.resources);
+      node.lint = std::move(n.lint);
       run.profile_nodes.push_back(std::move(node));
     }
     std::vector<ProfileNode>().swap(b->nodes);

@@ -16,7 +16,9 @@
 #include <tuple>
 #include <vector>
 
+#include "base/boxed.h"
 #include "base/op_vocabulary.h"
+#include "base/profile_rows.h"
 #include "base/string_pool.h"
 #include "base/trace_rows.h"
 
@@ -151,9 +153,10 @@ struct ProfileNodeRow {
   std::string qnn_op_name;
   std::optional<uint32_t> op_id;  // the n of OpId_n = low 32 bits of an HTP op ID
   int64_t cycles = 0;             // main-thread (linting) or thread-aggregate (detailed) cycles
-  bool has_lint = false;
-  std::optional<int64_t> wait_cycles, overlap_cycles, overlap_wait_cycles;
-  std::vector<std::string> overlap_ops, overlap_wait_ops, resources;
+  // Linting entries; none below linting level (Boxed: a profile of many
+  // executions holds millions of node rows, most without them).
+  Boxed<ProfileNodeLint> lint;
+  bool has_lint() const { return static_cast<bool>(lint); }
 };
 
 // One executed slice of an op on one hardware thread (the optrace's pid-0

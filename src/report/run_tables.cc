@@ -433,10 +433,12 @@ std::vector<RunTable> MakeTables() {
         Int("node_cycles", "main-thread (linting) or thread-aggregate (detailed) cycles",
             [](const Run& r, size_t i, CellSink& s) { s.Int(r.profile_nodes[i].cycles); }),
         Int("wait_cycles", "Wait (Scheduler) time",
-            [](const Run& r, size_t i, CellSink& s) { Put(s, r.profile_nodes[i].wait_cycles); }),
+            [](const Run& r, size_t i, CellSink& s) {
+              Put(s, r.profile_nodes[i].lint.ValueOrEmpty().wait_cycles);
+            }),
         Int("overlap_cycles", "Overlap time",
             [](const Run& r, size_t i, CellSink& s) {
-              Put(s, r.profile_nodes[i].overlap_cycles);
+              Put(s, r.profile_nodes[i].lint.ValueOrEmpty().overlap_cycles);
             })},
        [](const Run& r) { return r.profile_nodes.size(); }});
   t.push_back({"cross_checks",
