@@ -93,33 +93,31 @@ void RegisterReportCommand(CLI::App& app, CommandRegistry& registry) {
       attached.emplace_back(name, std::move(data));
       attached_paths.push_back(spec.substr(name.size() + 1));
     }
-    nlohmann::json model;
-    std::vector<std::string> inputs;
-    {
-      // The run is freed before the page is rendered: only the model is needed then.
-      Run run = LoadRunFromArgs(options.run);
-      SummaryOptions summary_options;
-      summary_options.clock_ghz = options.clock_ghz;
-      HtmlReportOptions report_options;
-      report_options.title = options.title;
-      report_options.timeline_width_px = options.timeline_px;
-      report_options.max_table_rows = options.max_rows;
-      // One big derived structure at a time: the graph view is gone before the
-      // summary is built, and the summary's per-op tables once the model is.
-      nlohmann::json graph;
-      if (options.graph && (run.Has(ArtifactType::kHtpGraph) || run.Has(ArtifactType::kOptrace))) {
-        GraphView view = BuildGraphView(run, GraphViewOptions{});
-        graph = Materialize(GraphJson(view, run), options.max_items);
-      }
-      model = BuildReportModel(Summarize(run, summary_options), report_options);
-      if (!graph.is_null()) model["graph"] = std::move(graph);
-      inputs = InputsOfRun(run);
+    // The run and its summary stay until exit: the model's long lists are
+    // written from them as the page is rendered, no copy of them built.
+    Run& run = KeepUntilExit(LoadRunFromArgs(options.run));
+    SummaryOptions summary_options;
+    summary_options.clock_ghz = options.clock_ghz;
+    HtmlReportOptions report_options;
+    report_options.title = options.title;
+    report_options.timeline_width_px = options.timeline_px;
+    report_options.max_table_rows = options.max_rows;
+    // One big derived structure at a time: the graph view is gone before the
+    // summary is built.
+    nlohmann::json graph;
+    if (options.graph && (run.Has(ArtifactType::kHtpGraph) || run.Has(ArtifactType::kOptrace))) {
+      GraphView view = BuildGraphView(run, GraphViewOptions{});
+      graph = Materialize(GraphJson(view, run), options.max_items);
     }
-    for (auto& [name, data] : attached) model[name] = CapArrays(std::move(data), options.max_items);
-    // The model (a JSON tree of the page's tables) and the page are left to
-    // the system at exit, as the other commands leave their run; the run
-    // itself is freed above, before the page is rendered, for the peak.
-    const std::string& page = KeepUntilExit(RenderHtmlReport(KeepUntilExit(std::move(model))));
+    const Summary& summary = KeepUntilExit(Summarize(run, summary_options));
+    // Left to the system at exit, as the run: the graph and tables in it are
+    // JSON trees (0.065 s to free on an 80k-op run).
+    LazyObject& model = KeepUntilExit(BuildLazyReportModel(summary, report_options));
+    if (!graph.is_null()) model.members["graph"] = std::move(graph);
+    std::vector<std::string> inputs = InputsOfRun(run);
+    for (auto& [name, data] : attached)
+      model.members[name] = CapArrays(std::move(data), options.max_items);
+    const std::string& page = KeepUntilExit(RenderHtmlReport(model));
     inputs.insert(inputs.end(), attached_paths.begin(), attached_paths.end());
     WriteOutputFile(options.output, page, inputs);
     fmt::print(stderr, "htpscope: wrote {} ({:.1f} KiB)\n", options.output,

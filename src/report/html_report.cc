@@ -64,12 +64,16 @@ json Table(std::string title, std::string help, json columns, json rows, size_t 
   return t;
 }
 
-// Replaces the lazy array `key` of `doc` by its first `max_rows` elements,
-// built; when it had more, `total_key` holds how many.
+// Cuts the lazy array `key` of `doc` to its first `max_rows` elements (still
+// built only as the page is written); when it had more, `total_key` holds
+// how many.
 void KeepFirstRows(LazyObject& doc, const char* key, const char* total_key, size_t max_rows) {
-  const LazyArray rows = TakeArray(doc, key);
-  doc.members[key] = FirstElements(rows, max_rows);
-  if (rows.size > max_rows) doc.members[total_key] = rows.size;
+  LazyArray rows = TakeArray(doc, key);
+  if (rows.size > max_rows) {
+    doc.members[total_key] = rows.size;
+    rows.size = max_rows;
+  }
+  doc.arrays.emplace_back(key, std::move(rows));
 }
 
 // `groups`: summary --json's "ops" or "htp_op_types", in their order.
@@ -207,6 +211,7 @@ json BuildTimeline(const Run& run, const HtmlReportOptions& options) {
           {"threads", std::move(threads)}};
 }
 
+// `overview`: the small members of summary --json.
 json BuildUnitsMemory(const Run& run, const json& overview, const HtmlReportOptions& options) {
   const RunFigures& f = run.figures;
   json out;
@@ -381,26 +386,25 @@ std::vector<CounterPoint> DownsampleCounter(const std::vector<CounterSampleRow>&
   return points;
 }
 
-json BuildReportModel(const Summary& summary, const HtmlReportOptions& options) {
+LazyObject BuildLazyReportModel(const Summary& summary, const HtmlReportOptions& options) {
   const Run& run = *summary.run;
-  json model;
-  model["schema"] = kSchema;
-  model["title"] = options.title.empty() ? "htpscope report — " + run.label : options.title;
-  model["label"] = run.label;
+  LazyObject model;
+  model.members["schema"] = kSchema;
+  model.members["title"] = options.title.empty() ? "htpscope report — " + run.label : options.title;
+  model.members["label"] = run.label;
 
   // The per-op lists are built only as far as the page shows them.
-  LazyObject summary_doc = SummaryJson(summary);
-  const LazyArray qnn_ops = TakeArray(summary_doc, "ops");
-  const LazyArray htp_types = TakeArray(summary_doc, "htp_op_types");
+  LazyObject overview = SummaryJson(summary);
+  const LazyArray qnn_ops = TakeArray(overview, "ops");
+  const LazyArray htp_types = TakeArray(overview, "htp_op_types");
   // The per-op warm-up lists every profile node: a big run's would dwarf the
   // page, so at most max_table_rows of it (the most warm-up first per graph).
-  KeepFirstRows(summary_doc, "op_warmup", "op_warmup_total_rows", options.max_table_rows);
+  KeepFirstRows(overview, "op_warmup", "op_warmup_total_rows", options.max_table_rows);
   // So do the hardware tables' per-op rows (the most path cycles, work or
   // DRAM bytes read first).
   for (const char* key : {"dominant_path_by_unit", "op_rollup", "vtcm_read_hits"})
-    if (LazyObject* table = FindObject(summary_doc, key))  // null when the run gives none
+    if (LazyObject* table = FindObject(overview, key))  // null when the run gives none
       KeepFirstRows(*table, "ops", "ops_total_rows", options.max_table_rows);
-  json overview = Materialize(summary_doc);
   json tables;
   if (qnn_ops.size) tables["qnn_ops"] = GroupTable(qnn_ops, true, options.max_table_rows);
   if (htp_types.size) tables["htp_op_types"] = GroupTable(htp_types, false, options.max_table_rows);
@@ -408,16 +412,23 @@ json BuildReportModel(const Summary& summary, const HtmlReportOptions& options) 
       run.figures.fine_source == Source::kOptrace && run.figures.start_cycle.has_value();
   if (trace_fine && !run.op_instances.empty())
     tables["instances"] = InstanceTable(run, *run.figures.start_cycle, options.max_table_rows);
-  if (!tables.empty()) model["tables"] = std::move(tables);
-  if (trace_fine) model["timeline"] = BuildTimeline(run, options);
+  if (!tables.empty()) model.members["tables"] = std::move(tables);
+  if (trace_fine) model.members["timeline"] = BuildTimeline(run, options);
   if (!run.units.empty() || run.figures.peak_vtcm_bytes)
-    model["units_memory"] = BuildUnitsMemory(run, overview, options);
-  model["overview"] = std::move(overview);
+    model.members["units_memory"] = BuildUnitsMemory(run, overview.members, options);
+  model.AddObject("overview", std::move(overview));
   return model;
 }
 
-std::string JsonForHtmlScript(const json& value) {
-  std::string text = value.dump(-1, ' ', false, json::error_handler_t::replace);
+json BuildReportModel(const Summary& summary, const HtmlReportOptions& options) {
+  return Materialize(BuildLazyReportModel(summary, options));
+}
+
+namespace {
+
+// JSON text made safe inside <script type="application/json"> (see
+// JsonForHtmlScript).
+std::string EscapeJsonForScript(std::string_view text) {
   std::string out;
   out.reserve(text.size() + text.size() / 32);
   for (size_t i = 0; i < text.size(); ++i) {
@@ -439,16 +450,35 @@ std::string JsonForHtmlScript(const json& value) {
   return out;
 }
 
-std::string RenderHtmlReport(const json& model) {
-  std::string title = model.contains("title") && model["title"].is_string()
-                          ? model["title"].get<std::string>()
-                          : std::string("htpscope report");
-  const std::string escaped_title = EscapeHtmlText(title);
-  const std::string data = JsonForHtmlScript(model);
+// The page titled `title` (raw text) holding the model's JSON `data`
+// (JsonForHtmlScript's text).
+std::string Page(const json& title, const std::string& data) {
+  const std::string escaped_title =
+      EscapeHtmlText(title.is_string() ? title.get<std::string>() : std::string("htpscope report"));
   return FillTemplate(html_assets::kReportHtml, {{"{{TITLE}}", escaped_title},
                                                  {"/*{{CSS}}*/", html_assets::kReportCss},
                                                  {"{{DATA}}", data},
                                                  {"/*{{JS}}*/", html_assets::kReportJs}});
+}
+
+}  // namespace
+
+std::string JsonForHtmlScript(const json& value) {
+  return EscapeJsonForScript(value.dump(-1, ' ', false, json::error_handler_t::replace));
+}
+
+std::string RenderHtmlReport(const json& model) {
+  const bool titled = model.is_object() && model.contains("title");
+  return Page(titled ? model["title"] : json(), JsonForHtmlScript(model));
+}
+
+std::string RenderHtmlReport(const LazyObject& model) {
+  std::string text;
+  WriteLazyJson(
+      model, -1, [&](std::string_view piece) { text.append(piece); },
+      json::error_handler_t::replace);
+  const auto title = model.members.find("title");
+  return Page(title != model.members.end() ? *title : json(), EscapeJsonForScript(text));
 }
 
 std::string RenderDiffHtml(const json& diff_json, const std::string& title) {

@@ -86,7 +86,11 @@ std::vector<CounterPoint> DownsampleCounter(const std::vector<CounterSampleRow>&
 inline constexpr size_t kDefaultMaxSectionItems = 2000;
 
 // The report's data model for one run (sections overview, timeline, tables,
-// units_memory; the others are added by the caller under their keys).
+// units_memory; the others are added by the caller under their keys), its
+// long per-op lists left to be written as the page is rendered: they read
+// `summary` and its run, which must outlive the model.
+LazyObject BuildLazyReportModel(const Summary& summary, const HtmlReportOptions& options = {});
+// The same, built: Materialize(BuildLazyReportModel(summary, options)).
 nlohmann::json BuildReportModel(const Summary& summary, const HtmlReportOptions& options = {});
 
 // JSON text safe inside <script type="application/json">: '<', '>', '&',
@@ -97,6 +101,9 @@ std::string JsonForHtmlScript(const nlohmann::json& value);
 // The complete page for `model` (a BuildReportModel result, optionally with
 // more sections).  The page's <title> is model["title"].
 std::string RenderHtmlReport(const nlohmann::json& model);
+// The same page for a lazy model (BuildLazyReportModel), its lists written
+// straight into the page's text.
+std::string RenderHtmlReport(const LazyObject& model);
 
 // A page holding only a diff section: `diff_json` is the diff's JSON as
 // `htpscope diff --format json` prints it (RunDiffToJson).

@@ -188,6 +188,32 @@ TEST(HtmlReportModel, OpWarmupIsCappedAtTheTableRows) {
   EXPECT_EQ(model["overview"]["op_warmup_total_rows"], 30);
 }
 
+// The report command writes the lazy model straight into the page: the page
+// must be the one the built model gives, lists cut and all.
+TEST(HtmlReportModel, LazyModelRendersTheBuiltModelsPage) {
+  std::string text;
+  for (int e = 1; e <= 3; ++e) {
+    text +=
+        fmt::format("Execute Stat {}:\n    Accelerator (execute) time (cycles): 1000 cycles\n", e);
+    for (int n = 0; n < 30; ++n)
+      text += fmt::format("        op_{}<&>\u2028:OpId_{} (cycles) : {}  cycles\n", n, n + 5,
+                          100 * e + n);
+  }
+  htpscope::Run run = testing_support::RunOfText("profile.txt", text);
+  Summary summary = Summarize(run);
+  for (size_t max_rows : {size_t{4}, kDefaultMaxTableRows}) {
+    SCOPED_TRACE(max_rows);
+    HtmlReportOptions options;
+    options.max_table_rows = max_rows;
+    const std::string page = RenderHtmlReport(BuildLazyReportModel(summary, options));
+    EXPECT_EQ(page, RenderHtmlReport(BuildReportModel(summary, options)));
+    const json data = json::parse(EmbeddedData(page));
+    EXPECT_EQ(data["overview"]["op_warmup"].size(), std::min<size_t>(max_rows, 30));
+    EXPECT_EQ(Count(page, "op_0<&>"), 0u);  // escaped inside the page's JSON
+    EXPECT_EQ(data["overview"]["op_warmup"][0]["name"].get<std::string>().find("<&>\u2028"), 4u);
+  }
+}
+
 TEST(HtmlReportModel, CorpusRunKeepsSummaryFiguresAndEveryCycle) {
   HTPSCOPE_REQUIRE_CORPUS("v8c8_256");
   htpscope::Run run = LoadRun({CorpusRun("v8c8_256")});

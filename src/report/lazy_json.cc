@@ -94,7 +94,7 @@ class RowText final : public JsonRow {
   }
 
   // Appends the row given since the last call, at nesting level `depth`, to
-  // `out`, and forgets it.
+  // `out` (indent < 0: on one line, as dump(-1)), and forgets it.
   void WriteTo(std::string& out, int indent, int depth) {
     if (members_.empty()) {
       out += "{}";
@@ -104,13 +104,22 @@ class RowText final : public JsonRow {
     out += '{';
     for (size_t i = 0; i < order_.size(); ++i) {
       const Member& m = members_[order_[i]];
-      out += i ? ",\n" : "\n";
-      out.append(static_cast<size_t>(indent * (depth + 1)), ' ');
-      out += quoted_keys_[i];
+      if (indent < 0) {
+        if (i) out += ',';
+        out += quoted_keys_[i];
+        out += ':';
+      } else {
+        out += i ? ",\n" : "\n";
+        out.append(static_cast<size_t>(indent * (depth + 1)), ' ');
+        out += quoted_keys_[i];
+        out += ": ";
+      }
       out.append(text_, m.value_begin, m.value_end - m.value_begin);
     }
-    out += '\n';
-    out.append(static_cast<size_t>(indent * depth), ' ');
+    if (indent >= 0) {
+      out += '\n';
+      out.append(static_cast<size_t>(indent * depth), ' ');
+    }
     out += '}';
     Clear();
   }
@@ -145,7 +154,6 @@ class RowText final : public JsonRow {
     for (size_t i = 0; i < order_.size(); ++i) {
       quoted_keys_[i].clear();
       AppendJsonString(Key(members_[order_[i]]), handler_, quoted_keys_[i]);
-      quoted_keys_[i] += ": ";
     }
     last_keys_.resize(members_.size());
     for (size_t i = 0; i < members_.size(); ++i) last_keys_[i].assign(Key(members_[i]));
@@ -180,7 +188,7 @@ class RowText final : public JsonRow {
   std::vector<Member> members_;
   std::vector<std::string> last_keys_;  // the keys of the row order_ was sorted for, as given
   std::vector<uint32_t> order_;
-  std::vector<std::string> quoted_keys_;  // "\"<key>\": " of order_'s members, in key order
+  std::vector<std::string> quoted_keys_;  // "\"<key>\"" of order_'s members, in key order
 };
 
 class LazyWriter {
@@ -193,16 +201,14 @@ class LazyWriter {
     if (refs.empty()) return Put("{}");
     Put("{");
     for (size_t i = 0; i < refs.size(); ++i) {
-      Put(i ? ",\n" : "\n");
-      Indent(depth + 1);
+      Separate(buffer_, i, depth + 1);
       AppendJsonString(*refs[i].key, handler_, buffer_);
-      Put(": ");
+      Put(indent_ < 0 ? ":" : ": ");
       if (refs[i].small) Value(*refs[i].small, depth + 1);
       if (refs[i].array) Array(*refs[i].array, depth + 1);
       if (refs[i].object) Object(*refs[i].object, depth + 1);
     }
-    Put("\n");
-    Indent(depth);
+    Close(buffer_, depth);
     Put("}");
   }
 
@@ -217,16 +223,31 @@ class LazyWriter {
     Put("[");
     if (!array.object_element && array.row) return Rows(array, depth);
     for (size_t i = 0; i < array.size; ++i) {
-      Put(i ? ",\n" : "\n");
-      Indent(depth + 1);
+      Separate(buffer_, i, depth + 1);
       if (array.object_element)
         Object(array.object_element(i), depth + 1);
       else
         Value(array.element(i), depth + 1);
     }
-    Put("\n");
-    Indent(depth);
+    Close(buffer_, depth);
     Put("]");
+  }
+
+  // What precedes element `i` of a container at level `depth` - 1 in `out`:
+  // a comma after the first, then (indent >= 0) a line break and indent.
+  void Separate(std::string& out, size_t i, int depth) const {
+    if (indent_ < 0) {
+      if (i) out += ',';
+      return;
+    }
+    out += i ? ",\n" : "\n";
+    out.append(static_cast<size_t>(indent_ * depth), ' ');
+  }
+  // What precedes the closing bracket of a container at level `depth`.
+  void Close(std::string& out, int depth) const {
+    if (indent_ < 0) return;
+    out += '\n';
+    out.append(static_cast<size_t>(indent_ * depth), ' ');
   }
 
   // An array of rows, "[" written: its rows formatted in blocks, every
@@ -234,14 +255,12 @@ class LazyWriter {
   // read), the text passed on in row order.
   static constexpr size_t kBlockRows = 2048;
   void Rows(const LazyArray& array, int depth) {
-    const size_t indent = static_cast<size_t>(std::max(indent_, 0));
     // Appends rows [begin, end) to `out`.
     auto format = [&](RowText& row, size_t begin, size_t end, std::string& out) {
       for (size_t i = begin; i < end; ++i) {
-        out += i ? ",\n" : "\n";
-        out.append(indent * static_cast<size_t>(depth + 1), ' ');
+        Separate(out, i, depth + 1);
         array.row(i, row);
-        row.WriteTo(out, static_cast<int>(indent), depth + 1);
+        row.WriteTo(out, indent_, depth + 1);
       }
     };
     RowText second_row(handler_);
@@ -265,8 +284,7 @@ class LazyWriter {
         Flush();
       }
     }
-    Put("\n");
-    Indent(depth);
+    Close(buffer_, depth);
     Put("]");
   }
 

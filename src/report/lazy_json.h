@@ -140,8 +140,9 @@ nlohmann::json CapArrays(nlohmann::json value, size_t max_items);
 nlohmann::json Materialize(const LazyObject& doc,
                            size_t max_items = std::numeric_limits<size_t>::max());
 
-// Writes `doc` as nlohmann::json::dump(indent) (indent >= 0) would print the materialized
-// document (keys in order, the same spacing), passing the text to `write` in
+// Writes `doc` as nlohmann::json::dump(indent) would print the materialized
+// document (keys in order, the same spacing; indent < 0: on one line, with
+// no spaces between tokens), passing the text to `write` in
 // pieces of about 1 MB.  Invalid UTF-8 in a string is handled by `handler`
 // as in nlohmann's dump.
 void WriteLazyJson(

@@ -44,7 +44,7 @@ LazyObject SampleDocument(size_t* elements_built) {
 TEST(LazyJson, WrittenTextIsTheMaterializedDump) {
   size_t built = 0;
   LazyObject doc = SampleDocument(&built);
-  for (int indent : {0, 2, 4}) {
+  for (int indent : {-1, 0, 2, 4}) {
     std::string text;
     WriteLazyJson(doc, indent, [&](std::string_view piece) { text.append(piece); });
     EXPECT_EQ(text, Materialize(doc).dump(indent)) << "indent " << indent;
@@ -172,7 +172,7 @@ TEST(LazyJson, RowArraysPrintAsTheirObjectsDump) {
   doc.members = {{"label", "rows"}};
   doc.AddRowArray("rows", 500, SampleRow);
   doc.AddRowArray("no_rows", 0, SampleRow);
-  for (int indent : {0, 2, 3}) {
+  for (int indent : {-1, 0, 2, 3}) {
     std::string text;
     WriteLazyJson(doc, indent, [&](std::string_view piece) { text.append(piece); });
     EXPECT_EQ(text, Materialize(doc).dump(indent)) << "indent " << indent;
@@ -252,7 +252,7 @@ TEST(LazyJson, LongRowArraysFormattedInBlocksPrintAsTheirDump) {
     doc.members = {{"label", "rows"}};
     doc.AddRowArray("rows", rows, SampleRow);
     doc.AddRowArray("after", 3, SampleRow);
-    for (int indent : {0, 2}) {
+    for (int indent : {-1, 0, 2}) {
       std::string text;
       WriteLazyJson(doc, indent, [&](std::string_view piece) { text.append(piece); });
       EXPECT_EQ(text, Materialize(doc).dump(indent)) << rows << " rows, indent " << indent;
