@@ -198,10 +198,9 @@ constexpr size_t kMaxReservedParams = 64;
 
 // A node's object (`nv`) under key `id_text` of graph.nodes, keeping the
 // scalar_params `kept` keeps; its texts are pooled in `texts`.  Room for
-// `*params_hint` scalar_params (at most
-// kMaxReservedParams) is made up front (a graph's nodes mostly have as many
-// as the node before: one allocation instead of one per doubling), and
-// *params_hint becomes this node's count.
+// `*params_hint` scalar_params (at most kMaxReservedParams) is made up front
+// (a graph's nodes mostly have as many as the node before: one allocation
+// instead of one per doubling), and *params_hint becomes this node's count.
 HtpNode ReadNode(JsonReader& reader, std::string_view id_text, value nv,
                  const std::shared_ptr<ParamTexts>& texts, size_t* params_hint,
                  const KeptParams& kept) {

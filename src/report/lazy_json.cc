@@ -52,6 +52,25 @@ void AppendJsonString(std::string_view text, json::error_handler_t handler, std:
   out += '"';
 }
 
+// What precedes element `i` of a container whose elements sit at nesting
+// level `depth`: a comma after the first, then (indent >= 0; < 0 prints on
+// one line, as dump(-1)) a line break and the indent.
+void SeparateElement(std::string& out, size_t i, int indent, int depth) {
+  if (indent < 0) {
+    if (i) out += ',';
+    return;
+  }
+  out += i ? ",\n" : "\n";
+  out.append(static_cast<size_t>(indent * depth), ' ');
+}
+
+// What precedes the closing bracket of a container at nesting level `depth`.
+void CloseContainer(std::string& out, int indent, int depth) {
+  if (indent < 0) return;
+  out += '\n';
+  out.append(static_cast<size_t>(indent * depth), ' ');
+}
+
 // Builds a row as an nlohmann::json object.
 class RowBuilder final : public JsonRow {
  public:
@@ -100,26 +119,16 @@ class RowText final : public JsonRow {
       out += "{}";
       return Clear();
     }
-    if (!SameKeysAsLastRow()) SortKeys();
+    const bool compact = indent < 0;
+    if (!SameKeysAsLastRow() || compact != compact_) SortKeys(compact);
     out += '{';
     for (size_t i = 0; i < order_.size(); ++i) {
       const Member& m = members_[order_[i]];
-      if (indent < 0) {
-        if (i) out += ',';
-        out += quoted_keys_[i];
-        out += ':';
-      } else {
-        out += i ? ",\n" : "\n";
-        out.append(static_cast<size_t>(indent * (depth + 1)), ' ');
-        out += quoted_keys_[i];
-        out += ": ";
-      }
+      SeparateElement(out, i, indent, depth + 1);
+      out += quoted_keys_[i];
       out.append(text_, m.value_begin, m.value_end - m.value_begin);
     }
-    if (indent >= 0) {
-      out += '\n';
-      out.append(static_cast<size_t>(indent * depth), ' ');
-    }
+    CloseContainer(out, indent, depth);
     out += '}';
     Clear();
   }
@@ -137,7 +146,8 @@ class RowText final : public JsonRow {
     return true;
   }
   // order_: indices of members_ in key order; throws on a key given twice.
-  void SortKeys() {
+  // The keys are quoted for a `compact` row or an indented one.
+  void SortKeys(bool compact) {
     last_keys_.clear();  // matches no row until this one's order is whole
     order_.resize(members_.size());
     for (size_t i = 0; i < order_.size(); ++i) order_[i] = static_cast<uint32_t>(i);
@@ -154,7 +164,9 @@ class RowText final : public JsonRow {
     for (size_t i = 0; i < order_.size(); ++i) {
       quoted_keys_[i].clear();
       AppendJsonString(Key(members_[order_[i]]), handler_, quoted_keys_[i]);
+      quoted_keys_[i] += compact ? ":" : ": ";
     }
+    compact_ = compact;
     last_keys_.resize(members_.size());
     for (size_t i = 0; i < members_.size(); ++i) last_keys_[i].assign(Key(members_[i]));
   }
@@ -188,7 +200,9 @@ class RowText final : public JsonRow {
   std::vector<Member> members_;
   std::vector<std::string> last_keys_;  // the keys of the row order_ was sorted for, as given
   std::vector<uint32_t> order_;
-  std::vector<std::string> quoted_keys_;  // "\"<key>\"" of order_'s members, in key order
+  // "\"<key>\": " (compact_: "\"<key>\":") of order_'s members, in key order.
+  std::vector<std::string> quoted_keys_;
+  bool compact_ = false;
 };
 
 class LazyWriter {
@@ -201,14 +215,14 @@ class LazyWriter {
     if (refs.empty()) return Put("{}");
     Put("{");
     for (size_t i = 0; i < refs.size(); ++i) {
-      Separate(buffer_, i, depth + 1);
+      SeparateElement(buffer_, i, indent_, depth + 1);
       AppendJsonString(*refs[i].key, handler_, buffer_);
       Put(indent_ < 0 ? ":" : ": ");
       if (refs[i].small) Value(*refs[i].small, depth + 1);
       if (refs[i].array) Array(*refs[i].array, depth + 1);
       if (refs[i].object) Object(*refs[i].object, depth + 1);
     }
-    Close(buffer_, depth);
+    CloseContainer(buffer_, indent_, depth);
     Put("}");
   }
 
@@ -223,31 +237,14 @@ class LazyWriter {
     Put("[");
     if (!array.object_element && array.row) return Rows(array, depth);
     for (size_t i = 0; i < array.size; ++i) {
-      Separate(buffer_, i, depth + 1);
+      SeparateElement(buffer_, i, indent_, depth + 1);
       if (array.object_element)
         Object(array.object_element(i), depth + 1);
       else
         Value(array.element(i), depth + 1);
     }
-    Close(buffer_, depth);
+    CloseContainer(buffer_, indent_, depth);
     Put("]");
-  }
-
-  // What precedes element `i` of a container at level `depth` - 1 in `out`:
-  // a comma after the first, then (indent >= 0) a line break and indent.
-  void Separate(std::string& out, size_t i, int depth) const {
-    if (indent_ < 0) {
-      if (i) out += ',';
-      return;
-    }
-    out += i ? ",\n" : "\n";
-    out.append(static_cast<size_t>(indent_ * depth), ' ');
-  }
-  // What precedes the closing bracket of a container at level `depth`.
-  void Close(std::string& out, int depth) const {
-    if (indent_ < 0) return;
-    out += '\n';
-    out.append(static_cast<size_t>(indent_ * depth), ' ');
   }
 
   // An array of rows, "[" written: its rows formatted in blocks, every
@@ -258,7 +255,7 @@ class LazyWriter {
     // Appends rows [begin, end) to `out`.
     auto format = [&](RowText& row, size_t begin, size_t end, std::string& out) {
       for (size_t i = begin; i < end; ++i) {
-        Separate(out, i, depth + 1);
+        SeparateElement(out, i, indent_, depth + 1);
         array.row(i, row);
         row.WriteTo(out, indent_, depth + 1);
       }
@@ -284,7 +281,7 @@ class LazyWriter {
         Flush();
       }
     }
-    Close(buffer_, depth);
+    CloseContainer(buffer_, indent_, depth);
     Put("]");
   }
 
