@@ -170,15 +170,22 @@ TEST(HtmlReportTimeline, CounterKeepsItsPeakPerPixel) {
   EXPECT_EQ(points.back().last_value, (9999 * 37) % 1000);
 }
 
-TEST(HtmlReportModel, OpWarmupIsCappedAtTheTableRows) {
+// Profile text of three executions of 30 nodes op_<n><suffix>:OpId_<n + 5>,
+// node n of execution e taking 100 e + n cycles.
+std::string ThirtyNodesThreeTimes(std::string_view suffix = "") {
   std::string text;
   for (int e = 1; e <= 3; ++e) {
     text +=
         fmt::format("Execute Stat {}:\n    Accelerator (execute) time (cycles): 1000 cycles\n", e);
     for (int n = 0; n < 30; ++n)
-      text += fmt::format("        op_{}:OpId_{} (cycles) : {}  cycles\n", n, n + 5, 100 * e + n);
+      text += fmt::format("        op_{}{}:OpId_{} (cycles) : {}  cycles\n", n, suffix, n + 5,
+                          100 * e + n);
   }
-  htpscope::Run run = testing_support::RunOfText("profile.txt", text);
+  return text;
+}
+
+TEST(HtmlReportModel, OpWarmupIsCappedAtTheTableRows) {
+  htpscope::Run run = testing_support::RunOfText("profile.txt", ThirtyNodesThreeTimes());
   Summary summary = Summarize(run);
   ASSERT_EQ(summary.op_warmup.size(), 30u);
   HtmlReportOptions options;
@@ -191,15 +198,7 @@ TEST(HtmlReportModel, OpWarmupIsCappedAtTheTableRows) {
 // The report command writes the lazy model straight into the page: the page
 // must be the one the built model gives, lists cut and all.
 TEST(HtmlReportModel, LazyModelRendersTheBuiltModelsPage) {
-  std::string text;
-  for (int e = 1; e <= 3; ++e) {
-    text +=
-        fmt::format("Execute Stat {}:\n    Accelerator (execute) time (cycles): 1000 cycles\n", e);
-    for (int n = 0; n < 30; ++n)
-      text += fmt::format("        op_{}<&>\u2028:OpId_{} (cycles) : {}  cycles\n", n, n + 5,
-                          100 * e + n);
-  }
-  htpscope::Run run = testing_support::RunOfText("profile.txt", text);
+  htpscope::Run run = testing_support::RunOfText("profile.txt", ThirtyNodesThreeTimes("<&>\u2028"));
   Summary summary = Summarize(run);
   for (size_t max_rows : {size_t{4}, kDefaultMaxTableRows}) {
     SCOPED_TRACE(max_rows);
