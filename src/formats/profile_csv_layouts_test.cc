@@ -17,6 +17,7 @@
 namespace htpscope {
 namespace {
 
+using testing_support::Lint;
 using testing_support::NodeSum;
 using testing_support::ProfileTestdata;
 using testing_support::Value;
@@ -147,34 +148,31 @@ TEST_F(Qairt247Csv, LintingEntriesOfEachOp) {
   EXPECT_EQ(input.label, "Input OpId_2");
   EXPECT_EQ(input.cycles, 1000000);
   EXPECT_TRUE(input.has_lint());
-  EXPECT_TRUE(input.lint.ValueOrEmpty().resources.empty());  // Time ""
-  EXPECT_EQ(input.lint.ValueOrEmpty().overlap_cycles, 0);
+  EXPECT_TRUE(Lint(input).resources.empty());  // Time ""
+  EXPECT_EQ(Lint(input).overlap_cycles, 0);
 
   const ProfileNode& norm = Node(prefill, "blocks.0.norm:OpId_31");
   EXPECT_EQ(norm.qnn_op_name, "blocks.0.norm");
   EXPECT_EQ(norm.op_id, 31u);
   EXPECT_EQ(norm.cycles, 5000000);
-  EXPECT_EQ(norm.lint.ValueOrEmpty().wait_cycles, 20000);
-  EXPECT_EQ(norm.lint.ValueOrEmpty().overlap_cycles, 4000000);
-  EXPECT_EQ(norm.lint.ValueOrEmpty().overlap_wait_cycles, 15000);
+  EXPECT_EQ(Lint(norm).wait_cycles, 20000);
+  EXPECT_EQ(Lint(norm).overlap_cycles, 4000000);
+  EXPECT_EQ(Lint(norm).overlap_wait_cycles, 15000);
   // The names are written with a trailing space; the reader trims it.
-  EXPECT_EQ(norm.lint.ValueOrEmpty().overlap_ops,
-            (std::vector<std::string>{"blocks.0.attn.q_proj:OpId_40"}));
-  EXPECT_EQ(norm.lint.ValueOrEmpty().overlap_wait_ops,
+  EXPECT_EQ(Lint(norm).overlap_ops, (std::vector<std::string>{"blocks.0.attn.q_proj:OpId_40"}));
+  EXPECT_EQ(Lint(norm).overlap_wait_ops,
             (std::vector<std::string>{"blocks.0.attn.k_proj:OpId_41"}));
-  EXPECT_EQ(norm.lint.ValueOrEmpty().resources,
-            (std::vector<std::string>{"HVX", "DMA"}));  // "HVX, DMA"
+  EXPECT_EQ(Lint(norm).resources, (std::vector<std::string>{"HVX", "DMA"}));  // "HVX, DMA"
 
   const ProfileNode& q_proj = Node(prefill, "blocks.0.attn.q_proj:OpId_40");
   EXPECT_EQ(q_proj.cycles, 12000000);
-  EXPECT_EQ(q_proj.lint.ValueOrEmpty().wait_cycles, 100000);
-  EXPECT_EQ(q_proj.lint.ValueOrEmpty().overlap_cycles, 3000000);
-  EXPECT_EQ(q_proj.lint.ValueOrEmpty().overlap_ops,
+  EXPECT_EQ(Lint(q_proj).wait_cycles, 100000);
+  EXPECT_EQ(Lint(q_proj).overlap_cycles, 3000000);
+  EXPECT_EQ(Lint(q_proj).overlap_ops,
             (std::vector<std::string>{"blocks.0.norm:OpId_31", "blocks.0.attn.k_proj:OpId_41"}));
-  EXPECT_TRUE(q_proj.lint.ValueOrEmpty().overlap_wait_ops.empty());
-  EXPECT_EQ(q_proj.lint.ValueOrEmpty().resources, (std::vector<std::string>{"HMX", "HVX", "DMA"}));
-  EXPECT_EQ(Node(prefill, "Output OpId_3").lint.ValueOrEmpty().resources,
-            (std::vector<std::string>{"DMA"}));
+  EXPECT_TRUE(Lint(q_proj).overlap_wait_ops.empty());
+  EXPECT_EQ(Lint(q_proj).resources, (std::vector<std::string>{"HMX", "HVX", "DMA"}));
+  EXPECT_EQ(Lint(Node(prefill, "Output OpId_3")).resources, (std::vector<std::string>{"DMA"}));
 
   // The warm prefill and the decode executions keep their own figures.
   EXPECT_EQ(Node(r_.raw[3], "blocks.0.attn.q_proj:OpId_40").cycles, 9000000);
@@ -182,10 +180,10 @@ TEST_F(Qairt247Csv, LintingEntriesOfEachOp) {
   ASSERT_EQ(decode.nodes.size(), 3u);
   const ProfileNode& dq = Node(decode, "blocks.0.attn.q_proj:OpId_40");
   EXPECT_EQ(dq.cycles, 2500000);
-  EXPECT_EQ(dq.lint.ValueOrEmpty().wait_cycles, 30000);
-  EXPECT_EQ(dq.lint.ValueOrEmpty().overlap_cycles, 1000000);
-  EXPECT_EQ(dq.lint.ValueOrEmpty().overlap_ops, (std::vector<std::string>{"Output OpId_3"}));
-  EXPECT_EQ(dq.lint.ValueOrEmpty().resources, (std::vector<std::string>{"HMX", "DMA"}));
+  EXPECT_EQ(Lint(dq).wait_cycles, 30000);
+  EXPECT_EQ(Lint(dq).overlap_cycles, 1000000);
+  EXPECT_EQ(Lint(dq).overlap_ops, (std::vector<std::string>{"Output OpId_3"}));
+  EXPECT_EQ(Lint(dq).resources, (std::vector<std::string>{"HMX", "DMA"}));
 }
 
 TEST_F(Qairt247Csv, HeapReadsItAsAProfileWithoutCheckpoints) {

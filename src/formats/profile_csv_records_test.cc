@@ -17,6 +17,7 @@ namespace htpscope {
 namespace {
 
 using testing_support::Contains;
+using testing_support::Lint;
 
 constexpr char kPath[] = "profile.csv";
 // The QAIRT 2.47 preamble and header.
@@ -130,12 +131,11 @@ TEST(ProfileCsvQairt, BomPreambleSpacedHeader) {
   ASSERT_EQ(b.nodes.size(), 1u);
   const ProfileNode& n = b.nodes[0];
   EXPECT_EQ(n.cycles, 5000);
-  EXPECT_EQ(n.lint.ValueOrEmpty().wait_cycles, 20);
-  EXPECT_EQ(n.lint.ValueOrEmpty().overlap_cycles, 4000);
-  EXPECT_EQ(n.lint.ValueOrEmpty().overlap_wait_cycles, 15);
-  EXPECT_EQ(n.lint.ValueOrEmpty().overlap_ops,
-            (std::vector<std::string>{"blocks.0.attn.q_proj:OpId_40"}));
-  EXPECT_EQ(n.lint.ValueOrEmpty().resources, (std::vector<std::string>{"HVX", "DMA"}));
+  EXPECT_EQ(Lint(n).wait_cycles, 20);
+  EXPECT_EQ(Lint(n).overlap_cycles, 4000);
+  EXPECT_EQ(Lint(n).overlap_wait_cycles, 15);
+  EXPECT_EQ(Lint(n).overlap_ops, (std::vector<std::string>{"blocks.0.attn.q_proj:OpId_40"}));
+  EXPECT_EQ(Lint(n).resources, (std::vector<std::string>{"HVX", "DMA"}));
 }
 
 TEST(ProfileCsvQairt, SpacesAfterCommasAndQuotedIdentifiers) {
@@ -153,7 +153,7 @@ TEST(ProfileCsvQairt, SpacesAfterCommasAndQuotedIdentifiers) {
   const ProfileBlock& b = r.raw[0];
   ASSERT_EQ(b.nodes.size(), 1u);
   EXPECT_EQ(b.nodes[0].label, "concat_a,b:OpId_7");
-  EXPECT_EQ(b.nodes[0].lint.ValueOrEmpty().resources, (std::vector<std::string>{"HVX", "HMX"}));
+  EXPECT_EQ(Lint(b.nodes[0]).resources, (std::vector<std::string>{"HVX", "HMX"}));
   ASSERT_EQ(b.metrics.size(), 4u);
   EXPECT_EQ(b.metrics[1].name, "a \"quoted\" name");
   EXPECT_EQ(b.metrics[2].name, "two\nlines");
@@ -210,9 +210,9 @@ TEST(ProfileCsvQairt, GraphRowsAnyDepthAndOddities) {
   EXPECT_EQ(r.raw[2].timestamp_us, 7u);
   const ProfileBlock& b = r.raw[1];
   ASSERT_EQ(b.nodes.size(), 1u);
-  EXPECT_EQ(b.nodes[0].lint.ValueOrEmpty().wait_cycles, 0);
-  EXPECT_EQ(b.nodes[0].lint.ValueOrEmpty().overlap_cycles, 7);
-  EXPECT_EQ(b.nodes[0].lint.ValueOrEmpty().overlap_ops, (std::vector<std::string>{"b:OpId_2"}));
+  EXPECT_EQ(Lint(b.nodes[0]).wait_cycles, 0);
+  EXPECT_EQ(Lint(b.nodes[0]).overlap_cycles, 7);
+  EXPECT_EQ(Lint(b.nodes[0]).overlap_ops, (std::vector<std::string>{"b:OpId_2"}));
   ASSERT_NE(b.Find("Graph x: not a graph"), nullptr);
   EXPECT_EQ(b.Find("Graph x: not a graph")->source, "NetRun");
   ASSERT_EQ(r.warnings.size(), 4u);

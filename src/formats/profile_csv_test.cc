@@ -18,6 +18,7 @@ namespace htpscope {
 namespace {
 
 using testing_support::Contains;
+using testing_support::Lint;
 using testing_support::NodeSum;
 using testing_support::Value;
 
@@ -261,9 +262,9 @@ TEST(ProfileCsv, NetRunSourceAndLintingSubEvents) {
   ASSERT_EQ(b.nodes.size(), 1u);
   EXPECT_TRUE(b.nodes[0].has_lint());
   EXPECT_EQ(b.nodes[0].cycles, 300000);
-  EXPECT_EQ(b.nodes[0].lint.ValueOrEmpty().wait_cycles, 40);
-  EXPECT_EQ(b.nodes[0].lint.ValueOrEmpty().overlap_cycles, 150000);
-  EXPECT_EQ(b.nodes[0].lint.ValueOrEmpty().overlap_wait_cycles, 40);
+  EXPECT_EQ(Lint(b.nodes[0]).wait_cycles, 40);
+  EXPECT_EQ(Lint(b.nodes[0]).overlap_cycles, 150000);
+  EXPECT_EQ(Lint(b.nodes[0]).overlap_wait_cycles, 40);
   ASSERT_EQ(r.warnings.size(), 1u);
   EXPECT_TRUE(Contains(r.warnings[0], "line 8:")) << r.warnings[0];
   EXPECT_TRUE(Contains(r.warnings[0], "Something else")) << r.warnings[0];

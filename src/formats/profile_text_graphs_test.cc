@@ -20,6 +20,7 @@ namespace htpscope {
 namespace {
 
 using testing_support::Contains;
+using testing_support::Lint;
 using testing_support::NodeSum;
 using testing_support::ProfileTestdata;
 using testing_support::Value;
@@ -199,17 +200,16 @@ TEST(ProfileTextGraphs, RawDumpGraphLinesAndLinting) {
   const ProfileBlock& b = r.raw[0];
   ASSERT_EQ(b.nodes.size(), 2u);
   const ProfileNode& norm = b.nodes[0];
-  EXPECT_EQ(norm.lint.ValueOrEmpty().wait_cycles, 20);
-  EXPECT_EQ(norm.lint.ValueOrEmpty().overlap_cycles, 4000);
-  EXPECT_EQ(norm.lint.ValueOrEmpty().overlap_wait_cycles, 15);
-  EXPECT_EQ(norm.lint.ValueOrEmpty().overlap_ops,
-            (std::vector<std::string>{"blocks.0.attn.q_proj:OpId_40"}));
-  EXPECT_EQ(norm.lint.ValueOrEmpty().overlap_wait_ops,
+  EXPECT_EQ(Lint(norm).wait_cycles, 20);
+  EXPECT_EQ(Lint(norm).overlap_cycles, 4000);
+  EXPECT_EQ(Lint(norm).overlap_wait_cycles, 15);
+  EXPECT_EQ(Lint(norm).overlap_ops, (std::vector<std::string>{"blocks.0.attn.q_proj:OpId_40"}));
+  EXPECT_EQ(Lint(norm).overlap_wait_ops,
             (std::vector<std::string>{"blocks.0.attn.k_proj:OpId_41"}));
-  EXPECT_EQ(norm.lint.ValueOrEmpty().resources, (std::vector<std::string>{"HVX", "DMA"}));
+  EXPECT_EQ(Lint(norm).resources, (std::vector<std::string>{"HVX", "DMA"}));
   EXPECT_TRUE(b.nodes[1].has_lint());
-  EXPECT_TRUE(b.nodes[1].lint.ValueOrEmpty().resources.empty());
-  EXPECT_EQ(NodeSum(b) + *norm.lint.ValueOrEmpty().wait_cycles,
+  EXPECT_TRUE(Lint(b.nodes[1]).resources.empty());
+  EXPECT_EQ(NodeSum(b) + *Lint(norm).wait_cycles,
             Value(b, "Accelerator (critical path execute) time (cycles)"));
 }
 

@@ -23,6 +23,7 @@ namespace {
 using testing_support::Contains;
 using testing_support::FindNode;
 using testing_support::kLintingLayoutExample;
+using testing_support::Lint;
 using testing_support::NodeSum;
 using testing_support::Value;
 
@@ -341,12 +342,12 @@ TEST(ProfileText, LintingLayout) {
   EXPECT_EQ(input.label, "Input OpId_2");
   EXPECT_EQ(input.cycles, 0);
   EXPECT_TRUE(input.has_lint());
-  EXPECT_EQ(input.lint.ValueOrEmpty().wait_cycles, 0);
-  EXPECT_EQ(input.lint.ValueOrEmpty().overlap_cycles, 0);
-  EXPECT_EQ(input.lint.ValueOrEmpty().overlap_wait_cycles, 0);
-  EXPECT_TRUE(input.lint.ValueOrEmpty().overlap_ops.empty());
-  EXPECT_TRUE(input.lint.ValueOrEmpty().overlap_wait_ops.empty());
-  EXPECT_TRUE(input.lint.ValueOrEmpty().resources.empty());
+  EXPECT_EQ(Lint(input).wait_cycles, 0);
+  EXPECT_EQ(Lint(input).overlap_cycles, 0);
+  EXPECT_EQ(Lint(input).overlap_wait_cycles, 0);
+  EXPECT_TRUE(Lint(input).overlap_ops.empty());
+  EXPECT_TRUE(Lint(input).overlap_wait_ops.empty());
+  EXPECT_TRUE(Lint(input).resources.empty());
 
   const ProfileNode& conv = b.nodes[1];
   EXPECT_EQ(conv.label, "net_conv1_Conv2D:OpId_20");
@@ -354,35 +355,33 @@ TEST(ProfileText, LintingLayout) {
   EXPECT_EQ(conv.op_id, 20u);
   EXPECT_EQ(conv.cycles, 300000);
   EXPECT_TRUE(conv.has_lint());
-  EXPECT_EQ(conv.lint.ValueOrEmpty().wait_cycles, 40);
-  EXPECT_EQ(conv.lint.ValueOrEmpty().overlap_cycles, 150000);
-  EXPECT_EQ(conv.lint.ValueOrEmpty().overlap_ops,
+  EXPECT_EQ(Lint(conv).wait_cycles, 40);
+  EXPECT_EQ(Lint(conv).overlap_cycles, 150000);
+  EXPECT_EQ(Lint(conv).overlap_ops,
             (std::vector<std::string>{"net_mul_mul:OpId_30", "Output OpId_3"}));
-  EXPECT_EQ(conv.lint.ValueOrEmpty().overlap_wait_cycles, 40);
-  EXPECT_EQ(conv.lint.ValueOrEmpty().overlap_wait_ops,
-            (std::vector<std::string>{"net_conv1_Conv2D:OpId_20"}));
-  EXPECT_EQ(conv.lint.ValueOrEmpty().resources, (std::vector<std::string>{"HVX", "HMX", "DMA"}));
+  EXPECT_EQ(Lint(conv).overlap_wait_cycles, 40);
+  EXPECT_EQ(Lint(conv).overlap_wait_ops, (std::vector<std::string>{"net_conv1_Conv2D:OpId_20"}));
+  EXPECT_EQ(Lint(conv).resources, (std::vector<std::string>{"HVX", "HMX", "DMA"}));
 
   const ProfileNode& mul = b.nodes[2];
   EXPECT_EQ(mul.label, "net_mul_mul:OpId_30");
   EXPECT_EQ(mul.cycles, 600000);
-  EXPECT_EQ(mul.lint.ValueOrEmpty().wait_cycles, 0);
-  EXPECT_EQ(mul.lint.ValueOrEmpty().overlap_cycles, 60000);
-  EXPECT_EQ(mul.lint.ValueOrEmpty().overlap_ops,
-            (std::vector<std::string>{"net_conv1_Conv2D:OpId_20"}));
-  EXPECT_EQ(mul.lint.ValueOrEmpty().overlap_wait_cycles, 0);
-  EXPECT_TRUE(mul.lint.ValueOrEmpty().overlap_wait_ops.empty());
-  EXPECT_EQ(mul.lint.ValueOrEmpty().resources, (std::vector<std::string>{"HVX"}));
+  EXPECT_EQ(Lint(mul).wait_cycles, 0);
+  EXPECT_EQ(Lint(mul).overlap_cycles, 60000);
+  EXPECT_EQ(Lint(mul).overlap_ops, (std::vector<std::string>{"net_conv1_Conv2D:OpId_20"}));
+  EXPECT_EQ(Lint(mul).overlap_wait_cycles, 0);
+  EXPECT_TRUE(Lint(mul).overlap_wait_ops.empty());
+  EXPECT_EQ(Lint(mul).resources, (std::vector<std::string>{"HVX"}));
 
   const ProfileNode& output = b.nodes[3];
   EXPECT_EQ(output.label, "Output OpId_3");
   EXPECT_EQ(output.op_id, 3u);
   EXPECT_EQ(output.cycles, 99960);
-  EXPECT_EQ(output.lint.ValueOrEmpty().wait_cycles, 0);
-  EXPECT_EQ(output.lint.ValueOrEmpty().overlap_cycles, 5000);
-  EXPECT_TRUE(output.lint.ValueOrEmpty().overlap_ops.empty());
-  EXPECT_EQ(output.lint.ValueOrEmpty().overlap_wait_cycles, 0);
-  EXPECT_EQ(output.lint.ValueOrEmpty().resources, (std::vector<std::string>{"HVX"}));
+  EXPECT_EQ(Lint(output).wait_cycles, 0);
+  EXPECT_EQ(Lint(output).overlap_cycles, 5000);
+  EXPECT_TRUE(Lint(output).overlap_ops.empty());
+  EXPECT_EQ(Lint(output).overlap_wait_cycles, 0);
+  EXPECT_EQ(Lint(output).resources, (std::vector<std::string>{"HVX"}));
 }
 
 // formats.md §5.2, SNPE diagview flavour (plus a second layer with empty Resources).
@@ -428,21 +427,21 @@ Layer Times:
   EXPECT_EQ(conv.cycles, 147075);
   EXPECT_EQ(conv.resource_tag, "DSP");
   EXPECT_TRUE(conv.has_lint());
-  EXPECT_EQ(conv.lint.ValueOrEmpty().wait_cycles, 32);
-  EXPECT_EQ(conv.lint.ValueOrEmpty().overlap_cycles, 85292);
-  EXPECT_EQ(conv.lint.ValueOrEmpty().overlap_ops,
+  EXPECT_EQ(Lint(conv).wait_cycles, 32);
+  EXPECT_EQ(Lint(conv).overlap_cycles, 85292);
+  EXPECT_EQ(Lint(conv).overlap_ops,
             (std::vector<std::string>{"model_sub_sub:OpId_57", "Output OpId_3"}));
-  EXPECT_EQ(conv.lint.ValueOrEmpty().overlap_wait_cycles, 32);
-  EXPECT_EQ(conv.lint.ValueOrEmpty().overlap_wait_ops,
+  EXPECT_EQ(Lint(conv).overlap_wait_cycles, 32);
+  EXPECT_EQ(Lint(conv).overlap_wait_ops,
             (std::vector<std::string>{"model_convStart_Conv2D:OpId_21"}));
-  EXPECT_EQ(conv.lint.ValueOrEmpty().resources, (std::vector<std::string>{"HVX", "HMX", "DMA"}));
+  EXPECT_EQ(Lint(conv).resources, (std::vector<std::string>{"HVX", "HMX", "DMA"}));
   const ProfileNode& sub = layers.nodes[1];
   EXPECT_EQ(sub.op_id, 57u);
   EXPECT_EQ(sub.cycles, 5120);
-  EXPECT_EQ(sub.lint.ValueOrEmpty().wait_cycles, 7);
-  EXPECT_FALSE(sub.lint.ValueOrEmpty().overlap_cycles.has_value());
+  EXPECT_EQ(Lint(sub).wait_cycles, 7);
+  EXPECT_FALSE(Lint(sub).overlap_cycles.has_value());
   EXPECT_TRUE(sub.has_lint());
-  EXPECT_TRUE(sub.lint.ValueOrEmpty().resources.empty());
+  EXPECT_TRUE(Lint(sub).resources.empty());
 }
 
 TEST(ProfileText, TwoGraphsStayApart) {
@@ -590,7 +589,7 @@ Accelerator (critical path execute) time (cycles) : 25  cycles
   EXPECT_EQ(b.nodes_parent, "Accelerator (critical path execute) time (cycles)");
   ASSERT_EQ(b.nodes.size(), 1u);
   EXPECT_EQ(b.nodes[0].cycles, 25);
-  EXPECT_EQ(b.nodes[0].lint.ValueOrEmpty().wait_cycles, 3);
+  EXPECT_EQ(Lint(b.nodes[0]).wait_cycles, 3);
   EXPECT_EQ(r.warnings.size(), 1u);
 }
 

@@ -22,16 +22,18 @@ inline double Value(const ProfileBlock& block, std::string_view name) {
   return m ? m->value : -1;
 }
 
+// The node's linting entries (each absent when it has none).
+inline const ProfileNodeLint& Lint(const ProfileNode& node) { return node.lint.ValueOrEmpty(); }
+
 // Σ of the block's per-node cycles and of their Wait (Scheduler) cycles.
 inline int64_t NodeSum(const ProfileBlock& block) {
   return std::accumulate(block.nodes.begin(), block.nodes.end(), int64_t{0},
                          [](int64_t sum, const ProfileNode& n) { return sum + n.cycles; });
 }
 inline int64_t WaitSum(const ProfileBlock& block) {
-  return std::accumulate(block.nodes.begin(), block.nodes.end(), int64_t{0},
-                         [](int64_t sum, const ProfileNode& n) {
-                           return sum + n.lint.ValueOrEmpty().wait_cycles.value_or(0);
-                         });
+  return std::accumulate(
+      block.nodes.begin(), block.nodes.end(), int64_t{0},
+      [](int64_t sum, const ProfileNode& n) { return sum + Lint(n).wait_cycles.value_or(0); });
 }
 
 inline const ProfileNode* FindNode(const ProfileBlock& block, std::string_view label) {
