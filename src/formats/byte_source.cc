@@ -387,10 +387,30 @@ std::unique_ptr<MappedFile> MappedFile::Open(const std::string& path) {
 MappedFile::~MappedFile() { ::munmap(data_, mapped_bytes_); }
 
 void MappedFile::Release(size_t begin, size_t end) const {
+  std::lock_guard lock(release_mutex_);
+  pending_.emplace_back(begin, std::min(end, mapped_bytes_));
+  pending_bytes_ += end - begin;
+  if (pending_bytes_ < kReleaseBatchBytes) return;
+  // Ranges that touch or overlap (chunks share their cut byte) are dropped
+  // as one: the pages they share are done with too.
+  std::sort(pending_.begin(), pending_.end());
   const auto page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
-  const size_t first = (begin + page - 1) / page * page;
-  const size_t last = std::min(end, mapped_bytes_) / page * page;
-  if (first < last) ::madvise(data_ + first, last - first, MADV_DONTNEED);
+  auto drop = [&](size_t from, size_t to) {
+    const size_t first = (from + page - 1) / page * page;
+    const size_t last = to / page * page;
+    if (first < last) ::madvise(data_ + first, last - first, MADV_DONTNEED);
+  };
+  auto [from, to] = pending_.front();
+  for (const auto& [b, e] : pending_) {
+    if (b > to) {
+      drop(from, to);
+      from = b;
+    }
+    to = std::max(to, e);
+  }
+  drop(from, to);
+  pending_.clear();
+  pending_bytes_ = 0;
 }
 
 LoadedFile ReadWholeFile(const std::string& path) {

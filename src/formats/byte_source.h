@@ -22,8 +22,10 @@
 #include <cstdint>
 #include <exception>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace htpscope {
@@ -107,9 +109,14 @@ class MappedFile {
   size_t size() const { return size_; }  // bytes of the file
   // Bytes readable from data(): the size rounded up to whole pages.
   size_t mapped_bytes() const { return mapped_bytes_; }
-  // Drops the whole pages inside [begin, end) from memory: they read as the
-  // file again if touched, and lose any in-place patch.
+  // Says the caller is done with [begin, end): its whole pages are dropped
+  // from memory (they read as the file again if touched, and lose any
+  // in-place patch), together with those of other done ranges that join
+  // it, once kReleaseBatchBytes are pending.  Thread-safe.
   void Release(size_t begin, size_t end) const;
+  // Each drop is a system call and a TLB flush on every core the process
+  // runs on: per 0.5 MB chunk they were 5 % of a run directory's load.
+  static constexpr size_t kReleaseBatchBytes = 8 << 20;
 
  private:
   MappedFile(char* data, size_t size, size_t mapped_bytes)
@@ -117,6 +124,10 @@ class MappedFile {
   char* data_;
   size_t size_;
   size_t mapped_bytes_;
+  // Done ranges not yet dropped, and their bytes.
+  mutable std::mutex release_mutex_;
+  mutable std::vector<std::pair<size_t, size_t>> pending_;
+  mutable size_t pending_bytes_ = 0;
 };
 
 // Returns up to `max_bytes` decompressed bytes from the start of `path`, for

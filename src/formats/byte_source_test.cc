@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include <fstream>
@@ -231,6 +232,32 @@ TEST(ByteSource, ByteOrderMarkBeforeJsonReadsAsSpaces) {
   }
   EXPECT_EQ(SkipByteOrderMark(bom + "x"), "x");
   EXPECT_EQ(SkipByteOrderMark("x"), "x");
+}
+
+// Done ranges are dropped together once a batch is pending: a patched byte
+// reads as the file again only then, the page two done ranges share
+// included; a page shared with a range still in use keeps its patch.
+TEST(MappedFile, ReleasedRangesAreDroppedTogetherOnceABatchIsPending) {
+  std::string dir = testing_support::TempDir("mapped_release");
+  const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+  const size_t size = MappedFile::kReleaseBatchBytes + 8 * page;
+  std::string text(size, 'f');
+  auto mapped = MappedFile::Open(WriteBytes(dir + "/file.json", text));
+  ASSERT_TRUE(mapped);
+  char* data = mapped->data();
+  const size_t shared = 3 * page + 100;         // the cut between the first two ranges
+  const size_t in_use = size - 2 * page + 100;  // the cut before the range still parsed
+  for (size_t at : {size_t{10}, shared, 5 * page, in_use}) data[at] = 'p';
+  mapped->Release(50, shared + 1);  // ranges share their cut byte, as chunks do
+  mapped->Release(shared, 6 * page);
+  EXPECT_EQ(data[10], 'p');  // not yet: far less than a batch is pending
+  EXPECT_EQ(data[shared], 'p');
+  EXPECT_EQ(data[5 * page], 'p');
+  mapped->Release(6 * page, in_use + 1);  // now a batch
+  EXPECT_EQ(data[10], 'p');               // on the page the first range starts inside: kept
+  EXPECT_EQ(data[shared], 'f');           // both ranges on it are done: dropped
+  EXPECT_EQ(data[5 * page], 'f');
+  EXPECT_EQ(data[in_use], 'p');  // shared with the range still in use
 }
 
 }  // namespace
