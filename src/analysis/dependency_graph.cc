@@ -6,10 +6,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <future>
 #include <map>
 #include <set>
+#include <span>
 #include <stdexcept>
+#include <utility>
 
 #include "base/errors.h"
 #include "base/text_util.h"
@@ -23,11 +26,15 @@ void SortUnique(std::vector<T>& v) {
   v.erase(std::unique(v.begin(), v.end()), v.end());
 }
 
-std::vector<uint64_t> WithoutRepeats(const std::vector<uint64_t>& ids) {
-  std::vector<uint64_t> out;
+// Appends `ids` to `list` with repeats removed and returns them there.
+// `list` has room for them reserved: views into it are handed out.
+std::span<const uint64_t> AppendWithoutRepeats(std::span<const uint64_t> ids,
+                                               std::vector<uint64_t>& list) {
+  const size_t begin = list.size();
   for (uint64_t id : ids)
-    if (std::find(out.begin(), out.end(), id) == out.end()) out.push_back(id);
-  return out;
+    if (std::find(list.begin() + static_cast<ptrdiff_t>(begin), list.end(), id) == list.end())
+      list.push_back(id);
+  return {list.data() + begin, list.size() - begin};
 }
 
 }  // namespace
@@ -66,6 +73,33 @@ const char* TensorKindName(TensorKind kind) {
 const DepNode* DependencyGraph::Find(uint64_t id) const {
   auto it = index.find(id);
   return it == index.end() ? nullptr : &nodes[it->second];
+}
+
+void DependencyGraph::IndexEdges() {
+  const size_t n = nodes.size();
+  // Each node's in-edges, then each node's out-edges, in one array: counted,
+  // laid out, then filled in edge order (ascending indices per node).
+  std::vector<uint32_t> in_at(n, 0), out_at(n, 0);
+  for (const DepEdge& e : edges) {
+    ++in_at[e.to];
+    ++out_at[e.from];
+  }
+  lists.edges.assign(2 * edges.size(), 0);
+  in_edges.assign(n, {});
+  out_edges.assign(n, {});
+  uint32_t at = 0;
+  for (auto [counts, spans] : {std::pair{&in_at, &in_edges}, std::pair{&out_at, &out_edges}}) {
+    for (size_t v = 0; v < n; ++v) {
+      const uint32_t count = (*counts)[v];
+      (*spans)[v] = {lists.edges.data() + at, count};
+      (*counts)[v] = at;
+      at += count;
+    }
+  }
+  for (uint32_t e = 0; e < edges.size(); ++e) {
+    lists.edges[in_at[edges[e].to]++] = e;
+    lists.edges[out_at[edges[e].from]++] = e;
+  }
 }
 
 const DepTensor* DependencyGraph::FindTensor(uint64_t id) const {
@@ -149,11 +183,16 @@ class Producers {
   absl::flat_hash_map<uint64_t, uint32_t> others_;  // output ids that are no node's id
 };
 
+// The graph's tensors, and the list their consumers view.
+struct Tensors {
+  std::vector<DepTensor> tensors;
+  std::vector<uint32_t> consumers;
+};
+
 // The graph's tensors: every input id with its consumers (from `uses`,
 // (input id, consuming node) pairs sorted by id, then node) and its kind.
-std::vector<DepTensor> ClassifyTensors(const Run& run, const DependencyGraph& g,
-                                       const Producers& producers,
-                                       const std::vector<std::pair<uint64_t, uint32_t>>& uses) {
+Tensors ClassifyTensors(const Run& run, const DependencyGraph& g, const Producers& producers,
+                        const std::vector<std::pair<uint64_t, uint32_t>>& uses) {
   const bool graph = run.Has(ArtifactType::kHtpGraph);
   absl::flat_hash_set<uint64_t> shapes, consts;
   if (run.Has(ArtifactType::kOptrace)) {
@@ -163,13 +202,17 @@ std::vector<DepTensor> ClassifyTensors(const Run& run, const DependencyGraph& g,
       if (name == "$Const") consts.insert(t.id);
     }
   }
-  std::vector<DepTensor> tensors;
+  Tensors out;
+  out.consumers.reserve(uses.size());  // never reallocated: the tensors view it
+  std::vector<uint32_t>& consumers = out.consumers;
   for (size_t i = 0; i < uses.size();) {
     DepTensor t;
     t.id = uses[i].first;
+    const size_t first = consumers.size();
     for (; i < uses.size() && uses[i].first == t.id; ++i)
-      if (t.consumers.empty() || t.consumers.back() != uses[i].second)
-        t.consumers.push_back(uses[i].second);
+      if (consumers.size() == first || consumers.back() != uses[i].second)
+        consumers.push_back(uses[i].second);
+    t.consumers = {consumers.data() + first, consumers.size() - first};
     if (auto p = producers.Find(t.id)) {
       t.producer = *p;
       const DepNode& prod = g.nodes[*p];
@@ -186,9 +229,9 @@ std::vector<DepTensor> ClassifyTensors(const Run& run, const DependencyGraph& g,
                    ? TensorKind::kStatic
                    : TensorKind::kOther;
     }
-    tensors.push_back(std::move(t));
+    out.tensors.push_back(t);
   }
-  return tensors;
+  return out;
 }
 
 }  // namespace
@@ -206,6 +249,17 @@ DependencyGraph BuildDependencyGraph(const Run& run) {
   std::vector<DepNode>& nodes = g.nodes;
   g.index.reserve(run.graph_nodes.size() + run.op_instances.size());
   nodes.reserve(run.graph_nodes.size() + run.op_instances.size());
+  // Room for every node's lists, so that the views handed out stay valid.
+  size_t input_bound = 0, tid_bound = 0;
+  for (const auto& hn : run.graph_nodes) input_bound += hn.input_ids.size();
+  if (trace) {
+    for (const auto& op : run.op_instances) {
+      input_bound += op.inputs_count;
+      tid_bound += op.slice_count;
+    }
+  }
+  g.lists.inputs.reserve(input_bound);
+  g.lists.tids.reserve(tid_bound);
   auto node_of = [&](uint64_t id) -> std::pair<DepNode&, bool> {
     auto [it, inserted] = g.index.try_emplace(id, static_cast<uint32_t>(nodes.size()));
     if (inserted) nodes.emplace_back();
@@ -220,7 +274,7 @@ DependencyGraph BuildDependencyGraph(const Run& run) {
     n.qnn_op_name = hn.qnn_op_name;
     n.htp_op_type = hn.htp_op_type;
     n.qnn_op_type = hn.qnn_op_type;
-    n.input_ids = WithoutRepeats(hn.input_ids);
+    n.input_ids = AppendWithoutRepeats(hn.input_ids, g.lists.inputs);
     n.inputs_source = n.input_ids.empty() ? "" : "htp_graph";
     if (hn.start_cycle && hn.duration_cycles) {
       n.timed = true;
@@ -253,14 +307,17 @@ DependencyGraph BuildDependencyGraph(const Run& run) {
       n.slices = op.slice_count;
       n.flags = op.flags;
       n.category = op.category;
-      n.tids.clear();
+      std::vector<uint32_t>& tids = g.lists.tids;
+      const size_t first_tid = tids.size();
       for (uint32_t s = op.first_slice; s < op.first_slice + op.slice_count; ++s)
-        n.tids.push_back(run.slices[s].tid);
-      SortUnique(n.tids);
+        tids.push_back(run.slices[s].tid);
+      const auto tids_begin = tids.begin() + static_cast<ptrdiff_t>(first_tid);
+      std::sort(tids_begin, tids.end());
+      tids.erase(std::unique(tids_begin, tids.end()), tids.end());
+      n.tids = {tids.data() + first_tid, tids.size() - first_tid};
       if (!n.in_graph) {
-        std::vector<uint64_t> inputs(run.input_ids.begin() + op.inputs_begin,
-                                     run.input_ids.begin() + op.inputs_begin + op.inputs_count);
-        n.input_ids = WithoutRepeats(inputs);
+        n.input_ids = AppendWithoutRepeats(
+            std::span(run.input_ids).subspan(op.inputs_begin, op.inputs_count), g.lists.inputs);
         n.inputs_source = n.input_ids.empty() ? "" : "optrace";
       }
     }
@@ -302,9 +359,9 @@ DependencyGraph BuildDependencyGraph(const Run& run) {
 
   // What each input id is, on another core while the edges are merged.
   std::sort(uses.begin(), uses.end());  // by tensor, then consumer
-  std::future<std::vector<DepTensor>> tensors =
-      std::async(std::launch::async | std::launch::deferred,
-                 [&] { return ClassifyTensors(run, g, producers, uses); });
+  std::future<Tensors> tensors = std::async(std::launch::async | std::launch::deferred, [&] {
+    return ClassifyTensors(run, g, producers, uses);
+  });
 
   // One edge per (from, to), its kinds OR-ed.
   std::sort(edge_parts.begin(), edge_parts.end(), [](const DepEdge& a, const DepEdge& b) {
@@ -317,13 +374,11 @@ DependencyGraph BuildDependencyGraph(const Run& run) {
       g.edges.push_back(e);
   }
   edge_parts = {};
-  g.in_edges.resize(g.nodes.size());
-  g.out_edges.resize(g.nodes.size());
-  for (uint32_t e = 0; e < g.edges.size(); ++e) {
-    g.out_edges[g.edges[e].from].push_back(e);
-    g.in_edges[g.edges[e].to].push_back(e);
-  }
-  g.tensors = tensors.get();
+  g.IndexEdges();
+  // Moved, not copied: the tensors' views of their consumers stay valid.
+  Tensors classified = tensors.get();
+  g.tensors = std::move(classified.tensors);
+  g.lists.consumers = std::move(classified.consumers);
   return g;
 }
 

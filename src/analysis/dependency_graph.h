@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,7 +40,9 @@ inline constexpr uint8_t kAllEdges = kDataEdges | kEdgeSequencerFlow;
 std::string EdgeKindNames(uint8_t kinds);
 
 // The names are views of the Run's strings (its string pool or HTP graph
-// table): the graph must not outlive the Run it was built from.
+// table): the graph must not outlive the Run it was built from.  The lists
+// are views of the graph's own storage (DependencyGraph::lists), which
+// moves with it.
 struct DepNode {
   uint64_t id = 0;
   std::string_view qnn_op_name;  // the QNN op the compiler grouped this HTP op under
@@ -53,11 +56,11 @@ struct DepNode {
   int64_t duration_cycles = 0;  // end − start: the op's measured wall; 0 when not timed
   int64_t work_cycles = 0;      // Σ slice durations (thread-aggregate)
   uint32_t slices = 0;
-  std::vector<uint32_t> tids;  // threads it ran on, sorted
+  std::span<const uint32_t> tids;  // threads it ran on, sorted
   OpCategory category = OpCategory::kCompute;
-  uint8_t flags = 0;                // OpFlag bits
-  std::vector<uint64_t> input_ids;  // inputs as listed by its source, repeats removed
-  std::string_view inputs_source;   // "htp_graph", "optrace" or "" (none listed)
+  uint8_t flags = 0;                    // OpFlag bits
+  std::span<const uint64_t> input_ids;  // inputs as listed by its source, repeats removed
+  std::string_view inputs_source;       // "htp_graph", "optrace" or "" (none listed)
 };
 
 struct DepEdge {
@@ -78,16 +81,23 @@ const char* TensorKindName(TensorKind kind);
 struct DepTensor {
   uint64_t id = 0;
   TensorKind kind = TensorKind::kOther;
-  std::optional<uint32_t> producer;  // node index
-  std::vector<uint32_t> consumers;   // node indices, sorted, unique
+  std::optional<uint32_t> producer;     // node index
+  std::span<const uint32_t> consumers;  // node indices, sorted, unique
 };
 
+// Moves, never copies: its nodes, tensors and edge lists view its storage.
 struct DependencyGraph {
+  DependencyGraph() = default;
+  DependencyGraph(DependencyGraph&&) = default;
+  DependencyGraph& operator=(DependencyGraph&&) = default;
+  DependencyGraph(const DependencyGraph&) = delete;
+  DependencyGraph& operator=(const DependencyGraph&) = delete;
+
   std::vector<DepNode> nodes;                     // by (start cycle, id); untimed nodes last, by id
   absl::flat_hash_map<uint64_t, uint32_t> index;  // op id -> node index
   std::vector<DepEdge> edges;                     // unique (from, to), sorted
-  std::vector<std::vector<uint32_t>> in_edges;    // node -> edge indices
-  std::vector<std::vector<uint32_t>> out_edges;
+  std::vector<std::span<const uint32_t>> in_edges;  // node -> edge indices, ascending
+  std::vector<std::span<const uint32_t>> out_edges;
   std::vector<DepTensor> tensors;                           // every input id, sorted by id
   std::vector<std::pair<uint64_t, uint64_t>> producer_map;  // (tensor id, node id) from htp.json
   size_t graph_nodes = 0;                                   // nodes taken from *_htp.json
@@ -97,6 +107,17 @@ struct DependencyGraph {
 
   const DepNode* Find(uint64_t id) const;
   const DepTensor* FindTensor(uint64_t id) const;
+  // Fills in_edges and out_edges from `edges` (over nodes.size() nodes).
+  void IndexEdges();
+
+  // What the spans above view, one flat array each instead of a heap block
+  // per node and tensor (an 80k-op run's graph held ~900 k of them).
+  struct Lists {
+    std::vector<uint32_t> edges;  // in_edges, then out_edges
+    std::vector<uint32_t> tids;
+    std::vector<uint64_t> inputs;
+    std::vector<uint32_t> consumers;
+  } lists;
 };
 
 // Builds the graph from whatever the run has: the HTP graph's nodes, the

@@ -18,13 +18,8 @@ SmallGraph MakeGraph(size_t n, const std::vector<DepEdge>& edges,
                      const std::vector<uint32_t>& group_of_node, size_t n_groups) {
   SmallGraph s;
   s.graph.nodes.resize(n);
-  s.graph.in_edges.resize(n);
-  s.graph.out_edges.resize(n);
-  for (const auto& e : edges) {
-    s.graph.out_edges[e.from].push_back(static_cast<uint32_t>(s.graph.edges.size()));
-    s.graph.in_edges[e.to].push_back(static_cast<uint32_t>(s.graph.edges.size()));
-    s.graph.edges.push_back(e);
-  }
+  s.graph.edges = edges;
+  s.graph.IndexEdges();
   for (size_t g = 0; g < n_groups; ++g) s.groups.names.push_back("g" + std::to_string(g));
   s.groups.of_node = group_of_node;
   return s;
