@@ -3,10 +3,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <set>
 #include <stdexcept>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "report/format_util.h"
 #include "report/json_values.h"
@@ -41,19 +45,37 @@ std::string NameList(const std::vector<std::string>& names) {
 // Per op id: dominant-path cycles summed over its slices.
 struct OpDominant {
   uint64_t op_id = 0;
-  std::string group;
+  std::string_view group;  // the view's group name
   int64_t dp_cycles = 0;
   int64_t trace_dpc_cycles = 0;  // the optrace's op-level DPC (one slice's, repeated)
   uint32_t slices = 0;
 };
 
+// The graph node of each of the run's slices: one index lookup per op
+// instance (its slices share its op id) rather than one per slice.
+std::vector<uint32_t> NodeOfEachSlice(const GraphView& v, const Run& run) {
+  std::vector<std::pair<uint64_t, uint32_t>> known(run.op_instances.size(), {0, UINT32_MAX});
+  std::vector<uint32_t> out(run.slices.size());
+  for (size_t i = 0; i < run.slices.size(); ++i) {
+    const SliceRow& s = run.slices[i];
+    auto& [op_id, node] = known[s.instance];
+    if (node == UINT32_MAX || op_id != s.op_id) {
+      op_id = s.op_id;
+      node = v.graph.index.at(s.op_id);
+    }
+    out[i] = node;
+  }
+  return out;
+}
+
 // By op id.  An op id is one graph node: its slices are summed in the
 // node's slot.
-std::vector<OpDominant> DominantByOp(const GraphView& v, const Run& run) {
+std::vector<OpDominant> DominantByOp(const GraphView& v, const Run& run,
+                                     const std::vector<uint32_t>& node_of_slice) {
   std::vector<OpDominant> by_node(v.graph.nodes.size());
   for (size_t i = 0; i < run.slices.size(); ++i) {
     const SliceRow& s = run.slices[i];
-    const uint32_t node = v.graph.index.at(s.op_id);
+    const uint32_t node = node_of_slice[i];
     OpDominant& o = by_node[node];
     if (o.slices == 0) {
       o.op_id = s.op_id;
@@ -277,12 +299,13 @@ std::string RenderGraphText(const GraphView& v, const Run& run, size_t max_rows)
         "of highest priority (HMX > HVX > DMA read > DMA write > checkpoint > sync, then lowest "
         "thread id)\n",
         FormatCount(run.dominant_path.size()), GroupDigits(wall), GroupDigits(idle));
-    auto by_op = DominantByOp(v, run);
+    const std::vector<uint32_t> node_of_slice = NodeOfEachSlice(v, run);
+    auto by_op = DominantByOp(v, run, node_of_slice);
     // Per group with slices, by dp cycles (most first), then by name (unique).
     std::vector<int64_t> group_cycles(v.groups.names.size(), 0);
     std::vector<bool> group_seen(v.groups.names.size(), false);
     for (size_t i = 0; i < run.slices.size(); ++i) {
-      const uint32_t gi = v.groups.of_node[v.graph.index.at(run.slices[i].op_id)];
+      const uint32_t gi = v.groups.of_node[node_of_slice[i]];
       group_cycles[gi] += run.slice_dominant_cycles[i];
       group_seen[gi] = true;
     }
@@ -496,7 +519,8 @@ LazyObject GraphJson(const GraphView& v, const Run& run) {
       }
       return sj;
     });
-    auto per_op = std::make_shared<const std::vector<OpDominant>>(DominantByOp(v, run));
+    auto per_op = std::make_shared<const std::vector<OpDominant>>(
+        DominantByOp(v, run, NodeOfEachSlice(v, run)));
     dominant.AddArray("per_op", per_op->size(), [per_op](size_t i) {
       const auto& o = (*per_op)[i];
       return json{{"op_id", OpIdHex(o.op_id)},
