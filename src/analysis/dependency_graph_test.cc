@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <utility>
+#include <vector>
+
 #include "analysis/group_reachability.h"
 #include "analysis/timeline.h"
 #include "base/corpus_test_util.h"
@@ -42,6 +45,42 @@ Run TwoBranchesSharingOneConstant() {
 
 NodeGroups ByQnnOp(const DependencyGraph& g) {
   return GroupNodes(g, [](const DepNode& n) { return std::string(n.qnn_op_name); });
+}
+
+// A node's, tensor's and edge list's views point into the graph's own
+// storage: moved (constructed or assigned), the graph keeps them valid.
+TEST(DependencyGraph, ListsStayValidWhenTheGraphMoves) {
+  htpscope::Run run = TwoBranchesSharingOneConstant();
+  DependencyGraph built = BuildDependencyGraph(run);
+  DependencyGraph moved(std::move(built));
+  DependencyGraph g;
+  g = std::move(moved);
+  const DepNode* output = g.Find(kOutput);
+  ASSERT_NE(output, nullptr);
+  EXPECT_EQ(std::vector<uint64_t>(output->input_ids.begin(), output->input_ids.end()),
+            (std::vector<uint64_t>{kBranchA, kBranchB}));
+  EXPECT_EQ(std::vector<uint32_t>(output->tids.begin(), output->tids.end()),
+            std::vector<uint32_t>{256});
+  const DepNode* branch_b = g.Find(kBranchB);
+  EXPECT_EQ(std::vector<uint32_t>(branch_b->tids.begin(), branch_b->tids.end()),
+            std::vector<uint32_t>{513});
+  const DepTensor* zeros = g.FindTensor(kZeros);
+  ASSERT_NE(zeros, nullptr);
+  std::vector<uint64_t> consumer_ids;
+  for (uint32_t c : zeros->consumers) consumer_ids.push_back(g.nodes[c].id);
+  EXPECT_EQ(consumer_ids, (std::vector<uint64_t>{kBranchA, kBranchB}));  // both start at 100
+  // Each edge is listed once out of its source and once into its target.
+  size_t listed_in = 0, listed_out = 0;
+  for (uint32_t v = 0; v < g.nodes.size(); ++v) {
+    for (uint32_t e : g.in_edges[v]) listed_in += g.edges[e].to == v;
+    for (uint32_t e : g.out_edges[v]) listed_out += g.edges[e].from == v;
+  }
+  EXPECT_EQ(listed_in, 4u);
+  EXPECT_EQ(listed_out, 4u);
+  const uint32_t output_node = g.index.at(kOutput);
+  std::vector<uint64_t> predecessors;
+  for (uint32_t e : g.in_edges[output_node]) predecessors.push_back(g.nodes[g.edges[e].from].id);
+  EXPECT_EQ(predecessors, (std::vector<uint64_t>{kBranchA, kBranchB}));
 }
 
 TEST(DependencyGraph, TwoIndependentBranchesSharingOneConstant) {
