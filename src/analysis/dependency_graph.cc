@@ -30,6 +30,9 @@ void SortUnique(std::vector<T>& v) {
 // `list` has room for them reserved: views into it are handed out.
 std::span<const uint64_t> AppendWithoutRepeats(std::span<const uint64_t> ids,
                                                std::vector<uint64_t>& list) {
+  // A reallocation would leave every view handed out before dangling.
+  if (list.capacity() - list.size() < ids.size())
+    throw std::logic_error("dependency graph: input list reserved too small");
   const size_t begin = list.size();
   for (uint64_t id : ids)
     if (std::find(list.begin() + static_cast<ptrdiff_t>(begin), list.end(), id) == list.end())
@@ -308,6 +311,8 @@ DependencyGraph BuildDependencyGraph(const Run& run) {
       n.flags = op.flags;
       n.category = op.category;
       std::vector<uint32_t>& tids = g.lists.tids;
+      if (tids.capacity() - tids.size() < op.slice_count)  // as for the inputs
+        throw std::logic_error("dependency graph: thread list reserved too small");
       const size_t first_tid = tids.size();
       for (uint32_t s = op.first_slice; s < op.first_slice + op.slice_count; ++s)
         tids.push_back(run.slices[s].tid);

@@ -107,7 +107,7 @@ struct DependencyGraph {
 
   const DepNode* Find(uint64_t id) const;
   const DepTensor* FindTensor(uint64_t id) const;
-  // Fills in_edges and out_edges from `edges` (over nodes.size() nodes).
+  // Fills in_edges and out_edges from `edges`, whose ends index `nodes`.
   void IndexEdges();
 
   // What the spans above view, one flat array each instead of a heap block

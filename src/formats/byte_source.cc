@@ -387,8 +387,10 @@ std::unique_ptr<MappedFile> MappedFile::Open(const std::string& path) {
 MappedFile::~MappedFile() { ::munmap(data_, mapped_bytes_); }
 
 void MappedFile::Release(size_t begin, size_t end) const {
+  end = std::min(end, mapped_bytes_);
+  if (end <= begin) return;
   std::lock_guard lock(release_mutex_);
-  pending_.emplace_back(begin, std::min(end, mapped_bytes_));
+  pending_.emplace_back(begin, end);
   pending_bytes_ += end - begin;
   if (pending_bytes_ < kReleaseBatchBytes) return;
   // Ranges that touch or overlap (chunks share their cut byte) are dropped

@@ -45,7 +45,7 @@ std::string NameList(const std::vector<std::string>& names) {
 // Per op id: dominant-path cycles summed over its slices.
 struct OpDominant {
   uint64_t op_id = 0;
-  std::string_view group;  // the view's group name
+  std::string_view group;  // one of the graph view's group names
   int64_t dp_cycles = 0;
   int64_t trace_dpc_cycles = 0;  // the optrace's op-level DPC (one slice's, repeated)
   uint32_t slices = 0;
