@@ -29,7 +29,7 @@ std::vector<Edge> SortedEdges(const std::vector<Interval>& intervals) {
 
 }  // namespace
 
-ConcurrencyStats ComputeConcurrency(std::vector<Interval> intervals) {
+ConcurrencyStats ComputeConcurrency(const std::vector<Interval>& intervals) {
   ConcurrencyStats s;
   s.intervals = intervals.size();
   if (intervals.empty()) return s;
@@ -55,7 +55,7 @@ ConcurrencyStats ComputeConcurrency(std::vector<Interval> intervals) {
   return s;
 }
 
-int64_t OverlapCycles(std::vector<Interval> a, std::vector<Interval> b) {
+int64_t OverlapCycles(const std::vector<Interval>& a, const std::vector<Interval>& b) {
   // Tag the two sets apart by sweeping them together.
   struct Tagged {
     int64_t cycle;
@@ -89,9 +89,14 @@ std::vector<SerializedPair> FindSerializedGroups(
   std::vector<Range> ranges;
   for (size_t i = 0; i < groups.size(); ++i) {
     if (!groups[i].compute || groups[i].intervals.empty()) continue;
-    ConcurrencyStats s = ComputeConcurrency(groups[i].intervals);
-    if (s.span_cycles <= 0) continue;
-    ranges.push_back({i, s.first_start_cycles, s.last_end_cycles});
+    // Only the group's span counts here: its first start and last end.
+    Range r{i, std::numeric_limits<int64_t>::max(), std::numeric_limits<int64_t>::min()};
+    for (const Interval& iv : groups[i].intervals) {
+      r.start = std::min(r.start, iv.start);
+      r.end = std::max(r.end, iv.end);
+    }
+    if (r.end - r.start <= 0) continue;
+    ranges.push_back(r);
   }
   // By start (ties in group order) to find each A's B; ends sorted to see
   // whether another group ends between A's end and B's start.

@@ -38,11 +38,11 @@ struct ConcurrencyStats {
 
 // One sweep over the starts and ends.  An interval ending at cycle c and one
 // starting at c do not overlap (ends are processed first).
-ConcurrencyStats ComputeConcurrency(std::vector<Interval> intervals);
+ConcurrencyStats ComputeConcurrency(const std::vector<Interval>& intervals);
 
 // Cycles during which at least one interval of `a` and at least one of `b`
 // are running.
-int64_t OverlapCycles(std::vector<Interval> a, std::vector<Interval> b);
+int64_t OverlapCycles(const std::vector<Interval>& a, const std::vector<Interval>& b);
 
 // What one op group did in time, for the serialization check.
 struct GroupActivity {
