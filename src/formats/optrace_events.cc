@@ -109,18 +109,21 @@ void OptraceParser::RunChunk(ChunkScratch* scratch, bool fast_lines,
 
 bool OptraceParser::RunSkeleton(StreamedContainers* streamed) {
   auto root = reader_.Root();
-  bool saw_header = false, all_streamed = true;
+  bool saw_header = false, saw_events = false, all_streamed = true;
   reader_.Fields(root, "top level", [&](std::string_view key, value v) {
     if (key == "header") {
       out_->version = reader_.CheckHeader(v, "OP_TRACE");
       saw_header = true;
     } else if (key == "traceEvents") {
       all_streamed = all_streamed && streamed->Take(v).has_value();
+      saw_events = true;
     }
   });
   reader_.ExpectEnd();
   if (!saw_header) throw InputError(path_, "no \"header\" object: not an optrace chrometrace", 0);
-  return all_streamed && streamed->AllTaken();
+  // Without a traceEvents array nothing was streamed: the whole-document
+  // parse says so (Run), as it would for a small file.
+  return saw_events && all_streamed && streamed->AllTaken();
 }
 
 bool OptraceParser::IsPrettyPrinted(const char* data, size_t length) {

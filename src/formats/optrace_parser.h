@@ -132,8 +132,9 @@ class OptraceParser {
   void RunChunk(ChunkScratch* scratch, bool fast_lines, std::vector<EventWarning>* warnings);
 
   // A chunker's skeleton: the header, and every traceEvents array empty and
-  // streamed.  Returns false when a traceEvents array was not streamed or a
-  // streamed container is not one (then parse the whole file).
+  // streamed.  Returns false when there is no traceEvents member, one was
+  // not streamed, or a streamed container is not one (then parse the whole
+  // file, which reports what is wrong).
   bool RunSkeleton(StreamedContainers* streamed);
 
   // Reads an op event in the writer's exact layout at `text` (ending before

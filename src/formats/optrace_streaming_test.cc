@@ -146,6 +146,20 @@ TEST(OptraceStreamingLayouts, ErrorsAreTheWholeParsesErrors) {
   EXPECT_THROW(ReadOptrace(WriteFile("type", qhas)), InputError);
 }
 
+// A file too big for one chunk whose events sit under another key (here a
+// misspelt "traceEvents") streams nothing: it must be refused as the whole
+// parse refuses it, not read as an empty trace.
+TEST(OptraceStreamingLayouts, NoTraceEventsMemberIsTheWholeParsesError) {
+  std::string misspelt = std::string(kHead) + kEvents + "]}";
+  misspelt.replace(misspelt.find("\"traceEvents\""), 13, "\"traceEventz\"");
+  std::string path = WriteFile("misspelt", misspelt);
+  const std::string whole_error =
+      ErrorOf([&] { ParseOptrace(path, misspelt.data(), misspelt.size()); });
+  EXPECT_NE(whole_error.find("no \"traceEvents\" array"), std::string::npos) << whole_error;
+  for (size_t chunk_bytes : {size_t{64}, size_t{256}})
+    EXPECT_EQ(ErrorOf([&] { ReadInChunks(path, chunk_bytes); }), whole_error) << chunk_bytes;
+}
+
 // Op lines in the writer's layout are read by the pre-pass, before simdjson
 // sees the chunk; an event it reads that breaks a rule (a negative
 // duration) still gives the whole parse's error.
