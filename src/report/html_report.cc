@@ -361,11 +361,17 @@ std::vector<TimelineBar> DownsampleThreadSlices(const std::vector<SliceRow>& sli
 
 std::vector<CounterPoint> DownsampleCounter(const std::vector<CounterSampleRow>& samples,
                                             int64_t origin_cycles, double pixel_cycles) {
-  std::vector<CounterSampleRow> sorted = samples;
-  std::stable_sort(sorted.begin(), sorted.end(),
-                   [](const CounterSampleRow& a, const CounterSampleRow& b) {
-                     return a.ts_cycles < b.ts_cycles;
-                   });
+  auto earlier = [](const CounterSampleRow& a, const CounterSampleRow& b) {
+    return a.ts_cycles < b.ts_cycles;
+  };
+  // A trace writes each counter in time order: sorted (a copy of every
+  // sample) only when it did not.
+  std::vector<CounterSampleRow> resorted;
+  if (!std::is_sorted(samples.begin(), samples.end(), earlier)) {
+    resorted = samples;
+    std::stable_sort(resorted.begin(), resorted.end(), earlier);
+  }
+  const std::vector<CounterSampleRow>& sorted = resorted.empty() ? samples : resorted;
   std::vector<CounterPoint> points;
   int64_t column = 0;
   for (const auto& s : sorted) {

@@ -170,6 +170,30 @@ TEST(HtmlReportTimeline, CounterKeepsItsPeakPerPixel) {
   EXPECT_EQ(points.back().last_value, (9999 * 37) % 1000);
 }
 
+// In time order (no copy sorted) and shuffled (sorted stably), the same
+// columns: samples sharing a timestamp keep their order, so the last one
+// given is the column's last value.
+TEST(HtmlReportTimeline, CounterInTimeOrderOrNotGivesTheSameColumns) {
+  const std::vector<CounterSampleRow> in_order = {{100, 5}, {104, 9}, {109, 2}, {110, 7},
+                                                  {110, 3}, {125, 4}, {125, 8}};
+  const std::vector<CounterSampleRow> shuffled = {{125, 4}, {110, 7}, {100, 5}, {125, 8},
+                                                  {109, 2}, {110, 3}, {104, 9}};
+  for (const auto& samples : {in_order, shuffled}) {
+    auto points = DownsampleCounter(samples, 100, 10.0);
+    ASSERT_EQ(points.size(), 3u);  // columns [100, 110), [110, 120), [120, 130)
+    EXPECT_EQ(points[0].ts_cycle, 100);
+    EXPECT_EQ(points[0].min_value, 2);
+    EXPECT_EQ(points[0].max_value, 9);
+    EXPECT_EQ(points[0].last_value, 2);
+    EXPECT_EQ(points[1].ts_cycle, 110);
+    EXPECT_EQ(points[1].min_value, 3);
+    EXPECT_EQ(points[1].max_value, 7);
+    EXPECT_EQ(points[1].last_value, 3);
+    EXPECT_EQ(points[2].ts_cycle, 125);
+    EXPECT_EQ(points[2].last_value, 8);
+  }
+}
+
 // Profile text of three executions of 30 nodes op_<n><suffix>:OpId_<n + 5>,
 // node n of execution e taking 100 e + n cycles.
 std::string ThirtyNodesThreeTimes(std::string_view suffix = "") {
