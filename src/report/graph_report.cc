@@ -546,15 +546,17 @@ LazyObject GraphJson(const GraphView& v, const Run& run) {
     j["dominant_path"] = nullptr;
   }
   if (v.critical_vs_qhas) {
-    auto ids = [](const std::vector<uint64_t>& v) {
-      json a = json::array();
-      for (uint64_t id : v) a.push_back(OpIdHex(id));
-      return a;
+    // Tens of thousands of ids on a big run: written (or capped) lazily.
+    LazyObject vs_qhas;
+    auto add_ids = [&vs_qhas](std::string key, const std::vector<uint64_t>& ids) {
+      vs_qhas.AddArray(std::move(key), ids.size(),
+                       [&ids](size_t i) { return json(OpIdHex(ids[i])); });
     };
-    j["critical_path_vs_qhas"] = {{"both", ids(v.critical_vs_qhas->both)},
-                                  {"only_critical_path", ids(v.critical_vs_qhas->only_critical)},
-                                  {"only_qhas", ids(v.critical_vs_qhas->only_qhas)},
-                                  {"only_qhas_cycles", v.critical_vs_qhas->only_qhas_cycles}};
+    add_ids("both", v.critical_vs_qhas->both);
+    add_ids("only_critical_path", v.critical_vs_qhas->only_critical);
+    add_ids("only_qhas", v.critical_vs_qhas->only_qhas);
+    vs_qhas.members["only_qhas_cycles"] = v.critical_vs_qhas->only_qhas_cycles;
+    doc.AddObject("critical_path_vs_qhas", std::move(vs_qhas));
   } else {
     j["critical_path_vs_qhas"] = nullptr;
   }
