@@ -437,22 +437,9 @@ namespace {
 std::string EscapeJsonForScript(std::string_view text) {
   std::string out;
   out.reserve(text.size() + text.size() / 32);
-  for (size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (c == '<') {
-      out += "\\u003c";
-    } else if (c == '>') {
-      out += "\\u003e";
-    } else if (c == '&') {
-      out += "\\u0026";
-    } else if (c == '\xE2' && i + 2 < text.size() && text[i + 1] == '\x80' &&
-               (text[i + 2] == '\xA8' || text[i + 2] == '\xA9')) {
-      out += text[i + 2] == '\xA8' ? "\\u2028" : "\\u2029";
-      i += 2;
-    } else {
-      out += c;
-    }
-  }
+  ScriptJsonEscaper escaper(&out);
+  escaper.Append(text);
+  escaper.Finish();
   return out;
 }
 
@@ -469,6 +456,62 @@ std::string Page(const json& title, const std::string& data) {
 
 }  // namespace
 
+bool ScriptJsonEscaper::IsLineSeparatorPrefix(std::string_view b) {
+  return (b.size() >= 1 && b[0] == '\xE2') && (b.size() < 2 || b[1] == '\x80') &&
+         (b.size() < 3 || b[2] == '\xA8' || b[2] == '\xA9');
+}
+
+void ScriptJsonEscaper::Append(std::string_view piece) {
+  // The bytes held back are escaped with the piece's first two: they then
+  // form a separator, or not (and a new prefix at the end is held again).
+  while (!carried_.empty() && !piece.empty()) {
+    const size_t take = std::min<size_t>(2, piece.size());
+    std::string joined = carried_;
+    joined.append(piece.substr(0, take));
+    carried_.clear();
+    piece.remove_prefix(take);
+    Escape(joined, /*last=*/false);
+  }
+  if (!piece.empty()) Escape(piece, /*last=*/false);
+}
+
+void ScriptJsonEscaper::Finish() {
+  std::string held = std::move(carried_);
+  carried_.clear();
+  Escape(held, /*last=*/true);
+}
+
+void ScriptJsonEscaper::Escape(std::string_view text, bool last) {
+  size_t run_start = 0;  // unescaped bytes from here on are copied as one run
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c != '<' && c != '>' && c != '&' && c != '\xE2') continue;
+    out_->append(text.substr(run_start, i - run_start));
+    run_start = i + 1;
+    if (c == '<') {
+      *out_ += "\\u003c";
+    } else if (c == '>') {
+      *out_ += "\\u003e";
+    } else if (c == '&') {
+      *out_ += "\\u0026";
+    } else if (i + 2 < text.size()) {
+      if (text[i + 1] == '\x80' && (text[i + 2] == '\xA8' || text[i + 2] == '\xA9')) {
+        *out_ += text[i + 2] == '\xA8' ? "\\u2028" : "\\u2029";
+        i += 2;
+        run_start = i + 1;
+      } else {
+        *out_ += c;
+      }
+    } else if (!last && IsLineSeparatorPrefix(text.substr(i))) {
+      carried_.assign(text.substr(i));
+      return;
+    } else {
+      *out_ += c;
+    }
+  }
+  out_->append(text.substr(run_start));
+}
+
 std::string JsonForHtmlScript(const json& value) {
   return EscapeJsonForScript(value.dump(-1, ' ', false, json::error_handler_t::replace));
 }
@@ -479,12 +522,15 @@ std::string RenderHtmlReport(const json& model) {
 }
 
 std::string RenderHtmlReport(const LazyObject& model) {
-  std::string text;
+  // Escaped as it is written: no unescaped copy of the whole text.
+  std::string escaped;
+  ScriptJsonEscaper escaper(&escaped);
   WriteLazyJson(
-      model, -1, [&](std::string_view piece) { text.append(piece); },
+      model, -1, [&](std::string_view piece) { escaper.Append(piece); },
       json::error_handler_t::replace);
+  escaper.Finish();
   const auto title = model.members.find("title");
-  return Page(title != model.members.end() ? *title : json(), EscapeJsonForScript(text));
+  return Page(title != model.members.end() ? *title : json(), escaped);
 }
 
 std::string RenderDiffHtml(const json& diff_json, const std::string& title) {

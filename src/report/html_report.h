@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analysis/summary.h"
@@ -92,6 +93,30 @@ inline constexpr size_t kDefaultMaxSectionItems = 2000;
 LazyObject BuildLazyReportModel(const Summary& summary, const HtmlReportOptions& options = {});
 // The same, built: Materialize(BuildLazyReportModel(summary, options)).
 nlohmann::json BuildReportModel(const Summary& summary, const HtmlReportOptions& options = {});
+
+// JSON text made safe inside <script type="application/json">, written
+// piece by piece (the report's JSON is escaped as it is written, never held
+// unescaped): '<', '>' and '&' become \u escapes, as do U+2028 and U+2029
+// (bytes E2 80 A8 / E2 80 A9), whose bytes may be split between pieces.
+// Every other byte is copied (invalid UTF-8 is the JSON writer's to replace).
+class ScriptJsonEscaper {
+ public:
+  explicit ScriptJsonEscaper(std::string* out) : out_(out) {}
+  // Appends `piece`, escaped, to the output; up to two bytes at its end that
+  // may begin a separator are held back for the next piece.
+  void Append(std::string_view piece);
+  // Writes what was held back; call once, after the last piece.
+  void Finish();
+
+ private:
+  static bool IsLineSeparatorPrefix(std::string_view bytes);
+  // Escapes `text`; unless `last`, a possible separator cut at its end is
+  // carried to the next piece.
+  void Escape(std::string_view text, bool last);
+
+  std::string* out_;
+  std::string carried_;  // 1 or 2 bytes that may begin E2 80 A8 / A9
+};
 
 // JSON text safe inside <script type="application/json">: '<', '>', '&',
 // U+2028 and U+2029 are written as \u escapes (only strings can hold them,

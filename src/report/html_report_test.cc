@@ -194,6 +194,34 @@ TEST(HtmlReportTimeline, CounterInTimeOrderOrNotGivesTheSameColumns) {
   }
 }
 
+// The escaper on a text cut into two and three pieces at every position
+// equals the escaper on the whole text, which equals the escapes written out
+// by hand: separators split between pieces are still escaped, and bytes held
+// back that do not complete one are written as they are.
+TEST(ScriptJsonEscaper, PiecesCutAnywhereGiveTheWholeTextsEscapes) {
+  const std::string text =
+      "a<b>\xE2\x80\xA8&c\xE2\x80\xA9\xE2\x80x\xE2\xE2\x80\xA8\xE2\x80\xE2\x80\xA9</s>\xE2";
+  const std::string expected =
+      "a\\u003cb\\u003e\\u2028\\u0026c\\u2029\xE2\x80x\xE2\\u2028\xE2\x80\\u2029\\u003c/s\\u003e"
+      "\xE2";
+  auto escape = [](const std::vector<std::string_view>& pieces) {
+    std::string out;
+    ScriptJsonEscaper escaper(&out);
+    for (auto piece : pieces) escaper.Append(piece);
+    escaper.Finish();
+    return out;
+  };
+  const std::string_view all(text);
+  EXPECT_EQ(escape({all}), expected);
+  for (size_t cut = 0; cut <= text.size(); ++cut) {
+    EXPECT_EQ(escape({all.substr(0, cut), all.substr(cut)}), expected) << "cut at " << cut;
+    for (size_t second = cut; second <= text.size(); ++second)
+      EXPECT_EQ(escape({all.substr(0, cut), all.substr(cut, second - cut), all.substr(second)}),
+                expected)
+          << "cut at " << cut << " and " << second;
+  }
+}
+
 // Profile text of three executions of 30 nodes op_<n><suffix>:OpId_<n + 5>,
 // node n of execution e taking 100 e + n cycles.
 std::string ThirtyNodesThreeTimes(std::string_view suffix = "") {
