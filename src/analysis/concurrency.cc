@@ -13,8 +13,9 @@ struct Edge {
   int delta;
 };
 
-std::vector<Edge> SortedEdges(const std::vector<Interval>& intervals) {
-  std::vector<Edge> edges;
+// The sweep events of `intervals`, sorted, in `edges` (cleared first).
+void SortEdges(std::span<const Interval> intervals, std::vector<Edge>& edges) {
+  edges.clear();
   edges.reserve(intervals.size() * 2);
   for (const auto& iv : intervals) {
     if (iv.end <= iv.start) continue;
@@ -24,6 +25,11 @@ std::vector<Edge> SortedEdges(const std::vector<Interval>& intervals) {
   std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) {
     return a.cycle != b.cycle ? a.cycle < b.cycle : a.delta < b.delta;
   });
+}
+
+std::vector<Edge> SortedEdges(std::span<const Interval> intervals) {
+  std::vector<Edge> edges;
+  SortEdges(intervals, edges);
   return edges;
 }
 
@@ -43,7 +49,9 @@ ConcurrencyStats ComputeConcurrency(const std::vector<Interval>& intervals) {
   s.span_cycles = s.last_end_cycles - s.first_start_cycles;
   int running = 0;
   int64_t active_since = 0;
-  for (const auto& e : SortedEdges(intervals)) {
+  thread_local std::vector<Edge> edges;
+  SortEdges(intervals, edges);
+  for (const auto& e : edges) {
     if (e.delta > 0 && running == 0) active_since = e.cycle;
     running += e.delta;
     if (running == 0) s.active_cycles += e.cycle - active_since;
@@ -88,15 +96,10 @@ std::vector<SerializedPair> FindSerializedGroups(
   };
   std::vector<Range> ranges;
   for (size_t i = 0; i < groups.size(); ++i) {
-    if (!groups[i].compute || groups[i].intervals.empty()) continue;
+    const GroupActivity& g = groups[i];
     // Only the group's span counts here: its first start and last end.
-    Range r{i, std::numeric_limits<int64_t>::max(), std::numeric_limits<int64_t>::min()};
-    for (const Interval& iv : groups[i].intervals) {
-      r.start = std::min(r.start, iv.start);
-      r.end = std::max(r.end, iv.end);
-    }
-    if (r.end - r.start <= 0) continue;
-    ranges.push_back(r);
+    if (!g.compute || !g.has_slices || g.last_end_cycles - g.first_start_cycles <= 0) continue;
+    ranges.push_back({i, g.first_start_cycles, g.last_end_cycles});
   }
   // By start (ties in group order) to find each A's B; ends sorted to see
   // whether another group ends between A's end and B's start.
@@ -123,9 +126,11 @@ std::vector<SerializedPair> FindSerializedGroups(
     if (later_end != ends.end() && *later_end <= next->start) continue;
     const auto& ta = groups[a.group].tids;
     const auto& tb = groups[next->group].tids;
-    if (ta.size() == 1 && tb == ta) continue;  // one thread: they could never overlap
+    if (ta.size() == 1 && tb.size() == 1 && tb[0] == ta[0])
+      continue;  // one thread: they could never overlap
     if (depends(a.group, next->group) || depends(next->group, a.group)) continue;
-    out.push_back({groups[a.group].name, groups[next->group].name, a.end, next->start});
+    out.push_back({std::string(groups[a.group].name), std::string(groups[next->group].name), a.end,
+                   next->start});
   }
   return out;
 }

@@ -9,7 +9,9 @@
 
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace htpscope {
@@ -37,19 +39,24 @@ struct ConcurrencyStats {
 };
 
 // One sweep over the starts and ends.  An interval ending at cycle c and one
-// starting at c do not overlap (ends are processed first).
+// starting at c do not overlap (ends are processed first).  Allocates nothing
+// after its first calls on a thread (the sweep's edges are kept per thread):
+// a timeline calls it once per op group, tens of thousands of times.
 ConcurrencyStats ComputeConcurrency(const std::vector<Interval>& intervals);
 
 // Cycles during which at least one interval of `a` and at least one of `b`
 // are running.
 int64_t OverlapCycles(const std::vector<Interval>& a, const std::vector<Interval>& b);
 
-// What one op group did in time, for the serialization check.
+// What one op group did in time, for the serialization check: views of the
+// caller's group (a timeline's), which must outlive the check.
 struct GroupActivity {
-  std::string name;
-  std::vector<Interval> intervals;
-  std::vector<uint32_t> tids;  // hardware threads used, sorted, unique
-  bool compute = false;        // holds at least one compute op (not only boundary/system ops)
+  std::string_view name;
+  // Its slices' first start and last end (cycles); meaningless without slices.
+  int64_t first_start_cycles = 0, last_end_cycles = 0;
+  bool has_slices = false;
+  std::span<const uint32_t> tids;  // hardware threads used, sorted, unique
+  bool compute = false;            // holds at least one compute op (not only boundary/system ops)
 };
 
 // Two groups that ran one after the other with zero overlap although neither

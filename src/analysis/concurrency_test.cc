@@ -35,11 +35,13 @@ TEST(Concurrency, OverlapOfTwoSets) {
 }
 
 TEST(SerializedGroups, BackToBackIndependentGroupsOnDifferentUnits) {
+  const std::vector<uint32_t> two_hvx = {512, 513}, hmx = {256};
   std::vector<GroupActivity> groups = {
-      {"hvx_stage", {{0, 100}, {0, 90}}, {512, 513}, true},
-      {"spill", {{100, 150}}, {256}, false},  // boundary work: not a compute group
-      {"hmx_stage", {{160, 300}}, {256}, true},
-      {"tail", {{300, 310}}, {256}, true},
+      {"hvx_stage", 0, 100, true, two_hvx, true},
+      {"spill", 100, 150, true, hmx, false},  // boundary work: not a compute group
+      {"hmx_stage", 160, 300, true, hmx, true},
+      {"tail", 300, 310, true, hmx, true},
+      {"idle", 400, 500, false, two_hvx, true},  // no slices: its span is not one
   };
   auto none = [](size_t, size_t) { return false; };
   auto pairs = FindSerializedGroups(groups, none);
@@ -52,7 +54,7 @@ TEST(SerializedGroups, BackToBackIndependentGroupsOnDifferentUnits) {
   auto depends = [](size_t a, size_t b) { return a == 0 && b == 2; };
   EXPECT_TRUE(FindSerializedGroups(groups, depends).empty());
   // Overlapping groups are not serialized.
-  groups[2].intervals = {{90, 300}};
+  groups[2].first_start_cycles = 90;
   EXPECT_TRUE(FindSerializedGroups(groups, none).empty());
 }
 

@@ -198,10 +198,9 @@ Timeline BuildTimeline(const Run& run, const Grouping& grouping, const TimelineW
   absl::flat_hash_map<std::string_view, uint32_t> group_index;
   // Each instance's group (index into t.groups), once its first slice is placed.
   std::vector<std::optional<uint32_t>> group_of_instance(run.op_instances.size());
-  std::vector<std::vector<uint64_t>> group_ops;   // op IDs, sorted and made unique below
-  std::vector<std::vector<uint32_t>> group_tids;  // sorted and made unique below
-  std::vector<std::vector<Interval>> group_intervals;
   std::vector<Interval> all, hmx, hvx;
+  all.reserve(slices.size());
+  t.slices.reserve(slices.size());
   for (uint32_t i : order) {
     const SliceRow& s = slices[i];
     const OpInstanceRow& op = run.op_instances[s.instance];
@@ -217,10 +216,7 @@ Timeline BuildTimeline(const Run& run, const Grouping& grouping, const TimelineW
         TimelineGroup g;
         g.name = std::string(group_name);
         g.letter = GroupLetter(t.groups.size());
-        t.groups.push_back(g);
-        group_ops.emplace_back();
-        group_tids.emplace_back();
-        group_intervals.emplace_back();
+        t.groups.push_back(std::move(g));
       }
       known_group = git->second;
     }
@@ -234,21 +230,38 @@ Timeline BuildTimeline(const Run& run, const Grouping& grouping, const TimelineW
     ts.end_cycles = end;
     ts.tid = s.tid;
     ts.mark = MarkOf(run.Str(op.htp_op_type), category, op.flags);
-    group_ops[gi].push_back(s.op_id);
-    if (group_tids[gi].empty() || group_tids[gi].back() != s.tid) group_tids[gi].push_back(s.tid);
-    group_intervals[gi].push_back({start, end});
     all.push_back({start, end});
     if (IsHmxWork(op)) hmx.push_back({start, end});
     if (UnitKindOfTid(s.tid) == UnitKind::kHvx) hvx.push_back({start, end});
     t.slices.push_back(ts);
   }
+  // Each group's slices (indices into t.slices, in their order there): one
+  // flat array cut by group, not three vectors per group.
+  std::vector<uint32_t> group_begin(t.groups.size() + 1, 0);
+  for (const TimelineSlice& ts : t.slices) ++group_begin[ts.group + 1];
+  for (size_t gi = 0; gi < t.groups.size(); ++gi) group_begin[gi + 1] += group_begin[gi];
+  std::vector<uint32_t> by_group(t.slices.size());
+  {
+    std::vector<uint32_t> next(group_begin.begin(), group_begin.end() - 1);
+    for (uint32_t k = 0; k < t.slices.size(); ++k) by_group[next[t.slices[k].group]++] = k;
+  }
+  std::vector<Interval> intervals;  // one group's at a time
+  std::vector<uint64_t> ops;
+  std::vector<uint32_t> tids;
   for (size_t gi = 0; gi < t.groups.size(); ++gi) {
     TimelineGroup& g = t.groups[gi];
-    g.stats = ComputeConcurrency(group_intervals[gi]);
-    std::vector<uint64_t>& ops = group_ops[gi];
+    intervals.clear();
+    ops.clear();
+    tids.clear();
+    for (uint32_t b = group_begin[gi]; b < group_begin[gi + 1]; ++b) {
+      const TimelineSlice& ts = t.slices[by_group[b]];
+      intervals.push_back({ts.start_cycles, ts.end_cycles});
+      ops.push_back(slices[ts.slice].op_id);
+      tids.push_back(ts.tid);
+    }
+    g.stats = ComputeConcurrency(intervals);
     std::sort(ops.begin(), ops.end());
     g.ops = static_cast<uint64_t>(std::unique(ops.begin(), ops.end()) - ops.begin());
-    std::vector<uint32_t>& tids = group_tids[gi];
     std::sort(tids.begin(), tids.end());
     g.tids.assign(tids.begin(), std::unique(tids.begin(), tids.end()));
     // A group whose ops are boundary and system-service ones only keeps that
@@ -256,10 +269,10 @@ Timeline BuildTimeline(const Run& run, const Grouping& grouping, const TimelineW
     if (g.category != OpCategory::kCompute) g.category = OpCategory::kBoundary;
   }
   // Rows: every thread present in the trace, even when idle in the window.
-  std::set<uint32_t> tids;
-  for (const auto& s : slices) tids.insert(s.tid);
+  std::set<uint32_t> trace_tids;
+  for (const auto& s : slices) trace_tids.insert(s.tid);
   std::map<uint32_t, std::vector<Interval>> row_intervals;
-  for (uint32_t tid : tids) {
+  for (uint32_t tid : trace_tids) {
     TimelineRow row;
     row.tid = tid;
     row.kind = UnitKindOfTid(tid);
@@ -291,17 +304,14 @@ void AddSerializationWarnings(Timeline& timeline, const DependencyGraph& graph,
   GroupReachability reach(graph, node_groups, kDataEdges);
   std::vector<GroupActivity> activity;
   std::vector<std::optional<uint32_t>> node_group_of;
-  for (size_t gi = 0; gi < timeline.groups.size(); ++gi) {
-    const TimelineGroup& g = timeline.groups[gi];
-    GroupActivity a;
-    a.name = g.name;
-    a.tids = g.tids;
-    a.compute = g.category == OpCategory::kCompute;
-    activity.push_back(a);
+  activity.reserve(timeline.groups.size());
+  node_group_of.reserve(timeline.groups.size());
+  for (const TimelineGroup& g : timeline.groups) {
+    // The group's span over its clipped slices, as its stats hold it.
+    activity.push_back({g.name, g.stats.first_start_cycles, g.stats.last_end_cycles,
+                        g.stats.intervals > 0, g.tids, g.category == OpCategory::kCompute});
     node_group_of.push_back(node_groups.Find(g.name));
   }
-  for (const auto& ts : timeline.slices)
-    activity[ts.group].intervals.push_back({ts.start_cycles, ts.end_cycles});
   auto depends = [&](size_t a, size_t b) {
     if (!node_group_of[a] || !node_group_of[b]) return true;  // unknown: do not accuse
     return reach.Reaches(*node_group_of[a], *node_group_of[b]);
