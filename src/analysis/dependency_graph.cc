@@ -254,7 +254,12 @@ DependencyGraph BuildDependencyGraph(const Run& run) {
   nodes.reserve(run.graph_nodes.size() + run.op_instances.size());
   // Room for every node's lists, so that the views handed out stay valid.
   size_t input_bound = 0, tid_bound = 0;
-  for (const auto& hn : run.graph_nodes) input_bound += hn.input_ids.size();
+  size_t outputs = 0;
+  for (const auto& hn : run.graph_nodes) {
+    input_bound += hn.input_ids.size();
+    outputs += hn.output_ids.size();
+  }
+  g.producer_map.reserve(outputs);
   if (trace) {
     for (const auto& op : run.op_instances) {
       input_bound += op.inputs_count;
@@ -337,8 +342,13 @@ DependencyGraph BuildDependencyGraph(const Run& run) {
   const Producers producers(g);
 
   // Edges and (tensor, consumer) uses, collected flat; sorted and merged below.
+  // One use per listed input, at most one edge per use plus one per flow
+  // arrow (at most one per flow point): reserved, not grown by doubling
+  // (copies into fresh pages); capacity never touched costs no memory.
   std::vector<DepEdge> edge_parts;
+  edge_parts.reserve(g.lists.inputs.size() + run.flows.size());
   std::vector<std::pair<uint64_t, uint32_t>> uses;  // (input id, consuming node)
+  uses.reserve(g.lists.inputs.size());
   for (uint32_t v = 0; v < g.nodes.size(); ++v) {
     const DepNode& n = g.nodes[v];
     uint8_t kind = n.inputs_source == "htp_graph" ? kEdgeGraphInput : kEdgeTraceInput;
@@ -372,6 +382,7 @@ DependencyGraph BuildDependencyGraph(const Run& run) {
   std::sort(edge_parts.begin(), edge_parts.end(), [](const DepEdge& a, const DepEdge& b) {
     return std::pair{a.from, a.to} < std::pair{b.from, b.to};
   });
+  g.edges.reserve(edge_parts.size());
   for (const DepEdge& e : edge_parts) {
     if (!g.edges.empty() && g.edges.back().from == e.from && g.edges.back().to == e.to)
       g.edges.back().kinds |= e.kinds;
