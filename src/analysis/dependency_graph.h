@@ -144,7 +144,13 @@ NodeGroups GroupNodes(const DependencyGraph& graph, NameOf&& name_of) {
   for (const auto& n : graph.nodes) {
     const auto& name = name_of(n);
     const std::string_view view(name);
-    std::optional<uint32_t> group = groups.Find(view);
+    // The nodes of one op group mostly follow one another (sorted by start):
+    // the previous node's group is tried before the index.
+    std::optional<uint32_t> group;
+    if (!groups.of_node.empty() && groups.names[groups.of_node.back()] == view)
+      group = groups.of_node.back();
+    else
+      group = groups.Find(view);
     if (!group) {
       group = static_cast<uint32_t>(groups.names.size());
       groups.index.emplace(std::string(view), *group);
