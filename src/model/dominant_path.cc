@@ -158,8 +158,9 @@ DominantPathComparison CompareDominantPaths(const std::vector<DominantSegmentRow
     b.emplace_back(s.start_cycle, s.end_cycle, s.idle ? 0 : s.op_id, s.partial);
     if (s.idle) cmp.qhas_idle_cycles += s.cycles();
   }
-  std::sort(a.begin(), a.end());
-  std::sort(b.begin(), b.end());
+  // Both paths are written in time order: sorted only when they are not.
+  if (!std::is_sorted(a.begin(), a.end())) std::sort(a.begin(), a.end());
+  if (!std::is_sorted(b.begin(), b.end())) std::sort(b.begin(), b.end());
   cmp.ours_rows = a.size();
   cmp.qhas_rows = b.size();
   std::vector<Row> only_a, only_b;
