@@ -14,17 +14,43 @@ struct Edge {
 };
 
 // The sweep events of `intervals`, sorted, in `edges` (cleared first).
+// Intervals already in order of start (a timeline's, a thread's) give their
+// starts in order: only the ends are sorted, then merged in, instead of
+// sorting twice as many mixed events.  The result is the same sequence:
+// events equal in cycle and delta are alike.
 void SortEdges(std::span<const Interval> intervals, std::vector<Edge>& edges) {
   edges.clear();
   edges.reserve(intervals.size() * 2);
+  constexpr size_t kMergeFrom = 64;  // intervals; fewer sort in a blink either way
+  const bool by_start =
+      intervals.size() >= kMergeFrom &&
+      std::is_sorted(intervals.begin(), intervals.end(),
+                     [](const Interval& a, const Interval& b) { return a.start < b.start; });
+  if (!by_start) {
+    for (const auto& iv : intervals) {
+      if (iv.end <= iv.start) continue;
+      edges.push_back({iv.start, +1});
+      edges.push_back({iv.end, -1});
+    }
+    std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) {
+      return a.cycle != b.cycle ? a.cycle < b.cycle : a.delta < b.delta;
+    });
+    return;
+  }
+  thread_local std::vector<int64_t> ends;
+  ends.clear();
+  for (const auto& iv : intervals)
+    if (iv.end > iv.start) ends.push_back(iv.end);
+  std::sort(ends.begin(), ends.end());
+  size_t next_end = 0;
   for (const auto& iv : intervals) {
     if (iv.end <= iv.start) continue;
+    // Ends at or before this start come first (an end before a start at one cycle).
+    while (next_end < ends.size() && ends[next_end] <= iv.start)
+      edges.push_back({ends[next_end++], -1});
     edges.push_back({iv.start, +1});
-    edges.push_back({iv.end, -1});
   }
-  std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) {
-    return a.cycle != b.cycle ? a.cycle < b.cycle : a.delta < b.delta;
-  });
+  for (; next_end < ends.size(); ++next_end) edges.push_back({ends[next_end], -1});
 }
 
 std::vector<Edge> SortedEdges(std::span<const Interval> intervals) {
@@ -70,12 +96,25 @@ int64_t OverlapCycles(const std::vector<Interval>& a, const std::vector<Interval
     int delta;
     int set;
   };
+  // Each set's events are sorted: merged (a's first at a tie, as a stable
+  // sort of a's then b's would order them).
+  const std::vector<Edge> edges_a = SortedEdges(a), edges_b = SortedEdges(b);
   std::vector<Tagged> events;
-  for (int set = 0; set < 2; ++set)
-    for (const auto& e : SortedEdges(set == 0 ? a : b)) events.push_back({e.cycle, e.delta, set});
-  std::stable_sort(events.begin(), events.end(), [](const Tagged& x, const Tagged& y) {
-    return x.cycle != y.cycle ? x.cycle < y.cycle : x.delta < y.delta;
-  });
+  events.reserve(edges_a.size() + edges_b.size());
+  size_t i = 0, j = 0;
+  while (i < edges_a.size() || j < edges_b.size()) {
+    const bool take_b =
+        i == edges_a.size() || (j < edges_b.size() && (edges_b[j].cycle != edges_a[i].cycle
+                                                           ? edges_b[j].cycle < edges_a[i].cycle
+                                                           : edges_b[j].delta < edges_a[i].delta));
+    if (take_b) {
+      events.push_back({edges_b[j].cycle, edges_b[j].delta, 1});
+      ++j;
+    } else {
+      events.push_back({edges_a[i].cycle, edges_a[i].delta, 0});
+      ++i;
+    }
+  }
   int running[2] = {0, 0};
   int64_t overlap = 0, since = 0;
   for (const auto& e : events) {

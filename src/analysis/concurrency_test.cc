@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
 namespace htpscope {
 namespace {
 
@@ -32,6 +36,63 @@ TEST(Concurrency, OverlapOfTwoSets) {
   // Overlapping intervals inside one set count once.
   EXPECT_EQ(OverlapCycles({{0, 10}, {0, 10}}, {{0, 4}, {2, 6}}), 6);
   EXPECT_EQ(OverlapCycles({}, {{0, 4}}), 0);
+}
+
+// Intervals in order of start take the merge of sorted ends; shuffled, the
+// full sort.  Both must give what counting cycle by cycle gives, on
+// intervals with many ties (shared starts and ends, empty ones).
+TEST(Concurrency, InStartOrderOrShuffledMatchesCountingEachCycle) {
+  uint64_t state = 12345;
+  auto next = [&state](int64_t below) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<int64_t>((state >> 33) % static_cast<uint64_t>(below));
+  };
+  std::vector<Interval> a, b;
+  for (int i = 0; i < 400; ++i) {
+    const int64_t start = next(1500);
+    a.push_back({start, start + next(40)});  // some empty
+    const int64_t start_b = next(1500);
+    b.push_back({start_b, start_b + next(25)});
+  }
+  auto by_start = [](const Interval& x, const Interval& y) { return x.start < y.start; };
+  std::vector<Interval> a_sorted = a, b_sorted = b;
+  std::stable_sort(a_sorted.begin(), a_sorted.end(), by_start);
+  std::stable_sort(b_sorted.begin(), b_sorted.end(), by_start);
+  // Counted cycle by cycle.
+  constexpr int64_t kCycles = 1600;
+  std::vector<int> in_a(kCycles, 0), in_b(kCycles, 0);
+  for (const auto& iv : a)
+    for (int64_t c = iv.start; c < iv.end; ++c) ++in_a[c];
+  for (const auto& iv : b)
+    for (int64_t c = iv.start; c < iv.end; ++c) ++in_b[c];
+  int64_t active = 0, overlap = 0, max_at = -1;
+  int max = 0;
+  for (int64_t c = 0; c < kCycles; ++c) {
+    active += in_a[c] > 0;
+    overlap += in_a[c] > 0 && in_b[c] > 0;
+    if (in_a[c] > max) {
+      max = in_a[c];
+      max_at = c;
+    }
+  }
+  for (const auto* intervals : {&a, &a_sorted}) {
+    const ConcurrencyStats s = ComputeConcurrency(*intervals);
+    EXPECT_EQ(s.active_cycles, active);
+    EXPECT_EQ(s.max_concurrency, max);
+    EXPECT_EQ(s.max_concurrency_at_cycles, max_at);
+  }
+  EXPECT_EQ(OverlapCycles(a, b), overlap);
+  EXPECT_EQ(OverlapCycles(a_sorted, b_sorted), overlap);
+  EXPECT_EQ(OverlapCycles(b_sorted, a), overlap);
+
+  // Back to back in start order, enough to be merged: each end is taken
+  // before the start at its cycle, so no two ever run at once.
+  std::vector<Interval> chain;
+  for (int64_t i = 0; i < 100; ++i) chain.push_back({10 * i, 10 * i + 10});
+  const ConcurrencyStats c = ComputeConcurrency(chain);
+  EXPECT_EQ(c.max_concurrency, 1);
+  EXPECT_EQ(c.max_concurrency_at_cycles, 0);
+  EXPECT_EQ(c.active_cycles, 1000);
 }
 
 TEST(SerializedGroups, BackToBackIndependentGroupsOnDifferentUnits) {
