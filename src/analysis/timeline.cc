@@ -7,7 +7,6 @@
 #include <limits>
 #include <map>
 #include <optional>
-#include <set>
 #include <stdexcept>
 #include <string_view>
 
@@ -268,26 +267,31 @@ Timeline BuildTimeline(const Run& run, const Grouping& grouping, const TimelineW
     // category's name in reports.
     if (g.category != OpCategory::kCompute) g.category = OpCategory::kBoundary;
   }
-  // Rows: every thread present in the trace, even when idle in the window.
-  std::set<uint32_t> trace_tids;
-  for (const auto& s : slices) trace_tids.insert(s.tid);
-  std::map<uint32_t, std::vector<Interval>> row_intervals;
+  // Rows: every thread present in the trace, even when idle in the window,
+  // by tid; a trace has a handful of threads, each with many slices.
+  std::vector<uint32_t> trace_tids;
+  for (const auto& s : slices)
+    if (trace_tids.empty() || trace_tids.back() != s.tid) trace_tids.push_back(s.tid);
+  std::sort(trace_tids.begin(), trace_tids.end());
+  trace_tids.erase(std::unique(trace_tids.begin(), trace_tids.end()), trace_tids.end());
   for (uint32_t tid : trace_tids) {
     TimelineRow row;
     row.tid = tid;
     row.kind = UnitKindOfTid(tid);
     t.rows.push_back(row);
   }
+  std::vector<std::vector<Interval>> row_intervals(t.rows.size());
   for (uint32_t k = 0; k < t.slices.size(); ++k) {
     const TimelineSlice& ts = t.slices[k];
-    auto it = std::find_if(t.rows.begin(), t.rows.end(),
-                           [&](const TimelineRow& r) { return r.tid == ts.tid; });
-    it->slices.push_back(k);
-    it->busy_cycles += ts.end_cycles - ts.start_cycles;
-    row_intervals[ts.tid].push_back({ts.start_cycles, ts.end_cycles});
+    const size_t r = static_cast<size_t>(
+        std::lower_bound(trace_tids.begin(), trace_tids.end(), ts.tid) - trace_tids.begin());
+    TimelineRow& row = t.rows[r];
+    row.slices.push_back(k);
+    row.busy_cycles += ts.end_cycles - ts.start_cycles;
+    row_intervals[r].push_back({ts.start_cycles, ts.end_cycles});
   }
-  for (auto& row : t.rows)
-    row.active_cycles = ComputeConcurrency(row_intervals[row.tid]).active_cycles;
+  for (size_t r = 0; r < t.rows.size(); ++r)
+    t.rows[r].active_cycles = ComputeConcurrency(row_intervals[r]).active_cycles;
   t.all = ComputeConcurrency(all);
   t.hmx_active_cycles = ComputeConcurrency(hmx).active_cycles;
   t.hvx_active_cycles = ComputeConcurrency(hvx).active_cycles;
