@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <array>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -178,19 +179,14 @@ TEST(HtmlReportTimeline, CounterInTimeOrderOrNotGivesTheSameColumns) {
                                                   {110, 3}, {125, 4}, {125, 8}};
   const std::vector<CounterSampleRow> shuffled = {{125, 4}, {110, 7}, {100, 5}, {125, 8},
                                                   {109, 2}, {110, 3}, {104, 9}};
+  // Columns [100, 110), [110, 120), [120, 130): (first ts, min, max, last).
+  const std::vector<std::array<int64_t, 4>> expected = {
+      {100, 2, 9, 2}, {110, 3, 7, 3}, {125, 4, 8, 8}};
   for (const auto& samples : {in_order, shuffled}) {
-    auto points = DownsampleCounter(samples, 100, 10.0);
-    ASSERT_EQ(points.size(), 3u);  // columns [100, 110), [110, 120), [120, 130)
-    EXPECT_EQ(points[0].ts_cycle, 100);
-    EXPECT_EQ(points[0].min_value, 2);
-    EXPECT_EQ(points[0].max_value, 9);
-    EXPECT_EQ(points[0].last_value, 2);
-    EXPECT_EQ(points[1].ts_cycle, 110);
-    EXPECT_EQ(points[1].min_value, 3);
-    EXPECT_EQ(points[1].max_value, 7);
-    EXPECT_EQ(points[1].last_value, 3);
-    EXPECT_EQ(points[2].ts_cycle, 125);
-    EXPECT_EQ(points[2].last_value, 8);
+    std::vector<std::array<int64_t, 4>> columns;
+    for (const auto& p : DownsampleCounter(samples, 100, 10.0))
+      columns.push_back({p.ts_cycle, p.min_value, p.max_value, p.last_value});
+    EXPECT_EQ(columns, expected);
   }
 }
 
