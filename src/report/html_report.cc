@@ -492,30 +492,38 @@ void ScriptJsonEscaper::Finish() {
 void ScriptJsonEscaper::Escape(std::string_view text, bool last) {
   size_t run_start = 0;  // unescaped bytes from here on are copied as one run
   for (size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c != '<' && c != '>' && c != '&' && c != '\xE2') continue;
-    out_->append(text.substr(run_start, i - run_start));
-    run_start = i + 1;
-    if (c == '<') {
-      *out_ += "\\u003c";
-    } else if (c == '>') {
-      *out_ += "\\u003e";
-    } else if (c == '&') {
-      *out_ += "\\u0026";
-    } else if (i + 2 < text.size()) {
-      if (text[i + 1] == '\x80' && (text[i + 2] == '\xA8' || text[i + 2] == '\xA9')) {
-        *out_ += text[i + 2] == '\xA8' ? "\\u2028" : "\\u2029";
-        i += 2;
-        run_start = i + 1;
-      } else {
-        *out_ += c;
+    const char* escape = nullptr;
+    size_t width = 1;  // bytes the escape replaces
+    switch (text[i]) {
+      case '<':
+        escape = "\\u003c";
+        break;
+      case '>':
+        escape = "\\u003e";
+        break;
+      case '&':
+        escape = "\\u0026";
+        break;
+      case '\xE2': {
+        const std::string_view rest = text.substr(i);
+        if (rest.size() >= 3 && IsLineSeparatorPrefix(rest.substr(0, 3))) {
+          escape = rest[2] == '\xA8' ? "\\u2028" : "\\u2029";
+          width = 3;
+        } else if (!last && rest.size() < 3 && IsLineSeparatorPrefix(rest)) {
+          out_->append(text.substr(run_start, i - run_start));
+          carried_.assign(rest);  // completed (or not) by the next piece
+          return;
+        }
+        break;
       }
-    } else if (!last && IsLineSeparatorPrefix(text.substr(i))) {
-      carried_.assign(text.substr(i));
-      return;
-    } else {
-      *out_ += c;
+      default:
+        break;
     }
+    if (!escape) continue;  // stays in the run, an E2 that begins no separator too
+    out_->append(text.substr(run_start, i - run_start));
+    *out_ += escape;
+    i += width - 1;
+    run_start = i + 1;
   }
   out_->append(text.substr(run_start));
 }
