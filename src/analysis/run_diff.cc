@@ -11,6 +11,8 @@
 #include <set>
 #include <utility>
 
+#include "base/sort_util.h"
+
 namespace htpscope {
 namespace {
 
@@ -289,21 +291,9 @@ std::vector<OpDelta> MatchOps(const OpPools& a, const OpPools& b, bool by_type_a
       return x.work_change_cycles > y.work_change_cycles;
     return *x.name < *y.name;
   });
-  // Position j takes out[keys[j].index]: each cycle of that permutation is
-  // moved round through one temporary (no second array of deltas).
-  for (size_t start = 0; start < keys.size(); ++start) {
-    if (keys[start].index == start) continue;
-    OpDelta carried = std::move(out[start]);
-    size_t at = start;
-    while (keys[at].index != start) {
-      const size_t from = keys[at].index;
-      out[at] = std::move(out[from]);
-      keys[at].index = static_cast<uint32_t>(at);
-      at = from;
-    }
-    out[at] = std::move(carried);
-    keys[at].index = static_cast<uint32_t>(at);
-  }
+  std::vector<uint32_t> from(keys.size());
+  for (size_t j = 0; j < keys.size(); ++j) from[j] = keys[j].index;
+  ApplyPermutation(out, from);
   return out;
 }
 

@@ -1,0 +1,98 @@
+#include "base/sort_util.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+#include <random>
+#include <string>
+
+namespace htpscope {
+namespace {
+
+struct Record {
+  uint64_t key = 0;
+  uint32_t seq = 0;  // position before sorting: tells stability
+  bool operator==(const Record&) const = default;
+};
+
+// The radix sort against std::stable_sort on the same records.
+void ExpectSortedLikeStableSort(std::vector<Record> records) {
+  std::vector<Record> expected = records;
+  std::stable_sort(expected.begin(), expected.end(),
+                   [](const Record& a, const Record& b) { return a.key < b.key; });
+  StableRadixSort(records, [](const Record& r) { return r.key; });
+  EXPECT_EQ(records, expected);
+}
+
+TEST(StableRadixSort, SmallCasesByHand) {
+  std::vector<Record> none;
+  StableRadixSort(none, [](const Record& r) { return r.key; });
+  EXPECT_TRUE(none.empty());
+  std::vector<Record> v{{3, 0}, {1, 1}, {3, 2}, {0, 3}, {1, 4}};
+  StableRadixSort(v, [](const Record& r) { return r.key; });
+  EXPECT_EQ(v, (std::vector<Record>{{0, 3}, {1, 1}, {1, 4}, {3, 0}, {3, 2}}));
+}
+
+// Keys as the graph's ids are: high bits shared (those digits are skipped),
+// low ones varying, many repeats (stability shows).
+TEST(StableRadixSort, SharedHighBitsAndRepeatsMatchStableSort) {
+  std::mt19937_64 rng(7);
+  std::vector<Record> v;
+  for (uint32_t i = 0; i < 20000; ++i) v.push_back({0x0000100359320000ull + rng() % 5000, i});
+  ExpectSortedLikeStableSort(v);
+}
+
+// Every digit varies, including the top one.
+TEST(StableRadixSort, FullWidthKeysMatchStableSort) {
+  std::mt19937_64 rng(11);
+  std::vector<Record> v;
+  for (uint32_t i = 0; i < 20000; ++i) v.push_back({rng() >> (i % 3) * 20, i});
+  v.push_back({~uint64_t{0}, 20000});
+  v.push_back({0, 20001});
+  ExpectSortedLikeStableSort(v);
+}
+
+TEST(StableRadixSort, AllKeysEqualKeepOrder) {
+  std::vector<Record> v;
+  for (uint32_t i = 0; i < 1000; ++i) v.push_back({42, i});
+  ExpectSortedLikeStableSort(v);
+}
+
+// 32-bit keys (the compound key of an edge is 64-bit; node indices are 32).
+TEST(StableRadixSort, ThirtyTwoBitKeys) {
+  std::mt19937 rng(3);
+  std::vector<std::pair<uint32_t, uint32_t>> v;
+  for (uint32_t i = 0; i < 5000; ++i) v.emplace_back(rng() % 700, i);
+  auto expected = v;
+  std::stable_sort(expected.begin(), expected.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  StableRadixSort(v, [](const std::pair<uint32_t, uint32_t>& p) { return p.first; });
+  EXPECT_EQ(v, expected);
+}
+
+TEST(ApplyPermutation, PositionJTakesWhatWasAtFromJ) {
+  std::vector<std::string> records{"a", "b", "c", "d", "e"};
+  std::vector<uint32_t> from{3, 0, 4, 1, 2};  // one cycle through all five
+  ApplyPermutation(records, from);
+  EXPECT_EQ(records, (std::vector<std::string>{"d", "a", "e", "b", "c"}));
+  EXPECT_EQ(from, (std::vector<uint32_t>{0, 1, 2, 3, 4}));
+}
+
+TEST(ApplyPermutation, RandomPermutationsMatchACopyInOrder) {
+  std::mt19937 rng(5);
+  for (size_t n : {0, 1, 2, 17, 1000}) {
+    std::vector<std::string> records(n);
+    for (size_t i = 0; i < n; ++i) records[i] = "record " + std::to_string(i);
+    std::vector<uint32_t> from(n);
+    std::iota(from.begin(), from.end(), 0u);
+    std::shuffle(from.begin(), from.end(), rng);
+    std::vector<std::string> expected;
+    for (uint32_t f : from) expected.push_back(records[f]);
+    ApplyPermutation(records, from);
+    EXPECT_EQ(records, expected) << n << " records";
+  }
+}
+
+}  // namespace
+}  // namespace htpscope
