@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "base/errors.h"
+#include "base/sort_util.h"
 #include "base/text_util.h"
 
 namespace htpscope {
@@ -192,10 +193,20 @@ struct Tensors {
   std::vector<uint32_t> consumers;
 };
 
+// One listed input of a node: the tensor, the node consuming it, and the
+// node producing it (kNoProducer when none does).
+struct TensorUse {
+  static constexpr uint32_t kNoProducer = UINT32_MAX;
+  uint64_t tensor = 0;
+  uint32_t consumer = 0;
+  uint32_t producer = kNoProducer;
+};
+
 // The graph's tensors: every input id with its consumers (from `uses`,
-// (input id, consuming node) pairs sorted by id, then node) and its kind.
-Tensors ClassifyTensors(const Run& run, const DependencyGraph& g, const Producers& producers,
-                        const std::vector<std::pair<uint64_t, uint32_t>>& uses) {
+// sorted by tensor, then consumer) and its kind.  `constant_copier[v]`:
+// whether node v belongs to a $Const QNN op.
+Tensors ClassifyTensors(const Run& run, const std::vector<TensorUse>& uses,
+                        const std::vector<bool>& constant_copier) {
   const bool graph = run.Has(ArtifactType::kHtpGraph);
   absl::flat_hash_set<uint64_t> shapes, consts;
   if (run.Has(ArtifactType::kOptrace)) {
@@ -208,27 +219,28 @@ Tensors ClassifyTensors(const Run& run, const DependencyGraph& g, const Producer
   Tensors out;
   out.consumers.reserve(uses.size());  // never reallocated: the tensors view it
   std::vector<uint32_t>& consumers = out.consumers;
+  auto graph_tensor = run.graph_tensors.begin();
   for (size_t i = 0; i < uses.size();) {
     DepTensor t;
-    t.id = uses[i].first;
+    t.id = uses[i].tensor;
+    const uint32_t producer = uses[i].producer;  // the same for every use of the tensor
     const size_t first = consumers.size();
-    for (; i < uses.size() && uses[i].first == t.id; ++i)
-      if (consumers.size() == first || consumers.back() != uses[i].second)
-        consumers.push_back(uses[i].second);
+    for (; i < uses.size() && uses[i].tensor == t.id; ++i)
+      if (consumers.size() == first || consumers.back() != uses[i].consumer)
+        consumers.push_back(uses[i].consumer);
     t.consumers = {consumers.data() + first, consumers.size() - first};
-    if (auto p = producers.Find(t.id)) {
-      t.producer = *p;
-      const DepNode& prod = g.nodes[*p];
-      bool constant = prod.qnn_op_type == "$Const" || prod.qnn_op_name.rfind("$Const", 0) == 0;
-      t.kind = constant ? TensorKind::kConstantCopy : TensorKind::kActivation;
+    if (producer != TensorUse::kNoProducer) {
+      t.producer = producer;
+      t.kind = constant_copier[producer] ? TensorKind::kConstantCopy : TensorKind::kActivation;
     } else if (shapes.contains(t.id)) {
       t.kind = TensorKind::kShape;
     } else if (consts.contains(t.id)) {
       t.kind = TensorKind::kStatic;
     } else if (graph) {
-      auto gt = std::lower_bound(run.graph_tensors.begin(), run.graph_tensors.end(), t.id,
-                                 [](const GraphTensorRow& r, uint64_t v) { return r.id < v; });
-      t.kind = gt != run.graph_tensors.end() && gt->id == t.id && gt->is_static()
+      // Both in id order: one walk along graph_tensors serves every lookup.
+      while (graph_tensor != run.graph_tensors.end() && graph_tensor->id < t.id) ++graph_tensor;
+      t.kind = graph_tensor != run.graph_tensors.end() && graph_tensor->id == t.id &&
+                       graph_tensor->is_static()
                    ? TensorKind::kStatic
                    : TensorKind::kOther;
     }
@@ -347,14 +359,14 @@ DependencyGraph BuildDependencyGraph(const Run& run) {
   // (copies into fresh pages); capacity never touched costs no memory.
   std::vector<DepEdge> edge_parts;
   edge_parts.reserve(g.lists.inputs.size() + run.flows.size());
-  std::vector<std::pair<uint64_t, uint32_t>> uses;  // (input id, consuming node)
+  std::vector<TensorUse> uses;
   uses.reserve(g.lists.inputs.size());
   for (uint32_t v = 0; v < g.nodes.size(); ++v) {
     const DepNode& n = g.nodes[v];
     uint8_t kind = n.inputs_source == "htp_graph" ? kEdgeGraphInput : kEdgeTraceInput;
     for (uint64_t in : n.input_ids) {
-      uses.emplace_back(in, v);
       auto p = producers.Find(in);
+      uses.push_back({in, v, p.value_or(TensorUse::kNoProducer)});
       if (p && *p != v) edge_parts.push_back({*p, v, kind});
     }
   }
@@ -373,15 +385,21 @@ DependencyGraph BuildDependencyGraph(const Run& run) {
   }
 
   // What each input id is, on another core while the edges are merged.
-  std::sort(uses.begin(), uses.end());  // by tensor, then consumer
+  // By tensor, then consumer: the uses were made in consumer order, and the
+  // sort by tensor keeps it.
+  StableRadixSort(uses, [](const TensorUse& u) { return u.tensor; });
   std::future<Tensors> tensors = std::async(std::launch::async | std::launch::deferred, [&] {
-    return ClassifyTensors(run, g, producers, uses);
+    // Which nodes copy a constant, read in node order rather than once per
+    // tensor at its producer (a random read of the node table).
+    std::vector<bool> constant_copier(g.nodes.size());
+    for (size_t v = 0; v < g.nodes.size(); ++v)
+      constant_copier[v] =
+          g.nodes[v].qnn_op_type == "$Const" || g.nodes[v].qnn_op_name.rfind("$Const", 0) == 0;
+    return ClassifyTensors(run, uses, constant_copier);
   });
 
   // One edge per (from, to), its kinds OR-ed.
-  std::sort(edge_parts.begin(), edge_parts.end(), [](const DepEdge& a, const DepEdge& b) {
-    return std::pair{a.from, a.to} < std::pair{b.from, b.to};
-  });
+  StableRadixSort(edge_parts, [](const DepEdge& e) { return uint64_t{e.from} << 32 | e.to; });
   g.edges.reserve(edge_parts.size());
   for (const DepEdge& e : edge_parts) {
     if (!g.edges.empty() && g.edges.back().from == e.from && g.edges.back().to == e.to)

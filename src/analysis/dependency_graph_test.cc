@@ -2,6 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <random>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -9,6 +14,7 @@
 #include "analysis/timeline.h"
 #include "base/corpus_test_util.h"
 #include "base/errors.h"
+#include "base/op_vocabulary.h"
 #include "model/fake_run_test_util.h"
 
 namespace htpscope {
@@ -237,6 +243,98 @@ TEST(DependencyGraphCorpus, V8c8WeightsCopiedOnceForEightMatmuls) {
       EXPECT_TRUE(s.producer_group == "$Const_11" || s.producer_group == "$Const_12");
     }
   EXPECT_EQ(copies, 2);
+}
+
+// A random compiled graph (no optrace) against edges and tensors worked out
+// one by one from the node rows: producers by node id, else the first node
+// listing the id as an output; constants by $Const QNN op or static type.
+TEST(DependencyGraph, RandomGraphMatchesEdgesAndTensorsWorkedOutByHand) {
+  std::mt19937_64 rng(17);
+  htpscope::Run run;
+  run.artifacts.push_back({"graph.json", ArtifactType::kHtpGraph, "", "", ""});
+  constexpr uint64_t kBase = 0x0000100359320000;  // ids share their high bits, as real ones do
+  const size_t n = 600;
+  std::vector<uint64_t> node_ids, extra_outputs, statics, strays;
+  for (size_t i = 0; i < n; ++i) node_ids.push_back(kBase + 7 * i + rng() % 5);
+  for (size_t i = 0; i < 80; ++i) extra_outputs.push_back(kBase + 100000 + 3 * i);
+  for (size_t i = 0; i < 40; ++i) statics.push_back(kBase + 200000 + i);
+  for (size_t i = 0; i < 40; ++i) strays.push_back(kBase + 300000 + i);
+  for (uint64_t id : statics) run.graph_tensors.push_back({id, 0, 4, 0, {}});
+  for (uint64_t id : strays) run.graph_tensors.push_back({id, 0, 3, 0, {}});
+  std::shuffle(node_ids.begin(), node_ids.end(), rng);  // the graph's order is not id order
+  for (size_t i = 0; i < n; ++i) {
+    GraphNodeRow row;
+    row.id = node_ids[i];
+    row.htp_op_type = "q::Op";
+    row.qnn_op_name = fmt::format("op_{}", i);
+    row.qnn_op_type = rng() % 5 == 0 ? "$Const" : "Conv2d";
+    for (int k = static_cast<int>(rng() % 5); k > 0; --k) {
+      const std::vector<uint64_t>* from[] = {&node_ids, &node_ids, &extra_outputs, &statics,
+                                             &strays};
+      const auto& pool = *from[rng() % 5];
+      row.input_ids.push_back(pool[rng() % pool.size()]);
+    }
+    if (rng() % 4 == 0) row.output_ids.push_back(extra_outputs[rng() % extra_outputs.size()]);
+    if (rng() % 3 == 0) {
+      row.start_cycle = static_cast<int64_t>(rng() % 1000);  // ties in start are common
+      row.duration_cycles = 10;
+    }
+    run.graph_nodes.push_back(std::move(row));
+  }
+  DependencyGraph g = BuildDependencyGraph(run);
+
+  auto producer_of = [&](uint64_t id) -> std::optional<uint64_t> {
+    for (const auto& row : run.graph_nodes)
+      if (row.id == id) return id;
+    for (const auto& row : run.graph_nodes)
+      for (uint64_t out : row.output_ids)
+        if (out == id) return row.id;
+    return std::nullopt;
+  };
+  std::set<std::pair<uint64_t, uint64_t>> expected_edges;  // (from id, to id)
+  std::map<uint64_t, std::set<uint64_t>> consumers_of;     // tensor -> consuming node ids
+  for (const auto& row : run.graph_nodes)
+    for (uint64_t in : row.input_ids) {
+      consumers_of[in].insert(row.id);
+      if (auto p = producer_of(in); p && *p != row.id) expected_edges.insert({*p, row.id});
+    }
+
+  std::set<std::pair<uint64_t, uint64_t>> edges;
+  for (size_t e = 0; e < g.edges.size(); ++e) {
+    if (e > 0) {  // sorted by (from, to), each pair once
+      EXPECT_LT(std::pair(g.edges[e - 1].from, g.edges[e - 1].to),
+                std::pair(g.edges[e].from, g.edges[e].to));
+    }
+    EXPECT_EQ(g.edges[e].kinds, kEdgeGraphInput);
+    edges.insert({g.nodes[g.edges[e].from].id, g.nodes[g.edges[e].to].id});
+  }
+  EXPECT_EQ(edges, expected_edges);
+
+  ASSERT_EQ(g.tensors.size(), consumers_of.size());
+  auto expected = consumers_of.begin();
+  for (const DepTensor& t : g.tensors) {
+    ASSERT_EQ(t.id, expected->first);
+    std::set<uint64_t> consumers;
+    for (size_t c = 0; c < t.consumers.size(); ++c) {
+      if (c > 0) {
+        EXPECT_LT(t.consumers[c - 1], t.consumers[c]);
+      }
+      consumers.insert(g.nodes[t.consumers[c]].id);
+    }
+    EXPECT_EQ(consumers, expected->second) << OpIdHex(t.id);
+    const std::optional<uint64_t> producer = producer_of(t.id);
+    ASSERT_EQ(t.producer.has_value(), producer.has_value()) << OpIdHex(t.id);
+    TensorKind kind = TensorKind::kOther;
+    if (producer) {
+      const DepNode& p = g.nodes[*t.producer];
+      EXPECT_EQ(p.id, *producer);
+      kind = p.qnn_op_type == "$Const" ? TensorKind::kConstantCopy : TensorKind::kActivation;
+    } else if (std::count(statics.begin(), statics.end(), t.id)) {
+      kind = TensorKind::kStatic;
+    }
+    EXPECT_EQ(t.kind, kind) << OpIdHex(t.id);
+    ++expected;
+  }
 }
 
 TEST(DependencyGraphCorpus, Chain8ExpectedChainMatches) {
