@@ -58,6 +58,14 @@ void ImportRuntrace(Runtrace&& runtrace, Run& run);
 // Appends `message` to run.warnings under `code`.
 void Warn(Run& run, std::string code, std::string message);
 
+// Throws InputError naming `file` when `sum`, of `what`, went past int64.
+inline void RequireFits(const CheckedSum& sum, const std::string& file, const char* what) {
+  if (sum.overflowed())
+    throw InputError(file, fmt::format("{} sum past 2^63: they are not the figures of one "
+                                       "execution",
+                                       what));
+}
+
 // Throws InputError naming `file` unless Σ value(row) over `rows` fits in
 // int64: every later sum of a subset of these (non-negative) values then fits
 // too, so no figure is ever a wrapped number.
@@ -65,10 +73,7 @@ template <typename Rows, typename Value>
 void RequireSumFits(const Rows& rows, Value value, const std::string& file, const char* what) {
   CheckedSum sum;
   for (const auto& row : rows) sum += value(row);
-  if (sum.overflowed())
-    throw InputError(file, fmt::format("{} sum past 2^63: they are not the figures of one "
-                                       "execution",
-                                       what));
+  RequireFits(sum, file, what);
 }
 
 }  // namespace htpscope::model_import

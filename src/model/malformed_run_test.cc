@@ -13,6 +13,7 @@
 
 #include "base/corpus_test_util.h"
 #include "base/errors.h"
+#include "model/fake_qhas_test_util.h"
 #include "model/fake_run_test_util.h"
 #include "model/run.h"
 
@@ -227,6 +228,57 @@ TEST(MalformedRun, TheOptracesErrorWaitsForTheGraphImportedBesideIt) {
     EXPECT_NE(e.file().find("fake_trace.json"), std::string::npos) << e.what();
     EXPECT_NE(e.problem().find("sum past 2^63"), std::string::npos) << e.what();
   }
+}
+
+// QHAS op instances are checked in one pass, their problems reported in a
+// fixed order whatever rows they sit in: a cycles sum past 2^63 before an
+// instance ending past the largest cycle count, and of those the first row.
+TEST(MalformedRun, QhasInstanceProblemsComeInAFixedOrder) {
+  using testing_support::FakeQhasInstance;
+  const int64_t kNearMax = INT64_MAX - 5;
+  std::vector<FakeQhasInstance> ends_past = {
+      {0x10, "Conv", "a", "hvx", 512, 0, 100},
+      {0x20, "Conv", "b", "hvx", 512, kNearMax, 10},  // the first row ending past
+      {0x30, "Conv", "c", "hvx", 513, kNearMax, 20},
+  };
+  const testing_support::FakeQhasCore core{0, 1000, 0, {{"HVX", 512, 100}}, {}};
+  auto error = ErrorOf(
+      [&] { testing_support::FakeRun("", "", testing_support::FakeQhasJson({core}, ends_past)); });
+  ASSERT_TRUE(error);
+  EXPECT_NE(
+      error->problem().find("op instance 0x0000000000000020 ends past the largest cycle count"),
+      std::string::npos)
+      << error->what();
+  // Two rows whose cycles sum past 2^63, after the rows ending past.
+  std::vector<FakeQhasInstance> both = ends_past;
+  both.push_back({0x40, "Conv", "d", "hvx", 512, 0, 6000000000000000000});
+  both.push_back({0x50, "Conv", "e", "hvx", 512, 0, 6000000000000000000});
+  error = ErrorOf(
+      [&] { testing_support::FakeRun("", "", testing_support::FakeQhasJson({core}, both)); });
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->problem().find("the op instances' cycles sum past 2^63"), std::string::npos)
+      << error->what();
+}
+
+// Rows of two cores interleaved: each core's listed rows are counted, so the
+// lists read as complete (htp_nodes says how many each core has).
+TEST(MalformedRun, QhasRowsOfInterleavedCoresAreCountedPerCore) {
+  using testing_support::FakeQhasInstance;
+  std::vector<FakeQhasInstance> rows;
+  for (int i = 0; i < 7; ++i) {
+    FakeQhasInstance r{static_cast<uint64_t>(0x100 + i), "Conv", "op", "hvx", 512, 10 * i, 5};
+    r.htp = i % 3 == 0 ? 1 : 0;  // cores 1, 0, 0, 1, 0, 0, 1
+    rows.push_back(r);
+  }
+  htpscope::Run run = testing_support::FakeRun(
+      "", "",
+      testing_support::FakeQhasJson(
+          {{0, 100, 0, {{"HVX", 512, 20}}, {}}, {1, 100, 0, {{"HVX", 512, 15}}, {}}}, rows));
+  ASSERT_EQ(run.qhas_cores.size(), 2u);
+  EXPECT_EQ(run.qhas_cores[0].listed_htp_nodes, 4);
+  EXPECT_EQ(run.qhas_cores[1].listed_htp_nodes, 3);
+  EXPECT_TRUE(run.qhas_cores[0].lists_complete);
+  EXPECT_TRUE(run.qhas_cores[1].lists_complete);
 }
 
 // The optrace is imported on its reader's thread while later files are
