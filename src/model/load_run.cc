@@ -54,13 +54,68 @@ ImportedOptrace ReadAndImportOptrace(const std::string& path) {
   return out;
 }
 
+// An HTP graph, profile or runtrace read and imported on its reader's
+// thread, while the other files are still being read: its tables (and
+// warnings) fill a run of their own, moved into the whole run once every
+// read is done, in the order importing after the reads would add them.
+struct ImportedAlone {
+  // What the artifact row takes: the header version (a profile's viewer
+  // version) and a profile's runner and backend versions.
+  std::string version, application_version, backend_version;
+  Run tables;
+  std::exception_ptr import_error;  // thrown where importing after the reads would throw it
+};
+
+template <typename Artifact, typename Import>
+ImportedAlone ImportAlone(Artifact&& artifact, Import import) {
+  ImportedAlone out;
+  out.version = artifact.version;
+  try {
+    import(std::move(artifact), out.tables);
+  } catch (...) {
+    out.import_error = std::current_exception();
+  }
+  return out;
+}
+
+ImportedAlone ImportProfileAlone(ProfileReport&& profile) {
+  std::string viewer_version = profile.viewer_version;
+  std::string application_version = profile.application_version;
+  std::string backend_version = profile.backend_version;
+  ImportedAlone out;
+  try {
+    model_import::ImportProfile(std::move(profile), out.tables);
+  } catch (...) {
+    out.import_error = std::current_exception();
+  }
+  out.version = std::move(viewer_version);
+  out.application_version = std::move(application_version);
+  out.backend_version = std::move(backend_version);
+  return out;
+}
+
+// Moves `from` into `to`, which no other artifact fills: their rows index
+// each other from 0.
+template <typename T>
+void TakeTable(std::vector<T>& to, std::vector<T>& from) {
+  if (!to.empty()) throw InternalError("a table filled by one artifact was filled twice");
+  to = std::move(from);
+}
+
+// Appends the warnings an artifact's import gave to the run's.
+void TakeWarnings(Run& from, Run& to) {
+  to.warnings.insert(to.warnings.end(), std::make_move_iterator(from.warnings.begin()),
+                     std::make_move_iterator(from.warnings.end()));
+  from.warnings.clear();
+}
+
 // The artifacts of a run, read but not yet joined.
 struct ReadArtifacts {
   std::optional<ImportedOptrace> optrace;
-  std::optional<Runtrace> runtrace;
-  std::optional<HtpGraph> htp_graph;
+  std::optional<ImportedAlone> runtrace;
+  std::optional<ImportedAlone> htp_graph;
   std::optional<Qhas> qhas;
-  std::optional<ProfileReport> profile;  // text or CSV
+  std::optional<ImportedAlone> profile;  // text or CSV
 };
 
 ArtifactType TypeOf(ArtifactKind kind) {
@@ -161,14 +216,19 @@ ReadArtifacts ReadAll(const std::vector<RunInputFile>& files, Run& run) {
         reads.Start<ImportedOptrace>(read.optrace, path, ReadAndImportOptrace, set_version);
         break;
       case ArtifactKind::kRuntrace:
-        reads.Start<Runtrace>(
-            read.runtrace, path, [](const std::string& p) { return ReadRuntrace(p); }, set_version);
+        reads.Start<ImportedAlone>(
+            read.runtrace, path,
+            [](const std::string& p) {
+              return ImportAlone(ReadRuntrace(p), model_import::ImportRuntrace);
+            },
+            set_version);
         break;
       case ArtifactKind::kHtpGraph:
-        reads.Start<HtpGraph>(
+        reads.Start<ImportedAlone>(
             read.htp_graph, path,
             [](const std::string& p) {
-              return ReadHtpGraph(p, model_import::HtpGraphReadOptions());
+              return ImportAlone(ReadHtpGraph(p, model_import::HtpGraphReadOptions()),
+                                 model_import::ImportHtpGraph);
             },
             set_version);
         break;
@@ -178,14 +238,15 @@ ReadArtifacts ReadAll(const std::vector<RunInputFile>& files, Run& run) {
         break;
       case ArtifactKind::kProfileText:
       case ArtifactKind::kProfileCsv:
-        reads.Start<ProfileReport>(
+        reads.Start<ImportedAlone>(
             read.profile, path,
             [detected](const std::string& p) {
-              return detected == ArtifactKind::kProfileCsv ? ReadProfileCsv(p) : ReadProfileText(p);
+              return ImportProfileAlone(detected == ArtifactKind::kProfileCsv ? ReadProfileCsv(p)
+                                                                              : ReadProfileText(p));
             },
-            [row](const ProfileReport& o, Run& r) {
+            [row](const ImportedAlone& o, Run& r) {
               ArtifactRow& a = r.artifacts[row];
-              a.version = o.viewer_version;
+              a.version = o.version;
               a.application_version = o.application_version;
               a.backend_version = o.backend_version;
             });
@@ -290,23 +351,34 @@ Run LoadRun(const std::vector<std::string>& inputs, const LoadOptions& options) 
     run = std::move(imported);
     read.optrace.reset();
   }
-  // The HTP graph fills only its own two tables (no strings, no warnings):
-  // it is imported beside the QHAS import.  Its reader's nodes are freed
-  // here, after: freed on that thread they stayed resident (20 MB more at
-  // report's peak on the 80k-op directory).  The future, destroyed first,
-  // waits for the import on a throw.
-  std::future<void> graph_imported;
-  if (read.htp_graph)
-    graph_imported = std::async(std::launch::async | std::launch::deferred, [&read, &run] {
-      model_import::ImportHtpGraph(std::move(*read.htp_graph), run);
-    });
   model_import::QhasFacts qhas;
   if (read.qhas) qhas = model_import::ImportQhas(std::move(*read.qhas), run);
   read.qhas.reset();
-  if (graph_imported.valid()) graph_imported.get();
-  read.htp_graph.reset();
-  if (read.profile) model_import::ImportProfile(std::move(*read.profile), run);
-  if (read.runtrace) model_import::ImportRuntrace(std::move(*read.runtrace), run);
+  // The graph, profile and runtrace were imported as they were read: their
+  // tables and warnings are taken in the order of importing them here.
+  if (read.htp_graph) {
+    ImportedAlone& graph = *read.htp_graph;
+    if (graph.import_error) std::rethrow_exception(graph.import_error);
+    TakeTable(run.graph_nodes, graph.tables.graph_nodes);
+    TakeTable(run.graph_tensors, graph.tables.graph_tensors);
+  }
+  if (read.profile) {
+    ImportedAlone& profile = *read.profile;
+    TakeWarnings(profile.tables, run);
+    if (profile.import_error) std::rethrow_exception(profile.import_error);
+    TakeTable(run.graphs, profile.tables.graphs);
+    TakeTable(run.executions, profile.tables.executions);
+    TakeTable(run.profile_blocks, profile.tables.profile_blocks);
+    TakeTable(run.profile_metrics, profile.tables.profile_metrics);
+    TakeTable(run.profile_nodes, profile.tables.profile_nodes);
+    run.profile_format = std::move(profile.tables.profile_format);
+  }
+  if (read.runtrace) {
+    ImportedAlone& runtrace = *read.runtrace;
+    TakeWarnings(runtrace.tables, run);
+    if (runtrace.import_error) std::rethrow_exception(runtrace.import_error);
+    TakeTable(run.phases, runtrace.tables.phases);
+  }
   JoinRun(run, qhas, options);
   return run;
 }

@@ -281,6 +281,37 @@ TEST(MalformedRun, QhasRowsOfInterleavedCoresAreCountedPerCore) {
   EXPECT_TRUE(run.qhas_cores[1].lists_complete);
 }
 
+// The profile is imported on its reader's thread; its import error is still
+// the one importing after the reads gives: after a QHAS file's own.
+TEST(MalformedRun, AProfilesImportErrorComesAfterTheQhasImportError) {
+  const std::string profile = R"(qnn-profile-viewer: v2.45.0.260326154327
+
+Execute Stats: 
+
+Execute Stat 1
+
+Accelerator (execute) time (cycles) : 1000  cycles
+    a:OpId_2 (cycles) : 6000000000000000000  cycles
+    b:OpId_3 (cycles) : 6000000000000000000  cycles
+)";
+  const std::string dir = testing_support::TempDir("profile_import_error");
+  testing_support::WriteTestFile(dir + "/profile.txt", profile);
+  auto error = ErrorOf([&] { LoadRun({dir + "/profile.txt"}); });
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->file().find("profile.txt"), std::string::npos) << error->what();
+  EXPECT_NE(error->problem().find("a block's per-node cycles sum past 2^63"), std::string::npos)
+      << error->what();
+  // With a QHAS file whose cycles sum past 2^63 too, listed after the profile.
+  testing_support::WriteTestFile(
+      dir + "/qhas.json",
+      testing_support::FakeQhasJson({{0, 1000, 0, {{"HVX", 512, 100}}, {}}},
+                                    {{0x40, "Conv", "d", "hvx", 512, 0, 6000000000000000000},
+                                     {0x50, "Conv", "e", "hvx", 512, 0, 6000000000000000000}}));
+  error = ErrorOf([&] { LoadRun({dir + "/profile.txt", dir + "/qhas.json"}); });
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->file().find("qhas.json"), std::string::npos) << error->what();
+}
+
 // The optrace is imported on its reader's thread while later files are
 // still read; its import error still comes after every read's, as
 // importing after the reads gives it: a QHAS file cut short, listed after
