@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/join.h"
@@ -24,19 +25,38 @@ bool OptraceCountsTraffic(const Run& run) {
   return false;
 }
 
+// Interns a column of few distinct texts (op types over hundreds of
+// thousands of rows) through a small table of its own: the pool's holds every
+// name of the run, and is looked up once per distinct text.
+class FewTexts {
+ public:
+  explicit FewTexts(StringPool& pool) : pool_(pool) {}
+  StringId Intern(std::string_view text) {
+    if (auto it = ids_.find(text); it != ids_.end()) return it->second;
+    const StringId id = pool_.Intern(text);
+    ids_.emplace(pool_.View(id), id);  // the pool's text outlives this table
+    return id;
+  }
+
+ private:
+  StringPool& pool_;
+  absl::flat_hash_map<std::string_view, StringId> ids_;
+};
+
 void TrafficFromQhas(Run& run, const model_import::QhasFacts& qhas) {
   absl::flat_hash_map<uint64_t, size_t> row_of;
   row_of.reserve(qhas.op_ids.size());
   run.traffic.reserve(run.traffic.size() + qhas.op_ids.size());
   OpClassifier classify(run.strings);
+  FewTexts htp_op_types(run.strings), qnn_op_types(run.strings);
   for (const auto& i : qhas.instances) {
     auto [it, inserted] = row_of.try_emplace(i.op_id, run.traffic.size());
     if (inserted) {
       TrafficRow row;
       row.op_id = i.op_id;
-      row.htp_op_type = run.strings.Intern(i.htp_op);
+      row.htp_op_type = htp_op_types.Intern(i.htp_op);
       row.qnn_op_name = run.strings.Intern(i.qnn_op);
-      row.qnn_op_type = run.strings.Intern(i.qnn_op_type);
+      row.qnn_op_type = qnn_op_types.Intern(i.qnn_op_type);
       uint8_t flags = (i.dma ? kFlagDma : 0) | (i.dma_set ? kFlagDmaSet : 0) |
                       (i.dma_wait ? kFlagDmaWait : 0) | (i.hmx ? kFlagUsesHmx : 0) |
                       (i.hvx ? kFlagUsesHvx : 0) | (i.sync ? kFlagSync : 0);
