@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <functional>
 #include <map>
 #include <string_view>
 #include <unordered_map>
@@ -281,13 +282,18 @@ std::string EscapeHtmlText(std::string_view s) {
 struct Substitution {
   std::string_view placeholder;
   std::string_view value;
+  // When set, writes the value at the end of the page instead (a big text
+  // written in place rather than built apart and copied in).
+  std::function<void(std::string&)> write = nullptr;
 };
 
 // Fills each placeholder of `page_template` with its value in one pass:
 // placeholders are looked up in the template alone, never in a value, so a
 // value holding placeholder text (a title "{{DATA}}", a run directory named
 // so) is written as it is.  Each placeholder must occur exactly once.
-std::string FillTemplate(std::string_view page_template, std::vector<Substitution> substitutions) {
+// `reserve_bytes`: room made up front for the values written in place.
+std::string FillTemplate(std::string_view page_template, std::vector<Substitution> substitutions,
+                         size_t reserve_bytes = 0) {
   std::vector<std::pair<size_t, const Substitution*>> at;
   size_t size = page_template.size();
   for (const auto& s : substitutions) {
@@ -300,12 +306,15 @@ std::string FillTemplate(std::string_view page_template, std::vector<Substitutio
   }
   std::sort(at.begin(), at.end());
   std::string page;
-  page.reserve(size);
+  page.reserve(size + reserve_bytes);
   size_t done = 0;
   for (const auto& [where, s] : at) {
     if (where < done) throw InternalError("report template placeholders overlap");
     page.append(page_template.substr(done, where - done));
-    page.append(s->value);
+    if (s->write)
+      s->write(page);
+    else
+      page.append(s->value);
     done = where + s->placeholder.size();
   }
   page.append(page_template.substr(done));
@@ -451,15 +460,19 @@ std::string EscapeJsonForScript(std::string_view text) {
   return out;
 }
 
-// The page titled `title` (raw text) holding the model's JSON `data`
-// (JsonForHtmlScript's text).
-std::string Page(const json& title, const std::string& data) {
+// The page titled `title` (raw text) holding the model's JSON, as
+// JsonForHtmlScript's text: `data`, or what `write_data` appends to the page
+// (about `data_bytes` of it).
+std::string Page(const json& title, std::string_view data,
+                 std::function<void(std::string&)> write_data = nullptr, size_t data_bytes = 0) {
   const std::string escaped_title =
       EscapeHtmlText(title.is_string() ? title.get<std::string>() : std::string("htpscope report"));
-  return FillTemplate(html_assets::kReportHtml, {{"{{TITLE}}", escaped_title},
-                                                 {"/*{{CSS}}*/", html_assets::kReportCss},
-                                                 {"{{DATA}}", data},
-                                                 {"/*{{JS}}*/", html_assets::kReportJs}});
+  return FillTemplate(html_assets::kReportHtml,
+                      {{"{{TITLE}}", escaped_title},
+                       {"/*{{CSS}}*/", html_assets::kReportCss},
+                       {"{{DATA}}", data, std::move(write_data)},
+                       {"/*{{JS}}*/", html_assets::kReportJs}},
+                      data_bytes);
 }
 
 }  // namespace
@@ -538,15 +551,22 @@ std::string RenderHtmlReport(const json& model) {
 }
 
 std::string RenderHtmlReport(const LazyObject& model) {
-  // Escaped as it is written: no unescaped copy of the whole text.
-  std::string escaped;
-  ScriptJsonEscaper escaper(&escaped);
-  WriteLazyJson(
-      model, -1, [&](std::string_view piece) { escaper.Append(piece); },
-      json::error_handler_t::replace);
-  escaper.Finish();
+  // Escaped as it is written, straight into the page: neither an unescaped
+  // nor an escaped copy of the whole text.  Room for a typical big run's
+  // data (~14 MB for 80 k ops) is made up front: room never written costs
+  // no memory, and the page is not copied as it grows.
+  constexpr size_t kDataBytes = size_t{16} << 20;
   const auto title = model.members.find("title");
-  return Page(title != model.members.end() ? *title : json(), escaped);
+  return Page(
+      title != model.members.end() ? *title : json(), {},
+      [&model](std::string& page) {
+        ScriptJsonEscaper escaper(&page);
+        WriteLazyJson(
+            model, -1, [&](std::string_view piece) { escaper.Append(piece); },
+            json::error_handler_t::replace);
+        escaper.Finish();
+      },
+      kDataBytes);
 }
 
 std::string RenderDiffHtml(const json& diff_json, const std::string& title) {
