@@ -41,9 +41,14 @@ struct QhasFacts {
 // warnings go to run.warnings.
 void ImportOptrace(Optrace&& trace, Run& run);
 
-// Fills run.qhas_cores, run.qhas_dominant_path and, when the run has no
-// optrace, op_instances from htp_op_instances; returns the rest.
+// Fills run.qhas_cores and run.qhas_dominant_path (and reader warnings);
+// returns the rest.  Reads nothing else of `run`.
 QhasFacts ImportQhas(Qhas&& qhas, Run& run);
+
+// The op instances and slices of a run that has no optrace, from QHAS's
+// htp_op_instances rows (qhas.instances): fills op_instances, slices, dims
+// and input_ids.
+void ImportQhasInstances(const QhasFacts& qhas, Run& run);
 
 // Fills graphs, executions, profile_blocks, profile_stats and profile_nodes.
 void ImportProfile(ProfileReport&& profile, Run& run);

@@ -222,11 +222,14 @@ QhasFacts ImportQhas(Qhas&& qhas, Run& run) {
           {s.start_cycle, s.end_cycle, s.is_idle() ? 0 : s.op_id, -1, s.partial, s.is_idle()});
   }
   if (!qhas.overall.empty()) facts.resources = qhas.overall.front().resources;
-  if (!run.Has(ArtifactType::kOptrace)) InstancesFromQhas(qhas.htp_op_instances, run);
   facts.qnn_op_rows = std::move(qhas.qnn_op_instances);
   facts.htp_op_type_rows = std::move(qhas.htp_op_types);
   facts.instances = std::move(qhas.htp_op_instances);
   return facts;
+}
+
+void ImportQhasInstances(const QhasFacts& qhas, Run& run) {
+  InstancesFromQhas(qhas.instances, run);
 }
 
 }  // namespace htpscope::model_import

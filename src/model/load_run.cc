@@ -94,6 +94,22 @@ ImportedAlone ImportProfileAlone(ProfileReport&& profile) {
   return out;
 }
 
+// A QHAS file read and imported alone; its facts go to the join.
+struct ImportedQhas : ImportedAlone {
+  model_import::QhasFacts facts;
+};
+
+ImportedQhas ImportQhasAlone(Qhas&& qhas) {
+  ImportedQhas out;
+  out.version = qhas.version;
+  try {
+    out.facts = model_import::ImportQhas(std::move(qhas), out.tables);
+  } catch (...) {
+    out.import_error = std::current_exception();
+  }
+  return out;
+}
+
 // Moves `from` into `to`, which no other artifact fills: their rows index
 // each other from 0.
 template <typename T>
@@ -114,7 +130,7 @@ struct ReadArtifacts {
   std::optional<ImportedOptrace> optrace;
   std::optional<ImportedAlone> runtrace;
   std::optional<ImportedAlone> htp_graph;
-  std::optional<Qhas> qhas;
+  std::optional<ImportedQhas> qhas;
   std::optional<ImportedAlone> profile;  // text or CSV
 };
 
@@ -233,8 +249,9 @@ ReadArtifacts ReadAll(const std::vector<RunInputFile>& files, Run& run) {
             set_version);
         break;
       case ArtifactKind::kQhas:
-        reads.Start<Qhas>(
-            read.qhas, path, [](const std::string& p) { return ReadQhas(p); }, set_version);
+        reads.Start<ImportedQhas>(
+            read.qhas, path, [](const std::string& p) { return ImportQhasAlone(ReadQhas(p)); },
+            set_version);
         break;
       case ArtifactKind::kProfileText:
       case ArtifactKind::kProfileCsv:
@@ -351,11 +368,18 @@ Run LoadRun(const std::vector<std::string>& inputs, const LoadOptions& options) 
     run = std::move(imported);
     read.optrace.reset();
   }
+  // The other artifacts were imported as they were read: their tables and
+  // warnings are taken in the order of importing them here.
   model_import::QhasFacts qhas;
-  if (read.qhas) qhas = model_import::ImportQhas(std::move(*read.qhas), run);
-  read.qhas.reset();
-  // The graph, profile and runtrace were imported as they were read: their
-  // tables and warnings are taken in the order of importing them here.
+  if (read.qhas) {
+    ImportedQhas& imported = *read.qhas;
+    TakeWarnings(imported.tables, run);
+    if (imported.import_error) std::rethrow_exception(imported.import_error);
+    TakeTable(run.qhas_cores, imported.tables.qhas_cores);
+    TakeTable(run.qhas_dominant_path, imported.tables.qhas_dominant_path);
+    qhas = std::move(imported.facts);
+    if (!run.Has(ArtifactType::kOptrace)) model_import::ImportQhasInstances(qhas, run);
+  }
   if (read.htp_graph) {
     ImportedAlone& graph = *read.htp_graph;
     if (graph.import_error) std::rethrow_exception(graph.import_error);
