@@ -20,13 +20,21 @@
 
 namespace htpscope::model_import {
 
+// One op ID's htp_op_instances rows (one per slice) summed.
+struct QhasOpTotals {
+  uint64_t op_id = 0;
+  uint32_t first_row = 0;  // its first row in QhasFacts::instances
+  int64_t cycles = 0, dominant_path_cycles = 0;
+  int64_t dram_read_bytes = 0, dram_write_bytes = 0, vtcm_read_bytes = 0, vtcm_write_bytes = 0;
+};
+
 // What QHAS says that the join needs besides the tables it fills.
 struct QhasFacts {
   bool present = false;
   std::string path;
-  // Σ num_dominant_path_cycles over each op ID's rows (one row per slice).
-  absl::flat_hash_map<uint64_t, int64_t> dpc_by_op;
-  std::vector<uint64_t> op_ids;  // distinct, sorted
+  std::vector<QhasOpTotals> op_totals;               // per op ID, in order of its first row
+  absl::flat_hash_map<uint64_t, uint32_t> op_index;  // op ID -> op_totals
+  std::vector<uint64_t> op_ids;                      // distinct, sorted
   // qnn_op_instances_nodes and htp_op_types rows, for the fine view when
   // there is no optrace (and the QHAS cross-checks when there is).
   std::vector<QhasOpAggregate> qnn_op_rows, htp_op_type_rows;

@@ -198,22 +198,32 @@ QhasFacts ImportQhas(Qhas&& qhas, Run& run) {
     core.lists_complete = (core.qnn_nodes == 0 || core.listed_qnn_nodes >= core.qnn_nodes) &&
                           (core.htp_nodes == 0 || core.listed_htp_nodes >= core.htp_nodes);
   }
-  facts.dpc_by_op.reserve(qhas.htp_op_instances.size());
-  facts.op_ids.reserve(qhas.htp_op_instances.size());
-  // An op's rows (one per thread) mostly follow each other: its sum is
-  // looked up once per run of them.
-  int64_t* dpc = nullptr;
-  uint64_t dpc_op_id = 0;
-  for (const auto& i : qhas.htp_op_instances) {
-    if (!dpc || i.op_id != dpc_op_id) {
-      dpc = &facts.dpc_by_op[i.op_id];
-      dpc_op_id = i.op_id;
-      facts.op_ids.push_back(i.op_id);
+  // Each op's rows summed here, on the reader's thread, for the dominant
+  // path and traffic joins.  An op's rows (one per thread) mostly follow
+  // each other: its totals are looked up once per run of them.  The sums
+  // fit: their totals over every row were checked above.
+  const std::vector<QhasOpInstance>& rows = qhas.htp_op_instances;
+  facts.op_index.reserve(rows.size());
+  uint32_t totals = 0;
+  for (uint32_t k = 0; k < rows.size(); ++k) {
+    const QhasOpInstance& i = rows[k];
+    if (k == 0 || i.op_id != rows[k - 1].op_id) {
+      auto [it, inserted] =
+          facts.op_index.try_emplace(i.op_id, static_cast<uint32_t>(facts.op_totals.size()));
+      if (inserted) facts.op_totals.push_back({i.op_id, k});
+      totals = it->second;
     }
-    *dpc += i.dominant_path_cycles;
+    QhasOpTotals& t = facts.op_totals[totals];
+    t.cycles += i.cycles;
+    t.dominant_path_cycles += i.dominant_path_cycles;
+    t.dram_read_bytes += i.dram_read_bytes;
+    t.dram_write_bytes += i.dram_write_bytes;
+    t.vtcm_read_bytes += i.vtcm_read_bytes;
+    t.vtcm_write_bytes += i.vtcm_write_bytes;
   }
+  facts.op_ids.reserve(facts.op_totals.size());
+  for (const QhasOpTotals& t : facts.op_totals) facts.op_ids.push_back(t.op_id);
   std::sort(facts.op_ids.begin(), facts.op_ids.end());
-  facts.op_ids.erase(std::unique(facts.op_ids.begin(), facts.op_ids.end()), facts.op_ids.end());
   auto path = qhas.dominant_path.find(0);
   if (path != qhas.dominant_path.end()) {
     run.qhas_dominant_path.reserve(path->second.size());  // 300 k rows on an 80k-op run

@@ -38,9 +38,9 @@ void ChooseInstanceDpc(Run& run, const model_import::QhasFacts& qhas) {
   for (auto& op : run.op_instances) {
     if (op.slice_count <= 1) continue;
     ++multi_slice;
-    auto it = qhas.dpc_by_op.find(op.op_id);
-    if (qhas_whole && it != qhas.dpc_by_op.end()) {
-      op.dpc_cycles = it->second;
+    auto it = qhas.op_index.find(op.op_id);
+    if (qhas_whole && it != qhas.op_index.end()) {
+      op.dpc_cycles = qhas.op_totals[it->second].dominant_path_cycles;
       op.dpc_basis = DpcBasis::kQhas;
       ++from_qhas;
     } else {

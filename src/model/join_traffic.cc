@@ -43,34 +43,31 @@ class FewTexts {
   absl::flat_hash_map<std::string_view, StringId> ids_;
 };
 
+// One row per op ID, in order of its first htp_op_instances row: its names
+// and flags from that row, its cycles and bytes summed over its rows
+// (QhasFacts::op_totals, summed at import).
 void TrafficFromQhas(Run& run, const model_import::QhasFacts& qhas) {
-  absl::flat_hash_map<uint64_t, size_t> row_of;
-  row_of.reserve(qhas.op_ids.size());
-  run.traffic.reserve(run.traffic.size() + qhas.op_ids.size());
+  run.traffic.reserve(run.traffic.size() + qhas.op_totals.size());
   OpClassifier classify(run.strings);
   FewTexts htp_op_types(run.strings), qnn_op_types(run.strings);
-  for (const auto& i : qhas.instances) {
-    auto [it, inserted] = row_of.try_emplace(i.op_id, run.traffic.size());
-    if (inserted) {
-      TrafficRow row;
-      row.op_id = i.op_id;
-      row.htp_op_type = htp_op_types.Intern(i.htp_op);
-      row.qnn_op_name = run.strings.Intern(i.qnn_op);
-      row.qnn_op_type = qnn_op_types.Intern(i.qnn_op_type);
-      uint8_t flags = (i.dma ? kFlagDma : 0) | (i.dma_set ? kFlagDmaSet : 0) |
-                      (i.dma_wait ? kFlagDmaWait : 0) | (i.hmx ? kFlagUsesHmx : 0) |
-                      (i.hvx ? kFlagUsesHvx : 0) | (i.sync ? kFlagSync : 0);
-      row.category = classify(row.htp_op_type, row.qnn_op_type, flags);
-      row.cycles = 0;
-      row.source = Source::kQhas;
-      run.traffic.push_back(row);
-    }
-    TrafficRow& row = run.traffic[it->second];
-    row.dram_read_bytes += i.dram_read_bytes;
-    row.dram_write_bytes += i.dram_write_bytes;
-    row.vtcm_read_bytes += i.vtcm_read_bytes;
-    row.vtcm_write_bytes += i.vtcm_write_bytes;
-    *row.cycles += i.cycles;
+  for (const model_import::QhasOpTotals& t : qhas.op_totals) {
+    const QhasOpInstance& i = qhas.instances[t.first_row];
+    TrafficRow row;
+    row.op_id = t.op_id;
+    row.htp_op_type = htp_op_types.Intern(i.htp_op);
+    row.qnn_op_name = run.strings.Intern(i.qnn_op);
+    row.qnn_op_type = qnn_op_types.Intern(i.qnn_op_type);
+    uint8_t flags = (i.dma ? kFlagDma : 0) | (i.dma_set ? kFlagDmaSet : 0) |
+                    (i.dma_wait ? kFlagDmaWait : 0) | (i.hmx ? kFlagUsesHmx : 0) |
+                    (i.hvx ? kFlagUsesHvx : 0) | (i.sync ? kFlagSync : 0);
+    row.category = classify(row.htp_op_type, row.qnn_op_type, flags);
+    row.dram_read_bytes = t.dram_read_bytes;
+    row.dram_write_bytes = t.dram_write_bytes;
+    row.vtcm_read_bytes = t.vtcm_read_bytes;
+    row.vtcm_write_bytes = t.vtcm_write_bytes;
+    row.cycles = t.cycles;
+    row.source = Source::kQhas;
+    run.traffic.push_back(row);
   }
   run.traffic_source = Source::kQhas;
 }

@@ -9,6 +9,8 @@
 #include "base/corpus_test_util.h"
 #include "base/errors.h"
 #include "formats/linting_example_test_util.h"
+#include "model/fake_qhas_test_util.h"
+#include "model/fake_run_test_util.h"
 
 namespace htpscope {
 namespace {
@@ -174,6 +176,34 @@ TEST(LoadRun, PartialQhasGivesWholeGraphFiguresFromTheOverallRow) {
       EXPECT_NE(w.message.find("10 of 86 QNN nodes"), std::string::npos) << w.message;
     }
   EXPECT_TRUE(flagged);
+}
+
+// QHAS traffic per op: an op's rows (one per thread) need not follow each
+// other; its row sums them all, takes its names from its first row, and
+// the ops come in order of their first rows.
+TEST(LoadRun, QhasTrafficSumsEachOpsRowsWhereverTheyAre) {
+  using testing_support::FakeQhasInstance;
+  std::vector<FakeQhasInstance> rows = {
+      {0x20, "Conv", "conv_a", "hvx", 512, 0, 100, 0, 1000, 10},
+      {0x10, "Add", "add_b", "hvx", 512, 100, 50, 0, 200, 20},
+      {0x20, "Conv", "conv_a", "hvx", 513, 0, 90, 0, 3000, 30},  // conv_a's second thread
+      {0x10, "Add", "add_b", "hvx", 513, 100, 40, 0, 400, 40},
+      {0x20, "Conv", "conv_a", "hvx", 514, 5, 80, 0, 5000, 50},
+  };
+  htpscope::Run run = testing_support::FakeRun(
+      "", "", testing_support::FakeQhasJson({{0, 1000, 0, {{"HVX", 512, 360}}, {}}}, rows));
+  ASSERT_EQ(run.traffic_source, Source::kQhas);
+  ASSERT_EQ(run.traffic.size(), 2u);
+  EXPECT_EQ(run.traffic[0].op_id, 0x20u);
+  EXPECT_EQ(run.Str(run.traffic[0].qnn_op_name), "conv_a");
+  EXPECT_EQ(run.traffic[0].dram_read_bytes, 9000);
+  EXPECT_EQ(run.traffic[0].vtcm_read_bytes, 90);
+  EXPECT_EQ(run.traffic[0].cycles, 270);
+  EXPECT_EQ(run.traffic[1].op_id, 0x10u);
+  EXPECT_EQ(run.Str(run.traffic[1].qnn_op_name), "add_b");
+  EXPECT_EQ(run.traffic[1].dram_read_bytes, 600);
+  EXPECT_EQ(run.traffic[1].vtcm_read_bytes, 60);
+  EXPECT_EQ(run.traffic[1].cycles, 90);
 }
 
 // The profile's per-node cycles of execution 1 against QHAS's per-QNN-op
