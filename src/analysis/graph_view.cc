@@ -7,6 +7,7 @@
 
 #include "base/errors.h"
 #include "base/number_text.h"
+#include "base/sort_util.h"
 #include "base/suggest.h"
 
 namespace htpscope {
@@ -26,7 +27,8 @@ PathAgreement ComparePathOps(std::vector<uint64_t> critical_ops,
   qhas_ops.reserve(qhas_path.size());
   for (const auto& s : qhas_path)
     if (!s.idle) qhas_ops.emplace_back(s.op_id, s.cycles());
-  std::sort(qhas_ops.begin(), qhas_ops.end());
+  // By ID (the order of an ID's rows does not change their sum).
+  StableRadixSort(qhas_ops, [](const std::pair<uint64_t, int64_t>& op) { return op.first; });
   size_t summed = 0;
   for (const auto& [id, cycles] : qhas_ops) {
     if (summed > 0 && qhas_ops[summed - 1].first == id)

@@ -142,42 +142,79 @@ ReconstructedPath ReconstructDominantPath(const Run& run) {
   return path;
 }
 
+namespace {
+
+using PathRow = std::tuple<int64_t, int64_t, uint64_t, bool>;  // start, end, op, partial
+
+PathRow KeyOf(const DominantSegmentRow& s) {
+  return {s.start_cycle, s.end_cycle, s.idle ? 0 : s.op_id, s.partial};
+}
+
+// A path's rows as sorted keys: read from the path itself when it is in
+// order already (paths are written in time order), else a sorted copy.
+class SortedPathRows {
+ public:
+  explicit SortedPathRows(const std::vector<DominantSegmentRow>& path) : path_(&path) {
+    auto by_key = [](const DominantSegmentRow& x, const DominantSegmentRow& y) {
+      return KeyOf(x) < KeyOf(y);
+    };
+    if (std::is_sorted(path.begin(), path.end(), by_key)) return;
+    copy_.reserve(path.size());
+    for (const auto& s : path) copy_.push_back(KeyOf(s));
+    std::sort(copy_.begin(), copy_.end());
+    path_ = nullptr;
+  }
+  size_t size() const { return path_ ? path_->size() : copy_.size(); }
+  PathRow operator[](size_t i) const { return path_ ? KeyOf((*path_)[i]) : copy_[i]; }
+
+ private:
+  const std::vector<DominantSegmentRow>* path_;
+  std::vector<PathRow> copy_;
+};
+
+}  // namespace
+
 DominantPathComparison CompareDominantPaths(const std::vector<DominantSegmentRow>& ours,
                                             const std::vector<DominantSegmentRow>& qhas) {
-  using Row = std::tuple<int64_t, int64_t, uint64_t, bool>;  // start, end, op, partial
-  // Sorted vectors, compared as multisets: set_difference keeps repeats.
-  std::vector<Row> a, b;
   DominantPathComparison cmp;
-  a.reserve(ours.size());
-  for (const auto& s : ours) {
-    a.emplace_back(s.start_cycle, s.end_cycle, s.idle ? 0 : s.op_id, s.partial);
+  for (const auto& s : ours)
     if (s.idle) cmp.ours_idle_cycles += s.cycles();
-  }
-  b.reserve(qhas.size());
-  for (const auto& s : qhas) {
-    b.emplace_back(s.start_cycle, s.end_cycle, s.idle ? 0 : s.op_id, s.partial);
+  for (const auto& s : qhas)
     if (s.idle) cmp.qhas_idle_cycles += s.cycles();
-  }
-  // Both paths are written in time order: sorted only when they are not.
-  if (!std::is_sorted(a.begin(), a.end())) std::sort(a.begin(), a.end());
-  if (!std::is_sorted(b.begin(), b.end())) std::sort(b.begin(), b.end());
+  // Compared as multisets, in one merge of the sorted rows (a row repeated
+  // on one side matches as many repeats on the other); the first rows found
+  // on one side only are kept to be listed.
+  const SortedPathRows a(ours), b(qhas);
   cmp.ours_rows = a.size();
   cmp.qhas_rows = b.size();
-  std::vector<Row> only_a, only_b;
-  std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(only_a));
-  std::set_difference(b.begin(), b.end(), a.begin(), a.end(), std::back_inserter(only_b));
-  cmp.matched_rows = a.size() - only_a.size();
-  auto describe = [](const char* side, const Row& r) {
+  constexpr size_t kMaxListed = 10;
+  std::vector<PathRow> only_a, only_b;
+  size_t i = 0, j = 0;
+  while (i < a.size() || j < b.size()) {
+    const bool take_a = j == b.size() || (i < a.size() && a[i] < b[j]);
+    const bool take_b = i == a.size() || (j < b.size() && b[j] < a[i]);
+    if (take_a) {
+      if (only_a.size() < kMaxListed) only_a.push_back(a[i]);
+      ++i;
+    } else if (take_b) {
+      if (only_b.size() < 2 * kMaxListed) only_b.push_back(b[j]);
+      ++j;
+    } else {
+      ++cmp.matched_rows;
+      ++i;
+      ++j;
+    }
+  }
+  auto describe = [](const char* side, const PathRow& r) {
     const auto& [start, end, op, partial] = r;
     return fmt::format("{}: {} [{}, {}) {} cycles{}", side, op ? OpIdHex(op) : "idle",
                        GroupDigits(start), GroupDigits(end), GroupDigits(end - start),
                        partial ? " partial" : "");
   };
-  constexpr size_t kMaxListed = 10;
-  for (size_t i = 0; i < only_a.size() && cmp.differences.size() < kMaxListed; ++i)
-    cmp.differences.push_back(describe("only recomputed", only_a[i]));
-  for (size_t i = 0; i < only_b.size() && cmp.differences.size() < 2 * kMaxListed; ++i)
-    cmp.differences.push_back(describe("only QHAS", only_b[i]));
+  for (size_t k = 0; k < only_a.size() && cmp.differences.size() < kMaxListed; ++k)
+    cmp.differences.push_back(describe("only recomputed", only_a[k]));
+  for (size_t k = 0; k < only_b.size() && cmp.differences.size() < 2 * kMaxListed; ++k)
+    cmp.differences.push_back(describe("only QHAS", only_b[k]));
   return cmp;
 }
 

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <random>
 #include <tuple>
@@ -155,6 +156,35 @@ TEST(CompareDominantPaths, CountsRowsOnEachSideAsMultisets) {
   EXPECT_EQ(c.differences[2], "only recomputed: 0x0000000000000009 [160, 200) 40 cycles partial");
   EXPECT_EQ(c.differences[3], "only QHAS: idle [150, 170) 20 cycles");
   EXPECT_EQ(c.differences[4], "only QHAS: 0x0000000000000009 [160, 200) 40 cycles");
+}
+
+// At most ten rows found only in the recomputed path are listed, then
+// QHAS-only rows up to twenty in all; the counts cover every row.
+TEST(CompareDominantPaths, ListsTheFirstRowsOfEachSideUpToTwenty) {
+  auto path = [](int n, uint64_t op) {
+    std::vector<DominantSegmentRow> p;
+    for (int i = 0; i < n; ++i)
+      p.push_back({.start_cycle = 10 * i, .end_cycle = 10 * i + 5, .op_id = op, .slice = -1});
+    return p;
+  };
+  DominantPathComparison c = CompareDominantPaths(path(12, 1), path(30, 2));
+  EXPECT_EQ(c.matched_rows, 0u);
+  EXPECT_EQ(c.ours_rows, 12u);
+  EXPECT_EQ(c.qhas_rows, 30u);
+  ASSERT_EQ(c.differences.size(), 20u);
+  EXPECT_EQ(c.differences[9], "only recomputed: 0x0000000000000001 [90, 95) 5 cycles");
+  EXPECT_EQ(c.differences[10], "only QHAS: 0x0000000000000002 [0, 5) 5 cycles");
+  c = CompareDominantPaths(path(3, 1), path(30, 2));
+  ASSERT_EQ(c.differences.size(), 20u);
+  EXPECT_EQ(c.differences[3], "only QHAS: 0x0000000000000002 [0, 5) 5 cycles");
+  EXPECT_EQ(c.differences[19], "only QHAS: 0x0000000000000002 [160, 165) 5 cycles");
+  // The same rows on both sides, one side reversed: every row matches.
+  std::vector<DominantSegmentRow> reversed = path(30, 2);
+  std::reverse(reversed.begin(), reversed.end());
+  c = CompareDominantPaths(path(30, 2), reversed);
+  EXPECT_EQ(c.matched_rows, 30u);
+  EXPECT_TRUE(c.identical());
+  EXPECT_TRUE(c.differences.empty());
 }
 
 // QHAS's dominant_path_htp_0 is reproduced row for row from the optrace on
