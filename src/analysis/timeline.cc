@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <map>
 #include <optional>
@@ -303,6 +304,27 @@ Timeline BuildTimeline(const Run& run, const Grouping& grouping, const TimelineW
 
 void AddSerializationWarnings(Timeline& timeline, const DependencyGraph& graph,
                               const Grouping& grouping) {
+  SerializationCheck(timeline).AddWarnings(timeline, graph, grouping);
+}
+
+SerializationCheck::SerializationCheck(const Timeline& timeline) {
+  // Boundary and system-service slices by start, with the running maximum of
+  // their ends: the slices overlapping a gap are found walking back from the
+  // gap's end only while some earlier slice still ends inside it.
+  for (const auto& ts : timeline.slices)
+    if (ts.mark != SliceMark::kGroup) marked_.push_back(&ts);
+  std::stable_sort(marked_.begin(), marked_.end(),
+                   [](const TimelineSlice* x, const TimelineSlice* y) {
+                     return x->start_cycles < y->start_cycles;
+                   });
+  max_end_so_far_.resize(marked_.size());
+  for (size_t i = 0; i < marked_.size(); ++i)
+    max_end_so_far_[i] = std::max(marked_[i]->end_cycles,
+                                  i ? max_end_so_far_[i - 1] : std::numeric_limits<int64_t>::min());
+}
+
+void SerializationCheck::AddWarnings(Timeline& timeline, const DependencyGraph& graph,
+                                     const Grouping& grouping) const {
   NodeGroups node_groups =
       GroupNodes(graph, [&](const DepNode& n) { return grouping.GroupName(n); });
   GroupReachability reach(graph, node_groups, kDataEdges);
@@ -320,38 +342,37 @@ void AddSerializationWarnings(Timeline& timeline, const DependencyGraph& graph,
     if (!node_group_of[a] || !node_group_of[b]) return true;  // unknown: do not accuse
     return reach.Reaches(*node_group_of[a], *node_group_of[b]);
   };
-  // Boundary and system-service slices by start, with the running maximum of
-  // their ends: the slices overlapping a gap are found walking back from the
-  // gap's end only while some earlier slice still ends inside it.
-  std::vector<const TimelineSlice*> marked;
-  for (const auto& ts : timeline.slices)
-    if (ts.mark != SliceMark::kGroup) marked.push_back(&ts);
-  std::stable_sort(marked.begin(), marked.end(),
-                   [](const TimelineSlice* x, const TimelineSlice* y) {
-                     return x->start_cycles < y->start_cycles;
-                   });
-  std::vector<int64_t> max_end_so_far(marked.size());
-  for (size_t i = 0; i < marked.size(); ++i)
-    max_end_so_far[i] = std::max(marked[i]->end_cycles,
-                                 i ? max_end_so_far[i - 1] : std::numeric_limits<int64_t>::min());
+  // What ran in a gap, listed by name: the marks in their names' order.
+  constexpr size_t kMarks = static_cast<size_t>(SliceMark::kOtherService) + 1;
+  std::array<SliceMark, kMarks> by_name;
+  for (size_t m = 0; m < kMarks; ++m) by_name[m] = static_cast<SliceMark>(m);
+  std::sort(by_name.begin(), by_name.end(), [](SliceMark x, SliceMark y) {
+    return std::string_view(MarkName(x)) < std::string_view(MarkName(y));
+  });
   for (const auto& p : FindSerializedGroups(activity, depends)) {
     // What ran in the gap: boundary and system-service work is the usual tax.
-    std::map<std::string, int64_t> in_gap;
-    size_t i = std::partition_point(marked.begin(), marked.end(),
+    std::array<int64_t, kMarks> in_gap{};
+    std::array<bool, kMarks> seen{};
+    size_t i = std::partition_point(marked_.begin(), marked_.end(),
                                     [&](const TimelineSlice* ts) {
                                       return ts->start_cycles < p.second_start_cycles;
                                     }) -
-               marked.begin();
-    while (i > 0 && max_end_so_far[i - 1] > p.first_end_cycles) {
-      const TimelineSlice& ts = *marked[--i];
+               marked_.begin();
+    while (i > 0 && max_end_so_far_[i - 1] > p.first_end_cycles) {
+      const TimelineSlice& ts = *marked_[--i];
       int64_t a = std::max(ts.start_cycles, p.first_end_cycles);
       int64_t b = std::min(ts.end_cycles, p.second_start_cycles);
-      if (b > a) in_gap[MarkName(ts.mark)] += b - a;
+      if (b > a) {
+        in_gap[static_cast<size_t>(ts.mark)] += b - a;
+        seen[static_cast<size_t>(ts.mark)] = true;
+      }
     }
     std::string gap_work;
-    for (const auto& [name, cycles] : in_gap)
-      gap_work +=
-          fmt::format("{}{} {} cycles", gap_work.empty() ? "" : ", ", name, GroupDigits(cycles));
+    for (SliceMark mark : by_name) {
+      if (!seen[static_cast<size_t>(mark)]) continue;
+      gap_work += fmt::format("{}{} {} cycles", gap_work.empty() ? "" : ", ", MarkName(mark),
+                              GroupDigits(in_gap[static_cast<size_t>(mark)]));
+    }
     timeline.warnings.push_back(
         {"serialized_groups",
          fmt::format("{} and {} share no data dependency yet ran back to back with zero overlap: "

@@ -127,4 +127,19 @@ Timeline BuildTimeline(const Run& run, const Grouping& grouping, const TimelineW
 void AddSerializationWarnings(Timeline& timeline, const DependencyGraph& graph,
                               const Grouping& grouping);
 
+// AddSerializationWarnings in two steps: what needs only the timeline (its
+// boundary and system-service slices in start order, for what ran in each
+// gap) is made first, while the dependency graph may still be built.
+class SerializationCheck {
+ public:
+  // Views `timeline`'s slices: the timeline must outlive the check.
+  explicit SerializationCheck(const Timeline& timeline);
+  void AddWarnings(Timeline& timeline, const DependencyGraph& graph,
+                   const Grouping& grouping) const;
+
+ private:
+  std::vector<const TimelineSlice*> marked_;  // by start cycle
+  std::vector<int64_t> max_end_so_far_;       // the running maximum of their end cycles
+};
+
 }  // namespace htpscope

@@ -148,6 +148,32 @@ TEST(Timeline, SerializedHvxToHmxHandoffWithSpillFillInTheGap) {
   EXPECT_FALSE(HasWarning(td, "serialized_groups"));
 }
 
+// What ran in a serialization gap is listed by kind in name order, each
+// kind's cycles summed over its slices and clipped to the gap; the check
+// made in two steps (its timeline part first) gives the same warning.
+TEST(Timeline, SerializationGapListsEachKindOnceInNameOrder) {
+  std::vector<FakeSlice> slices = {
+      {0x0000000100000011, "stage1_conv_a", "q::Conv", "uses_hvx", 512, 0, 1000},
+      {0x0000000300000013, "spill_0", "@Spill", "dma", 256, 1000, 200},
+      {0x0000000600000016, "sync_0", "q::SyncOp", "sync", 257, 900, 200},  // 100 in the gap
+      {0x0000000400000014, "fill_0", "@Fill", "dma", 256, 1250, 250},
+      {0x0000000500000015, "stage2_mm", "q::MatMul", "uses_hmx", 256, 1500, 2000},
+  };
+  htpscope::Run run = FakeRun(OptraceJson(slices), "");
+  Grouping grouping = Stages();
+  Timeline t = BuildTimeline(run, grouping, {});
+  const SerializationCheck check(t);
+  check.AddWarnings(t, BuildDependencyGraph(run), grouping);
+  ASSERT_EQ(t.warnings.size(), 1u);
+  EXPECT_NE(t.warnings[0].message.find("in the gap: spill/fill 450 cycles, sync 100 cycles)"),
+            std::string::npos)
+      << t.warnings[0].message;
+  Timeline again = BuildTimeline(run, grouping, {});
+  AddSerializationWarnings(again, BuildDependencyGraph(run), grouping);
+  ASSERT_EQ(again.warnings.size(), 1u);
+  EXPECT_EQ(again.warnings[0].message, t.warnings[0].message);
+}
+
 TEST(Grouping, UserGroupsByQnnNameThenHtpTypeAndBadSpecs) {
   Grouping g;
   g.by = GroupBy::kHtpOpType;

@@ -92,8 +92,9 @@ void RegisterTimelineCommand(CLI::App& app, CommandRegistry& registry) {
     std::future<DependencyGraph> graph_later = std::async(
         std::launch::async | std::launch::deferred, [&run] { return BuildDependencyGraph(run); });
     Timeline& timeline = KeepUntilExit(BuildTimeline(run, grouping, window));
+    const SerializationCheck serialization(timeline);  // while the graph may still be built
     const DependencyGraph& graph = KeepUntilExit(graph_later.get());
-    AddSerializationWarnings(timeline, graph, grouping);
+    serialization.AddWarnings(timeline, graph, grouping);
     if (!o.svg.empty()) WriteOutputFile(o.svg, RenderTimelineSvg(timeline, run), InputsOfRun(run));
     if (o.json)
       PrintJson(TimelineJson(timeline, run));
