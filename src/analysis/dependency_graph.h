@@ -16,6 +16,7 @@
 #pragma once
 
 #include <absl/container/flat_hash_map.h>
+#include <absl/strings/string_view.h>
 
 #include <cstdint>
 #include <optional>
@@ -141,22 +142,24 @@ template <typename NameOf>
 NodeGroups GroupNodes(const DependencyGraph& graph, NameOf&& name_of) {
   NodeGroups groups;
   groups.of_node.reserve(graph.nodes.size());
+  // Groups are usually a few HTP ops each: room for that many, grown if not.
+  groups.index.reserve(graph.nodes.size() / 2);
   for (const auto& n : graph.nodes) {
     const auto& name = name_of(n);
     const std::string_view view(name);
     // The nodes of one op group mostly follow one another (sorted by start):
     // the previous node's group is tried before the index.
-    std::optional<uint32_t> group;
-    if (!groups.of_node.empty() && groups.names[groups.of_node.back()] == view)
-      group = groups.of_node.back();
-    else
-      group = groups.Find(view);
-    if (!group) {
-      group = static_cast<uint32_t>(groups.names.size());
-      groups.index.emplace(std::string(view), *group);
-      groups.names.emplace_back(view);
+    if (!groups.of_node.empty() && groups.names[groups.of_node.back()] == view) {
+      groups.of_node.push_back(groups.of_node.back());
+      continue;
     }
-    groups.of_node.push_back(*group);
+    // Found, or added, with one hash of the name.
+    const absl::string_view key(view.data(), view.size());
+    const auto it = groups.index.lazy_emplace(key, [&](const auto& construct) {
+      construct(std::string(view), static_cast<uint32_t>(groups.names.size()));
+      groups.names.emplace_back(view);
+    });
+    groups.of_node.push_back(it->second);
   }
   return groups;
 }
