@@ -16,24 +16,33 @@ GroupReachability::GroupReachability(const DependencyGraph& graph, const NodeGro
                                      uint8_t kinds)
     : graph_(graph), groups_(groups), kinds_(kinds) {
   const size_t n = graph.nodes.size();
-  std::vector<uint32_t> in_degree(n, 0);
-  for (const auto& e : graph.edges)
-    if (e.kinds & kinds) ++in_degree[e.to];
   // Ready nodes leave in index order (nodes are sorted by start cycle), so
   // ranks follow execution time and groups that ran close together are
-  // close in rank.
-  std::priority_queue<uint32_t, std::vector<uint32_t>, std::greater<>> ready;
-  for (uint32_t v = 0; v < n; ++v)
-    if (in_degree[v] == 0) ready.push(v);
-  rank_.assign(n, kUnranked);
-  uint32_t next_rank = 0;
-  while (!ready.empty()) {
-    uint32_t v = ready.top();
-    ready.pop();
-    rank_[v] = next_rank++;
-    for (uint32_t e : graph.out_edges[v]) {
-      if (!(graph.edges[e].kinds & kinds)) continue;
-      if (--in_degree[graph.edges[e].to] == 0) ready.push(graph.edges[e].to);
+  // close in rank.  When every edge goes to a later index (a producer
+  // starts before its consumers, as it does in a trace) that order is the
+  // index order itself, with no queue.
+  bool forward = true;
+  for (const auto& e : graph.edges) forward = forward && (!(e.kinds & kinds) || e.from < e.to);
+  if (forward) {
+    rank_.resize(n);
+    for (uint32_t v = 0; v < n; ++v) rank_[v] = v;
+  } else {
+    std::vector<uint32_t> in_degree(n, 0);
+    for (const auto& e : graph.edges)
+      if (e.kinds & kinds) ++in_degree[e.to];
+    std::priority_queue<uint32_t, std::vector<uint32_t>, std::greater<>> ready;
+    for (uint32_t v = 0; v < n; ++v)
+      if (in_degree[v] == 0) ready.push(v);
+    rank_.assign(n, kUnranked);
+    uint32_t next_rank = 0;
+    while (!ready.empty()) {
+      uint32_t v = ready.top();
+      ready.pop();
+      rank_[v] = next_rank++;
+      for (uint32_t e : graph.out_edges[v]) {
+        if (!(graph.edges[e].kinds & kinds)) continue;
+        if (--in_degree[graph.edges[e].to] == 0) ready.push(graph.edges[e].to);
+      }
     }
   }
   members_.resize(groups.names.size());
