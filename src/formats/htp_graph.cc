@@ -117,13 +117,16 @@ std::vector<uint64_t> ReadIdList(FieldReader<Where>& member, value v, std::strin
   simdjson::ondemand::array list;
   if (auto err = v.get_array().get(list))
     reader.Fail(err, fmt::format("{}: expected an array", member.Path(key)));
-  std::vector<uint64_t> ids;
+  // Gathered in a buffer kept from list to list, then copied once: a list
+  // grown element by element took two or three blocks (lists hold a few ids).
+  thread_local std::vector<uint64_t> gathered;
+  gathered.clear();
   for (auto element : list) {
     value id;
     if (auto err = element.get(id)) reader.Fail(err, member.Path(key));
-    ids.push_back(member.HexId(id, key));
+    gathered.push_back(member.HexId(id, key));
   }
-  return ids;
+  return std::vector<uint64_t>(gathered.begin(), gathered.end());
 }
 
 // The scalar_params keys a node keeps (ReadHtpGraphOptions::kept_params).
@@ -251,11 +254,14 @@ HtpTensor ReadTensor(JsonReader& reader, std::string_view id_text, value tv) {
       simdjson::ondemand::array dims;
       if (auto err = fv.get_array().get(dims))
         reader.Fail(err, fmt::format("{}: expected an array", member.Path(k)));
+      thread_local std::vector<int64_t> gathered;  // as in ReadIdList
+      gathered.clear();
       for (auto element : dims) {
         value d;
         if (auto err = element.get(d)) reader.Fail(err, member.Path());
-        tensor.dims.push_back(member.Int(d, "dims[]"));
+        gathered.push_back(member.Int(d, "dims[]"));
       }
+      tensor.dims.assign(gathered.begin(), gathered.end());
     }
   });
   return tensor;
