@@ -7,6 +7,7 @@
 #include <charconv>
 #include <deque>
 
+#include "base/gather.h"
 #include "formats/byte_source.h"
 #include "formats/json_parallel.h"
 #include "formats/json_util.h"
@@ -117,16 +118,15 @@ std::vector<uint64_t> ReadIdList(FieldReader<Where>& member, value v, std::strin
   simdjson::ondemand::array list;
   if (auto err = v.get_array().get(list))
     reader.Fail(err, fmt::format("{}: expected an array", member.Path(key)));
-  // Gathered in a buffer kept from list to list, then copied once: a list
-  // grown element by element took two or three blocks (lists hold a few ids).
-  thread_local std::vector<uint64_t> gathered;
-  gathered.clear();
-  for (auto element : list) {
-    value id;
-    if (auto err = element.get(id)) reader.Fail(err, member.Path(key));
-    gathered.push_back(member.HexId(id, key));
-  }
-  return std::vector<uint64_t>(gathered.begin(), gathered.end());
+  std::vector<uint64_t> ids;
+  AppendGathered(ids, [&](auto add) {
+    for (auto element : list) {
+      value id;
+      if (auto err = element.get(id)) reader.Fail(err, member.Path(key));
+      add(member.HexId(id, key));
+    }
+  });
+  return ids;
 }
 
 // The scalar_params keys a node keeps (ReadHtpGraphOptions::kept_params).
@@ -254,14 +254,13 @@ HtpTensor ReadTensor(JsonReader& reader, std::string_view id_text, value tv) {
       simdjson::ondemand::array dims;
       if (auto err = fv.get_array().get(dims))
         reader.Fail(err, fmt::format("{}: expected an array", member.Path(k)));
-      thread_local std::vector<int64_t> gathered;  // as in ReadIdList
-      gathered.clear();
-      for (auto element : dims) {
-        value d;
-        if (auto err = element.get(d)) reader.Fail(err, member.Path());
-        gathered.push_back(member.Int(d, "dims[]"));
-      }
-      tensor.dims.assign(gathered.begin(), gathered.end());
+      AppendGathered(tensor.dims, [&](auto add) {
+        for (auto element : dims) {
+          value d;
+          if (auto err = element.get(d)) reader.Fail(err, member.Path());
+          add(member.Int(d, "dims[]"));
+        }
+      });
     }
   });
   return tensor;

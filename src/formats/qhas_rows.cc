@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "base/checked_math.h"
+#include "base/gather.h"
 
 namespace htpscope::qhas_internal {
 namespace {
@@ -92,7 +93,9 @@ QhasOpInstance ReadInstance(FieldReader<Where>& row, object& o) {
         if (key == "dtype") {
           i.dtype = std::string(row.String(v, key));
         } else if (key == "dims") {
-          row.Elements(v, key, [&](value d, size_t) { i.dims.push_back(row.Count(d, key)); });
+          AppendGathered(i.dims, [&](auto add) {
+            row.Elements(v, key, [&](value d, size_t) { add(row.Count(d, key)); });
+          });
         } else if (key == "dma_wait") {
           i.dma_wait = row.Bool(v, key);
         } else if (key == "dma_set") {
@@ -116,7 +119,9 @@ QhasOpInstance ReadInstance(FieldReader<Where>& row, object& o) {
         return;
       case 'i':
         if (key == "input_nodes") {
-          row.Elements(v, key, [&](value d, size_t) { i.input_ids.push_back(row.HexId(d, key)); });
+          AppendGathered(i.input_ids, [&](auto add) {
+            row.Elements(v, key, [&](value d, size_t) { add(row.HexId(d, key)); });
+          });
         }
         return;
       case 'n':
