@@ -53,6 +53,9 @@ void ImportOptrace(Optrace&& trace, Run& run);
 // returns the rest.  Reads nothing else of `run`.
 QhasFacts ImportQhas(Qhas&& qhas, Run& run);
 
+// The OpFlag bits of a QHAS htp_op_instances row.
+uint8_t QhasOpFlags(const QhasOpInstance& op);
+
 // The op instances and slices of a run that has no optrace, from QHAS's
 // htp_op_instances rows (qhas.instances): fills op_instances, slices, dims
 // and input_ids.

@@ -9,17 +9,6 @@
 namespace htpscope::model_import {
 namespace {
 
-uint8_t FlagsOf(const QhasOpInstance& op) {
-  uint8_t flags = 0;
-  if (op.dma) flags |= kFlagDma;
-  if (op.dma_set) flags |= kFlagDmaSet;
-  if (op.dma_wait) flags |= kFlagDmaWait;
-  if (op.hmx) flags |= kFlagUsesHmx;
-  if (op.hvx) flags |= kFlagUsesHvx;
-  if (op.sync) flags |= kFlagSync;
-  return flags;
-}
-
 // QHAS rows of htp_op_instances are slices (one per op ID and thread): the
 // op instances and slices of a run that has no optrace.
 void InstancesFromQhas(const std::vector<QhasOpInstance>& rows, Run& run) {
@@ -58,7 +47,7 @@ void InstancesFromQhas(const std::vector<QhasOpInstance>& rows, Run& run) {
     op.last_end_cycle = INT64_MIN;
     for (uint32_t k = begin; k < end; ++k) {
       const QhasOpInstance& r = rows[order[k]];
-      op.flags |= FlagsOf(r);
+      op.flags |= QhasOpFlags(r);
       op.format_change = op.format_change || r.fmt_change;
       op.reference_op = op.reference_op || r.ref_op;
       op.work_cycles += r.cycles;
@@ -240,6 +229,17 @@ QhasFacts ImportQhas(Qhas&& qhas, Run& run) {
 
 void ImportQhasInstances(const QhasFacts& qhas, Run& run) {
   InstancesFromQhas(qhas.instances, run);
+}
+
+uint8_t QhasOpFlags(const QhasOpInstance& op) {
+  uint8_t flags = 0;
+  if (op.dma) flags |= kFlagDma;
+  if (op.dma_set) flags |= kFlagDmaSet;
+  if (op.dma_wait) flags |= kFlagDmaWait;
+  if (op.hmx) flags |= kFlagUsesHmx;
+  if (op.hvx) flags |= kFlagUsesHvx;
+  if (op.sync) flags |= kFlagSync;
+  return flags;
 }
 
 }  // namespace htpscope::model_import

@@ -57,10 +57,7 @@ void TrafficFromQhas(Run& run, const model_import::QhasFacts& qhas) {
     row.htp_op_type = htp_op_types.Intern(i.htp_op);
     row.qnn_op_name = run.strings.Intern(i.qnn_op);
     row.qnn_op_type = qnn_op_types.Intern(i.qnn_op_type);
-    uint8_t flags = (i.dma ? kFlagDma : 0) | (i.dma_set ? kFlagDmaSet : 0) |
-                    (i.dma_wait ? kFlagDmaWait : 0) | (i.hmx ? kFlagUsesHmx : 0) |
-                    (i.hvx ? kFlagUsesHvx : 0) | (i.sync ? kFlagSync : 0);
-    row.category = classify(row.htp_op_type, row.qnn_op_type, flags);
+    row.category = classify(row.htp_op_type, row.qnn_op_type, model_import::QhasOpFlags(i));
     row.dram_read_bytes = t.dram_read_bytes;
     row.dram_write_bytes = t.dram_write_bytes;
     row.vtcm_read_bytes = t.vtcm_read_bytes;

@@ -118,11 +118,15 @@ void TakeTable(std::vector<T>& to, std::vector<T>& from) {
   to = std::move(from);
 }
 
-// Appends the warnings an artifact's import gave to the run's.
-void TakeWarnings(Run& from, Run& to) {
-  to.warnings.insert(to.warnings.end(), std::make_move_iterator(from.warnings.begin()),
-                     std::make_move_iterator(from.warnings.end()));
-  from.warnings.clear();
+// Appends the warnings an artifact's import gave to `run`'s, then throws
+// its import error if it had one; else returns its tables, to be taken.
+Run& TakeImported(ImportedAlone& imported, Run& run) {
+  Run& tables = imported.tables;
+  run.warnings.insert(run.warnings.end(), std::make_move_iterator(tables.warnings.begin()),
+                      std::make_move_iterator(tables.warnings.end()));
+  tables.warnings.clear();
+  if (imported.import_error) std::rethrow_exception(imported.import_error);
+  return tables;
 }
 
 // The artifacts of a run, read but not yet joined.
@@ -372,37 +376,27 @@ Run LoadRun(const std::vector<std::string>& inputs, const LoadOptions& options) 
   // warnings are taken in the order of importing them here.
   model_import::QhasFacts qhas;
   if (read.qhas) {
-    ImportedQhas& imported = *read.qhas;
-    TakeWarnings(imported.tables, run);
-    if (imported.import_error) std::rethrow_exception(imported.import_error);
-    TakeTable(run.qhas_cores, imported.tables.qhas_cores);
-    TakeTable(run.qhas_dominant_path, imported.tables.qhas_dominant_path);
-    qhas = std::move(imported.facts);
+    Run& tables = TakeImported(*read.qhas, run);
+    TakeTable(run.qhas_cores, tables.qhas_cores);
+    TakeTable(run.qhas_dominant_path, tables.qhas_dominant_path);
+    qhas = std::move(read.qhas->facts);
     if (!run.Has(ArtifactType::kOptrace)) model_import::ImportQhasInstances(qhas, run);
   }
   if (read.htp_graph) {
-    ImportedAlone& graph = *read.htp_graph;
-    if (graph.import_error) std::rethrow_exception(graph.import_error);
-    TakeTable(run.graph_nodes, graph.tables.graph_nodes);
-    TakeTable(run.graph_tensors, graph.tables.graph_tensors);
+    Run& tables = TakeImported(*read.htp_graph, run);
+    TakeTable(run.graph_nodes, tables.graph_nodes);
+    TakeTable(run.graph_tensors, tables.graph_tensors);
   }
   if (read.profile) {
-    ImportedAlone& profile = *read.profile;
-    TakeWarnings(profile.tables, run);
-    if (profile.import_error) std::rethrow_exception(profile.import_error);
-    TakeTable(run.graphs, profile.tables.graphs);
-    TakeTable(run.executions, profile.tables.executions);
-    TakeTable(run.profile_blocks, profile.tables.profile_blocks);
-    TakeTable(run.profile_metrics, profile.tables.profile_metrics);
-    TakeTable(run.profile_nodes, profile.tables.profile_nodes);
-    run.profile_format = std::move(profile.tables.profile_format);
+    Run& tables = TakeImported(*read.profile, run);
+    TakeTable(run.graphs, tables.graphs);
+    TakeTable(run.executions, tables.executions);
+    TakeTable(run.profile_blocks, tables.profile_blocks);
+    TakeTable(run.profile_metrics, tables.profile_metrics);
+    TakeTable(run.profile_nodes, tables.profile_nodes);
+    run.profile_format = std::move(tables.profile_format);
   }
-  if (read.runtrace) {
-    ImportedAlone& runtrace = *read.runtrace;
-    TakeWarnings(runtrace.tables, run);
-    if (runtrace.import_error) std::rethrow_exception(runtrace.import_error);
-    TakeTable(run.phases, runtrace.tables.phases);
-  }
+  if (read.runtrace) TakeTable(run.phases, TakeImported(*read.runtrace, run).phases);
   JoinRun(run, qhas, options);
   return run;
 }
