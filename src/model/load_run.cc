@@ -54,10 +54,11 @@ ImportedOptrace ReadAndImportOptrace(const std::string& path) {
   return out;
 }
 
-// An HTP graph, profile or runtrace read and imported on its reader's
-// thread, while the other files are still being read: its tables (and
-// warnings) fill a run of their own, moved into the whole run once every
-// read is done, in the order importing after the reads would add them.
+// An HTP graph, QHAS file (ImportedQhas), profile or runtrace read and
+// imported on its reader's thread, while the other files are still being
+// read: its tables (and warnings) fill a run of their own, moved into the
+// whole run once every read is done, in the order importing after the reads
+// would add them.
 struct ImportedAlone {
   // What the artifact row takes: the header version (a profile's viewer
   // version) and a profile's runner and backend versions.
