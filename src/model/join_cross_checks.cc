@@ -132,7 +132,7 @@ void ProfileChecks(Run& run, const ProfileNodesVsQhas& nodes_vs_qhas) {
              fmt::format("{}", fmt::join(nodes_vs_qhas.differing, "; ")));
 }
 
-void MemoryChecks(Run& run) {
+void MemoryChecks(Run& run, const model_import::QhasFacts& qhas) {
   const QhasCoreRow* core = run.qhas_cores.empty() ? nullptr : &run.qhas_cores.front();
   if (!core) return;
   if (run.traffic_source == Source::kQhas) {
@@ -143,19 +143,18 @@ void MemoryChecks(Run& run) {
       vtcm_read += t.vtcm_read_bytes;
       vtcm_write += t.vtcm_write_bytes;
     }
-    // The HTP graph's mem_* params against QHAS, node by node.
-    absl::flat_hash_map<uint64_t, const TrafficRow*> by_id;
-    by_id.reserve(run.traffic.size());
-    for (const auto& t : run.traffic) by_id[t.op_id] = &t;
+    // The HTP graph's mem_* params against QHAS, node by node: against each
+    // op's summed rows, as the traffic rows hold them (found through the
+    // import's index of op IDs rather than a map of the traffic rows).
     size_t compared = 0, agreeing = 0;
     for (const auto& node : run.graph_nodes) {
       if (!node.dram_read_bytes || !node.dram_write_bytes || !node.vtcm_read_bytes ||
           !node.vtcm_write_bytes)
         continue;
-      auto it = by_id.find(node.id);
-      if (it == by_id.end()) continue;
+      auto it = qhas.op_index.find(node.id);
+      if (it == qhas.op_index.end()) continue;
       ++compared;
-      const TrafficRow& q = *it->second;
+      const model_import::QhasOpTotals& q = qhas.op_totals[it->second];
       agreeing += q.dram_read_bytes == *node.dram_read_bytes &&
                   q.dram_write_bytes == *node.dram_write_bytes &&
                   q.vtcm_read_bytes == *node.vtcm_read_bytes &&
@@ -216,7 +215,7 @@ void BuildCrossChecks(Run& run, const model_import::QhasFacts& qhas,
                       const ProfileNodesVsQhas& nodes_vs_qhas) {
   if (qhas.present && !run.qhas_cores.empty()) QhasTimeChecks(run, qhas);
   ProfileChecks(run, nodes_vs_qhas);
-  MemoryChecks(run);
+  MemoryChecks(run, qhas);
   size_t disagreements = 0;
   for (const auto& c : run.cross_checks) disagreements += !c.agree;
   if (disagreements)

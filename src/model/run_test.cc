@@ -206,6 +206,43 @@ TEST(LoadRun, QhasTrafficSumsEachOpsRowsWhereverTheyAre) {
   EXPECT_EQ(run.traffic[1].cycles, 90);
 }
 
+// The HTP graph's mem_* params against QHAS, node by node: each node's
+// bytes against its op's rows summed (one row per thread).
+TEST(LoadRun, GraphNodeTrafficIsComparedWithEachOpsSummedQhasRows) {
+  using testing_support::FakeQhasInstance;
+  std::vector<FakeQhasInstance> rows = {
+      {0x20, "Conv", "conv_a", "hvx", 512, 0, 100, 0, 1000, 10},
+      {0x10, "Add", "add_b", "hvx", 512, 100, 50, 0, 200, 20},
+      {0x20, "Conv", "conv_a", "hvx", 513, 0, 90, 0, 8000, 80},
+      {0x10, "Add", "add_b", "hvx", 513, 100, 40, 0, 400, 40},
+  };
+  std::string graph = testing_support::HtpGraphJson(
+      {{0x20, "Conv", "conv_a", {}}, {0x10, "Add", "add_b", {}}, {0x30, "Mul", "mul_c", {}}}, {});
+  auto with_traffic = [&](const char* name, int dram_read, int vtcm_read) {
+    const std::string plain = fmt::format(R"("qnn_op_name": {{"1544": "{}"}})", name);
+    const size_t at = graph.find(plain);
+    ASSERT_NE(at, std::string::npos) << name;
+    graph.replace(at, plain.size(),
+                  plain + fmt::format(R"(, "mem_dram_read": {{"100": {}}}, )"
+                                      R"("mem_dram_write": {{"100": 0}}, )"
+                                      R"("mem_vtcm_read": {{"100": {}}}, )"
+                                      R"("mem_vtcm_write": {{"100": 0}})",
+                                      dram_read, vtcm_read));
+  };
+  with_traffic("conv_a", 9000, 90);  // QHAS: 1000 + 8000, 10 + 80
+  with_traffic("add_b", 601, 60);    // QHAS: 600, 60
+  with_traffic("mul_c", 5, 5);       // no QHAS rows: not compared
+  htpscope::Run run = testing_support::FakeRun(
+      "", graph, testing_support::FakeQhasJson({{0, 1000, 0, {{"HVX", 512, 280}}, {}}}, rows));
+  const CrossCheckRow* nodes = nullptr;
+  for (const auto& c : run.cross_checks)
+    if (c.name == "per-op traffic of HTP graph nodes") nodes = &c;
+  ASSERT_NE(nodes, nullptr);
+  EXPECT_EQ(nodes->a, 1);  // nodes whose mem_* equal QHAS
+  EXPECT_EQ(nodes->b, 2);  // nodes compared
+  EXPECT_FALSE(nodes->agree);
+}
+
 // The profile's per-node cycles of execution 1 against QHAS's per-QNN-op
 // cycles (compared beside the join's other steps): v8c8_256 agrees on all
 // 12 nodes QHAS lists; one node's cycles changed in a copy of its profile
