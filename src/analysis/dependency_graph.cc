@@ -21,12 +21,6 @@
 namespace htpscope {
 namespace {
 
-template <typename T>
-void SortUnique(std::vector<T>& v) {
-  std::sort(v.begin(), v.end());
-  v.erase(std::unique(v.begin(), v.end()), v.end());
-}
-
 // Appends `ids` to `list` with repeats removed and returns them there.
 // `list` has room for them reserved: views into it are handed out.
 std::span<const uint64_t> AppendWithoutRepeats(std::span<const uint64_t> ids,

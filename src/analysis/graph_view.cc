@@ -37,8 +37,7 @@ PathAgreement ComparePathOps(std::vector<uint64_t> critical_ops,
       qhas_ops[summed++] = {id, cycles};
   }
   qhas_ops.resize(summed);
-  std::sort(critical_ops.begin(), critical_ops.end());
-  critical_ops.erase(std::unique(critical_ops.begin(), critical_ops.end()), critical_ops.end());
+  SortUnique(critical_ops);
   PathAgreement a;
   auto q = qhas_ops.begin();
   auto only_qhas = [&] {

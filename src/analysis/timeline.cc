@@ -13,6 +13,7 @@
 
 #include "analysis/group_reachability.h"
 #include "base/number_text.h"
+#include "base/sort_util.h"
 
 namespace htpscope {
 namespace {
@@ -273,8 +274,7 @@ Timeline BuildTimeline(const Run& run, const Grouping& grouping, const TimelineW
   std::vector<uint32_t> trace_tids;
   for (const auto& s : slices)
     if (trace_tids.empty() || trace_tids.back() != s.tid) trace_tids.push_back(s.tid);
-  std::sort(trace_tids.begin(), trace_tids.end());
-  trace_tids.erase(std::unique(trace_tids.begin(), trace_tids.end()), trace_tids.end());
+  SortUnique(trace_tids);
   for (uint32_t tid : trace_tids) {
     TimelineRow row;
     row.tid = tid;

@@ -6,6 +6,7 @@
 // a handful of times, where std::sort compares it ~18 times.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <concepts>
 #include <cstddef>
@@ -43,6 +44,13 @@ void StableRadixSort(std::vector<T>& items, KeyOf&& key_of) {
     for (const T& item : items) scratch[count[(key_of(item) >> (8 * d)) & 0xff]++] = item;
     items.swap(scratch);
   }
+}
+
+// Sorts `v` and removes repeats: each value once, ascending.
+template <typename T>
+void SortUnique(std::vector<T>& v) {
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
 }
 
 // Reorders `records` so that position j holds what was at `from[j]`, where

@@ -71,6 +71,15 @@ TEST(StableRadixSort, ThirtyTwoBitKeys) {
   EXPECT_EQ(v, expected);
 }
 
+TEST(SortUnique, EachValueOnceAscending) {
+  std::vector<uint32_t> v{5, 3, 5, 1, 3, 3, 9};
+  SortUnique(v);
+  EXPECT_EQ(v, (std::vector<uint32_t>{1, 3, 5, 9}));
+  std::vector<uint64_t> none;
+  SortUnique(none);
+  EXPECT_TRUE(none.empty());
+}
+
 TEST(ApplyPermutation, PositionJTakesWhatWasAtFromJ) {
   std::vector<std::string> records{"a", "b", "c", "d", "e"};
   std::vector<uint32_t> from{3, 0, 4, 1, 2};  // one cycle through all five
