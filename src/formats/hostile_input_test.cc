@@ -10,9 +10,9 @@
 #include <optional>
 #include <string>
 
+#include "base/corpus_test_util.h"
 #include "base/errors.h"
 #include "formats/byte_source.h"
-#include "base/corpus_test_util.h"
 #include "formats/heap_profile.h"
 #include "formats/htp_graph.h"
 #include "formats/input_error_test_util.h"
@@ -86,6 +86,18 @@ TEST(HostileInput, EveryReaderAcceptsAByteOrderMarkPlainAndGzipped) {
   ASSERT_EQ(heap.checkpoints.size(), 1u);
   EXPECT_EQ(heap.checkpoints[0].value_bytes, 4096);
   EXPECT_EQ(ParseQnnProfileJson("p", kBom + qnn_profile).messages.size(), 1u);
+  // The in-memory parses accept what the file reads accept.
+  auto slurp = [](const char* file) { return kBom + Slurp(kExample + "/" + file); };
+  const std::string optrace = slurp("chrometrace.json");
+  EXPECT_EQ(ParseOptrace("p", optrace.data(), optrace.size()).slices.size(),
+            ReadOptrace(kExample + "/chrometrace.json").slices.size());
+  EXPECT_EQ(ParseRuntrace("p", slurp("chrometrace_runtrace.json")).executions.size(),
+            ReadRuntrace(kExample + "/chrometrace_runtrace.json").executions.size());
+  EXPECT_EQ(ParseHtpGraph("p", slurp("chrometrace_htp.json")).nodes.size(),
+            ReadHtpGraph(kExample + "/chrometrace_htp.json").nodes.size());
+  EXPECT_EQ(
+      ParseQhas("p", slurp("chrometrace_qnn_htp_analysis_summary.json")).htp_op_instances.size(),
+      ReadQhas(kExample + "/chrometrace_qnn_htp_analysis_summary.json").htp_op_instances.size());
 }
 
 // A JSON artifact cut short is an error at (about) the cut, whether the

@@ -419,6 +419,7 @@ HtpGraph ReadHtpGraph(const std::string& path, const ReadHtpGraphOptions& option
 
 HtpGraph ParseHtpGraph(const std::string& path, std::string_view json) {
   simdjson::padded_string buffer(json);
+  BlankByteOrderMarkBeforeJson(buffer.data(), buffer.size());  // as a file read does
   return ParseDocument(path, buffer, KeptParams(kEveryParam));
 }
 

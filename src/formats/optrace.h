@@ -138,6 +138,7 @@ struct ReadOptraceOptions {
 Optrace ReadOptrace(const std::string& path, const ReadOptraceOptions& options = {});
 
 // Parses OP_TRACE JSON already in memory; `path` is used in messages only.
+// A UTF-8 byte order mark before the JSON is read as spaces, as in a file.
 // `fast_paths` as in ReadOptraceOptions.
 Optrace ParseOptrace(const std::string& path, const char* json, size_t length,
                      bool fast_paths = true);

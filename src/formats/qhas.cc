@@ -205,6 +205,7 @@ Qhas ReadQhasChunked(const std::string& path, const ReadQhasOptions& options) {
 
 Qhas ParseQhas(const std::string& path, std::string_view json) {
   simdjson::padded_string buffer(json);
+  BlankByteOrderMarkBeforeJson(buffer.data(), buffer.size());  // as a file read does
   return ParseDocument(path, buffer);
 }
 

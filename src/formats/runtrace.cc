@@ -210,6 +210,7 @@ Runtrace ReadRuntraceChunked(const std::string& path, const ReadRuntraceOptions&
 
 Runtrace ParseRuntrace(const std::string& path, std::string_view json) {
   simdjson::padded_string buffer(json);
+  BlankByteOrderMarkBeforeJson(buffer.data(), buffer.size());  // as a file read does
   return ParseDocument(path, buffer);
 }
 
