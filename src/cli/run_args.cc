@@ -27,9 +27,7 @@ Run LoadRunFromArgs(const RunArgs& args) {
   options.allow_mismatch = args.allow_mismatch;
   options.graph = args.graph;
   try {
-    Run run = LoadRun(args.inputs, options);
-    ReturnFreedMemory();
-    return run;
+    return LoadRun(args.inputs, options);
   } catch (const std::invalid_argument& e) {
     throw UsageError(fmt::format("--graph {}: {}", args.graph, e.what()));
   } catch (const MismatchedArtifactsError& e) {
