@@ -2,12 +2,12 @@
 // cycle counters is checked; a pair that clearly disagrees is refused
 // (InputError) unless the caller allows the mismatch, in which case the
 // join goes on with the warning `mismatched_artifacts`.
-#include <absl/container/flat_hash_set.h>
 #include <fmt/format.h>
 
 #include <algorithm>
 
 #include "base/errors.h"
+#include "base/sort_util.h"
 #include "model/join.h"
 
 namespace htpscope {
@@ -28,31 +28,60 @@ std::string Basename(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+// `ids`, ascending, each once (radix-sorted: hundreds of thousands of IDs
+// whose high digits are shared).
+template <typename Id>
+std::vector<Id> SortedDistinct(std::vector<Id> ids) {
+  StableRadixSort(ids, [](Id id) { return id; });
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  return ids;
+}
+
+// How many of `needles` (ascending, repeats allowed) occur in `haystack`
+// (ascending, distinct): one walk along both.
+template <typename Id>
+size_t CountFound(const std::vector<Id>& needles, const std::vector<Id>& haystack) {
+  size_t found = 0;
+  auto at = haystack.begin();
+  for (Id id : needles) {
+    while (at != haystack.end() && *at < id) ++at;
+    found += at != haystack.end() && *at == id;
+  }
+  return found;
+}
+
 }  // namespace
 
 void CheckArtifactsBelongTogether(Run& run, const model_import::QhasFacts& qhas,
                                   const LoadOptions& options) {
   std::vector<Mismatch> mismatches;
   const bool trace = run.Has(ArtifactType::kOptrace) && !run.op_instances.empty();
-  // Flat sets, each built only when an artifact's IDs are looked up in it:
-  // hundreds of thousands of IDs are probed (node sets miss the cache at
-  // every probe).
-  absl::flat_hash_set<uint64_t> trace_ids;
-  absl::flat_hash_set<uint32_t> trace_qnn_ids;
+  // Sorted ID lists, each made only when an artifact's IDs are looked up in
+  // it, and counted by merging: hundreds of thousands of IDs are looked up
+  // (a hash set's probes miss the cache).
+  std::vector<uint64_t> trace_ids;
+  std::vector<uint32_t> trace_qnn_ids;
   if (trace && (!run.graph_nodes.empty() || !qhas.op_ids.empty())) {
     trace_ids.reserve(run.op_instances.size());
-    for (const auto& op : run.op_instances) trace_ids.insert(op.op_id);
+    for (const auto& op : run.op_instances) trace_ids.push_back(op.op_id);
+    trace_ids = SortedDistinct(std::move(trace_ids));
   }
   if (trace && !run.profile_nodes.empty()) {
     trace_qnn_ids.reserve(run.op_instances.size());
-    for (const auto& op : run.op_instances) trace_qnn_ids.insert(QnnOpIdOf(op.op_id));
+    for (const auto& op : run.op_instances) trace_qnn_ids.push_back(QnnOpIdOf(op.op_id));
+    trace_qnn_ids = SortedDistinct(std::move(trace_qnn_ids));
   }
   const std::string& trace_path = run.PathOf(ArtifactType::kOptrace);
 
   // The HTP graph's node IDs are the optrace's op IDs.
   if (trace && !run.graph_nodes.empty()) {
-    size_t found = 0;
-    for (const auto& n : run.graph_nodes) found += trace_ids.count(n.id);
+    std::vector<uint64_t> node_ids;
+    node_ids.reserve(run.graph_nodes.size());
+    for (const auto& n : run.graph_nodes) node_ids.push_back(n.id);
+    // The table is in ID order; sorted here only if ever it is not.
+    if (!std::is_sorted(node_ids.begin(), node_ids.end()))
+      StableRadixSort(node_ids, [](uint64_t id) { return id; });
+    const size_t found = CountFound(node_ids, trace_ids);
     if (found < kMinSharedIdShare * static_cast<double>(run.graph_nodes.size()))
       mismatches.push_back({run.PathOf(ArtifactType::kHtpGraph),
                             fmt::format("{} of {} HTP graph node IDs occur in the optrace {}",
@@ -60,8 +89,8 @@ void CheckArtifactsBelongTogether(Run& run, const model_import::QhasFacts& qhas,
   }
   // QHAS lists the optrace's op IDs.
   if (trace && !qhas.op_ids.empty()) {
-    size_t absent = 0;
-    for (uint64_t id : qhas.op_ids) absent += !trace_ids.count(id);
+    const size_t absent =
+        qhas.op_ids.size() - CountFound(qhas.op_ids, trace_ids);  // distinct, sorted
     if (static_cast<double>(qhas.op_ids.size() - absent) <
         kMinSharedIdShare * static_cast<double>(qhas.op_ids.size()))
       mismatches.push_back({qhas.path, fmt::format("{} of {} QHAS op IDs occur in the optrace {}",
@@ -77,11 +106,11 @@ void CheckArtifactsBelongTogether(Run& run, const model_import::QhasFacts& qhas,
   // of 0 cycles are left out: the compiler removes ops such as reshapes,
   // which the profile still lists.
   if (trace && !run.profile_nodes.empty()) {
-    absl::flat_hash_set<uint32_t> profile_ids;
+    std::vector<uint32_t> profile_ids;
     for (const auto& n : run.profile_nodes)
-      if (n.op_id && n.cycles > 0) profile_ids.insert(*n.op_id);
-    size_t found = 0;
-    for (uint32_t id : profile_ids) found += trace_qnn_ids.count(id);
+      if (n.op_id && n.cycles > 0) profile_ids.push_back(*n.op_id);
+    profile_ids = SortedDistinct(std::move(profile_ids));
+    const size_t found = CountFound(profile_ids, trace_qnn_ids);
     if (!profile_ids.empty() && found < kMinSharedIdShare * static_cast<double>(profile_ids.size()))
       mismatches.push_back(
           {run.PathOf(run.Has(ArtifactType::kProfileCsv) ? ArtifactType::kProfileCsv
