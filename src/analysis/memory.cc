@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "analysis/rows_by_name.h"
+#include "base/sort_util.h"
 
 namespace htpscope {
 namespace {
@@ -175,12 +176,12 @@ std::optional<QnnOpTrafficTable> TrafficByQnnOp(const Run& run) {
     if (totals.dram() > 0)
       g.dram_share_pct =
           static_cast<double>(g.bytes.dram()) / static_cast<double>(totals.dram()) * 100;
-  std::sort(table.ops.begin(), table.ops.end(),
-            [&run](const QnnOpTraffic& a, const QnnOpTraffic& b) {
-              if (a.bytes.dram() != b.bytes.dram()) return a.bytes.dram() > b.bytes.dram();
-              if (a.bytes.vtcm() != b.bytes.vtcm()) return a.bytes.vtcm() > b.bytes.vtcm();
-              return run.Str(a.name) < run.Str(b.name);
-            });
+  SortByRankThenName(
+      table.ops,
+      [](const QnnOpTraffic& g) {
+        return std::array<int64_t, 2>{g.bytes.dram(), g.bytes.vtcm()};
+      },
+      [&run](const QnnOpTraffic& g) { return run.Str(g.name); });
   double covered = 0;
   for (auto& g : table.ops) {
     if (totals.dram() == 0 || covered >= kDramDominantCoverPct || g.bytes.dram() == 0) break;

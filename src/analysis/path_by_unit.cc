@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "analysis/rows_by_name.h"
+#include "base/sort_util.h"
 
 namespace htpscope {
 
@@ -74,10 +75,9 @@ std::optional<PathByUnit> ComputePathByUnit(const Run& run) {
     row.path_cycles += seg.cycles();
   }
   out.path_cycles = out.total.Total();
-  std::sort(out.ops.begin(), out.ops.end(), [&run](const PathByUnitOp& a, const PathByUnitOp& b) {
-    return a.path_cycles != b.path_cycles ? a.path_cycles > b.path_cycles
-                                          : run.Str(a.name) < run.Str(b.name);
-  });
+  SortByRankThenName(
+      out.ops, [](const PathByUnitOp& r) { return std::array<int64_t, 1>{r.path_cycles}; },
+      [&run](const PathByUnitOp& r) { return run.Str(r.name); });
   return out;
 }
 

@@ -11,6 +11,8 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -72,6 +74,43 @@ void ApplyPermutation(std::vector<Record>& records, std::vector<Index>& from) {
     records[at] = std::move(carried);
     from[at] = static_cast<Index>(at);
   }
+}
+
+// Sorts `records` by `rank_of(record)`, a std::array of int64_t compared
+// element by element, greatest first; records of equal rank by the text
+// `name_of(record)` (a std::string_view that outlives the call), ascending.
+// Returns where each record went: result[old position] = new position.
+// Each record's keys are read once into a flat array that is sorted in its
+// place: a comparison that reads names through their interned ids misses the
+// cache at every step (80 k QNN ops of one rank, say all without traffic).
+// Records of equal rank and name keep no particular order.
+template <typename Record, typename RankOf, typename NameOf>
+std::vector<uint32_t> SortByRankThenName(std::vector<Record>& records, RankOf&& rank_of,
+                                         NameOf&& name_of) {
+  using Rank = std::decay_t<decltype(rank_of(records.front()))>;
+  struct Key {
+    Rank rank;
+    const char* name;
+    size_t name_length;
+    uint32_t index;  // of the record
+  };
+  std::vector<Key> keys;
+  keys.reserve(records.size());
+  for (uint32_t i = 0; i < records.size(); ++i) {
+    const std::string_view name = name_of(records[i]);
+    keys.push_back({rank_of(records[i]), name.data(), name.size(), i});
+  }
+  std::sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) {
+    if (a.rank != b.rank) return a.rank > b.rank;
+    return std::string_view(a.name, a.name_length) < std::string_view(b.name, b.name_length);
+  });
+  std::vector<uint32_t> from(keys.size()), new_position(keys.size());
+  for (uint32_t k = 0; k < keys.size(); ++k) {
+    from[k] = keys[k].index;
+    new_position[keys[k].index] = k;
+  }
+  ApplyPermutation(records, from);
+  return new_position;
 }
 
 }  // namespace htpscope

@@ -103,5 +103,56 @@ TEST(ApplyPermutation, RandomPermutationsMatchACopyInOrder) {
   }
 }
 
+struct RankedRow {
+  int64_t first = 0, second = 0;
+  std::string name;
+};
+
+TEST(SortByRankThenName, RanksDescendingThenNamesAscendingByHand) {
+  std::vector<RankedRow> rows{{5, 1, "conv"}, {7, 0, "add"},  {5, 2, "mul"},
+                              {5, 1, "add"},  {0, 0, "zeta"}, {5, 1, "b"}};
+  std::vector<uint32_t> moved = SortByRankThenName(
+      rows,
+      [](const RankedRow& r) {
+        return std::array<int64_t, 2>{r.first, r.second};
+      },
+      [](const RankedRow& r) { return std::string_view(r.name); });
+  std::vector<std::string> names;
+  for (const auto& r : rows) names.push_back(r.name);
+  // (7,0) first; of (5,*) the second rank 2 before 1; the three (5,1) by name.
+  EXPECT_EQ(names, (std::vector<std::string>{"add", "mul", "add", "b", "conv", "zeta"}));
+  EXPECT_EQ(rows[2].first, 5);  // the (5,1) "add", not the (7,0) one
+  // Old position -> new: "conv" went from 0 to 4, "zeta" from 4 to 5.
+  EXPECT_EQ(moved, (std::vector<uint32_t>{4, 0, 1, 2, 5, 3}));
+}
+
+TEST(SortByRankThenName, RandomRowsMatchAComparisonSort) {
+  std::mt19937 rng(11);
+  for (size_t n : {0, 1, 2, 50, 3000}) {
+    std::vector<RankedRow> rows(n);
+    for (size_t i = 0; i < n; ++i)
+      rows[i] = {static_cast<int64_t>(rng() % 4) - 1, static_cast<int64_t>(rng() % 3),
+                 "op" + std::to_string(i * 7919 % 10007)};  // distinct names
+    std::vector<RankedRow> expected = rows;
+    std::sort(expected.begin(), expected.end(), [](const RankedRow& a, const RankedRow& b) {
+      if (a.first != b.first) return a.first > b.first;
+      if (a.second != b.second) return a.second > b.second;
+      return a.name < b.name;
+    });
+    const std::vector<RankedRow> before = rows;
+    std::vector<uint32_t> moved = SortByRankThenName(
+        rows,
+        [](const RankedRow& r) {
+          return std::array<int64_t, 2>{r.first, r.second};
+        },
+        [](const RankedRow& r) { return std::string_view(r.name); });
+    ASSERT_EQ(rows.size(), n);
+    for (size_t i = 0; i < n; ++i) {
+      EXPECT_EQ(rows[i].name, expected[i].name) << i << " of " << n;
+      EXPECT_EQ(rows[moved[i]].name, before[i].name);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace htpscope

@@ -5,43 +5,21 @@
 #include <algorithm>
 #include <map>
 
+#include "base/sort_util.h"
 #include "model/join.h"
 
 namespace htpscope {
 namespace {
 
-// The order of the group tables.  The name's text is in the key: groups
-// often tie on both counts, and a look-up per compare would miss the cache.
-struct GroupOrderKey {
-  int64_t dpc, work;  // absent DPC counts as -1
-  const char* name;
-  uint32_t name_length;
-  uint32_t index;  // of the group being ordered
-
-  bool operator<(const GroupOrderKey& other) const {
-    if (dpc != other.dpc) return dpc > other.dpc;
-    if (work != other.work) return work > other.work;
-    return std::string_view(name, name_length) < std::string_view(other.name, other.name_length);
-  }
-};
-
-// Sorts `groups` into listing order; returns new index of each old group.
+// Sorts `groups` into listing order (DPC, absent as -1, then work, both
+// descending, then name); returns the new index of each old group.
 std::vector<uint32_t> SortGroups(std::vector<OpGroupRow>& groups, const Run& run) {
-  std::vector<GroupOrderKey> keys(groups.size());
-  for (uint32_t i = 0; i < groups.size(); ++i) {
-    std::string_view name = run.Str(groups[i].name);
-    keys[i] = {groups[i].dpc_cycles.value_or(-1), groups[i].work_cycles, name.data(),
-               static_cast<uint32_t>(name.size()), i};
-  }
-  std::sort(keys.begin(), keys.end());
-  std::vector<OpGroupRow> sorted(groups.size());
-  std::vector<uint32_t> new_index(groups.size());
-  for (uint32_t k = 0; k < keys.size(); ++k) {
-    sorted[k] = groups[keys[k].index];
-    new_index[keys[k].index] = k;
-  }
-  groups = std::move(sorted);
-  return new_index;
+  return SortByRankThenName(
+      groups,
+      [](const OpGroupRow& g) {
+        return std::array<int64_t, 2>{g.dpc_cycles.value_or(-1), g.work_cycles};
+      },
+      [&run](const OpGroupRow& g) { return run.Str(g.name); });
 }
 
 // A group's DPC basis is the weakest of its instances'.
