@@ -218,6 +218,56 @@ TEST(ScriptJsonEscaper, PiecesCutAnywhereGiveTheWholeTextsEscapes) {
   }
 }
 
+// Long texts (the escaper looks for bytes to escape 16 at a time) with
+// escapes at every offset of a block, whole and cut into three pieces,
+// against the escapes written out one byte at a time.
+TEST(ScriptJsonEscaper, LongTextsMatchAByteByByteEscape) {
+  auto by_hand = [](std::string_view t) {
+    std::string out;
+    for (size_t i = 0; i < t.size(); ++i) {
+      if (t[i] == '<') {
+        out += "\\u003c";
+      } else if (t[i] == '>') {
+        out += "\\u003e";
+      } else if (t[i] == '&') {
+        out += "\\u0026";
+      } else if (t.substr(i, 3) == "\xE2\x80\xA8" || t.substr(i, 3) == "\xE2\x80\xA9") {
+        out += t[i + 2] == '\xA8' ? "\\u2028" : "\\u2029";
+        i += 2;
+      } else {
+        out += t[i];
+      }
+    }
+    return out;
+  };
+  const std::vector<std::string> specials = {"<",        ">",   "&", "\xE2\x80\xA8", "\xE2\x80\xA9",
+                                             "\xE2\x80", "\xE2"};
+  std::mt19937 rng(3);
+  for (int round = 0; round < 400; ++round) {
+    std::string text;
+    const size_t length = rng() % 120;
+    while (text.size() < length)
+      text += rng() % 6 == 0 ? specials[rng() % specials.size()] : std::string(1, 'a' + rng() % 26);
+    const size_t cut1 = rng() % (text.size() + 1), cut2 = cut1 + rng() % (text.size() - cut1 + 1);
+    std::string whole, pieces;
+    {
+      ScriptJsonEscaper escaper(&whole);
+      escaper.Append(text);
+      escaper.Finish();
+    }
+    {
+      ScriptJsonEscaper escaper(&pieces);
+      const std::string_view t(text);
+      escaper.Append(t.substr(0, cut1));
+      escaper.Append(t.substr(cut1, cut2 - cut1));
+      escaper.Append(t.substr(cut2));
+      escaper.Finish();
+    }
+    EXPECT_EQ(whole, by_hand(text)) << "round " << round;
+    EXPECT_EQ(pieces, whole) << "round " << round << ", cut at " << cut1 << " and " << cut2;
+  }
+}
+
 // Profile text of three executions of 30 nodes op_<n><suffix>:OpId_<n + 5>,
 // node n of execution e taking 100 e + n cycles.
 std::string ThirtyNodesThreeTimes(std::string_view suffix = "") {
