@@ -68,9 +68,22 @@ const char* TensorKindName(TensorKind kind) {
   return "other";
 }
 
+std::optional<uint32_t> NodeIndex::Find(uint64_t id) const {
+  auto it = std::lower_bound(
+      by_id.begin(), by_id.end(), id,
+      [](const std::pair<uint64_t, uint32_t>& e, uint64_t v) { return e.first < v; });
+  if (it == by_id.end() || it->first != id) return std::nullopt;
+  return it->second;
+}
+
+uint32_t NodeIndex::at(uint64_t id) const {
+  if (std::optional<uint32_t> node = Find(id)) return *node;
+  throw std::out_of_range(fmt::format("no node of op ID 0x{:016x}", id));
+}
+
 const DepNode* DependencyGraph::Find(uint64_t id) const {
-  auto it = index.find(id);
-  return it == index.end() ? nullptr : &nodes[it->second];
+  std::optional<uint32_t> node = index.Find(id);
+  return node ? &nodes[*node] : nullptr;
 }
 
 void DependencyGraph::IndexEdges() {
@@ -108,10 +121,11 @@ const DepTensor* DependencyGraph::FindTensor(uint64_t id) const {
 
 namespace {
 
-// A flow arrow matched to the slices at its two ends: by op ID, as the
-// nodes' indices are known only once they are sorted.
+// A flow arrow matched to the slices at its two ends: by their op
+// instances (indices into run.op_instances), as the nodes' indices are known
+// only once they are sorted.
 struct FlowArrow {
-  uint64_t from_op = 0, to_op = 0;
+  uint32_t from_instance = 0, to_instance = 0;
   bool sequencer = false;  // category "sequencer": scheduling order, not data
 };
 
@@ -128,13 +142,15 @@ struct MatchedFlows {
 // the run's slices and flows.
 MatchedFlows MatchFlowArrows(const Run& run) {
   MatchedFlows out;
-  // (tid, cycle) -> op ID of the first slice ending / starting there.
-  absl::flat_hash_map<std::pair<uint32_t, int64_t>, uint64_t> by_end, by_start;
+  // (tid, cycle) -> op instance of the first slice ending / starting there.
+  absl::flat_hash_map<std::pair<uint32_t, int64_t>, uint32_t> by_end, by_start;
   by_end.reserve(run.slices.size());
   by_start.reserve(run.slices.size());
   for (const auto& s : run.slices) {
-    by_end.try_emplace(std::pair{s.tid, s.end_cycle()}, s.op_id);
-    by_start.try_emplace(std::pair{s.tid, s.start_cycle}, s.op_id);
+    if (s.instance >= run.op_instances.size())
+      throw InternalError("a slice names an op instance the run does not have");
+    by_end.try_emplace(std::pair{s.tid, s.end_cycle()}, s.instance);
+    by_start.try_emplace(std::pair{s.tid, s.start_cycle}, s.instance);
   }
   // A flow ID's last start and last finish.
   absl::flat_hash_map<uint64_t, std::pair<const FlowRow*, const FlowRow*>> pairs;
@@ -159,27 +175,6 @@ MatchedFlows MatchFlowArrows(const Run& run) {
   }
   return out;
 }
-
-// Which node produces an id: a node produces its own id (the graph's index)
-// and the outputs *_htp.json lists for it (the first node listing one wins).
-class Producers {
- public:
-  explicit Producers(const DependencyGraph& g) : index_(g.index) {
-    for (const auto& [tensor, node] : g.producer_map)
-      if (!index_.contains(tensor)) others_.try_emplace(tensor, index_.at(node));
-  }
-  // The producing node's index, or nullopt.
-  std::optional<uint32_t> Find(uint64_t id) const {
-    if (auto it = index_.find(id); it != index_.end()) return it->second;
-    if (others_.empty()) return std::nullopt;
-    if (auto it = others_.find(id); it != others_.end()) return it->second;
-    return std::nullopt;
-  }
-
- private:
-  const absl::flat_hash_map<uint64_t, uint32_t>& index_;
-  absl::flat_hash_map<uint64_t, uint32_t> others_;  // output ids that are no node's id
-};
 
 // The graph's tensors, and the list their consumers view.
 struct Tensors {
@@ -253,11 +248,35 @@ DependencyGraph BuildDependencyGraph(const Run& run) {
   std::future<MatchedFlows> flows_matched =
       std::async(std::launch::async | std::launch::deferred,
                  [&run, trace] { return trace ? MatchFlowArrows(run) : MatchedFlows{}; });
-  // Nodes in order of first mention; the index maps op IDs to these slots
-  // until the nodes are sorted.
+  // Every mention of an op ID (each graph node, then each op instance) finds
+  // its node through the mentions sorted by ID, not a hash index of 100k+
+  // IDs that missed the cache at each of its ~1M look-ups.  Node slots are
+  // in ID order until the nodes are sorted.
+  const size_t graph_mentions = run.graph_nodes.size();
+  const size_t mentions = graph_mentions + (trace ? run.op_instances.size() : 0);
+  std::vector<uint32_t> slot_of(mentions);       // by mention
+  std::vector<uint8_t> first_mention(mentions);  // the first of its ID, in mention order
+  std::vector<uint64_t> slot_ids;                // by slot: ascending
+  {
+    struct Mention {
+      uint64_t id;
+      uint32_t at;
+    };
+    std::vector<Mention> sorted;
+    sorted.reserve(mentions);
+    for (uint32_t i = 0; i < graph_mentions; ++i) sorted.push_back({run.graph_nodes[i].id, i});
+    for (uint32_t k = 0; graph_mentions + k < mentions; ++k)
+      sorted.push_back({run.op_instances[k].op_id, static_cast<uint32_t>(graph_mentions + k)});
+    StableRadixSort(sorted, [](const Mention& m) { return m.id; });  // keeps mention order
+    for (size_t m = 0; m < sorted.size(); ++m) {
+      const bool first = m == 0 || sorted[m].id != sorted[m - 1].id;
+      if (first) slot_ids.push_back(sorted[m].id);
+      slot_of[sorted[m].at] = static_cast<uint32_t>(slot_ids.size() - 1);
+      first_mention[sorted[m].at] = first;
+    }
+  }
   std::vector<DepNode>& nodes = g.nodes;
-  g.index.reserve(run.graph_nodes.size() + run.op_instances.size());
-  nodes.reserve(run.graph_nodes.size() + run.op_instances.size());
+  nodes.resize(slot_ids.size());
   // Room for every node's lists, so that the views handed out stay valid.
   size_t input_bound = 0, tid_bound = 0;
   size_t outputs = 0;
@@ -274,15 +293,18 @@ DependencyGraph BuildDependencyGraph(const Run& run) {
   }
   g.lists.inputs.reserve(input_bound);
   g.lists.tids.reserve(tid_bound);
-  auto node_of = [&](uint64_t id) -> std::pair<DepNode&, bool> {
-    auto [it, inserted] = g.index.try_emplace(id, static_cast<uint32_t>(nodes.size()));
-    if (inserted) nodes.emplace_back();
-    return {nodes[it->second], inserted};
+  // The outputs *_htp.json lists, with the slot of the node listing each.
+  struct ListedOutput {
+    uint64_t tensor;
+    uint32_t slot;
   };
+  std::vector<ListedOutput> listed_outputs;
+  listed_outputs.reserve(outputs);
   // A few (HTP op type, QNN op type) pairs cover every node: classify each once.
   absl::flat_hash_map<std::pair<std::string_view, std::string_view>, OpCategory> category_of;
-  for (const auto& hn : run.graph_nodes) {
-    DepNode& n = node_of(hn.id).first;
+  for (uint32_t i = 0; i < graph_mentions; ++i) {
+    const GraphNodeRow& hn = run.graph_nodes[i];
+    DepNode& n = nodes[slot_of[i]];
     n.id = hn.id;
     n.in_graph = true;
     n.qnn_op_name = hn.qnn_op_name;
@@ -300,52 +322,90 @@ DependencyGraph BuildDependencyGraph(const Run& run) {
     auto [known, inserted] = category_of.try_emplace(std::pair{n.htp_op_type, n.qnn_op_type});
     if (inserted) known->second = ClassifyOp(n.htp_op_type, n.qnn_op_type, 0);
     n.category = known->second;
-    for (uint64_t out : hn.output_ids) g.producer_map.emplace_back(out, hn.id);
-  }
-  g.graph_nodes = run.graph_nodes.size();
-  if (trace) {
-    for (const auto& op : run.op_instances) {
-      auto [n, inserted] = node_of(op.op_id);
-      if (inserted) {
-        n.id = op.op_id;
-        n.qnn_op_name = run.Str(op.qnn_op_name);
-        n.htp_op_type = run.Str(op.htp_op_type);
-        ++g.trace_only_nodes;
-      }
-      if (n.qnn_op_type.empty()) n.qnn_op_type = run.Str(op.qnn_op_type);
-      n.executed = n.timed = true;
-      n.start_cycles = op.first_start_cycle;
-      n.end_cycles = op.last_end_cycle;
-      n.duration_cycles = op.last_end_cycle - op.first_start_cycle;
-      n.work_cycles = op.work_cycles;
-      n.slices = op.slice_count;
-      n.flags = op.flags;
-      n.category = op.category;
-      std::vector<uint32_t>& tids = g.lists.tids;
-      if (tids.capacity() - tids.size() < op.slice_count)  // as for the inputs
-        throw std::logic_error("dependency graph: thread list reserved too small");
-      const size_t first_tid = tids.size();
-      for (uint32_t s = op.first_slice; s < op.first_slice + op.slice_count; ++s)
-        tids.push_back(run.slices[s].tid);
-      const auto tids_begin = tids.begin() + static_cast<ptrdiff_t>(first_tid);
-      std::sort(tids_begin, tids.end());
-      tids.erase(std::unique(tids_begin, tids.end()), tids.end());
-      n.tids = {tids.data() + first_tid, tids.size() - first_tid};
-      if (!n.in_graph) {
-        n.input_ids = AppendWithoutRepeats(
-            std::span(run.input_ids).subspan(op.inputs_begin, op.inputs_count), g.lists.inputs);
-        n.inputs_source = n.input_ids.empty() ? "" : "optrace";
-      }
+    for (uint64_t out : hn.output_ids) {
+      g.producer_map.emplace_back(out, hn.id);
+      listed_outputs.push_back({out, slot_of[i]});
     }
   }
-  // Op IDs are unique, so this order is total.
-  std::sort(nodes.begin(), nodes.end(), [](const DepNode& a, const DepNode& b) {
+  g.graph_nodes = run.graph_nodes.size();
+  for (uint32_t k = 0; graph_mentions + k < mentions; ++k) {
+    const OpInstanceRow& op = run.op_instances[k];
+    DepNode& n = nodes[slot_of[graph_mentions + k]];
+    if (first_mention[graph_mentions + k]) {
+      n.id = op.op_id;
+      n.qnn_op_name = run.Str(op.qnn_op_name);
+      n.htp_op_type = run.Str(op.htp_op_type);
+      ++g.trace_only_nodes;
+    }
+    if (n.qnn_op_type.empty()) n.qnn_op_type = run.Str(op.qnn_op_type);
+    n.executed = n.timed = true;
+    n.start_cycles = op.first_start_cycle;
+    n.end_cycles = op.last_end_cycle;
+    n.duration_cycles = op.last_end_cycle - op.first_start_cycle;
+    n.work_cycles = op.work_cycles;
+    n.slices = op.slice_count;
+    n.flags = op.flags;
+    n.category = op.category;
+    std::vector<uint32_t>& tids = g.lists.tids;
+    if (tids.capacity() - tids.size() < op.slice_count)  // as for the inputs
+      throw std::logic_error("dependency graph: thread list reserved too small");
+    const size_t first_tid = tids.size();
+    for (uint32_t s = op.first_slice; s < op.first_slice + op.slice_count; ++s)
+      tids.push_back(run.slices[s].tid);
+    const auto tids_begin = tids.begin() + static_cast<ptrdiff_t>(first_tid);
+    std::sort(tids_begin, tids.end());
+    tids.erase(std::unique(tids_begin, tids.end()), tids.end());
+    n.tids = {tids.data() + first_tid, tids.size() - first_tid};
+    if (!n.in_graph) {
+      n.input_ids = AppendWithoutRepeats(
+          std::span(run.input_ids).subspan(op.inputs_begin, op.inputs_count), g.lists.inputs);
+      n.inputs_source = n.input_ids.empty() ? "" : "optrace";
+    }
+  }
+  // Op IDs are unique, so this order is total.  Sorted as small keys, then
+  // the nodes moved once into their places.
+  struct NodeOrder {
+    bool timed;
+    int64_t start_cycles;
+    uint64_t id;
+    uint32_t slot;
+  };
+  std::vector<NodeOrder> order(nodes.size());
+  for (uint32_t v = 0; v < nodes.size(); ++v)
+    order[v] = {nodes[v].timed, nodes[v].start_cycles, nodes[v].id, v};
+  std::sort(order.begin(), order.end(), [](const NodeOrder& a, const NodeOrder& b) {
     if (a.timed != b.timed) return a.timed;
     if (a.timed && a.start_cycles != b.start_cycles) return a.start_cycles < b.start_cycles;
     return a.id < b.id;
   });
-  for (uint32_t i = 0; i < g.nodes.size(); ++i) g.index.find(g.nodes[i].id)->second = i;
-  const Producers producers(g);
+  std::vector<uint32_t> node_of_slot(nodes.size()), from(nodes.size());
+  for (uint32_t k = 0; k < order.size(); ++k) {
+    from[k] = order[k].slot;
+    node_of_slot[order[k].slot] = k;
+  }
+  order = {};
+  ApplyPermutation(nodes, from);
+  g.index.by_id.resize(slot_ids.size());
+  for (uint32_t slot = 0; slot < slot_ids.size(); ++slot)
+    g.index.by_id[slot] = {slot_ids[slot], node_of_slot[slot]};
+
+  // Which node produces an id, in ID order: a node produces its own id, and
+  // the outputs *_htp.json lists for it (the first node listing one wins).
+  std::vector<std::pair<uint64_t, uint32_t>> producer_of;
+  {
+    StableRadixSort(listed_outputs, [](const ListedOutput& o) { return o.tensor; });
+    producer_of.reserve(g.index.by_id.size() + listed_outputs.size());
+    auto node = g.index.by_id.begin();
+    for (size_t o = 0; o < listed_outputs.size(); ++o) {
+      const uint64_t tensor = listed_outputs[o].tensor;
+      if (o > 0 && listed_outputs[o - 1].tensor == tensor) continue;  // a later listing
+      for (; node != g.index.by_id.end() && node->first < tensor; ++node)
+        producer_of.push_back(*node);
+      if (node != g.index.by_id.end() && node->first == tensor) continue;  // a node's own id
+      producer_of.emplace_back(tensor, node_of_slot[listed_outputs[o].slot]);
+    }
+    producer_of.insert(producer_of.end(), node, g.index.by_id.end());
+  }
 
   // Edges and (tensor, consumer) uses, collected flat; sorted and merged below.
   // One use per listed input, at most one edge per use plus one per flow
@@ -355,21 +415,30 @@ DependencyGraph BuildDependencyGraph(const Run& run) {
   edge_parts.reserve(g.lists.inputs.size() + run.flows.size());
   std::vector<TensorUse> uses;
   uses.reserve(g.lists.inputs.size());
-  for (uint32_t v = 0; v < g.nodes.size(); ++v) {
-    const DepNode& n = g.nodes[v];
-    uint8_t kind = n.inputs_source == "htp_graph" ? kEdgeGraphInput : kEdgeTraceInput;
-    for (uint64_t in : n.input_ids) {
-      auto p = producers.Find(in);
-      uses.push_back({in, v, p.value_or(TensorUse::kNoProducer)});
-      if (p && *p != v) edge_parts.push_back({*p, v, kind});
+  for (uint32_t v = 0; v < g.nodes.size(); ++v)
+    for (uint64_t in : g.nodes[v].input_ids) uses.push_back({in, v, TensorUse::kNoProducer});
+  // By tensor, then consumer: the uses were made in consumer order, and the
+  // sort by tensor keeps it.  Their producers are then read in one walk.
+  StableRadixSort(uses, [](const TensorUse& u) { return u.tensor; });
+  {
+    auto producer = producer_of.begin();
+    for (TensorUse& u : uses) {
+      while (producer != producer_of.end() && producer->first < u.tensor) ++producer;
+      if (producer == producer_of.end() || producer->first != u.tensor) continue;
+      u.producer = producer->second;
+      if (u.producer == u.consumer) continue;
+      const uint8_t kind =
+          g.nodes[u.consumer].inputs_source == "htp_graph" ? kEdgeGraphInput : kEdgeTraceInput;
+      edge_parts.push_back({u.producer, u.consumer, kind});
     }
   }
   {
     MatchedFlows flows = flows_matched.get();
     g.flows_matched = flows.matched;
     g.flows_unmatched = flows.unmatched;
+    auto node_of_instance = [&](uint32_t k) { return node_of_slot[slot_of[graph_mentions + k]]; };
     for (const FlowArrow& f : flows.arrows) {
-      uint32_t a = g.index.at(f.from_op), b = g.index.at(f.to_op);
+      uint32_t a = node_of_instance(f.from_instance), b = node_of_instance(f.to_instance);
       if (a != b) edge_parts.push_back({a, b, f.sequencer ? kEdgeSequencerFlow : kEdgeDataFlow});
     }
     if (g.flows_unmatched)
@@ -379,9 +448,6 @@ DependencyGraph BuildDependencyGraph(const Run& run) {
   }
 
   // What each input id is, on another core while the edges are merged.
-  // By tensor, then consumer: the uses were made in consumer order, and the
-  // sort by tensor keeps it.
-  StableRadixSort(uses, [](const TensorUse& u) { return u.tensor; });
   std::future<Tensors> tensors = std::async(std::launch::async | std::launch::deferred, [&] {
     // Which nodes copy a constant, read in node order rather than once per
     // tensor at its producer (a random read of the node table).

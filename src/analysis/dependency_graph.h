@@ -86,6 +86,18 @@ struct DepTensor {
   std::span<const uint32_t> consumers;  // node indices, sorted, unique
 };
 
+// Op ID -> node index: (id, index) pairs in ID order, looked up by binary
+// search (the graph's own building reads it in order, by merging).
+struct NodeIndex {
+  std::vector<std::pair<uint64_t, uint32_t>> by_id;  // ascending id, each once
+
+  std::optional<uint32_t> Find(uint64_t id) const;
+  // The index of op `id`'s node; throws std::out_of_range when there is none.
+  uint32_t at(uint64_t id) const;
+  bool contains(uint64_t id) const { return Find(id).has_value(); }
+  size_t size() const { return by_id.size(); }
+};
+
 // Moves, never copies: its nodes, tensors and edge lists view its storage.
 struct DependencyGraph {
   DependencyGraph() = default;
@@ -94,9 +106,9 @@ struct DependencyGraph {
   DependencyGraph(const DependencyGraph&) = delete;
   DependencyGraph& operator=(const DependencyGraph&) = delete;
 
-  std::vector<DepNode> nodes;                     // by (start cycle, id); untimed nodes last, by id
-  absl::flat_hash_map<uint64_t, uint32_t> index;  // op id -> node index
-  std::vector<DepEdge> edges;                     // unique (from, to), sorted
+  std::vector<DepNode> nodes;  // by (start cycle, id); untimed nodes last, by id
+  NodeIndex index;             // op id -> node index
+  std::vector<DepEdge> edges;  // unique (from, to), sorted
   std::vector<std::span<const uint32_t>> in_edges;  // node -> edge indices, ascending
   std::vector<std::span<const uint32_t>> out_edges;
   std::vector<DepTensor> tensors;                           // every input id, sorted by id

@@ -7,6 +7,7 @@
 #include <optional>
 #include <random>
 #include <set>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -275,6 +276,8 @@ TEST(DependencyGraph, RandomGraphMatchesEdgesAndTensorsWorkedOutByHand) {
       row.input_ids.push_back(pool[rng() % pool.size()]);
     }
     if (rng() % 4 == 0) row.output_ids.push_back(extra_outputs[rng() % extra_outputs.size()]);
+    // Another node's id listed as an output: that node still produces it.
+    if (rng() % 8 == 0) row.output_ids.push_back(node_ids[rng() % n]);
     if (rng() % 3 == 0) {
       row.start_cycle = static_cast<int64_t>(rng() % 1000);  // ties in start are common
       row.duration_cycles = 10;
@@ -282,6 +285,17 @@ TEST(DependencyGraph, RandomGraphMatchesEdgesAndTensorsWorkedOutByHand) {
     run.graph_nodes.push_back(std::move(row));
   }
   DependencyGraph g = BuildDependencyGraph(run);
+
+  // The index finds every node by its id, and nothing else.
+  ASSERT_EQ(g.nodes.size(), n);
+  ASSERT_EQ(g.index.size(), n);
+  for (uint32_t v = 0; v < n; ++v) {
+    ASSERT_EQ(g.index.at(g.nodes[v].id), v);
+    ASSERT_EQ(g.Find(g.nodes[v].id), &g.nodes[v]);
+  }
+  EXPECT_EQ(g.Find(statics.front()), nullptr);
+  EXPECT_FALSE(g.index.contains(extra_outputs.front()));
+  EXPECT_THROW(g.index.at(strays.front()), std::out_of_range);
 
   auto producer_of = [&](uint64_t id) -> std::optional<uint64_t> {
     for (const auto& row : run.graph_nodes)
