@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <filesystem>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -452,6 +453,32 @@ LoadedFile ReadWholeFile(const std::string& path) {
   loaded.warnings = source.warnings();
   loaded.bytes = simdjson::padded_string(data);
   return loaded;
+}
+
+WholeText WholeText::Read(const std::string& path) {
+  WholeText out;
+  std::optional<uint64_t> size;
+  {
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(path, ec)) {
+      const uint64_t bytes = std::filesystem::file_size(path, ec);
+      if (!ec) size = bytes;
+    }
+  }
+  // Over the cap, ReadWholeFile refuses it with the error it always gave.
+  if (size && *size <= WholeFileCap().bytes) out.mapped_ = MappedFile::Open(path);
+  if (out.mapped_) {
+    out.loaded_.path = path;
+    read_progress::AddBytesRead(out.mapped_->size());
+  } else {
+    out.loaded_ = ReadWholeFile(path);
+  }
+  return out;
+}
+
+std::string_view WholeText::text() const {
+  if (mapped_) return {mapped_->data(), mapped_->size()};
+  return {loaded_.bytes.data(), loaded_.bytes.size()};
 }
 
 std::string ReadPrefix(const std::string& path, size_t max_bytes) {

@@ -8,6 +8,8 @@
 #include <fstream>
 #include <functional>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "base/corpus_test_util.h"
 #include "base/errors.h"
@@ -232,6 +234,40 @@ TEST(ByteSource, ByteOrderMarkBeforeJsonReadsAsSpaces) {
   }
   EXPECT_EQ(SkipByteOrderMark(bom + "x"), "x");
   EXPECT_EQ(SkipByteOrderMark("x"), "x");
+}
+
+// A text reader's whole file: mapped when plain, else read; the same bytes
+// as ReadWholeFile gives in every case, and the same refusal over the cap.
+TEST(WholeText, SameBytesAsReadWholeFile) {
+  std::string dir = testing_support::TempDir("whole_text");
+  const std::string bom = "\xEF\xBB\xBF";
+  std::string long_text;
+  for (int i = 0; i < 20000; ++i)
+    long_text += fmt::format("node_{}:OpId_{} : {} cycles\n", i, i, i);
+  const std::vector<std::string> paths = {WriteBytes(dir + "/plain.txt", long_text),
+                                          WriteGzip(dir + "/packed.txt.gz", long_text),
+                                          WriteBytes(dir + "/bom.json", bom + " {\"header\": {}}"),
+                                          WriteBytes(dir + "/bom.txt", bom + "Msg Timestamp,x\n"),
+                                          WriteBytes(dir + "/empty.txt", ""),
+                                          WriteBytes(dir + "/short.txt", "x")};
+  for (const std::string& path : paths) {
+    const WholeText whole = WholeText::Read(path);
+    EXPECT_EQ(std::string(whole.text()), Text(ReadWholeFile(path))) << path;
+    EXPECT_EQ(whole.loaded().path, path);
+  }
+  EXPECT_EQ(WholeText::Read(paths[0]).text(), long_text);
+  EXPECT_EQ(WholeText::Read(paths[1]).text(), long_text);
+  EXPECT_EQ(WholeText::Read(paths[2]).text(), "    {\"header\": {}}");
+
+  InputLimits limits;
+  limits.max_in_memory_bytes = 4096;
+  ScopedInputLimits scoped(limits);
+  auto error = ErrorOf([&] { WholeText::Read(paths[0]); });
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->file(), paths[0]);
+  EXPECT_NE(error->problem().find(fmt::format("is {} bytes", long_text.size())), std::string::npos)
+      << error->what();
+  EXPECT_EQ(WholeText::Read(paths[5]).text(), "x");  // under the cap: still read
 }
 
 // Done ranges are dropped together once a batch is pending: a patched byte

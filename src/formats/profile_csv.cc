@@ -691,8 +691,8 @@ bool LooksLikeProfileCsv(std::string_view prefix) {
 }
 
 ProfileReport ReadProfileCsv(const std::string& path) {
-  LoadedFile file = ReadWholeFile(path);
-  return ParseProfileCsv(path, std::string_view(file.bytes.data(), file.bytes.size()));
+  const WholeText file = WholeText::Read(path);
+  return ParseProfileCsv(path, file.text());
 }
 
 ProfileReport ParseProfileCsv(const std::string& path, std::string_view text) {

@@ -755,8 +755,8 @@ bool LooksLikeProfileText(std::string_view prefix) {
 }
 
 ProfileReport ReadProfileText(const std::string& path) {
-  LoadedFile file = ReadWholeFile(path);
-  return ParseProfileText(path, std::string_view(file.bytes.data(), file.bytes.size()));
+  const WholeText file = WholeText::Read(path);
+  return ParseProfileText(path, file.text());
 }
 
 ProfileReport ParseProfileText(const std::string& path, std::string_view text) {
