@@ -134,44 +134,101 @@ struct MatchedFlows {
   size_t matched = 0, unmatched = 0;
 };
 
+// A (thread, cycle) point and what it belongs to, ordered by (tid, cycle)
+// through two stable radix sorts (cycle, then tid), so that equal points
+// keep their table order.
+struct ThreadPoint {
+  uint32_t tid = 0;
+  uint32_t owner = 0;  // an op instance, or a query's number
+  int64_t cycles = 0;
+};
+
+void SortByThreadThenCycle(std::vector<ThreadPoint>& points) {
+  // Offset binary: signed cycles in unsigned order.
+  StableRadixSort(points, [](const ThreadPoint& p) {
+    return static_cast<uint64_t>(p.cycles) ^ (uint64_t{1} << 63);
+  });
+  StableRadixSort(points, [](const ThreadPoint& p) { return p.tid; });
+}
+
+// For each query point (sorted), the owner of the first point of `table`
+// (sorted, ties in table order) at the same (tid, cycle), or kNoOwner:
+// written to found[query.owner].
+constexpr uint32_t kNoOwner = UINT32_MAX;
+void FindFirstAtEachPoint(const std::vector<ThreadPoint>& table,
+                          const std::vector<ThreadPoint>& queries, std::vector<uint32_t>& found) {
+  auto at = table.begin();
+  auto before = [](const ThreadPoint& a, const ThreadPoint& b) {
+    return a.tid != b.tid ? a.tid < b.tid : a.cycles < b.cycles;
+  };
+  for (const ThreadPoint& q : queries) {
+    while (at != table.end() && before(*at, q)) ++at;
+    found[q.owner] =
+        at != table.end() && at->tid == q.tid && at->cycles == q.cycles ? at->owner : kNoOwner;
+  }
+}
+
 // Matches each flow ID's last start and last finish to the slices there:
 // the start sits at the producer slice's end, the finish at the consumer
 // slice's start, on their threads (the first slice of the table ending or
 // starting at that cycle).  Arrows from tid 1 (non-executed tensors) are
 // already inputs of their consumer: neither matched nor counted.  Reads only
-// the run's slices and flows.
+// the run's slices and flows.  Every look-up is a walk along sorted lists
+// (hash maps of the slices' 250 k points missed the cache at each look-up).
 MatchedFlows MatchFlowArrows(const Run& run) {
   MatchedFlows out;
-  // (tid, cycle) -> op instance of the first slice ending / starting there.
-  absl::flat_hash_map<std::pair<uint32_t, int64_t>, uint32_t> by_end, by_start;
-  by_end.reserve(run.slices.size());
-  by_start.reserve(run.slices.size());
-  for (const auto& s : run.slices) {
-    if (s.instance >= run.op_instances.size())
-      throw InternalError("a slice names an op instance the run does not have");
-    by_end.try_emplace(std::pair{s.tid, s.end_cycle()}, s.instance);
-    by_start.try_emplace(std::pair{s.tid, s.start_cycle}, s.instance);
-  }
-  // A flow ID's last start and last finish.
-  absl::flat_hash_map<uint64_t, std::pair<const FlowRow*, const FlowRow*>> pairs;
-  pairs.reserve(run.flows.size() / 2);
-  for (const auto& f : run.flows)
-    (f.is_start ? pairs[f.flow_id].first : pairs[f.flow_id].second) = &f;
-  out.arrows.reserve(pairs.size());
-  for (const auto& [flow_id, p] : pairs) {
-    if (!p.first || !p.second) {
+  // A flow ID's last start and last finish: its rows together, in file order.
+  std::vector<std::pair<uint64_t, uint32_t>> by_flow(run.flows.size());
+  for (uint32_t r = 0; r < run.flows.size(); ++r) by_flow[r] = {run.flows[r].flow_id, r};
+  StableRadixSort(by_flow, [](const std::pair<uint64_t, uint32_t>& f) { return f.first; });
+  struct Pair {
+    const FlowRow* start;
+    const FlowRow* finish;
+  };
+  std::vector<Pair> pairs;
+  for (size_t r = 0; r < by_flow.size();) {
+    Pair p{nullptr, nullptr};
+    const uint64_t flow_id = by_flow[r].first;
+    for (; r < by_flow.size() && by_flow[r].first == flow_id; ++r) {
+      const FlowRow& f = run.flows[by_flow[r].second];
+      (f.is_start ? p.start : p.finish) = &f;
+    }
+    if (!p.start || !p.finish) {
       ++out.unmatched;
       continue;
     }
-    if (p.first->tid == 1) continue;
-    auto from = by_end.find(std::pair{p.first->tid, p.first->ts_cycles});
-    auto to = by_start.find(std::pair{p.second->tid, p.second->ts_cycles});
-    if (from == by_end.end() || to == by_start.end()) {
+    if (p.start->tid == 1) continue;
+    pairs.push_back(p);
+  }
+  by_flow = {};
+  // The slices at each pair's two points.
+  std::vector<ThreadPoint> ends, starts, from_points, to_points;
+  ends.reserve(run.slices.size());
+  starts.reserve(run.slices.size());
+  for (const auto& s : run.slices) {
+    if (s.instance >= run.op_instances.size())
+      throw InternalError("a slice names an op instance the run does not have");
+    ends.push_back({s.tid, s.instance, s.end_cycle()});
+    starts.push_back({s.tid, s.instance, s.start_cycle});
+  }
+  from_points.reserve(pairs.size());
+  to_points.reserve(pairs.size());
+  for (uint32_t k = 0; k < pairs.size(); ++k) {
+    from_points.push_back({pairs[k].start->tid, k, pairs[k].start->ts_cycles});
+    to_points.push_back({pairs[k].finish->tid, k, pairs[k].finish->ts_cycles});
+  }
+  for (auto* points : {&ends, &starts, &from_points, &to_points}) SortByThreadThenCycle(*points);
+  std::vector<uint32_t> from(pairs.size()), to(pairs.size());
+  FindFirstAtEachPoint(ends, from_points, from);
+  FindFirstAtEachPoint(starts, to_points, to);
+  out.arrows.reserve(pairs.size());
+  for (uint32_t k = 0; k < pairs.size(); ++k) {
+    if (from[k] == kNoOwner || to[k] == kNoOwner) {
       ++out.unmatched;
       continue;
     }
     ++out.matched;
-    out.arrows.push_back({from->second, to->second, run.Str(p.first->category) == "sequencer"});
+    out.arrows.push_back({from[k], to[k], run.Str(pairs[k].start->category) == "sequencer"});
   }
   return out;
 }

@@ -8,6 +8,7 @@
 #include <random>
 #include <set>
 #include <stdexcept>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -203,6 +204,91 @@ TEST(DependencyGraph, FlowsBecomeEdgesBySliceEnds) {
   EXPECT_EQ(g.edges[0].kinds, kEdgeDataFlow);
   EXPECT_EQ(g.edges[1].kinds, kEdgeSequencerFlow);
   EXPECT_EQ(EdgeKindNames(kEdgeGraphInput | kEdgeSequencerFlow), "graph_input+sequencer_flow");
+}
+
+// Flow arrows against a by-hand match: each flow ID's last start and last
+// finish, each point matched to the first slice in table order ending
+// (start) or starting (finish) there on its thread.  Slices share points,
+// cycles go negative, flows lack an end, start on tid 1 or match nothing.
+TEST(DependencyGraph, RandomFlowsMatchTheFirstSliceAtEachPoint) {
+  std::mt19937_64 rng(23);
+  htpscope::Run run;
+  run.artifacts.push_back({"trace.json", ArtifactType::kOptrace, "", "", ""});
+  const StringId data = run.strings.Intern("input_output");
+  const StringId sequencer = run.strings.Intern("sequencer");
+  const uint32_t ops = 40;
+  for (uint32_t k = 0; k < ops; ++k) {
+    OpInstanceRow op;
+    op.op_id = 0x0000100000000000ull + 16 * k;
+    op.first_start_cycle = k;
+    op.last_end_cycle = k + 1;
+    run.op_instances.push_back(op);
+  }
+  for (int i = 0; i < 300; ++i) {
+    SliceRow s;
+    s.instance = static_cast<uint32_t>(rng() % ops);
+    s.op_id = run.op_instances[s.instance].op_id;
+    s.tid = 2 + static_cast<uint32_t>(rng() % 3);
+    s.start_cycle = static_cast<int64_t>(rng() % 120) - 60;
+    s.dur_cycles = static_cast<int64_t>(rng() % 6);
+    run.slices.push_back(s);
+  }
+  auto point = [&](bool at_end) {
+    if (rng() % 8 == 0) return std::pair<uint32_t, int64_t>{1 + rng() % 4, 999};  // no slice
+    const SliceRow& s = run.slices[rng() % run.slices.size()];
+    return std::pair<uint32_t, int64_t>{rng() % 10 == 0 ? 1 : s.tid,
+                                        at_end ? s.end_cycle() : s.start_cycle};
+  };
+  for (uint64_t flow = 0; flow < 200; ++flow) {
+    for (int rows = static_cast<int>(rng() % 4); rows > 0; --rows) {
+      FlowRow f;
+      f.flow_id = 7000 + flow * 13 % 200;
+      f.is_start = rng() % 2 == 0;
+      std::tie(f.tid, f.ts_cycles) = point(f.is_start);
+      f.category = rng() % 3 == 0 ? sequencer : data;
+      run.flows.push_back(f);
+    }
+  }
+  std::shuffle(run.flows.begin(), run.flows.end(), rng);  // a flow's rows need not be together
+
+  std::map<std::pair<uint64_t, uint64_t>, uint8_t> expected;  // (from op, to op) -> kinds
+  size_t matched = 0, unmatched = 0;
+  std::set<uint64_t> flow_ids;
+  for (const FlowRow& f : run.flows) flow_ids.insert(f.flow_id);
+  for (uint64_t id : flow_ids) {
+    const FlowRow *start = nullptr, *finish = nullptr;
+    for (const FlowRow& f : run.flows)
+      if (f.flow_id == id) (f.is_start ? start : finish) = &f;
+    if (!start || !finish) {
+      ++unmatched;
+      continue;
+    }
+    if (start->tid == 1) continue;
+    auto first_slice = [&](uint32_t tid, int64_t cycle, bool at_end) -> const SliceRow* {
+      for (const SliceRow& s : run.slices)
+        if (s.tid == tid && (at_end ? s.end_cycle() : s.start_cycle) == cycle) return &s;
+      return nullptr;
+    };
+    const SliceRow* from = first_slice(start->tid, start->ts_cycles, true);
+    const SliceRow* to = first_slice(finish->tid, finish->ts_cycles, false);
+    if (!from || !to) {
+      ++unmatched;
+      continue;
+    }
+    ++matched;
+    if (from->op_id != to->op_id)
+      expected[{from->op_id, to->op_id}] |=
+          start->category == sequencer ? kEdgeSequencerFlow : kEdgeDataFlow;
+  }
+  ASSERT_GT(matched, 20u);
+  ASSERT_GT(unmatched, 20u);
+
+  DependencyGraph g = BuildDependencyGraph(run);
+  EXPECT_EQ(g.flows_matched, matched);
+  EXPECT_EQ(g.flows_unmatched, unmatched);
+  std::map<std::pair<uint64_t, uint64_t>, uint8_t> edges;
+  for (const DepEdge& e : g.edges) edges[{g.nodes[e.from].id, g.nodes[e.to].id}] = e.kinds;
+  EXPECT_EQ(edges, expected);
 }
 
 TEST(DependencyGraphCorpus, NativeMatmulsShareDeduplicatedStaticTensors) {
