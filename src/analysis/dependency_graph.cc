@@ -445,6 +445,9 @@ DependencyGraph BuildDependencyGraph(const Run& run) {
   g.index.by_id.resize(slot_ids.size());
   for (uint32_t slot = 0; slot < slot_ids.size(); ++slot)
     g.index.by_id[slot] = {slot_ids[slot], node_of_slot[slot]};
+  g.node_of_instance.resize(mentions - graph_mentions);
+  for (size_t k = 0; k < g.node_of_instance.size(); ++k)
+    g.node_of_instance[k] = node_of_slot[slot_of[graph_mentions + k]];
 
   // Which node produces an id, in ID order: a node produces its own id, and
   // the outputs *_htp.json lists for it (the first node listing one wins).
@@ -493,9 +496,8 @@ DependencyGraph BuildDependencyGraph(const Run& run) {
     MatchedFlows flows = flows_matched.get();
     g.flows_matched = flows.matched;
     g.flows_unmatched = flows.unmatched;
-    auto node_of_instance = [&](uint32_t k) { return node_of_slot[slot_of[graph_mentions + k]]; };
     for (const FlowArrow& f : flows.arrows) {
-      uint32_t a = node_of_instance(f.from_instance), b = node_of_instance(f.to_instance);
+      uint32_t a = g.node_of_instance[f.from_instance], b = g.node_of_instance[f.to_instance];
       if (a != b) edge_parts.push_back({a, b, f.sequencer ? kEdgeSequencerFlow : kEdgeDataFlow});
     }
     if (g.flows_unmatched)

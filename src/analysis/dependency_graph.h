@@ -113,8 +113,11 @@ struct DependencyGraph {
   std::vector<std::span<const uint32_t>> out_edges;
   std::vector<DepTensor> tensors;                           // every input id, sorted by id
   std::vector<std::pair<uint64_t, uint64_t>> producer_map;  // (tensor id, node id) from htp.json
-  size_t graph_nodes = 0;                                   // nodes taken from *_htp.json
-  size_t trace_only_nodes = 0;                              // executed ops *_htp.json lacks
+  // The node of each of the run's op instances (by index into
+  // run.op_instances); empty when the graph was built without an optrace.
+  std::vector<uint32_t> node_of_instance;
+  size_t graph_nodes = 0;       // nodes taken from *_htp.json
+  size_t trace_only_nodes = 0;  // executed ops *_htp.json lacks
   size_t flows_matched = 0, flows_unmatched = 0;
   std::vector<std::string> warnings;
 

@@ -284,6 +284,9 @@ TEST(DependencyGraph, RandomFlowsMatchTheFirstSliceAtEachPoint) {
   ASSERT_GT(unmatched, 20u);
 
   DependencyGraph g = BuildDependencyGraph(run);
+  ASSERT_EQ(g.node_of_instance.size(), ops);
+  for (uint32_t k = 0; k < ops; ++k)
+    EXPECT_EQ(g.nodes[g.node_of_instance[k]].id, run.op_instances[k].op_id);
   EXPECT_EQ(g.flows_matched, matched);
   EXPECT_EQ(g.flows_unmatched, unmatched);
   std::map<std::pair<uint64_t, uint64_t>, uint8_t> edges;

@@ -51,19 +51,16 @@ struct OpDominant {
   uint32_t slices = 0;
 };
 
-// The graph node of each of the run's slices: one index lookup per op
-// instance (its slices share its op id) rather than one per slice.
+// The graph node of each of the run's slices: its op instance's node, as
+// the graph recorded it (looked up by op ID only if ever they differ).
 std::vector<uint32_t> NodeOfEachSlice(const GraphView& v, const Run& run) {
-  std::vector<std::pair<uint64_t, uint32_t>> known(run.op_instances.size(), {0, UINT32_MAX});
+  const DependencyGraph& g = v.graph;
   std::vector<uint32_t> out(run.slices.size());
   for (size_t i = 0; i < run.slices.size(); ++i) {
     const SliceRow& s = run.slices[i];
-    auto& [op_id, node] = known[s.instance];
-    if (node == UINT32_MAX || op_id != s.op_id) {
-      op_id = s.op_id;
-      node = v.graph.index.at(s.op_id);
-    }
-    out[i] = node;
+    const bool recorded = s.instance < g.node_of_instance.size() &&
+                          g.nodes[g.node_of_instance[s.instance]].id == s.op_id;
+    out[i] = recorded ? g.node_of_instance[s.instance] : g.index.at(s.op_id);
   }
   return out;
 }
