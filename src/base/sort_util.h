@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -88,20 +89,41 @@ template <typename Record, typename RankOf, typename NameOf>
 std::vector<uint32_t> SortByRankThenName(std::vector<Record>& records, RankOf&& rank_of,
                                          NameOf&& name_of) {
   using Rank = std::decay_t<decltype(rank_of(records.front()))>;
+  // The name's first 16 bytes as two big-endian words (zero past its end):
+  // names that differ there compare as integers, without a call to memcmp
+  // (ties on rank are common, and names often short: "softmax_6070").
   struct Key {
     Rank rank;
+    uint64_t head[2];
     const char* name;
     size_t name_length;
     uint32_t index;  // of the record
+  };
+  auto head_word = [](std::string_view name, size_t from) {
+    uint64_t word = 0;
+    for (size_t i = 0; i < 8; ++i)
+      word = word << 8 |
+             (from + i < name.size() ? static_cast<unsigned char>(name[from + i]) : uint64_t{0});
+    return word;
   };
   std::vector<Key> keys;
   keys.reserve(records.size());
   for (uint32_t i = 0; i < records.size(); ++i) {
     const std::string_view name = name_of(records[i]);
-    keys.push_back({rank_of(records[i]), name.data(), name.size(), i});
+    keys.push_back({rank_of(records[i]),
+                    {head_word(name, 0), head_word(name, 8)},
+                    name.data(),
+                    name.size(),
+                    i});
   }
   std::sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) {
-    if (a.rank != b.rank) return a.rank > b.rank;
+    // Element by element: std::array's own == is a memcmp call.
+    for (size_t k = 0; k < std::tuple_size_v<Rank>; ++k)
+      if (a.rank[k] != b.rank[k]) return a.rank[k] > b.rank[k];
+    // Unequal heads order the names (a zero past one name's end sorts it
+    // first, as the shorter); equal heads may hide a zero byte: compare all.
+    if (a.head[0] != b.head[0]) return a.head[0] < b.head[0];
+    if (a.head[1] != b.head[1]) return a.head[1] < b.head[1];
     return std::string_view(a.name, a.name_length) < std::string_view(b.name, b.name_length);
   });
   std::vector<uint32_t> from(keys.size()), new_position(keys.size());

@@ -154,5 +154,29 @@ TEST(SortByRankThenName, RandomRowsMatchAComparisonSort) {
   }
 }
 
+// Names of up to 24 bytes from {a, b, NUL, FF}: many share their first 16
+// bytes, end inside them, or hold zero bytes where a shorter name ends.
+TEST(SortByRankThenName, NamesWithSharedHeadsAndZeroBytesMatchAComparisonSort) {
+  std::mt19937 rng(29);
+  const char alphabet[] = {'a', 'b', '\0', '\xff'};
+  std::vector<RankedRow> rows(4000);
+  for (auto& r : rows) {
+    r.first = static_cast<int64_t>(rng() % 2);
+    r.name = std::string(rng() % 2 ? 14 : 0, 'a');  // a shared head, often
+    for (size_t n = rng() % 11; n > 0; --n) r.name += alphabet[rng() % 4];
+  }
+  std::vector<RankedRow> expected = rows;
+  std::sort(expected.begin(), expected.end(), [](const RankedRow& a, const RankedRow& b) {
+    return a.first != b.first ? a.first > b.first : a.name < b.name;
+  });
+  SortByRankThenName(
+      rows, [](const RankedRow& r) { return std::array<int64_t, 1>{r.first}; },
+      [](const RankedRow& r) { return std::string_view(r.name); });
+  for (size_t i = 0; i < rows.size(); ++i) {
+    ASSERT_EQ(rows[i].first, expected[i].first) << i;
+    ASSERT_EQ(rows[i].name, expected[i].name) << i;
+  }
+}
+
 }  // namespace
 }  // namespace htpscope
