@@ -66,6 +66,17 @@ MetricDelta CompareSamples(std::vector<double> a, std::vector<double> b, std::st
   return d;
 }
 
+MetricDelta CompareSamples(std::span<const double> a, std::span<const double> b,
+                           std::string_view unit, std::string_view basis) {
+  MetricDelta d;
+  d.unit = std::string(unit);
+  d.basis = std::string(basis);
+  d.a = StatsOf(a);
+  d.b = StatsOf(b);
+  FinishDelta(d);
+  return d;
+}
+
 MetricDelta CompareValues(std::optional<double> a, std::optional<double> b, std::string unit,
                           std::string basis) {
   std::vector<double> sa, sb;

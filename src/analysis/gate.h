@@ -12,6 +12,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -45,6 +46,10 @@ struct MetricDelta {
 // absent) and applies the noise rule.  `unit` and `basis` are copied.
 MetricDelta CompareSamples(std::vector<double> a, std::vector<double> b, std::string unit,
                            std::string basis);
+
+// The same, reading the samples in place.
+MetricDelta CompareSamples(std::span<const double> a, std::span<const double> b,
+                           std::string_view unit, std::string_view basis);
 
 // Compares two single values (no spread: the noise is not assessed).
 MetricDelta CompareValues(std::optional<double> a, std::optional<double> b, std::string unit,

@@ -13,6 +13,16 @@ double MedianOfSorted(const std::vector<double>& sorted) {
 
 }  // namespace
 
+std::optional<SampleStats> StatsOf(std::span<const double> samples) {
+  if (samples.size() > 1) return ComputeStats(std::vector<double>(samples.begin(), samples.end()));
+  if (samples.empty()) return std::nullopt;
+  SampleStats stats;
+  stats.n = 1;
+  stats.min = stats.max = stats.median = samples.front();
+  stats.mad = std::fabs(samples.front() - stats.median);  // as ComputeStats: 0, NaN for NaN
+  return stats;
+}
+
 std::optional<SampleStats> ComputeStats(std::vector<double> samples) {
   if (samples.empty()) return std::nullopt;
   std::sort(samples.begin(), samples.end());

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <vector>
 
 namespace htpscope {
@@ -17,5 +18,8 @@ struct SampleStats {
 // Returns nullopt for an empty sample.  The median of an even count is the
 // mean of the two middle values.
 std::optional<SampleStats> ComputeStats(std::vector<double> samples);
+// The same, read in place: no copy for zero or one sample (a diff of two
+// single runs compares 80 k ops of one sample a side).
+std::optional<SampleStats> StatsOf(std::span<const double> samples);
 
 }  // namespace htpscope
