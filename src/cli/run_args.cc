@@ -27,7 +27,9 @@ Run LoadRunFromArgs(const RunArgs& args) {
   options.allow_mismatch = args.allow_mismatch;
   options.graph = args.graph;
   try {
-    return LoadRun(args.inputs, options);
+    Run run = LoadRun(args.inputs, options);
+    ReturnFreedMemory();
+    return run;
   } catch (const std::invalid_argument& e) {
     throw UsageError(fmt::format("--graph {}: {}", args.graph, e.what()));
   } catch (const MismatchedArtifactsError& e) {

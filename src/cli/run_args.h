@@ -19,16 +19,13 @@ struct RunArgs {
 // Adds the positional RUN argument(s), --allow-mismatch and --graph to `cmd`.
 void AddRunArgs(CLI::App* cmd, RunArgs& args);
 
-// Loads the run the arguments name.  (Not followed by ReturnFreedMemory():
-// each reader already hands its threads' freed buffers back, and the trim
-// after the load, 0.03 s on an 80k-op run, no longer lowered any command's
-// peak.)
+// Loads the run the arguments name (then ReturnFreedMemory()).
 Run LoadRunFromArgs(const RunArgs& args);
 
-// Hands memory freed so far back to the system: the malloc arenas of the
-// threads that loaded a run keep what they freed after their reader's own
-// trim.  Called by diff after each run it loads, while the other side is
-// still loading (its peak holds both runs: 20-35 MB lower with it).
+// Hands memory freed so far back to the system.  The readers' threads free
+// their buffers into their own malloc arenas, which keep up to the trim
+// threshold each; called after a run is loaded (an 80k-op run's report
+// peaked ~70 MB higher without it) and after a loaded run is dropped.
 void ReturnFreedMemory();
 
 // The runs that `inputs` name when they may be several: every directory is
