@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "analysis/rows_by_name.h"
-#include "base/sort_util.h"
 
 namespace htpscope {
 
@@ -43,9 +42,12 @@ OpRollup ComputeOpRollup(const Run& run) {
       ++r->instances;
     }
   }
-  SortByRankThenName(
-      out.ops, [](const OpRollupRow& r) { return std::array<int64_t, 1>{r.work.Total()}; },
-      [&run](const OpRollupRow& r) { return run.Str(r.name); });
+  // In place, not SortByRankThenName: its keys, made while the path-by-unit
+  // table is sorted on the other core, were an optrace summary's peak.
+  std::sort(out.ops.begin(), out.ops.end(), [&run](const OpRollupRow& a, const OpRollupRow& b) {
+    int64_t wa = a.work.Total(), wb = b.work.Total();
+    return wa != wb ? wa > wb : run.Str(a.name) < run.Str(b.name);
+  });
   return out;
 }
 

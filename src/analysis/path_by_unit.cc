@@ -4,7 +4,6 @@
 #include <unordered_map>
 
 #include "analysis/rows_by_name.h"
-#include "base/sort_util.h"
 
 namespace htpscope {
 
@@ -75,9 +74,12 @@ std::optional<PathByUnit> ComputePathByUnit(const Run& run) {
     row.path_cycles += seg.cycles();
   }
   out.path_cycles = out.total.Total();
-  SortByRankThenName(
-      out.ops, [](const PathByUnitOp& r) { return std::array<int64_t, 1>{r.path_cycles}; },
-      [&run](const PathByUnitOp& r) { return run.Str(r.name); });
+  // In place, not SortByRankThenName: its keys, made while the op roll-up is
+  // sorted on the other core, were an optrace summary's peak.
+  std::sort(out.ops.begin(), out.ops.end(), [&run](const PathByUnitOp& a, const PathByUnitOp& b) {
+    return a.path_cycles != b.path_cycles ? a.path_cycles > b.path_cycles
+                                          : run.Str(a.name) < run.Str(b.name);
+  });
   return out;
 }
 

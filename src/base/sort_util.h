@@ -84,19 +84,19 @@ void ApplyPermutation(std::vector<Record>& records, std::vector<Index>& from) {
 // Each record's keys are read once into a flat array that is sorted in its
 // place: a comparison that reads names through their interned ids misses the
 // cache at every step (80 k QNN ops of one rank, say all without traffic).
-// Records of equal rank and name keep no particular order.
+// Records of equal rank and name keep no particular order.  Memory: a key of
+// the rank, 16 bytes and an index per record, then two indices per record.
 template <typename Record, typename RankOf, typename NameOf>
 std::vector<uint32_t> SortByRankThenName(std::vector<Record>& records, RankOf&& rank_of,
                                          NameOf&& name_of) {
   using Rank = std::decay_t<decltype(rank_of(records.front()))>;
   // The name's first 16 bytes as two big-endian words (zero past its end):
   // names that differ there compare as integers, without a call to memcmp
-  // (ties on rank are common, and names often short: "softmax_6070").
+  // (ties on rank are common, and names often short: "softmax_6070").  The
+  // whole name is read again only when the heads are equal.
   struct Key {
     Rank rank;
     uint64_t head[2];
-    const char* name;
-    size_t name_length;
     uint32_t index;  // of the record
   };
   auto head_word = [](std::string_view name, size_t from) {
@@ -110,13 +110,9 @@ std::vector<uint32_t> SortByRankThenName(std::vector<Record>& records, RankOf&& 
   keys.reserve(records.size());
   for (uint32_t i = 0; i < records.size(); ++i) {
     const std::string_view name = name_of(records[i]);
-    keys.push_back({rank_of(records[i]),
-                    {head_word(name, 0), head_word(name, 8)},
-                    name.data(),
-                    name.size(),
-                    i});
+    keys.push_back({rank_of(records[i]), {head_word(name, 0), head_word(name, 8)}, i});
   }
-  std::sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) {
+  std::sort(keys.begin(), keys.end(), [&](const Key& a, const Key& b) {
     // Element by element: std::array's own == is a memcmp call.
     for (size_t k = 0; k < std::tuple_size_v<Rank>; ++k)
       if (a.rank[k] != b.rank[k]) return a.rank[k] > b.rank[k];
@@ -124,13 +120,15 @@ std::vector<uint32_t> SortByRankThenName(std::vector<Record>& records, RankOf&& 
     // first, as the shorter); equal heads may hide a zero byte: compare all.
     if (a.head[0] != b.head[0]) return a.head[0] < b.head[0];
     if (a.head[1] != b.head[1]) return a.head[1] < b.head[1];
-    return std::string_view(a.name, a.name_length) < std::string_view(b.name, b.name_length);
+    return std::string_view(name_of(records[a.index])) <
+           std::string_view(name_of(records[b.index]));
   });
   std::vector<uint32_t> from(keys.size()), new_position(keys.size());
   for (uint32_t k = 0; k < keys.size(); ++k) {
     from[k] = keys[k].index;
     new_position[keys[k].index] = k;
   }
+  keys = {};  // before the records move: the peak is the keys or the lists, not both
   ApplyPermutation(records, from);
   return new_position;
 }
