@@ -80,6 +80,27 @@ TEST(SortUnique, EachValueOnceAscending) {
   EXPECT_TRUE(none.empty());
 }
 
+// Enough unsigned values for the radix sort: the same as sorting by
+// comparisons, signed values too.
+TEST(SortUnique, ManyValuesMatchASortThenUnique) {
+  std::mt19937_64 rng(31);
+  std::vector<uint64_t> ids(5000);
+  for (auto& id : ids) id = 0x0000100000000000ull + rng() % 3000;  // shared high bits, repeats
+  std::vector<int64_t> signed_values(5000);
+  for (auto& x : signed_values) x = static_cast<int64_t>(rng() % 3000) - 1500;
+  auto expected = [](auto v) {
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+    return v;
+  };
+  const auto ids_expected = expected(ids);
+  const auto signed_expected = expected(signed_values);
+  SortUnique(ids);
+  SortUnique(signed_values);
+  EXPECT_EQ(ids, ids_expected);
+  EXPECT_EQ(signed_values, signed_expected);
+}
+
 TEST(ApplyPermutation, PositionJTakesWhatWasAtFromJ) {
   std::vector<std::string> records{"a", "b", "c", "d", "e"};
   std::vector<uint32_t> from{3, 0, 4, 1, 2};  // one cycle through all five

@@ -28,15 +28,6 @@ std::string Basename(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-// `ids`, ascending, each once (radix-sorted: hundreds of thousands of IDs
-// whose high digits are shared).
-template <typename Id>
-std::vector<Id> SortedDistinct(std::vector<Id> ids) {
-  StableRadixSort(ids, [](Id id) { return id; });
-  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-  return ids;
-}
-
 // How many of `needles` (ascending, repeats allowed) occur in `haystack`
 // (ascending, distinct): one walk along both.
 template <typename Id>
@@ -64,12 +55,12 @@ void CheckArtifactsBelongTogether(Run& run, const model_import::QhasFacts& qhas,
   if (trace && (!run.graph_nodes.empty() || !qhas.op_ids.empty())) {
     trace_ids.reserve(run.op_instances.size());
     for (const auto& op : run.op_instances) trace_ids.push_back(op.op_id);
-    trace_ids = SortedDistinct(std::move(trace_ids));
+    SortUnique(trace_ids);
   }
   if (trace && !run.profile_nodes.empty()) {
     trace_qnn_ids.reserve(run.op_instances.size());
     for (const auto& op : run.op_instances) trace_qnn_ids.push_back(QnnOpIdOf(op.op_id));
-    trace_qnn_ids = SortedDistinct(std::move(trace_qnn_ids));
+    SortUnique(trace_qnn_ids);
   }
   const std::string& trace_path = run.PathOf(ArtifactType::kOptrace);
 
@@ -109,7 +100,7 @@ void CheckArtifactsBelongTogether(Run& run, const model_import::QhasFacts& qhas,
     std::vector<uint32_t> profile_ids;
     for (const auto& n : run.profile_nodes)
       if (n.op_id && n.cycles > 0) profile_ids.push_back(*n.op_id);
-    profile_ids = SortedDistinct(std::move(profile_ids));
+    SortUnique(profile_ids);
     const size_t found = CountFound(profile_ids, trace_qnn_ids);
     if (!profile_ids.empty() && found < kMinSharedIdShare * static_cast<double>(profile_ids.size()))
       mismatches.push_back(
