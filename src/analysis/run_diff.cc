@@ -2,7 +2,6 @@
 
 #include <absl/container/flat_hash_set.h>
 #include <absl/hash/hash.h>
-#include <absl/strings/string_view.h>
 #include <absl/types/span.h>
 #include <fmt/format.h>
 
@@ -14,6 +13,7 @@
 #include <utility>
 
 #include "base/sort_util.h"
+#include "base/string_pool.h"
 
 namespace htpscope {
 namespace {
@@ -59,15 +59,9 @@ struct UnitPool {
 // One OpPool per name, in order of first appearance; names are views of
 // the runs' strings.
 struct OpPools {
-  // absl's string hash: absl::Hash<std::string_view> falls back to std::hash
-  // here, a byte-wise hash (a tenth of pooling 80 k ops).
-  struct NameHash {
-    size_t operator()(std::string_view name) const {
-      return absl::HashOf(absl::string_view(name.data(), name.size()));
-    }
-  };
   std::vector<std::pair<std::string_view, OpPool>> pools;
-  absl::flat_hash_map<std::string_view, uint32_t, NameHash> index;
+  // TextHash: std::hash of 80 k names was a tenth of pooling them.
+  absl::flat_hash_map<std::string_view, uint32_t, TextHash> index;
 
   void reserve(size_t names) {
     pools.reserve(names);

@@ -15,6 +15,15 @@ namespace htpscope {
 
 using StringId = uint32_t;
 
+// absl's own string hash of a std::string_view: absl::Hash<std::string_view>
+// falls back to std::hash (a slower byte-wise hash) where absl::string_view
+// is its own type, as in Debian's build.
+struct TextHash {
+  size_t operator()(std::string_view text) const noexcept {
+    return absl::Hash<absl::string_view>{}(absl::string_view(text.data(), text.size()));
+  }
+};
+
 class StringPool {
  public:
   StringPool();
@@ -57,14 +66,10 @@ class StringPool {
   // Hash and equality of an id (through its text) or of a text being looked
   // up, so that the index holds 4-byte ids instead of 24-byte (view, id)
   // pairs: a pool of 160 k names keeps 2.6 MB of index instead of 13 MB.
-  // absl's own string hash: absl::Hash<std::string_view> falls back to
-  // std::hash (a slower byte-wise hash) where absl::string_view is its own type.
   struct IdHash {
     using is_transparent = void;
     const Texts* texts;
-    size_t operator()(std::string_view text) const noexcept {
-      return absl::Hash<absl::string_view>{}(absl::string_view(text.data(), text.size()));
-    }
+    size_t operator()(std::string_view text) const noexcept { return TextHash{}(text); }
     size_t operator()(StringId id) const noexcept { return (*this)(texts->by_id[id]); }
   };
   struct IdEq {

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/string_pool.h"
 #include "model/join.h"
 
 namespace htpscope {
@@ -40,7 +41,7 @@ class FewTexts {
 
  private:
   StringPool& pool_;
-  absl::flat_hash_map<std::string_view, StringId> ids_;
+  absl::flat_hash_map<std::string_view, StringId, TextHash> ids_;
 };
 
 // One row per op ID, in order of its first htp_op_instances row: its names
