@@ -20,8 +20,16 @@ double RobustSigma(const std::optional<SampleStats>& s) {
   return kMadToSigma * s->mad;
 }
 
-void FinishDelta(MetricDelta& d) {
-  if (!d.both()) return;
+// The delta of two sides' statistics (either may be absent), with the
+// noise rule applied.
+MetricDelta DeltaOf(std::optional<SampleStats> a, std::optional<SampleStats> b, std::string unit,
+                    std::string basis) {
+  MetricDelta d;
+  d.unit = std::move(unit);
+  d.basis = std::move(basis);
+  d.a = a;
+  d.b = b;
+  if (!d.both()) return d;
   d.change = d.b->median - d.a->median;
   if (d.a->median != 0) d.change_pct = *d.change / std::fabs(d.a->median) * 100.0;
   bool assessed = d.a->n >= kMinSamplesForNoise || d.b->n >= kMinSamplesForNoise;
@@ -30,6 +38,7 @@ void FinishDelta(MetricDelta& d) {
     d.noise_bound = kNoiseSigmas * std::sqrt(sa * sa + sb * sb);
     d.within_noise = std::fabs(*d.change) <= *d.noise_bound;
   }
+  return d;
 }
 
 bool IsSpace(char c) { return c == ' ' || c == '\t'; }
@@ -57,24 +66,13 @@ std::string SubjectName(const GateSubject& s) {
 
 MetricDelta CompareSamples(std::vector<double> a, std::vector<double> b, std::string unit,
                            std::string basis) {
-  MetricDelta d;
-  d.unit = std::move(unit);
-  d.basis = std::move(basis);
-  d.a = ComputeStats(std::move(a));
-  d.b = ComputeStats(std::move(b));
-  FinishDelta(d);
-  return d;
+  return DeltaOf(ComputeStats(std::move(a)), ComputeStats(std::move(b)), std::move(unit),
+                 std::move(basis));
 }
 
 MetricDelta CompareSamples(std::span<const double> a, std::span<const double> b,
                            std::string_view unit, std::string_view basis) {
-  MetricDelta d;
-  d.unit = std::string(unit);
-  d.basis = std::string(basis);
-  d.a = StatsOf(a);
-  d.b = StatsOf(b);
-  FinishDelta(d);
-  return d;
+  return DeltaOf(StatsOf(a), StatsOf(b), std::string(unit), std::string(basis));
 }
 
 MetricDelta CompareValues(std::optional<double> a, std::optional<double> b, std::string unit,
