@@ -18,7 +18,7 @@
 namespace htpscope {
 namespace {
 
-// ---- Facts the Summary does not keep -------------------------------------
+// ---- Facts the model does not hold as such --------------------------------
 
 struct DimsCandidate {
   bool compute = false;
@@ -27,17 +27,16 @@ struct DimsCandidate {
 };
 
 // Keeps, per QNN op, the instance with the largest compute dims (compute beats
-// non-compute; then more elements; the first seen wins ties).
-void OfferDims(absl::flat_hash_map<std::string_view, DimsCandidate>& best, const Run& run,
-               const OpInstanceRow& op) {
+// non-compute; then more elements; the first seen wins ties).  `best` is
+// indexed by the op name's StringId.
+void OfferDims(std::vector<DimsCandidate>& best, const Run& run, const OpInstanceRow& op) {
   if (op.dims_count == 0 || op.dims_begin >= run.dims.size()) return;
   const bool compute = op.category == OpCategory::kCompute;
   const size_t end = std::min<size_t>(run.dims.size(), size_t{op.dims_begin} + op.dims_count);
   double elements = 1;
   for (size_t i = op.dims_begin; i < end; ++i) elements *= static_cast<double>(run.dims[i]);
-  auto [it, inserted] = best.try_emplace(run.Str(op.qnn_op_name));
-  DimsCandidate& held = it->second;
-  const bool better = inserted || (compute && !held.compute) ||
+  DimsCandidate& held = best[op.qnn_op_name];
+  const bool better = !held.op || (compute && !held.compute) ||
                       (compute == held.compute && elements > held.elements);
   if (better) held = {compute, elements, &op};
 }
@@ -96,17 +95,15 @@ void Push(std::vector<double>& to, const std::optional<T>& value) {
   if (value) to.push_back(static_cast<double>(*value));
 }
 
+// `dims_instance`: RunFacts::dims_instance, or nullptr (groups without dims).
 void PoolGroups(const std::vector<OpGroupRow>& groups, const Run& run,
-                const absl::flat_hash_map<std::string_view, std::vector<int64_t>>* dims,
-                OpPools& pool) {
+                const std::vector<const OpInstanceRow*>* dims_instance, OpPools& pool) {
   for (const auto& g : groups) {
     const std::string_view name = run.Str(g.name);
     OpPool& p = pool[name];
     if (p.type.empty()) p.type = run.Str(g.type);
-    if (dims && p.dims.empty()) {
-      auto it = dims->find(name);
-      if (it != dims->end()) p.dims = it->second;
-    }
+    if (dims_instance && p.dims.empty() && g.name < dims_instance->size())
+      if (const OpInstanceRow* op = (*dims_instance)[g.name]) p.dims = run.DimsOf(*op);
     Push(p.dpc, g.dpc_cycles);
     p.work.push_back(static_cast<double>(g.work_cycles));
     p.instances.push_back(static_cast<double>(g.instances));
@@ -124,11 +121,10 @@ SidePool PoolSide(const std::vector<RunFacts>& runs) {
   p.qnn.reserve(qnn_ops);  // no regrowth copying the pools
   p.htp.reserve(htp_op_types);
   for (const RunFacts& facts : runs) {
-    const Summary& s = facts.summary;
     const Run& run = *facts.run;
     p.side.labels.push_back(run.label);
     static const std::vector<CoarseExecution> kNoExecutions;
-    const auto& executions = s.graphs.empty() ? kNoExecutions : s.graphs.front().executions;
+    const auto& executions = facts.coarse.empty() ? kNoExecutions : facts.coarse.front().executions;
     for (size_t i = 0; i < executions.size(); ++i) {
       const CoarseExecution& e = executions[i];
       bool cold = i == 0;
@@ -147,7 +143,7 @@ SidePool PoolSide(const std::vector<RunFacts>& runs) {
       Push(p.dpc_sum, f.dpc_sum_cycles);
       Push(p.op_instances, f.op_instances);
       if (!p.domain_tid) p.domain_tid = f.domain_tid;
-      PoolGroups(run.qnn_ops, run, &facts.qnn_op_dims, p.qnn);
+      PoolGroups(run.qnn_ops, run, &facts.dims_instance, p.qnn);
       PoolGroups(run.htp_op_types, run, nullptr, p.htp);
     }
     for (const UnitRow& u : run.units) {
@@ -351,11 +347,11 @@ RunFacts CollectRunFacts(Run run, const SummaryOptions& options) {
   RunFacts facts;
   facts.run = std::make_shared<const Run>(std::move(run));
   const Run& r = *facts.run;
-  facts.summary = Summarize(r, options);
-  absl::flat_hash_map<std::string_view, DimsCandidate> best;
+  facts.coarse = SummarizeCoarse(r, options);
+  std::vector<DimsCandidate> best(r.strings.size());
   for (const OpInstanceRow& op : r.op_instances) OfferDims(best, r, op);
-  facts.qnn_op_dims.reserve(best.size());
-  for (const auto& [name, candidate] : best) facts.qnn_op_dims[name] = r.DimsOf(*candidate.op);
+  facts.dims_instance.resize(best.size());
+  for (size_t name = 0; name < best.size(); ++name) facts.dims_instance[name] = best[name].op;
   if (!r.qhas_cores.empty()) {
     MemoryTraffic t;
     for (const QhasCoreRow& core : r.qhas_cores) {
@@ -367,6 +363,13 @@ RunFacts CollectRunFacts(Run run, const SummaryOptions& options) {
     facts.traffic = t;
   }
   return facts;
+}
+
+std::vector<int64_t> RunFacts::QnnOpDims(std::string_view name) const {
+  bool found = false;
+  const StringId id = run->strings.Find(name, &found);
+  if (!found || id >= dims_instance.size() || !dims_instance[id]) return {};
+  return run->DimsOf(*dims_instance[id]);
 }
 
 RunDiff DiffRuns(const std::vector<RunFacts>& runs_a, const std::vector<RunFacts>& runs_b) {

@@ -1,8 +1,8 @@
 // Comparing two sides of profiled runs (A = baseline, B = candidate) op by op.
 //
 // Each side is one or more runs of the same configuration (repeated
-// measurements).  Every figure is taken from the runs' Summaries, never
-// recomputed:
+// measurements).  Every figure is taken from the runs' coarse views
+// (SummarizeCoarse) and model tables, never recomputed:
 //  * coarse (µs, profile-viewer): steady-state graph wall, compute-busy and
 //    overhead = the median over executions 2..N of every run on the side
 //    (pooled); the cold first execution of each run is kept apart;
@@ -40,20 +40,23 @@ struct MemoryTraffic {
   int64_t vtcm_read_bytes = 0, vtcm_write_bytes = 0;
 };
 
-// What the diff needs from one run: its Summary plus facts the Summary does
-// not keep.
+// What the diff needs from one run: its coarse view plus facts the model's
+// tables do not hold as such.
 struct RunFacts {
-  std::shared_ptr<const Run> run;  // shared by copies: `summary` points into it
-  Summary summary;
-  // QNN op name -> the output dims of its largest compute instance (by
-  // element count; any instance when the op has no compute instance with
-  // dims), from the optrace, else QHAS htp_op_instances.  Ops without dims
-  // are absent.  Names are views of `run`'s strings.
-  absl::flat_hash_map<std::string_view, std::vector<int64_t>> qnn_op_dims;
+  std::shared_ptr<const Run> run;   // shared by copies: dims_instance points into it
+  std::vector<GraphCoarse> coarse;  // SummarizeCoarse(*run)
+  // By the StringId of a QNN op name: the instance whose output dims stand
+  // for the op, its largest compute instance by element count (any instance
+  // when the op has no compute instance with dims), from the optrace, else
+  // QHAS htp_op_instances; nullptr for ops without dims and other names.
+  std::vector<const OpInstanceRow*> dims_instance;
   std::optional<MemoryTraffic> traffic;  // absent without a QHAS file
+
+  // The output dims of QNN op `name` (dims_instance); empty when it has none.
+  std::vector<int64_t> QnnOpDims(std::string_view name) const;
 };
 
-// Summarizes `run` (kept in the facts) and collects the facts above.
+// Takes `run` (kept in the facts) and collects the facts above.
 RunFacts CollectRunFacts(Run run, const SummaryOptions& options = {});
 
 enum class OpMatch { kMatched, kAdded, kRemoved };
@@ -132,7 +135,7 @@ struct RunDiff {
 
 // Compares side A with side B.  Each side needs at least one run.
 // QNN ops are matched by name; the ops left over are matched by QNN op type
-// + dims (RunFacts::qnn_op_dims; ops without dims on both sides by type
+// + dims (RunFacts::dims_instance; ops without dims on both sides by type
 // alone) when exactly one op on each side has that key, else they are listed
 // as added (B only) or removed (A only).  HTP op types match by name only.
 RunDiff DiffRuns(const std::vector<RunFacts>& a, const std::vector<RunFacts>& b);

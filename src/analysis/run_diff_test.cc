@@ -119,7 +119,7 @@ TEST(RunDiffConstructed, RenamedRetiledAddedAndAmbiguousOps) {
   std::string root = TempDir("diff_ops");
   RunFacts a = MakeRun(root, "a", SideA(), {});
   RunFacts b = MakeRun(root, "b", SideB(), {});
-  EXPECT_EQ(a.qnn_op_dims.at("conv_a"), (std::vector<int64_t>{1, 8, 8, 16}));
+  EXPECT_EQ(a.QnnOpDims("conv_a"), (std::vector<int64_t>{1, 8, 8, 16}));
   RunDiff d = DiffRuns({a}, {b});
 
   // Renamed: one Conv2d [1,8,8,16] on each side -> matched by type + dims.

@@ -116,6 +116,13 @@ std::optional<SteadyState> ComputeSteadyState(const std::vector<CoarseExecution>
   return steady;
 }
 
+std::vector<GraphCoarse> SummarizeCoarse(const Run& run, const SummaryOptions& options) {
+  Summary out;
+  out.clock = ChooseClock(run, options);
+  BuildCoarse(run, &out);
+  return std::move(out.graphs);
+}
+
 Summary Summarize(const Run& run, const SummaryOptions& options) {
   Summary out;
   out.run = &run;

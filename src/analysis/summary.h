@@ -104,6 +104,10 @@ std::optional<double> SharePct(std::optional<int64_t> part, std::optional<int64_
 // graph; the clock the cycles ÷ µs sanity check uses.
 Summary Summarize(const Run& run, const SummaryOptions& options = {});
 
+// Summarize's coarse view alone (Summary::graphs, the same rows): for a
+// caller that needs no per-op table, as the diff, which pools only these.
+std::vector<GraphCoarse> SummarizeCoarse(const Run& run, const SummaryOptions& options = {});
+
 // The steady state of `executions` (one graph's, in order): statistics over
 // all but the first; nullopt with fewer than two.
 std::optional<SteadyState> ComputeSteadyState(const std::vector<CoarseExecution>& executions);

@@ -151,6 +151,38 @@ TEST(SummaryCorpus, Chain8ColdRunAtLowClockRaisesNoAggregateWarning) {
   ExpectAllCrossChecksAgree(s);
 }
 
+// The diff's coarse view alone is Summarize's, row for row, and judges the
+// cycles ÷ µs clock against the same plausible clock (the option's when given).
+TEST(SummaryCorpus, Chain8CoarseViewAloneEqualsSummarizes) {
+  HTPSCOPE_REQUIRE_CORPUS("chain8_archive");
+  htpscope::Run run = LoadRun({CorpusRun("chain8_archive")});
+  for (std::optional<double> clock_ghz : {std::optional<double>(), std::optional<double>(0.5)}) {
+    SummaryOptions options;
+    options.clock_ghz = clock_ghz;
+    const Summary whole = Summarize(run, options);
+    const std::vector<GraphCoarse> coarse = SummarizeCoarse(run, options);
+    ASSERT_EQ(coarse.size(), whole.graphs.size());
+    ASSERT_EQ(coarse.size(), 1u);
+    const auto& got = coarse.front().executions;
+    const auto& want = whole.graphs.front().executions;
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < got.size(); ++i) {
+      EXPECT_EQ(got[i].index, want[i].index);
+      EXPECT_EQ(got[i].graph_wall_us, want[i].graph_wall_us);
+      EXPECT_EQ(got[i].compute_busy_us, want[i].compute_busy_us);
+      EXPECT_EQ(got[i].overhead_us, want[i].overhead_us);
+      EXPECT_EQ(got[i].work_cycles, want[i].work_cycles);
+      EXPECT_EQ(got[i].implied_ghz, want[i].implied_ghz);
+      EXPECT_EQ(got[i].aggregate_cycles, want[i].aggregate_cycles);
+    }
+    EXPECT_EQ(got[0].work_cycles, 68365);
+    // 47827 cycles in 47 µs = 1.02 GHz: aggregate only against a 0.5 GHz clock.
+    EXPECT_EQ(got[1].aggregate_cycles, clock_ghz.has_value());
+    ASSERT_TRUE(coarse.front().steady_state);
+    EXPECT_EQ(coarse.front().steady_state->graph_wall_us->median, 140);  // median(157, 123)
+  }
+}
+
 // GdnSolve_0 ran as multi-slice HVX ops: the optrace repeats one slice's DPC
 // on every slice (2,808,599 summed once per op ID, a lower bound).  The true
 // figure is each slice's share of the dominant path: QHAS gives it
