@@ -30,18 +30,30 @@ const ThreadNameRow* FindThreadName(const Run& run, uint32_t tid) {
 }  // namespace
 
 void MarkQhasStaging(Run& run, const model_import::QhasFacts& qhas) {
-  if (qhas.instances.empty()) return;
   // Instances read from QHAS itself carry their own rows' marks (one per
-  // core when cores share an op ID); the optrace's get them here.
-  absl::flat_hash_map<uint64_t, OpInstanceRow*> by_id;
-  by_id.reserve(run.op_instances.size());
-  for (auto& op : run.op_instances)
-    if (op.source == Source::kOptrace) by_id.emplace(op.op_id, &op);
+  // core when cores share an op ID); the optrace's get them here, the first
+  // instance of each op ID all of its rows' marks.  Few rows mark anything
+  // (none to a sixth of them): those are indexed, and the instances walked
+  // once against them, rather than an index of every instance built.
+  struct Marks {
+    bool format_change = false, reference_op = false;
+    bool given = false;  // to the first optrace instance of the op ID
+  };
+  absl::flat_hash_map<uint64_t, Marks> marks;
   for (const auto& row : qhas.instances) {
-    auto it = by_id.find(row.op_id);
-    if (it == by_id.end()) continue;
-    it->second->format_change = it->second->format_change || row.fmt_change;
-    it->second->reference_op = it->second->reference_op || row.ref_op;
+    if (!row.fmt_change && !row.ref_op) continue;
+    Marks& m = marks[row.op_id];
+    m.format_change = m.format_change || row.fmt_change;
+    m.reference_op = m.reference_op || row.ref_op;
+  }
+  if (marks.empty()) return;
+  for (auto& op : run.op_instances) {
+    if (op.source != Source::kOptrace) continue;
+    auto it = marks.find(op.op_id);
+    if (it == marks.end() || it->second.given) continue;
+    it->second.given = true;
+    op.format_change = op.format_change || it->second.format_change;
+    op.reference_op = op.reference_op || it->second.reference_op;
   }
 }
 

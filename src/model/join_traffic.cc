@@ -51,12 +51,27 @@ void TrafficFromQhas(Run& run, const model_import::QhasFacts& qhas) {
   run.traffic.reserve(run.traffic.size() + qhas.op_totals.size());
   OpClassifier classify(run.strings);
   FewTexts htp_op_types(run.strings), qnn_op_types(run.strings);
+  // QHAS lists the ops in the order they ran, as the run's op instances are
+  // sorted: the instance at the cursor is mostly this op, whose name (the
+  // same text in a run whose artifacts agree) is then taken without a look-up
+  // in the pool of every name.
+  size_t cursor = 0;
+  auto name_of = [&](uint64_t op_id, std::string_view text) {
+    for (size_t k = cursor; k < run.op_instances.size() && k < cursor + 2; ++k) {
+      const OpInstanceRow& op = run.op_instances[k];
+      if (op.op_id != op_id) continue;
+      cursor = k + 1;
+      if (run.Str(op.qnn_op_name) == text) return op.qnn_op_name;
+      break;
+    }
+    return run.strings.Intern(text);
+  };
   for (const model_import::QhasOpTotals& t : qhas.op_totals) {
     const QhasOpInstance& i = qhas.instances[t.first_row];
     TrafficRow row;
     row.op_id = t.op_id;
     row.htp_op_type = htp_op_types.Intern(i.htp_op);
-    row.qnn_op_name = run.strings.Intern(i.qnn_op);
+    row.qnn_op_name = name_of(t.op_id, i.qnn_op);
     row.qnn_op_type = qnn_op_types.Intern(i.qnn_op_type);
     row.category = classify(row.htp_op_type, row.qnn_op_type, model_import::QhasOpFlags(i));
     row.dram_read_bytes = t.dram_read_bytes;

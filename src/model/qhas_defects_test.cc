@@ -175,6 +175,30 @@ TEST(QhasCores, TwoCoresEachWithItsPathAndUtilisation) {
   EXPECT_FALSE(run.figures.idle_cycles);
 }
 
+// QHAS's fmt_change marks the optrace's instance of its op ID, from any of
+// the op's rows; a marked row of an op the optrace lacks marks nothing.
+TEST(QhasStaging, FormatChangeFromAnyRowOfTheOp) {
+  const std::string trace = ts::OptraceJson({{0x10, "cast_a", "q::Cast", "uses_hvx", 512, 0, 100},
+                                             {0x10, "cast_a", "q::Cast", "uses_hvx", 513, 0, 90},
+                                             {0x20, "add_b", "q::Add", "uses_hvx", 512, 100, 50}});
+  std::vector<ts::FakeQhasInstance> rows = {{0x10, "q::Cast", "cast_a", "hvx", 512, 1000, 100, 100},
+                                            {0x10, "q::Cast", "cast_a", "hvx", 513, 1000, 90, 0},
+                                            {0x20, "q::Add", "add_b", "hvx", 512, 1100, 50, 50},
+                                            {0x99, "q::Cast", "gone", "hvx", 512, 1100, 1, 0}};
+  rows[1].fmt_change = true;  // the op's second row only
+  rows[3].fmt_change = true;
+  LoadOptions options;
+  options.allow_mismatch = true;
+  htpscope::Run run = ts::FakeRun(
+      trace, "", ts::FakeQhasJson({{0, 200, 0, {{"HVX", 512, 150}, {"HVX", 513, 90}}, {}}}, rows),
+      options);
+  ASSERT_EQ(run.op_instances.size(), 2u);
+  for (const auto& op : run.op_instances) {
+    EXPECT_EQ(op.format_change, op.op_id == 0x10) << op.op_id;
+    EXPECT_FALSE(op.reference_op);
+  }
+}
+
 // num_dominant_path_cycles_htp_<N>: one column per core, summed per op.
 TEST(QhasCores, PerCoreDpcColumnsAreSummed) {
   Qhas q = ParseQhas("two_core.json", R"({"header": {"artifact_type": "QHAS"}, "data": {
