@@ -110,7 +110,7 @@ std::vector<OpWarmup> ComputeOpWarmup(const Run& run) {
       for (; next_steady < steady.size() && steady[next_steady].first == s; ++next_steady)
         samples.push_back(static_cast<double>(steady[next_steady].second));
       if (!samples.empty()) {
-        auto stats = ComputeStats(samples);
+        auto stats = StatsOf(samples);  // in place: one sample for three executions
         if (stats) w.steady_median_cycles = stats->median;
         if (w.steady_median_cycles && *w.steady_median_cycles > 0)
           w.cold_over_steady = static_cast<double>(w.cold_cycles) / *w.steady_median_cycles;

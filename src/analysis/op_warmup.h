@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/run.h"
@@ -17,7 +18,7 @@ namespace htpscope {
 
 struct OpWarmup {
   uint32_t graph = 0;                  // index into Run::graphs
-  std::string name;                    // the node as the profile names it ("conv_1", "Input")
+  std::string_view name;               // the node as the profile names it ("conv_1", "Input")
   std::optional<uint32_t> op_id;       // the n of OpId_n, when printed
   int64_t cold_cycles = 0;             // execution 1 (power-on, VTCM acquire, caches)
   std::optional<int64_t> warm_cycles;  // execution 2
@@ -27,6 +28,7 @@ struct OpWarmup {
 };
 
 // One row per (graph, profile node) listed in the graph's first execution,
+// its name a view of the run's profile node row (valid as long as `run`),
 // for graphs with at least two executions; ordered per graph by the cycles
 // the first execution spends beyond the steady state (or execution 2 when
 // there is no third), most first.
