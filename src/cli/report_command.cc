@@ -94,8 +94,9 @@ void RegisterReportCommand(CLI::App& app, CommandRegistry& registry) {
       attached_paths.push_back(spec.substr(name.size() + 1));
     }
     // The run and its summary stay until exit: the model's long lists are
-    // written from them as the page is rendered, no copy of them built.
-    Run& run = KeepUntilExit(LoadRunFromArgs(options.run));
+    // written from them as the page is rendered, no copy of them built.  The
+    // memory loading freed is kept: the graph view, summary and page reuse it.
+    Run& run = KeepUntilExit(LoadRunFromArgs(options.run, FreedMemory::kKeep));
     SummaryOptions summary_options;
     summary_options.clock_ghz = options.clock_ghz;
     HtmlReportOptions report_options;

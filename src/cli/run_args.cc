@@ -22,13 +22,13 @@ void AddRunArgs(CLI::App* cmd, RunArgs& args) {
 
 void ReturnFreedMemory() { malloc_trim(0); }
 
-Run LoadRunFromArgs(const RunArgs& args) {
+Run LoadRunFromArgs(const RunArgs& args, FreedMemory freed) {
   LoadOptions options;
   options.allow_mismatch = args.allow_mismatch;
   options.graph = args.graph;
   try {
     Run run = LoadRun(args.inputs, options);
-    ReturnFreedMemory();
+    if (freed == FreedMemory::kReturn) ReturnFreedMemory();
     return run;
   } catch (const std::invalid_argument& e) {
     throw UsageError(fmt::format("--graph {}: {}", args.graph, e.what()));
