@@ -7,6 +7,7 @@
 #include <cmath>
 #include <deque>
 #include <functional>
+#include <future>
 #include <map>
 #include <string_view>
 #include <unordered_map>
@@ -421,6 +422,14 @@ LazyObject BuildLazyReportModel(const Summary& summary, const HtmlReportOptions&
   model.members["title"] = options.title.empty() ? "htpscope report — " + run.label : options.title;
   model.members["label"] = run.label;
 
+  const bool trace_fine =
+      run.figures.fine_source == Source::kOptrace && run.figures.start_cycle.has_value();
+  // The timeline reads only the run: built on another core meanwhile.
+  std::future<json> timeline;
+  if (trace_fine)
+    timeline = std::async(std::launch::async | std::launch::deferred,
+                          [&run, &options] { return BuildTimeline(run, options); });
+
   // The per-op lists are built only as far as the page shows them.
   LazyObject overview = SummaryJson(summary);
   const LazyArray qnn_ops = TakeArray(overview, "ops");
@@ -436,12 +445,10 @@ LazyObject BuildLazyReportModel(const Summary& summary, const HtmlReportOptions&
   json tables;
   if (qnn_ops.size) tables["qnn_ops"] = GroupTable(qnn_ops, true, options.max_table_rows);
   if (htp_types.size) tables["htp_op_types"] = GroupTable(htp_types, false, options.max_table_rows);
-  const bool trace_fine =
-      run.figures.fine_source == Source::kOptrace && run.figures.start_cycle.has_value();
   if (trace_fine && !run.op_instances.empty())
     tables["instances"] = InstanceTable(run, *run.figures.start_cycle, options.max_table_rows);
   if (!tables.empty()) model.members["tables"] = std::move(tables);
-  if (trace_fine) model.members["timeline"] = BuildTimeline(run, options);
+  if (timeline.valid()) model.members["timeline"] = timeline.get();
   if (!run.units.empty() || run.figures.peak_vtcm_bytes)
     model.members["units_memory"] = BuildUnitsMemory(run, overview.members, options);
   model.AddObject("overview", std::move(overview));
