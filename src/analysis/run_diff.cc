@@ -1,5 +1,6 @@
 #include "analysis/run_diff.h"
 
+#include <absl/container/flat_hash_map.h>
 #include <absl/container/flat_hash_set.h>
 #include <absl/hash/hash.h>
 #include <absl/types/span.h>

@@ -17,8 +17,6 @@
 // figure its delta has no change.
 #pragma once
 
-#include <absl/container/flat_hash_map.h>
-
 #include <cstdint>
 #include <map>
 #include <memory>

@@ -32,8 +32,8 @@ Run LoadRunFromArgs(const RunArgs& args, FreedMemory freed = FreedMemory::kRetur
 
 // Hands memory freed so far back to the system.  The readers' threads free
 // their buffers into their own malloc arenas, which keep up to the trim
-// threshold each; called after a run is loaded (FreedMemory::kReturn) and
-// after a loaded run is dropped.
+// threshold each.  Called after a run is loaded (FreedMemory::kReturn), and
+// by diff after each run it loads, while the other side is still loading.
 void ReturnFreedMemory();
 
 // The runs that `inputs` name when they may be several: every directory is
