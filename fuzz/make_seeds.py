@@ -391,12 +391,10 @@ AUSTIN1 = ("Thread 556798751e40;<module> (w.py);L16;main (w.py);L13 1064\n"
 
 
 def etdump_seeds():
-    """ETDumps written by Debian's flatc from JSON against ExecuTorch's schema
-    (../shared/reference/executorch, never copied here); none when either is
-    missing."""
-    schema = os.path.join(HERE, "..", "..", "shared", "reference", "executorch",
-                          "etdump_schema_flatcc.fbs")
-    if not os.path.exists(schema) or shutil.which("flatc") is None:
+    """ETDumps written by Debian's flatc from JSON against the reader's schema
+    (src/formats/etdump_schema.fbs, ExecuTorch's field ids); none without flatc."""
+    schema = os.path.join(HERE, "..", "src", "formats", "etdump_schema.fbs")
+    if shutil.which("flatc") is None:
         return {}
     tensor = {"scalar_type": "FLOAT", "sizes": [2, 3], "strides": [3, 1], "offset": 64}
     documents = {

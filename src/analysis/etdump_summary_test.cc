@@ -18,7 +18,6 @@ const EtdumpEventTotal* Find(const std::vector<EtdumpEventTotal>& totals, std::s
 TEST(EtdumpSummary, TutorialEtdumpTotalsNeedSharedReference) {
   std::string path = testing_support::TutorialEtdump();
   if (path.empty()) GTEST_SKIP() << "../shared/reference/executorch absent";
-  if (!EtdumpSupported()) GTEST_SKIP() << "built without ETDump support";
   EtdumpRun run = LoadEtdumpRun(path);
   EtdumpSummary summary = SummarizeEtdump(run);
   ASSERT_EQ(summary.runs.size(), 2u);
@@ -40,8 +39,7 @@ TEST(EtdumpSummary, TutorialEtdumpTotalsNeedSharedReference) {
     EXPECT_GE(summary.op_totals[i - 1].total_ticks, summary.op_totals[i].total_ticks);
 }
 
-TEST(EtdumpSummary, DelegateEventsKeepTheirIdsAndBackwardsEventsAreNotSummedNeedsSharedSchema) {
-  HTPSCOPE_REQUIRE_ETDUMP_WRITER();
+TEST(EtdumpSummary, DelegateEventsKeepTheirIdsAndBackwardsEventsAreNotSummed) {
   std::string dir = testing_support::TempDir("etdump_summary");
   std::string path = testing_support::WriteEtdump(dir, "delegate", R"({"run_data": [
     {"name": "Execute", "events": [
@@ -78,8 +76,7 @@ TEST(EtdumpSummary, DelegateEventsKeepTheirIdsAndBackwardsEventsAreNotSummedNeed
   EXPECT_EQ(summary.op_totals[1].name, "conv_0__debugID_3");
 }
 
-TEST(EtdumpSummary, TotalsPastTwoToTheSixtyFourAreAnInputErrorNeedsSharedSchema) {
-  HTPSCOPE_REQUIRE_ETDUMP_WRITER();
+TEST(EtdumpSummary, TotalsPastTwoToTheSixtyFourAreAnInputError) {
   std::string dir = testing_support::TempDir("etdump_overflow");
   std::string path = testing_support::WriteEtdump(dir, "big", R"({"run_data": [
     {"name": "Execute", "events": [

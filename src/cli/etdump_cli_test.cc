@@ -40,7 +40,7 @@ std::string FloatDebugEvent(int handle, int64_t offset) {
 
 // References h0..h2 as .npy; the device's ETDump logs the same tensors,
 // handle 1 sign-flipped and handle 2 scaled by 3 (cosine 1, but max_abs 6).
-class EtdumpCliNeedsSharedSchemaTest : public testing::Test {
+class EtdumpCliTest : public testing::Test {
  protected:
   void SetUp() override {
     dir_ = testing_support::TempDir("etdump_cli");
@@ -70,8 +70,7 @@ class EtdumpCliNeedsSharedSchemaTest : public testing::Test {
   std::string dir_;
 };
 
-TEST_F(EtdumpCliNeedsSharedSchemaTest, NumericsFindsTheFirstDivergentHandleAndExitsOne) {
-  HTPSCOPE_REQUIRE_ETDUMP_WRITER();
+TEST_F(EtdumpCliTest, NumericsFindsTheFirstDivergentHandleAndExitsOne) {
   std::string etdump = DeviceEtdump();
   ASSERT_FALSE(etdump.empty());
   CliResult run =
@@ -99,8 +98,7 @@ TEST_F(EtdumpCliNeedsSharedSchemaTest, NumericsFindsTheFirstDivergentHandleAndEx
   EXPECT_NE(run.out.find("rows in device ETDump order"), std::string::npos) << run.out;
 }
 
-TEST_F(EtdumpCliNeedsSharedSchemaTest, NumericsOfTwoEtdumpsWithTheirBuffers) {
-  HTPSCOPE_REQUIRE_ETDUMP_WRITER();
+TEST_F(EtdumpCliTest, NumericsOfTwoEtdumpsWithTheirBuffers) {
   std::string etdump = DeviceEtdump();
   ASSERT_FALSE(etdump.empty());
   CliResult same = RunCli(
@@ -116,8 +114,7 @@ TEST_F(EtdumpCliNeedsSharedSchemaTest, NumericsOfTwoEtdumpsWithTheirBuffers) {
   EXPECT_EQ(nlohmann::json::parse(flipped.out)["first_divergent_handle"], 1);
 }
 
-TEST_F(EtdumpCliNeedsSharedSchemaTest, BadEtdumpsExitTwoNamingTheFile) {
-  HTPSCOPE_REQUIRE_ETDUMP_WRITER();
+TEST_F(EtdumpCliTest, BadEtdumpsExitTwoNamingTheFile) {
   std::string etdump = DeviceEtdump();
   ASSERT_FALSE(etdump.empty());
   std::string whole = Slurp(etdump);
@@ -145,8 +142,7 @@ TEST_F(EtdumpCliNeedsSharedSchemaTest, BadEtdumpsExitTwoNamingTheFile) {
   EXPECT_NE(run.err.find("needs debug-buffer bytes up to 144"), std::string::npos) << run.err;
 }
 
-TEST_F(EtdumpCliNeedsSharedSchemaTest, SummaryOfAFlatcEtdump) {
-  HTPSCOPE_REQUIRE_ETDUMP_WRITER();
+TEST_F(EtdumpCliTest, SummaryOfAFlatcEtdump) {
   std::string etdump = DeviceEtdump();
   ASSERT_FALSE(etdump.empty());
   CliResult run = RunCli(fmt::format("summary --json '{}'", etdump));
@@ -161,7 +157,6 @@ TEST_F(EtdumpCliNeedsSharedSchemaTest, SummaryOfAFlatcEtdump) {
 TEST(EtdumpCli, SummaryOfTheTutorialEtdumpNeedsSharedReference) {
   std::string path = testing_support::TutorialEtdump();
   if (path.empty()) GTEST_SKIP() << "../shared/reference/executorch absent";
-  if (!EtdumpSupported()) GTEST_SKIP() << "built without ETDump support";
   CliResult text = RunCli("summary '" + path + "'");
   EXPECT_EQ(text.status, 0) << text.err;
   EXPECT_NE(text.out.find("Run 'Default'"), std::string::npos) << text.out;

@@ -7,11 +7,8 @@
 #include <memory>
 
 #include "base/errors.h"
+#include "etdump_schema_generated.h"  // flatc's reader of etdump_schema.fbs
 #include "formats/byte_source.h"
-
-#if HTPSCOPE_HAVE_ETDUMP
-#include "etdump_schema_flatcc_generated.h"
-#endif
 
 namespace htpscope {
 namespace {
@@ -101,8 +98,6 @@ std::string_view CheckFraming(const std::string& path, std::string_view bytes,
                     present - promised, promised + kPrefixBytes));
   return bytes.substr(0, promised + kPrefixBytes);
 }
-
-#if HTPSCOPE_HAVE_ETDUMP
 
 namespace fb = flatbuffers;
 
@@ -304,11 +299,7 @@ void Extract(const uint8_t* base, Etdump& dump) {
   }
 }
 
-#endif  // HTPSCOPE_HAVE_ETDUMP
-
 }  // namespace
-
-bool EtdumpSupported() { return HTPSCOPE_HAVE_ETDUMP != 0; }
 
 bool LooksLikeEtdump(std::string_view prefix) {
   if (prefix.size() >= 12 && prefix.substr(8, 4) == kIdentifier) return true;
@@ -320,7 +311,6 @@ Etdump ParseEtdump(const std::string& path, std::string_view bytes) {
   dump.path = path;
   dump.file_bytes = bytes.size();
   std::string_view buffer = CheckFraming(path, bytes, dump.warnings);
-#if HTPSCOPE_HAVE_ETDUMP
   if (buffer.size() >= FLATBUFFERS_MAX_BUFFER_SIZE)
     throw InputError(path, "an ETDump of 2 GiB or more is beyond what FlatBuffers can address", 0);
   // FlatBuffers reads scalars in place: give it 8-byte aligned memory.
@@ -338,13 +328,6 @@ Etdump ParseEtdump(const std::string& path, std::string_view bytes) {
   }
   Extract(base, dump);
   return dump;
-#else
-  throw InputError(
-      path,
-      "htpscope was built without ETDump support: the ExecuTorch ETDump schema was "
-      "not found at configure time (see docs/numerics.md, HTPSCOPE_EXECUTORCH_SCHEMA_DIR)",
-      0);
-#endif
 }
 
 Etdump ReadEtdump(const std::string& path) {

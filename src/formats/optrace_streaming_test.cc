@@ -248,7 +248,7 @@ TEST(OptraceStreamingLayouts, TheWholeFilesOriginWinsOverTheFirstChunksVote) {
   }
 }
 
-TEST(OptraceStreamingLayouts, GzipStreams) {
+TEST(OptraceStreamingLayouts, CorpusTraceGzipStreams) {
   HTPSCOPE_REQUIRE_CORPUS("native_256");
   std::string path = testing_support::CorpusFile("native_256", "chrometrace.json");
   std::string text = ReadText(path);

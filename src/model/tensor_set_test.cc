@@ -127,7 +127,7 @@ std::string Etdump(const std::vector<std::string>& events) {
   return R"({"version": 0, "run_data": [{"name": "Execute", "events": [)" + list + "]}]}";
 }
 
-class EtdumpTensorSetNeedsSharedSchemaTest : public TensorSetTest {
+class EtdumpTensorSetTest : public TensorSetTest {
  protected:
   // Writes the ETDump and the debug buffer; returns the loaded set.
   TensorSet Load(const std::vector<std::string>& events, const DebugBuffer& buffer) {
@@ -158,8 +158,7 @@ void ExpectSameValues(const std::vector<double>& got, const std::vector<double>&
   }
 }
 
-TEST_F(EtdumpTensorSetNeedsSharedSchemaTest, EveryScalarTypeWithAWidthDecodes) {
-  HTPSCOPE_REQUIRE_ETDUMP_WRITER();
+TEST_F(EtdumpTensorSetTest, EveryScalarTypeWithAWidthDecodes) {
   constexpr double kInf = std::numeric_limits<double>::infinity();
   constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
   DebugBuffer buffer;
@@ -223,8 +222,7 @@ TEST_F(EtdumpTensorSetNeedsSharedSchemaTest, EveryScalarTypeWithAWidthDecodes) {
   }
 }
 
-TEST_F(EtdumpTensorSetNeedsSharedSchemaTest, StridesAreHonouredForAnyRange) {
-  HTPSCOPE_REQUIRE_ETDUMP_WRITER();
+TEST_F(EtdumpTensorSetTest, StridesAreHonouredForAnyRange) {
   DebugBuffer buffer;
   std::vector<float> ramp(64);
   for (size_t i = 0; i < ramp.size(); ++i) ramp[i] = static_cast<float>(i);
@@ -257,8 +255,7 @@ TEST_F(EtdumpTensorSetNeedsSharedSchemaTest, StridesAreHonouredForAnyRange) {
   }
 }
 
-TEST_F(EtdumpTensorSetNeedsSharedSchemaTest, OutputsOfOneHandleStayApart) {
-  HTPSCOPE_REQUIRE_ETDUMP_WRITER();
+TEST_F(EtdumpTensorSetTest, OutputsOfOneHandleStayApart) {
   DebugBuffer buffer;
   int64_t a = buffer.Add<float>({1, 2});
   int64_t b = buffer.Add<float>({3, 4});
@@ -288,8 +285,7 @@ TEST_F(EtdumpTensorSetNeedsSharedSchemaTest, OutputsOfOneHandleStayApart) {
   EXPECT_NE(set.notes[0].find("1 debug event(s) holding a scalar"), std::string::npos);
 }
 
-TEST_F(EtdumpTensorSetNeedsSharedSchemaTest, BadTensorDescriptionsNameTheEtdumpAndTable) {
-  HTPSCOPE_REQUIRE_ETDUMP_WRITER();
+TEST_F(EtdumpTensorSetTest, BadTensorDescriptionsNameTheEtdumpAndTable) {
   DebugBuffer buffer;
   buffer.Add<float>({1, 2, 3, 4});  // 16 bytes
   struct Case {
@@ -343,8 +339,7 @@ TEST_F(TensorSetTest, DebugBufferForAnythingButAnEtdumpIsRefused) {
             std::string::npos);
 }
 
-TEST_F(EtdumpTensorSetNeedsSharedSchemaTest, DebugBufferThatShrankIsAnInputError) {
-  HTPSCOPE_REQUIRE_ETDUMP_WRITER();
+TEST_F(EtdumpTensorSetTest, DebugBufferThatShrankIsAnInputError) {
   DebugBuffer buffer;
   int64_t at = buffer.Add<float>({1, 2, 3, 4});
   TensorSet set = Load({DebugEvent(0, "FLOAT", "[4]", at)}, buffer);
