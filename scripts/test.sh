@@ -3,12 +3,17 @@
 #   build/werror  gcc, -Wall -Wextra -Werror, optimised: unit and CLI tests,
 #                 the Python tests against the extension it builds, then the
 #                 HTML reports in headless Chromium;
+#   a clone       of this checkout's HEAD in a temporary directory, with no
+#                 ../shared beside it: configured and built as build/werror
+#                 (its compiles hit ccache), its C++ tests run, so that every
+#                 feature is proven to build from the repository alone;
 #   build/fuzz    clang -O1 with AddressSanitizer + UndefinedBehaviorSanitizer
 #                 (and libFuzzer's instrumentation), -Werror: the same tests
 #                 under sanitizers, then a short fuzz run of every reader
 #                 (scripts/fuzz.sh reuses this tree).
 # HTPSCOPE_SKIP_BROWSER=1 skips the browser tests, HTPSCOPE_SKIP_FUZZ=1 the
 # fuzz run; HTPSCOPE_FUZZ_SECONDS sets its seconds per target (default 8).
+# HTPSCOPE_SKIP_CLONE=1 skips the fresh clone (it tests committed files only).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
@@ -23,6 +28,10 @@ cmake --build build/werror -j "$jobs"
 step "tests"
 ctest --test-dir build/werror --output-on-failure -j "$jobs"
 bash scripts/browser-test.sh build/werror  # HTPSCOPE_SKIP_BROWSER=1 skips it
+if [[ -z "${HTPSCOPE_SKIP_CLONE:-}" ]]; then
+  step "fresh clone without ../shared: build and C++ tests"
+  bash scripts/fresh-clone-test.sh
+fi
 step "Python: install into .venv (the extension built above) and load the example there"
 bash scripts/install-python.sh --build-dir build/werror
 .venv/bin/python -c "import htpscope; print(htpscope.load_run('examples/synthetic_run'))"

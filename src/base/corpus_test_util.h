@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <string>
 
+#include "base/test_paths.h"
+
 namespace htpscope::testing_support {
 
 inline std::string CorpusRun(const std::string& run) {

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "base/corpus_test_util.h"
+#include "base/test_paths.h"
 
 namespace htpscope::testing_support {
 

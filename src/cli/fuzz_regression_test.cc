@@ -13,6 +13,7 @@
 #include "analysis/summary.h"
 #include "base/corpus_test_util.h"
 #include "base/errors.h"
+#include "base/test_paths.h"
 #include "formats/byte_source.h"
 #include "formats/etdump.h"
 #include "formats/heap_profile.h"

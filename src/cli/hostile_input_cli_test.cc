@@ -9,6 +9,7 @@
 #include <string>
 
 #include "base/corpus_test_util.h"
+#include "base/test_paths.h"
 #include "cli/cli_test_util.h"
 
 namespace htpscope {

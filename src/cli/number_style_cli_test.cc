@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "base/test_paths.h"
 #include "cli/cli_test_util.h"
 #include "cli/synth_test_util.h"
 

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "base/test_paths.h"
 #include "cli/numerics_test_util.h"
 
 namespace htpscope {

@@ -8,6 +8,7 @@
 #include <regex>
 #include <string>
 
+#include "base/test_paths.h"
 #include "cli/cli_test_util.h"
 #include "cli/synth_test_util.h"
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "base/corpus_test_util.h"
+#include "base/test_paths.h"
 #include "cli/cli_test_util.h"
 #include "formats/json_layout_test_util.h"
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "base/test_paths.h"
 #include "cli/cli_test_util.h"
 #include "model/fake_run_test_util.h"
 #include "report/run_sql.h"

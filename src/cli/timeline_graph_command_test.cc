@@ -8,6 +8,7 @@
 #include <string>
 
 #include "base/corpus_test_util.h"
+#include "base/test_paths.h"
 
 namespace htpscope {
 namespace {

@@ -10,6 +10,7 @@
 
 #include "base/corpus_test_util.h"
 #include "base/errors.h"
+#include "base/test_paths.h"
 #include "formats/etdump_test_util.h"
 
 namespace htpscope {

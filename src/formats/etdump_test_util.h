@@ -11,6 +11,7 @@
 #include <fstream>
 #include <string>
 
+#include "base/test_paths.h"
 #include "formats/etdump.h"
 
 namespace htpscope::testing_support {

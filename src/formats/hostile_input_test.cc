@@ -12,6 +12,7 @@
 
 #include "base/corpus_test_util.h"
 #include "base/errors.h"
+#include "base/test_paths.h"
 #include "formats/byte_source.h"
 #include "formats/heap_profile.h"
 #include "formats/htp_graph.h"

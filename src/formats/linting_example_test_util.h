@@ -15,6 +15,8 @@
 
 #include <string>
 
+#include "base/test_paths.h"
+
 namespace htpscope::testing_support {
 
 // The path of a profile test input under src/formats/testdata/.

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "base/errors.h"
+#include "base/test_paths.h"
 #include "formats/byte_source.h"
 #include "formats/linting_example_test_util.h"
 #include "formats/profile_text_test_util.h"
@@ -30,7 +31,7 @@ using testing_support::Value;
 constexpr char kPath[] = "profile.txt";
 
 std::string CorpusFile(const std::string& relative) {
-  return std::string(HTPSCOPE_SOURCE_DIR "/../shared/corpus/qcom_htp/") + relative;
+  return std::string(HTPSCOPE_SOURCE_DIR) + "/../shared/corpus/qcom_htp/" + relative;
 }
 
 #define SKIP_UNLESS_EXISTS(path)                           \

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "base/corpus_test_util.h"
+#include "base/test_paths.h"
 #include "model/fake_run_test_util.h"
 
 namespace htpscope {

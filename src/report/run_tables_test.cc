@@ -9,6 +9,7 @@
 #include <set>
 
 #include "base/corpus_test_util.h"
+#include "base/test_paths.h"
 #include "model/fake_qhas_test_util.h"
 #include "model/fake_run_test_util.h"
 

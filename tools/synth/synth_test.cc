@@ -20,6 +20,7 @@
 #include <sstream>
 
 #include "analysis/summary.h"
+#include "base/test_paths.h"
 #include "formats/artifact_kind.h"
 #include "formats/byte_source.h"
 #include "formats/htp_graph.h"
