@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <exception>
+#include <system_error>
 #include <thread>
 
 #include "analysis/numerics.h"
@@ -119,7 +120,14 @@ ErrorSums RunPlan(const PairPlan& p, const NumericsOptions& options) {
     }
   };
   std::vector<std::thread> pool;
-  for (uint64_t k = 1; k < threads; ++k) pool.emplace_back(work, k);
+  pool.reserve(threads);
+  for (uint64_t k = 1; k < threads; ++k) {
+    try {
+      pool.emplace_back(work, k);
+    } catch (const std::system_error&) {
+      work(k);  // no thread to be had: this one does the share
+    }
+  }
   work(0);
   for (auto& thread : pool) thread.join();
   for (auto& error : errors)

@@ -11,6 +11,7 @@
 #include "base/corpus_test_util.h"
 #include "base/test_paths.h"
 #include "cli/cli_test_util.h"
+#include "formats/gzip_bomb_test_util.h"
 
 namespace htpscope {
 namespace {
@@ -143,6 +144,50 @@ TEST(HostileInputCli, DevicesAndOversizedFilesAreRefusedPromptlyByName) {
                        "its inflated bytes, held whole in memory, exceed "
                        "the cap of 16.0 MiB"))
       << bomb.err;
+}
+
+// 21 MB of gzip inflating to 20 GiB of white space after a QHAS header, at
+// the default caps.  It used to be read to its end into memory (14.9 GB
+// resident, no answer after 120 s) and, under an address-space limit, to
+// abort in std::terminate (exit 134).  It stops when its inflated bytes pass
+// the 2 GiB cap of artifacts read whole: exit 2 naming the file and the cap.
+std::string TwentyGibibyteQhasBomb() {
+  const std::string path = TempDir("hostile_big_bomb") + "/qhas.json.gz";
+  testing_support::WriteWhiteSpaceGzipBomb(
+      path, R"({"header": {"artifact_type": "QHAS", "version": "1.0"}, )", uint64_t{20} << 10);
+  return path;
+}
+
+constexpr const char* kDefaultCaps =
+    "unset HTPSCOPE_MAX_IN_MEMORY_BYTES HTPSCOPE_MAX_INPUT_BYTES; ";
+constexpr const char* kDefaultCapProblem =
+    "its inflated bytes, held whole in memory, exceed the cap of 2.0 GiB (2147483648 bytes); set "
+    "HTPSCOPE_MAX_IN_MEMORY_BYTES to read more";
+
+TEST(HostileInputCli, GzipBombOfTwentyGibibytesStopsAtTheDefaultCapWithExitTwo) {
+  const std::string bomb = TwentyGibibyteQhasBomb();
+  CliResult r = RunBash(std::string(kDefaultCaps) + "htpscope summary '" + bomb + "'");
+  EXPECT_EQ(r.status, 2) << r.err;  // 124: timed out after 60 s
+  EXPECT_TRUE(Contains(r.err, bomb + ": at byte ")) << r.err;
+  EXPECT_TRUE(Contains(r.err, kDefaultCapProblem)) << r.err;
+}
+
+TEST(HostileInputCli, GzipBombUnderAFourGigabyteAddressSpaceLimitExitsTwo) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "AddressSanitizer reserves terabytes of address space: no limit applies";
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+  GTEST_SKIP() << "AddressSanitizer reserves terabytes of address space: no limit applies";
+#endif
+#endif
+  const std::string bomb = TwentyGibibyteQhasBomb();
+  // As `ulimit -v 4000000` (KiB) does: 4.1 GB of address space.
+  CliResult r =
+      RunBash(std::string(kDefaultCaps) + "ulimit -v 4000000 && htpscope summary '" + bomb + "'");
+  EXPECT_EQ(r.status, 2) << r.err;  // not 134 (std::terminate)
+  EXPECT_FALSE(Contains(r.err, "terminate called")) << r.err;
+  EXPECT_TRUE(Contains(r.err, bomb + ": at byte ")) << r.err;
+  EXPECT_TRUE(Contains(r.err, kDefaultCapProblem)) << r.err;
 }
 
 TEST(HostileInputCli, OutputOverAnInputIsRefusedWithStatus3) {

@@ -59,6 +59,12 @@ size_t ArtifactTypeFinder::Consume(const char* text, size_t length, bool final) 
       step_ = Step::kAfterValue;
       continue;
     }
+    if (step_ == Step::kStart || step_ == Step::kBeforeKey || step_ == Step::kAfterKey ||
+        step_ == Step::kBeforeValue || step_ == Step::kAfterValue) {
+      // White space between tokens, skipped fast: gigabytes of it may pad a file.
+      i = SkipJsonWhiteSpace(text, i, length);
+      if (i == length) break;
+    }
     const char c = text[i++];
     switch (step_) {
       case Step::kStart:

@@ -57,14 +57,14 @@ std::string CapProblem(uint64_t cap_bytes, bool in_memory, bool inflated = false
 }
 
 // The cap of a read: streamed, or held whole in memory.
-struct ReadCap {
+struct CapInForce {
   uint64_t bytes = 0;
   bool in_memory = false;
 };
 
-ReadCap StreamCap() { return {CurrentInputLimits().max_input_bytes, false}; }
+CapInForce StreamCap() { return {CurrentInputLimits().max_input_bytes, false}; }
 
-ReadCap WholeFileCap() {
+CapInForce WholeFileCap() {
   const InputLimits& limits = CurrentInputLimits();
   if (limits.max_in_memory_bytes <= limits.max_input_bytes)
     return {limits.max_in_memory_bytes, true};
@@ -90,9 +90,9 @@ bool StartsWithGzipMagic(const InputFd& fd) {
 
 class PlainSource : public ByteSource {
  public:
-  PlainSource(InputFd fd, ReadCap cap) : ByteSource(fd.path()), fd_(std::move(fd)), cap_(cap) {
+  PlainSource(InputFd fd, CapInForce cap) : ByteSource(fd.path()), fd_(std::move(fd)), cap_(cap) {
     if (fd_.size_bytes() > cap_.bytes)
-      throw InputError(
+      throw InputCapError(
           path_,
           fmt::format("is {} bytes: {}", fd_.size_bytes(), CapProblem(cap_.bytes, cap_.in_memory)),
           cap_.bytes);
@@ -107,14 +107,14 @@ class PlainSource : public ByteSource {
     const uint64_t room = cap_.bytes + 1 - consumed_;
     size_t n = fd_.ReadAt(consumed_, out, static_cast<size_t>(std::min<uint64_t>(capacity, room)));
     if (consumed_ + n > cap_.bytes)
-      throw InputError(path_, CapProblem(cap_.bytes, cap_.in_memory), cap_.bytes);
+      throw InputCapError(path_, CapProblem(cap_.bytes, cap_.in_memory), cap_.bytes);
     consumed_ += n;
     return n;
   }
 
  private:
   InputFd fd_;
-  ReadCap cap_;
+  CapInForce cap_;
   uint64_t consumed_ = 0;
 };
 
@@ -127,7 +127,7 @@ class PlainSource : public ByteSource {
 // blocks, output goes straight to the caller's buffer.
 class GzipSource : public ByteSource {
  public:
-  GzipSource(InputFd fd, ReadCap cap)
+  GzipSource(InputFd fd, CapInForce cap)
       : ByteSource(fd.path()),
         fd_(std::move(fd)),
         cap_(cap),
@@ -143,7 +143,7 @@ class GzipSource : public ByteSource {
 
  protected:
   size_t ReadBytes(char* out, size_t capacity) override {
-    if (damage_) throw *damage_;
+    if (damage_) RaiseDamage();
     size_t written = 0;
     while (written < capacity && !finished_ && !damage_) {
       if (member_done_ && !NextMember()) break;
@@ -165,6 +165,7 @@ class GzipSource : public ByteSource {
         written -= 1;  // the byte past the cap is not handed out
         inflated_ -= 1;
         Damage(CapProblem(cap_.bytes, cap_.in_memory, true), consumed_ - Unread());
+        damage_is_cap_ = true;
       } else if (rc < 0 || rc == ISAL_NEED_DICT) {
         // Positive codes but ISAL_NEED_DICT only say that input or output ran out.
         Damage(fmt::format("corrupt gzip stream: {}", Problem(rc)), consumed_ - Unread());
@@ -174,7 +175,7 @@ class GzipSource : public ByteSource {
     }
     // The bytes decoded before the damage are handed out first (so that
     // ReadPrefix can still recognise a cut-off file); the next call raises it.
-    if (damage_ && written == 0) throw *damage_;
+    if (damage_ && written == 0) RaiseDamage();
     return written;
   }
 
@@ -296,9 +297,14 @@ class GzipSource : public ByteSource {
   void Damage(std::string problem, uint64_t byte_offset) {
     damage_.emplace(path_, std::move(problem), byte_offset);
   }
+  [[noreturn]] void RaiseDamage() const {
+    if (damage_is_cap_)
+      throw InputCapError(damage_->file(), damage_->problem(), damage_->byte_offset());
+    throw *damage_;
+  }
 
   InputFd fd_;
-  ReadCap cap_;
+  CapInForce cap_;
   std::unique_ptr<char[]> in_;  // kReadBlockBytes
   size_t fill_bytes_ = kFirstReadBlockBytes;
   std::unique_ptr<inflate_state> state_;  // ~40 KB of tables and window
@@ -309,9 +315,10 @@ class GzipSource : public ByteSource {
   bool member_done_ = false;
   bool finished_ = false;
   std::optional<InputError> damage_;  // raised by every Read once the stream is found damaged
+  bool damage_is_cap_ = false;        // damage_ is the cap: raised as InputCapError
 };
 
-std::unique_ptr<ByteSource> OpenSource(InputFd fd, ReadCap cap) {
+std::unique_ptr<ByteSource> OpenSource(InputFd fd, CapInForce cap) {
   if (StartsWithGzipMagic(fd)) return std::make_unique<GzipSource>(std::move(fd), cap);
   return std::make_unique<PlainSource>(std::move(fd), cap);
 }
@@ -360,8 +367,12 @@ size_t ByteSource::ReadUncounted(char* out, size_t capacity) {
   return ReadUncounted(out, capacity);
 }
 
-std::unique_ptr<ByteSource> OpenByteSource(const std::string& path) {
-  return OpenSource(InputFd::Open(path), StreamCap());
+uint64_t ReadCapBytes(ReadCap cap) {
+  return cap == ReadCap::kHeldWhole ? WholeFileCap().bytes : StreamCap().bytes;
+}
+
+std::unique_ptr<ByteSource> OpenByteSource(const std::string& path, ReadCap cap) {
+  return OpenSource(InputFd::Open(path), cap == ReadCap::kHeldWhole ? WholeFileCap() : StreamCap());
 }
 
 std::unique_ptr<MappedFile> MappedFile::Open(const std::string& path) {
@@ -382,7 +393,7 @@ std::unique_ptr<MappedFile> MappedFile::Open(const std::string& path) {
   ::madvise(data, mapped_bytes, MADV_SEQUENTIAL);
   auto* bytes = static_cast<char*>(data);
   BlankByteOrderMarkBeforeJson(bytes, size);
-  return std::unique_ptr<MappedFile>(new MappedFile(bytes, size, mapped_bytes));
+  return std::unique_ptr<MappedFile>(new MappedFile(path, bytes, size, mapped_bytes));
 }
 
 MappedFile::~MappedFile() { ::munmap(data_, mapped_bytes_); }
@@ -418,7 +429,7 @@ void MappedFile::Release(size_t begin, size_t end) const {
 
 LoadedFile ReadWholeFile(const std::string& path) {
   InputFd fd = InputFd::Open(path);
-  const ReadCap cap = WholeFileCap();
+  const CapInForce cap = WholeFileCap();
   LoadedFile loaded;
   loaded.path = path;
   if (!StartsWithGzipMagic(fd)) {
@@ -426,9 +437,9 @@ LoadedFile ReadWholeFile(const std::string& path) {
     // when over the cap.
     const uint64_t size = fd.size_bytes();
     if (size > cap.bytes)
-      throw InputError(path,
-                       fmt::format("is {} bytes: {}", size, CapProblem(cap.bytes, cap.in_memory)),
-                       cap.bytes);
+      throw InputCapError(
+          path, fmt::format("is {} bytes: {}", size, CapProblem(cap.bytes, cap.in_memory)),
+          cap.bytes);
     simdjson::padded_string bytes(static_cast<size_t>(size));
     size_t total = 0;
     while (total < size) {

@@ -70,10 +70,24 @@ class ByteSource {
   size_t ReadUncounted(char* out, size_t capacity);
 };
 
-// Opens `path` ("-" is standard input) for streaming, capped at
-// InputLimits::max_input_bytes.  Throws InputError when it cannot be opened
-// or is not a file (see InputFd::Open).
-std::unique_ptr<ByteSource> OpenByteSource(const std::string& path);
+// The cap on the bytes (after gzip inflation) a read of one input may take
+// (byte_source_open.h, docs/robustness.md):
+//  * kStreamed: InputLimits::max_input_bytes, for an input streamed (the
+//    optrace);
+//  * kHeldWhole: the cap of ReadWholeFile (max_in_memory_bytes, or
+//    max_input_bytes when smaller), for the artifacts documented as read
+//    whole (QHAS, HTP graph, runtrace), also when their reader streams them
+//    in chunks.
+enum class ReadCap { kStreamed, kHeldWhole };
+// That cap in bytes, under the limits in force.
+uint64_t ReadCapBytes(ReadCap cap);
+
+// Opens `path` ("-" is standard input) for streaming, capped as `cap` says.
+// Throws InputError when it cannot be opened or is not a file (see
+// InputFd::Open), InputCapError when it is a plain file over the cap;
+// Read() throws InputCapError once the bytes pass the cap.
+std::unique_ptr<ByteSource> OpenByteSource(const std::string& path,
+                                           ReadCap cap = ReadCap::kStreamed);
 
 // The whole (decompressed) content of an artifact, padded for simdjson.
 struct LoadedFile {
@@ -86,8 +100,9 @@ struct LoadedFile {
 // Reads all of `path` into memory, inflating gzip.  For small and medium
 // artifacts (graphs, QHAS, text); the optrace reader streams instead.
 // Capped at the smaller of InputLimits::max_in_memory_bytes and
-// max_input_bytes: a plain file over the cap is refused before a byte is
-// read, a gzip file when its inflated bytes pass the cap.
+// max_input_bytes (ReadCap::kHeldWhole): a plain file over the cap is
+// refused before a byte is read, a gzip file when its inflated bytes pass
+// the cap (InputCapError both).
 LoadedFile ReadWholeFile(const std::string& path);
 
 // A plain (uncompressed) file mapped into memory copy-on-write: readers may
@@ -102,6 +117,7 @@ class MappedFile {
   // A pipe or FIFO is mapped from its in-memory copy.
   static std::unique_ptr<MappedFile> Open(const std::string& path);
   ~MappedFile();
+  const std::string& path() const { return path_; }  // as given to Open
   MappedFile(const MappedFile&) = delete;
   MappedFile& operator=(const MappedFile&) = delete;
 
@@ -120,8 +136,9 @@ class MappedFile {
   static constexpr size_t kReleaseBatchBytes = 8 << 20;
 
  private:
-  MappedFile(char* data, size_t size, size_t mapped_bytes)
-      : data_(data), size_(size), mapped_bytes_(mapped_bytes) {}
+  MappedFile(std::string path, char* data, size_t size, size_t mapped_bytes)
+      : path_(std::move(path)), data_(data), size_(size), mapped_bytes_(mapped_bytes) {}
+  std::string path_;
   char* data_;
   size_t size_;
   size_t mapped_bytes_;

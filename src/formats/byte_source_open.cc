@@ -171,10 +171,11 @@ HeldInput HoldPipe(int fd, const std::string& path, const InputLimits& limits) {
       writer_seen = true;
       total += static_cast<uint64_t>(n);
       if (total > limits.max_in_memory_bytes)
-        throw InputError(path,
-                         CapExceededProblem("a pipe's bytes, held in memory,",
-                                            limits.max_in_memory_bytes, kMaxInMemoryBytesVariable),
-                         limits.max_in_memory_bytes);
+        throw InputCapError(
+            path,
+            CapExceededProblem("a pipe's bytes, held in memory,", limits.max_in_memory_bytes,
+                               kMaxInMemoryBytesVariable),
+            limits.max_in_memory_bytes);
       WriteAll(memfd.get(), buffer.get(), static_cast<size_t>(n), path);
       continue;
     }

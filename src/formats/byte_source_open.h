@@ -22,6 +22,8 @@
 #include <string>
 #include <string_view>
 
+#include "base/errors.h"
+
 namespace htpscope {
 
 // How much of one input htpscope reads, and how long it waits for a writer.
@@ -73,6 +75,15 @@ std::string DescribeBytes(uint64_t bytes);
 // Why a file exceeding `cap_bytes` is refused: names the cap and the
 // variable that raises it.
 std::string CapExceededProblem(std::string_view what, uint64_t cap_bytes, const char* variable);
+
+// An input refused because it exceeds one of the caps above.  The verdict is
+// final: a reader that streams and falls back to a whole read on other
+// errors (json_parallel.h) passes this one on at once, since the whole read
+// would only meet the cap again.
+class InputCapError : public InputError {
+ public:
+  using InputError::InputError;
+};
 
 // An input opened for reading, owning its descriptor.
 class InputFd {

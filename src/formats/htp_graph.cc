@@ -383,7 +383,8 @@ std::optional<HtpGraph> ReadStreamed(const std::string& path, const ReadHtpGraph
     if (is_array || keys.size() != 2 || keys[0] != "graph") return 0;
     return keys[1] == "nodes" ? int{kNodes} : keys[1] == "tensors" ? int{kTensors} : 0;
   };
-  ChunkedFile file = OpenChunkedFile(path, select, options.chunk_bytes);
+  // Read whole when not streamed: the same cap (docs/robustness.md).
+  ChunkedFile file = OpenChunkedFile(path, select, options.chunk_bytes, true, ReadCap::kHeldWhole);
   if (IsSmall(file, options.chunk_bytes)) return std::nullopt;  // one chunk: parsed whole
   std::deque<GraphPart> parts;                                  // by streamed container
   uint64_t chunks = 0;

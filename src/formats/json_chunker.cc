@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "base/read_progress.h"
+#include "formats/byte_source_open.h"
 #include "formats/json_util.h"
 
 namespace htpscope {
@@ -13,17 +14,34 @@ constexpr size_t kPadding = simdjson::SIMDJSON_PADDING;
 
 bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
+// The capacity to grow a buffer to, for `needed` bytes (at most `limit`),
+// at least `doubled`: past `small`, a step of the ladder limit, limit / 2,
+// limit / 4, ..., so that the last growth before the limit copies no more
+// than half of it and the memory held stays near the limit, never twice it.
+size_t GrowthCapacity(size_t needed, size_t doubled, size_t limit, size_t small) {
+  const size_t want = std::max(needed, doubled);
+  if (want >= limit) return std::max(needed, limit);
+  if (want <= small) return want;
+  size_t step = limit;
+  while (step / 2 >= want) step /= 2;
+  return step;
+}
+
 }  // namespace
 
 JsonChunker::JsonChunker(ByteSource& source, JsonStreamSelector select, size_t chunk_bytes)
     : source_(&source),
       select_(std::move(select)),
-      chunk_bytes_(std::max<size_t>(chunk_bytes, 1)) {}
+      chunk_bytes_(std::max<size_t>(chunk_bytes, 1)),
+      input_path_(source.path()),
+      held_cap_bytes_(CurrentInputLimits().max_in_memory_bytes) {}
 
 JsonChunker::JsonChunker(const MappedFile& file, JsonStreamSelector select, size_t chunk_bytes)
     : mapped_(&file),
       select_(std::move(select)),
       chunk_bytes_(std::max<size_t>(chunk_bytes, 1)),
+      input_path_(file.path()),
+      held_cap_bytes_(CurrentInputLimits().max_in_memory_bytes),
       data_(file.data()),
       size_(file.size()),
       eof_(true) {}
@@ -65,18 +83,59 @@ size_t JsonChunker::KeepFrom() const {
   return in_string_ && key_string_ ? std::min(key_start_, pos_) : pos_;
 }
 
+void JsonChunker::AppendSkeleton(size_t from, size_t to) {
+  if (to <= from) return;
+  CountSkeletonText(to - from);
+  const size_t needed = skeleton_.size() + (to - from);
+  if (needed > skeleton_.capacity())
+    skeleton_.reserve(GrowthCapacity(needed, 2 * skeleton_.capacity(), held_cap_bytes_, 1 << 20));
+  skeleton_.append(data_ + from, to - from);
+}
+
+void JsonChunker::CountSkeletonText(size_t bytes) {
+  skeleton_text_bytes_ += bytes;
+  if (skeleton_text_bytes_ > held_cap_bytes_)
+    HeldBytesOverCap("its JSON outside the streamed containers, read whole,", pos_);
+}
+
+void JsonChunker::HeldBytesOverCap(const char* what, size_t at) const {
+  throw InputCapError(input_path_,
+                      CapExceededProblem(what, held_cap_bytes_, kMaxInMemoryBytesVariable),
+                      buffer_offset_ + at);
+}
+
 bool JsonChunker::Fill() {
   if (eof_ || !source_) return false;
   if (!streaming_) {
-    skeleton_.append(data_ + skeleton_from_, pos_ - skeleton_from_);
+    AppendSkeleton(skeleton_from_, pos_);
     skeleton_from_ = pos_;
+  }
+  if (streaming_) {
+    // White space between the cut and the next element is dropped: the
+    // byte before the element's first becomes the chunk's bracket-to-be
+    // (a fresh buffer since the cut: no chunk handed out reads these bytes).
+    const size_t first = SkipJsonWhiteSpace(data_, start_ + 1, scan_at_);
+    if (first - 1 > start_) {
+      data_[first - 1] = data_[start_];
+      start_ = first - 1;
+    }
   }
   const size_t keep = KeepFrom();
   const size_t kept = size_ - keep;
+  // What is kept is the chunk being cut (up to chunk_bytes_) and its last
+  // element, or a key: that element or key may take up to the in-memory cap.
+  if (kept > chunk_bytes_ + held_cap_bytes_)
+    HeldBytesOverCap(streaming_
+                         ? "the bytes of one element of a streamed container, held in memory,"
+                         : "one key, held in memory,",
+                     keep);
   if (!buffer_ || capacity_ - size_ < chunk_bytes_ + kPadding) {
     // Grows geometrically, so that an element far bigger than a chunk is
-    // still copied a bounded number of times.
-    auto [fresh, fresh_bytes] = Allocate(std::max(kept + chunk_bytes_, 2 * kept) + kPadding);
+    // still copied a bounded number of times, and never past the cap and
+    // one more read.
+    const size_t limit = held_cap_bytes_ + 2 * chunk_bytes_;
+    auto [fresh, fresh_bytes] =
+        Allocate(GrowthCapacity(kept + chunk_bytes_, 2 * kept, limit, 4 * chunk_bytes_) + kPadding);
     if (kept) std::memcpy(fresh.get(), data_ + keep, kept);
     bytes_moved_ += kept;
     auto shift = [keep](size_t& offset) { offset = offset >= keep ? offset - keep : 0; };
@@ -130,7 +189,15 @@ bool JsonChunker::ScanSkeleton() {
         }
         continue;
       }
-      if (IsSpace(c)) continue;
+      if (IsSpace(c)) {
+        // Left out of the skeleton, so that white space costs no memory.
+        AppendSkeleton(skeleton_from_, pos_);
+        const size_t end = SkipJsonWhiteSpace(data_, pos_ + 1, size_);
+        CountSkeletonText(end - pos_);
+        skeleton_from_ = end;
+        pos_ = end - 1;  // the loop steps to `end`
+        continue;
+      }
       if (frames_.empty() && c != '{' && c != '[')
         throw ChunkingNotPossible(root_seen_ ? "text after the root container"
                                              : "the root is not an object or array");
@@ -156,7 +223,7 @@ bool JsonChunker::ScanSkeleton() {
             path_.clear();
             for (const Frame& f : frames_) path_.push_back(f.is_object ? f.key : std::string());
             if (const int tag = select_(path_, is_array)) {
-              skeleton_.append(data_ + skeleton_from_, pos_ + 1 - skeleton_from_);
+              AppendSkeleton(skeleton_from_, pos_ + 1);
               streamed_offsets_.push_back(skeleton_.size() - 1);
               streaming_ = true;
               bytes_scanned_ += scanner_.bytes_scanned();
@@ -188,7 +255,7 @@ bool JsonChunker::ScanSkeleton() {
 void JsonChunker::FinishSkeleton() {
   if (!root_seen_ || !frames_.empty() || in_string_)
     throw ChunkingNotPossible("the document ends inside its root container");
-  skeleton_.append(data_ + skeleton_from_, size_ - skeleton_from_);
+  AppendSkeleton(skeleton_from_, size_);
   skeleton_from_ = size_;
 }
 

@@ -17,6 +17,14 @@
 // pretty-printed one and a writer's one-element-a-line layout cut alike, and
 // every byte is scanned once (linear work) whatever the layout.
 //
+// Memory is bounded whatever the input inflates to: white space outside
+// strings is left out of the skeleton (JSON needs none between tokens), and
+// the skeleton's text in the file (white space included, as if it were read
+// whole) and the text held in memory at once for one element still being
+// read (with what follows it up to the next cut) are capped at
+// InputLimits::max_in_memory_bytes: past it Next() throws InputCapError
+// naming the file (docs/robustness.md).
+//
 // A plain file is read through a copy-on-write mapping (MappedFile): chunks
 // are views of the mapping whose first and last bytes (the comma or bracket
 // before the first element, the comma after the last) are patched into the
@@ -144,6 +152,16 @@ class JsonChunker {
   // The first byte still needed in the buffer.
   size_t KeepFrom() const;
 
+  // Appends data_[from, to) to the skeleton, within the in-memory cap.
+  void AppendSkeleton(size_t from, size_t to);
+  // Counts `bytes` more of the document outside streamed containers, white
+  // space left out of the skeleton included: no more than the in-memory cap
+  // of it, as if it were read whole.
+  void CountSkeletonText(size_t bytes);
+  // Throws InputCapError: `what` (a phrase ending in "held in memory,") at
+  // data_[at] exceeds the in-memory cap.
+  [[noreturn]] void HeldBytesOverCap(const char* what, size_t at) const;
+
   // Scans the document outside streamed containers up to the next one that
   // opens (then true) or to the end (false).
   bool ScanSkeleton();
@@ -170,6 +188,8 @@ class JsonChunker {
   const MappedFile* mapped_ = nullptr;  // mapped input
   JsonStreamSelector select_;
   size_t chunk_bytes_;
+  std::string input_path_;          // for errors
+  uint64_t held_cap_bytes_ = 0;     // InputLimits::max_in_memory_bytes
   std::unique_ptr<char[]> buffer_;  // streamed input only
   char* data_ = nullptr;            // buffer_, or the mapped file
   size_t capacity_ = 0;
@@ -188,6 +208,7 @@ class JsonChunker {
   size_t key_start_ = 0;  // just after a key's opening quote
   bool root_seen_ = false;
   std::string skeleton_;
+  uint64_t skeleton_text_bytes_ = 0;  // the skeleton's bytes in the file, white space included
   std::vector<size_t> streamed_offsets_;
 
   // Inside a streamed container.

@@ -7,6 +7,7 @@
 #include <random>
 
 #include "base/corpus_test_util.h"
+#include "formats/byte_source_open.h"
 #include "formats/json_layout_test_util.h"
 #include "formats/json_structure.h"
 
@@ -191,7 +192,8 @@ TEST(JsonChunker, CutsAtElementBoundariesInAnyLayoutAndKeepsTheSkeleton) {
       }
       // Every element once, in order, with the bytes between them.
       EXPECT_EQ(WithoutSpace(Joined(c.chunks)), WithoutSpace(body));
-      EXPECT_EQ(c.skeleton, "{\"header\": {\"a\": \"x{y\"},\n\"events\": [],\"tail\": 5}\n");
+      // White space outside strings is left out.
+      EXPECT_EQ(c.skeleton, "{\"header\":{\"a\":\"x{y\"},\"events\":[],\"tail\":5}");
       ASSERT_EQ(c.streamed_offsets.size(), 1u);
       EXPECT_EQ(c.skeleton[c.streamed_offsets[0]], '[');
     }
@@ -211,7 +213,7 @@ TEST(JsonChunker, StreamsObjectMembersAndSeveralContainers) {
                                              R"({"0x3": [1,2]})"};
   EXPECT_EQ(c.chunks, expected);
   EXPECT_EQ(c.containers, (std::vector<uint32_t>{0, 0, 2}));  // container 1 is empty
-  EXPECT_EQ(c.skeleton, R"({"graph": {"nodes": {}, "tensors": {}, "more": [1]}, "nodes": {}})");
+  EXPECT_EQ(c.skeleton, R"({"graph":{"nodes":{},"tensors":{},"more":[1]},"nodes":{}})");
   EXPECT_EQ(c.streamed_offsets.size(), 3u);
 }
 
@@ -255,7 +257,71 @@ TEST(JsonChunker, TextThatIsNoContainerListIsRefusedNotGuessed) {
   // An empty container is no error: no chunk, an empty one in the skeleton.
   Chunked empty = ChunksOf("{\"events\": [ ], \"h\": 1}", 1, SelectKey("events"));
   EXPECT_TRUE(empty.chunks.empty());
-  EXPECT_EQ(empty.skeleton, "{\"events\": [], \"h\": 1}");
+  EXPECT_EQ(empty.skeleton, "{\"events\":[],\"h\":1}");
+}
+
+TEST(JsonChunker, WhiteSpaceOutsideStringsIsNotKept) {
+  // 8 MiB of white space around the members: none of it is kept in the
+  // skeleton (it counts against the cap all the same); white space inside
+  // strings is kept.
+  InputLimits limits;
+  limits.max_in_memory_bytes = 64 << 20;
+  ScopedInputLimits scoped(limits);
+  const std::string blanks(8 << 20, ' ');
+  const std::string text = "{\"a\":" + blanks + "\"x  y\"," + blanks + "\"events\": [1," + blanks +
+                           "2]" + blanks + ",\n\"t\":\t[ 3 , 4 ]}" + blanks;
+  Chunked c = ChunksOf(text, 1, SelectKey("events"));
+  EXPECT_EQ(c.skeleton, "{\"a\":\"x  y\",\"events\":[],\"t\":[3,4]}");
+  EXPECT_EQ(WithoutSpace(Joined(c.chunks)), "1,2");
+}
+
+TEST(JsonChunker, TextHeldInMemoryOverTheCapIsRefusedNamingTheFile) {
+  InputLimits limits;
+  limits.max_in_memory_bytes = 1 << 20;
+  ScopedInputLimits scoped(limits);
+  const std::string long_string = "\"" + std::string(3 << 20, 'x') + "\"";
+  struct Case {
+    std::string text;
+    const char* what;
+  };
+  const Case cases[] = {
+      // One long line outside the streamed containers: the skeleton.
+      {"{\"s\": " + long_string + ", \"events\": [1]}",
+       "its JSON outside the streamed containers, read whole, exceed the cap of 1.0 MiB "
+       "(1048576 bytes); set HTPSCOPE_MAX_IN_MEMORY_BYTES"},
+      // White space outside the streamed containers: not kept, but counted.
+      {"{\"s\": 1," + std::string(3 << 20, ' ') + "\"events\": [1]}",
+       "its JSON outside the streamed containers, read whole, exceed the cap of 1.0 MiB"},
+      // One element far bigger than a chunk, and white space after an element.
+      {"{\"events\": [1, " + long_string + ", 2]}",
+       "the bytes of one element of a streamed container, held in memory, exceed the cap of "
+       "1.0 MiB"},
+      {"{\"events\": [1 " + std::string(3 << 20, ' ') + ", 2]}",
+       "the bytes of one element of a streamed container, held in memory, exceed the cap of "
+       "1.0 MiB"},
+  };
+  for (const Case& c : cases) {
+    for (bool gzip : {false, true}) {
+      SCOPED_TRACE(c.what);
+      const std::string path = WriteText(gzip ? "cap_gz" : "cap", c.text, gzip);
+      auto source = OpenByteSource(path);
+      JsonChunker chunker(*source, SelectKey("events"), 4096);
+      try {
+        Drain(chunker);
+        ADD_FAILURE() << "no error";
+      } catch (const InputCapError& e) {
+        EXPECT_EQ(e.file(), path);
+        EXPECT_NE(e.problem().find(c.what), std::string::npos) << e.what();
+        ASSERT_TRUE(e.byte_offset());
+        EXPECT_LT(*e.byte_offset(), c.text.size());
+      }
+    }
+  }
+  // Mapped, the skeleton is capped too (elements are views of the file).
+  auto file = MappedFile::Open(WriteText("cap_mapped", cases[0].text, false));
+  ASSERT_TRUE(file);
+  JsonChunker mapped(*file, SelectKey("events"), 4096);
+  EXPECT_THROW(Drain(mapped), InputCapError);
 }
 
 // {"header": 1, "events": [ {"n": 0}, ... ]} with one element per line,

@@ -5,15 +5,17 @@
 namespace htpscope {
 
 ChunkedFile OpenChunkedFile(const std::string& path, JsonStreamSelector select, size_t chunk_bytes,
-                            bool map_plain_files) {
+                            bool map_plain_files, ReadCap cap) {
   ChunkedFile file;
   if (map_plain_files) file.mapped = MappedFile::Open(path);
+  // Over the cap, the stream opened below refuses it.
+  if (file.mapped && file.mapped->size() > ReadCapBytes(cap)) file.mapped.reset();
   if (file.mapped) {
     file.size.plain_bytes = file.mapped->size();
     file.chunker = std::make_unique<JsonChunker>(*file.mapped, std::move(select), chunk_bytes);
     return file;
   }
-  file.source = OpenByteSource(path);
+  file.source = OpenByteSource(path, cap);
   std::error_code ec;
   const uint64_t on_disk = std::filesystem::file_size(path, ec);
   if (!ec && std::filesystem::is_regular_file(path, ec))

@@ -12,6 +12,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <exception>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -23,6 +24,7 @@
 #include <vector>
 
 #include "base/errors.h"
+#include "formats/byte_source_open.h"
 #include "formats/json_chunker.h"
 
 namespace htpscope {
@@ -95,7 +97,10 @@ struct StreamedFileSize {
 // time.  Returns false when the document cannot be read this way: the
 // chunker refused the layout, reading failed, or a Parse or merge threw
 // InputError.  The caller then parses the whole document, which reports any
-// error with its true offset.
+// error with its true offset.  An InputCapError (the input is over a cap: a
+// whole read would be too), or any exception but InputError (std::bad_alloc,
+// InternalError), from any thread is rethrown on the calling thread once
+// every worker has been joined; no thread outlives the call.
 template <typename Part, typename MakeWorker, typename Merge>
 bool ParseChunksInParallel(JsonChunker& chunker, unsigned threads, StreamedFileSize size,
                            MakeWorker&& make_worker, Merge&& merge) {
@@ -110,6 +115,12 @@ bool ParseChunksInParallel(JsonChunker& chunker, unsigned threads, StreamedFileS
   uint64_t next_merge = 0;
   size_t busy = 0;
   bool closing = false, failed = false, merging = false;
+  std::exception_ptr fatal;  // the first error that ends the read: rethrown at the end
+  // Records the exception being handled as fatal (under `mutex`).
+  auto note_fatal = [&] {
+    if (!fatal) fatal = std::current_exception();
+    failed = true;
+  };
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
   const size_t max_in_flight = 2 * threads + 2;
 
@@ -148,9 +159,19 @@ bool ParseChunksInParallel(JsonChunker& chunker, unsigned threads, StreamedFileS
       space.notify_all();
       try {
         merge(std::move(*next.part), next.info);
+      } catch (const InputCapError&) {
+        std::lock_guard lock(mutex);
+        note_fatal();
+        merging = false;
+        return false;
       } catch (const InputError&) {
         std::lock_guard lock(mutex);
         failed = true;
+        merging = false;
+        return false;
+      } catch (...) {
+        std::lock_guard lock(mutex);
+        note_fatal();
         merging = false;
         return false;
       }
@@ -158,50 +179,70 @@ bool ParseChunksInParallel(JsonChunker& chunker, unsigned threads, StreamedFileS
   };
 
   auto work_loop = [&] {
-    auto worker = make_worker();
-    for (;;) {
-      JsonChunk chunk;
-      {
-        std::unique_lock lock(mutex);
-        work.wait(lock, [&] { return !queue.empty() || closing; });
-        if (queue.empty()) return;
-        chunk = std::move(queue.front());
-        queue.pop_front();
-        ++busy;
+    try {
+      auto worker = make_worker();
+      for (;;) {
+        JsonChunk chunk;
+        {
+          std::unique_lock lock(mutex);
+          work.wait(lock, [&] { return !queue.empty() || closing; });
+          if (queue.empty()) return;
+          chunk = std::move(queue.front());
+          queue.pop_front();
+          ++busy;
+        }
+        std::unique_ptr<Part> part;
+        try {
+          part = worker.Parse(chunk);
+        } catch (const InputCapError&) {
+          std::lock_guard lock(mutex);
+          note_fatal();
+        } catch (const InputError&) {
+          part.reset();
+        }
+        ChunkMergeInfo info;
+        info.index = chunk.index;
+        info.container = chunk.container;
+        info.tag = chunk.tag;
+        info.end_offset = chunk.file_offset + chunk.length;
+        info.length = chunk.length;
+        info.expected_total_bytes = expected_total(chunk);
+        chunker.Recycle(std::move(chunk));  // reuse the bytes for a later chunk
+        bool merge_now = false;
+        {
+          std::lock_guard lock(mutex);
+          --busy;
+          if (!part)
+            failed = true;
+          else
+            done.emplace(info.index, Done{std::move(part), info});
+          merge_now = !merging && !failed;
+          if (merge_now) merging = true;
+        }
+        space.notify_all();
+        if (merge_now) merge_ready();
       }
-      std::unique_ptr<Part> part;
-      try {
-        part = worker.Parse(chunk);
-      } catch (const InputError&) {
-        part.reset();
-      }
-      ChunkMergeInfo info;
-      info.index = chunk.index;
-      info.container = chunk.container;
-      info.tag = chunk.tag;
-      info.end_offset = chunk.file_offset + chunk.length;
-      info.length = chunk.length;
-      info.expected_total_bytes = expected_total(chunk);
-      chunker.Recycle(std::move(chunk));  // reuse the bytes for a later chunk
-      bool merge_now = false;
+    } catch (...) {
+      // Anything else (std::bad_alloc, InternalError) ends the read; the
+      // calling thread rethrows it once every worker is joined.
       {
         std::lock_guard lock(mutex);
-        --busy;
-        if (!part)
-          failed = true;
-        else
-          done.emplace(info.index, Done{std::move(part), info});
-        merge_now = !merging && !failed;
-        if (merge_now) merging = true;
+        note_fatal();
       }
       space.notify_all();
-      if (merge_now) merge_ready();
     }
   };
 
   std::vector<std::thread> workers;
-  for (unsigned i = 0; i < threads; ++i) workers.emplace_back(work_loop);
   bool ok = true;
+  try {
+    workers.reserve(threads);
+    for (unsigned i = 0; i < threads; ++i) workers.emplace_back(work_loop);
+  } catch (...) {
+    // No thread to be had (address space or process limits): the threads
+    // started carry on, or with none the whole-document read takes over.
+    if (workers.empty()) ok = false;
+  }
   try {
     while (ok) {
       std::optional<JsonChunk> chunk = chunker.Next();
@@ -218,8 +259,16 @@ bool ParseChunksInParallel(JsonChunker& chunker, unsigned threads, StreamedFileS
     }
   } catch (const ChunkingNotPossible&) {
     ok = false;
+  } catch (const InputCapError&) {
+    std::lock_guard lock(mutex);
+    note_fatal();
+    ok = false;
   } catch (const InputError&) {
     ok = false;  // I/O and gzip errors are reported by the whole-document read
+  } catch (...) {
+    std::lock_guard lock(mutex);
+    note_fatal();
+    ok = false;
   }
   {
     std::lock_guard lock(mutex);
@@ -228,8 +277,11 @@ bool ParseChunksInParallel(JsonChunker& chunker, unsigned threads, StreamedFileS
   }
   work.notify_all();
   for (auto& w : workers) w.join();
+  if (fatal) std::rethrow_exception(fatal);
   merging = true;  // the workers are gone: this thread merges what is left
-  return ok && !failed && merge_ready() && done.empty();
+  const bool merged = ok && !failed && merge_ready() && done.empty();
+  if (fatal) std::rethrow_exception(fatal);
+  return merged;
 }
 
 // A file opened for chunking: a plain file mapped, anything else (gzip, a
@@ -241,10 +293,12 @@ struct ChunkedFile {
   StreamedFileSize size;
 };
 
-// Opens `path` (streamed, never mapped, unless `map_plain_files`).  Throws
-// InputError when it cannot be opened.
+// Opens `path` (streamed, never mapped, unless `map_plain_files`), capped as
+// `cap` says (byte_source.h): a plain file over the cap is never mapped but
+// refused.  Throws InputError when it cannot be opened, InputCapError when
+// it is a plain file over the cap.
 ChunkedFile OpenChunkedFile(const std::string& path, JsonStreamSelector select, size_t chunk_bytes,
-                            bool map_plain_files = true);
+                            bool map_plain_files = true, ReadCap cap = ReadCap::kStreamed);
 
 // Whether `file` is a plain file smaller than one chunk: no gain in
 // streaming it.

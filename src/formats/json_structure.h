@@ -14,8 +14,28 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 namespace htpscope {
+
+// The first byte of text[from, to) that is not JSON white space (space, tab,
+// line feed, carriage return), or `to`.  Runs of spaces are skipped 8 bytes
+// at a time, so that gigabytes of padding cost little.
+inline size_t SkipJsonWhiteSpace(const char* text, size_t from, size_t to) {
+  constexpr uint64_t kEightSpaces = 0x2020202020202020ull;
+  for (;;) {
+    while (from + 8 <= to) {
+      uint64_t word;
+      std::memcpy(&word, text + from, 8);
+      if (word != kEightSpaces) break;
+      from += 8;
+    }
+    if (from >= to) return to;
+    const char c = text[from];
+    if (c != ' ' && c != '\t' && c != '\n' && c != '\r') return from;
+    ++from;
+  }
+}
 
 // The bit masks of one 64-byte block (bit i = byte i).
 struct JsonBlockMasks {

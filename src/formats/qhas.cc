@@ -167,7 +167,8 @@ std::optional<Qhas> ReadStreamed(const std::string& path, const ReadQhasOptions&
     const auto kind = qhas_internal::KindOfSection(keys[1]);
     return kind ? static_cast<int>(*kind) : 0;
   };
-  ChunkedFile file = OpenChunkedFile(path, select, options.chunk_bytes);
+  // Read whole when not streamed: the same cap (docs/robustness.md).
+  ChunkedFile file = OpenChunkedFile(path, select, options.chunk_bytes, true, ReadCap::kHeldWhole);
   if (IsSmall(file, options.chunk_bytes)) return std::nullopt;  // one chunk: parsed whole
   std::deque<QhasRows> rows;  // by streamed container (stable addresses)
   uint64_t chunks = 0;

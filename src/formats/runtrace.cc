@@ -168,7 +168,8 @@ std::optional<Runtrace> ReadStreamed(const std::string& path, const ReadRuntrace
   auto select = [](const std::vector<std::string>& keys, bool is_array) {
     return is_array && keys.size() == 1 && keys[0] == "traceEvents" ? 1 : 0;
   };
-  ChunkedFile file = OpenChunkedFile(path, select, options.chunk_bytes);
+  // Read whole when not streamed: the same cap (docs/robustness.md).
+  ChunkedFile file = OpenChunkedFile(path, select, options.chunk_bytes, true, ReadCap::kHeldWhole);
   if (IsSmall(file, options.chunk_bytes)) return std::nullopt;  // one chunk: parsed whole
   std::deque<std::vector<RunPhase>> parts;                      // by streamed container
   uint64_t chunks = 0;
