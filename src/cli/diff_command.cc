@@ -150,6 +150,7 @@ void RegisterDiffCommand(CLI::App& app, CommandRegistry& registry) {
   struct Options {
     std::vector<std::string> positional, a, b, fail_on;
     std::string format = "text";
+    bool json = false;
     bool stages = false;
     bool allow_mismatch = false;
     int top_n = 10;
@@ -173,9 +174,11 @@ void RegisterDiffCommand(CLI::App& app, CommandRegistry& registry) {
                   "Gate: fail (exit 1) when EXPR holds, e.g. 'wall_us>+5%'; repeatable; grammar "
                   "below")
       ->allow_extra_args(false);
-  cmd->add_option("--format", options.format,
-                  "Output: text, markdown (PR comment), json, junit, html (a standalone page)")
-      ->check(CLI::IsMember({"text", "markdown", "json", "junit", "html"}));
+  auto* format_option =
+      cmd->add_option("--format", options.format,
+                      "Output: text, markdown (PR comment), json, junit, html (a standalone page)")
+          ->check(CLI::IsMember({"text", "markdown", "json", "junit", "html"}));
+  cmd->add_flag("--json", options.json, "Same as --format json")->excludes(format_option);
   cmd->add_flag("--allow-mismatch", options.allow_mismatch,
                 "Join artifacts of a run that do not look like one run instead of refusing them");
   cmd->add_flag("--stages", options.stages,
@@ -190,6 +193,7 @@ void RegisterDiffCommand(CLI::App& app, CommandRegistry& registry) {
                   "it, text and markdown compare each graph the two sides share in turn");
   cmd->footer(kFooter);
   registry.Add(cmd, [] {
+    if (options.json) options.format = "json";
     // html is the JSON rendered as a page, for run diffs only.
     const bool html = options.format == "html";
     DiffFormat format = html ? DiffFormat::kJson : *ParseDiffFormat(options.format);

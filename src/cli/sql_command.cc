@@ -21,6 +21,7 @@ void RegisterSqlCommand(CLI::App& app, CommandRegistry& registry) {
     std::string db;
     std::string query;
     std::string format = "table";
+    bool json = false;
   };
   static Options options;
   auto* cmd = app.add_subcommand(
@@ -37,8 +38,9 @@ void RegisterSqlCommand(CLI::App& app, CommandRegistry& registry) {
                   "SQL: one or more statements separated by ';'; every statement that returns "
                   "rows prints its result")
       ->required();
-  cmd->add_option("--format", options.format, "Output: table, csv or json")
-      ->check(CLI::IsMember({"table", "csv", "json"}));
+  auto* format_option = cmd->add_option("--format", options.format, "Output: table, csv or json")
+                            ->check(CLI::IsMember({"table", "csv", "json"}));
+  cmd->add_flag("--json", options.json, "Same as --format json")->excludes(format_option);
   cmd->footer(
       "Examples:\n"
       "  htpscope sql RUN -q 'select sum(dur_cycles) from slices'\n"
@@ -51,7 +53,7 @@ void RegisterSqlCommand(CLI::App& app, CommandRegistry& registry) {
     if (have_runs == !options.db.empty())
       throw UsageError(have_runs ? "give either runs or --db FILE, not both"
                                  : "give one or more runs, or --db FILE");
-    const QueryFormat format = ParseQueryFormat(options.format);
+    const QueryFormat format = ParseQueryFormat(options.json ? "json" : options.format);
     std::optional<SqliteDb> db;
     try {
       if (have_runs) {
