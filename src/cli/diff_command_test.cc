@@ -11,7 +11,7 @@
 
 #include "base/corpus_test_util.h"
 
-namespace htpscope {
+namespace htpscope::diff_command_test {
 namespace {
 
 using testing_support::CorpusRun;
@@ -137,4 +137,4 @@ TEST(DiffCommand, CorpusPairJsonAndGates) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::diff_command_test

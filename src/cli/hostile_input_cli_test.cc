@@ -11,7 +11,7 @@
 #include "base/corpus_test_util.h"
 #include "cli/cli_test_util.h"
 
-namespace htpscope {
+namespace htpscope::hostile_input_cli_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -241,4 +241,4 @@ TEST(HostileInputCli, ByteOrderMarkAndTrailingGzipBytesAreAcceptedAsGzipDoes) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::hostile_input_cli_test

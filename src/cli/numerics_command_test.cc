@@ -14,7 +14,7 @@
 
 #include "cli/numerics_test_util.h"
 
-namespace htpscope {
+namespace htpscope::numerics_command_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -155,4 +155,4 @@ TEST_F(NumericsCommandTest, BadInputExitsTwoWithFileNamed) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::numerics_command_test

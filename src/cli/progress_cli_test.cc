@@ -11,7 +11,7 @@
 #include "cli/cli_test_util.h"
 #include "cli/synth_test_util.h"
 
-namespace htpscope {
+namespace htpscope::progress_cli_test {
 namespace {
 
 using testing_support::CliResult;
@@ -91,4 +91,4 @@ TEST_F(ProgressCli, SilentIntoPipesWhenQuietAndForShortReads) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::progress_cli_test

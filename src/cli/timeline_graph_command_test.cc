@@ -9,7 +9,7 @@
 
 #include "base/corpus_test_util.h"
 
-namespace htpscope {
+namespace htpscope::timeline_graph_command_test {
 namespace {
 
 struct Result {
@@ -83,4 +83,4 @@ TEST(GraphCommand, CorpusNativeJsonDotExpectAndWhatIf) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::timeline_graph_command_test

@@ -10,7 +10,7 @@
 #include "base/corpus_test_util.h"
 #include "formats/etdump_test_util.h"
 
-namespace htpscope {
+namespace htpscope::etdump_test {
 namespace {
 
 using testing_support::TempDir;
@@ -207,4 +207,4 @@ TEST(EtdumpReader, CorruptTablesArePointedAtNeedsSharedSchema) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::etdump_test

@@ -21,7 +21,7 @@
 #include "formats/qhas.h"
 #include "formats/runtrace.h"
 
-namespace htpscope {
+namespace htpscope::hostile_input_test {
 namespace {
 
 const std::string kExample = std::string(HTPSCOPE_SOURCE_DIR) + "/examples/synthetic_run";
@@ -162,4 +162,4 @@ TEST(HostileInput, GzipMemberFollowedByGarbageIsReadWithAWarning) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::hostile_input_test

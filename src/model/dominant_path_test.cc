@@ -10,7 +10,7 @@
 #include "base/corpus_test_util.h"
 #include "model/fake_run_test_util.h"
 
-namespace htpscope {
+namespace htpscope::dominant_path_test {
 namespace {
 
 using testing_support::FakeRun;
@@ -236,4 +236,4 @@ TEST(DominantPathCorpus, GdnMultiSliceOpsGetTheirWholeShare) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::dominant_path_test
