@@ -27,8 +27,7 @@ start=$(date +%s)
 # ccache logs each compile of this build here (its global counters are
 # shared with whatever else builds on the machine).
 export CCACHE_STATSLOG="$work/ccache-stats.log"
-cmake -S "$clone" -B "$clone/build/werror" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DHTPSCOPE_WERROR=ON -DPython3_EXECUTABLE=/usr/bin/python3 > "$work/configure.log"
+bash scripts/configure-werror-tree.sh "$clone" "$clone/build/werror" > "$work/configure.log"
 cmake --build "$clone/build/werror" -j "$jobs" --target htpscope htpscope_tests htpscope_synth_tests
 hits=$(grep -c '_cache_hit$' "$CCACHE_STATSLOG" 2>/dev/null || true)
 misses=$(grep -c '^cache_miss$' "$CCACHE_STATSLOG" 2>/dev/null || true)

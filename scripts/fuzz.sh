@@ -7,13 +7,14 @@
 # target in a scratch directory (fuzz/seeds/<target>, fuzz/regressions/<target>,
 # examples/, the synthetic-run generator's output when built, and
 # ../shared/corpus when present, none of it copied into the repository), then
-# runs the targets one after another.  Fails on any crash, leak, sanitizer
+# runs the targets, one per core at a time (HTPSCOPE_FUZZ_JOBS).  Fails on any crash, leak, sanitizer
 # report, per-input timeout (10 s) or memory blow-up (2 GB).  CI runs it for
 # ~20 s per target; for a long campaign give hours: bash scripts/fuzz.sh 3600
 #
 # Environment:
 #   HTPSCOPE_FUZZ_TARGETS="optrace qhas"   only these targets
 #   HTPSCOPE_FUZZ_KEEP=DIR                  keep the grown corpora and logs in DIR
+#   HTPSCOPE_FUZZ_JOBS=N                    targets run at once (default: nproc)
 # Runs shorter than 300 s per target use libFuzzer's -seed=1 (reproducible).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -112,43 +113,68 @@ for exe in build/fuzz/*_fuzz; do
 done
 ((${#targets[@]})) || { echo "no fuzz targets built" >&2; exit 1; }
 
-failed=()
-summary="$work/summary.txt"
-printf '%-16s %8s %12s %10s %8s  %s\n' target seconds executions exec/s corpus result > "$summary"
-for name in "${targets[@]}"; do
-  corpus="$work/corpus/$name"
+# Targets run side by side, HTPSCOPE_FUZZ_JOBS at a time (default: one per
+# core; each libFuzzer process is single-threaded), each for its own
+# SECONDS_PER_TARGET, so a smoke run takes seconds x targets / jobs.
+fuzz_jobs="${HTPSCOPE_FUZZ_JOBS:-$(nproc)}"
+[[ "$fuzz_jobs" =~ ^[0-9]+$ && "$fuzz_jobs" -gt 0 ]] || fuzz_jobs=1
+run_target() {  # run_target NAME: fuzzes one target, writes its summary line to $work/result/NAME
+  local name="$1"
+  local corpus="$work/corpus/$name"
   mkdir -p "$corpus" "$work/artifacts/$name"
-  dirs=("$corpus")
-  base="${name%_streaming}"  # optrace_streaming shares optrace's seeds and dictionary
+  local dirs=("$corpus")
+  local base="${name%_streaming}"  # optrace_streaming shares optrace's seeds and dictionary
+  local d
   for d in "fuzz/seeds/$base" "fuzz/regressions/$name" "$work/seeds/$name"; do
     [[ -d "$d" ]] && dirs+=("$d")
   done
-  args=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
-        -artifact_prefix="$work/artifacts/$name/")
+  local args=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
+              -artifact_prefix="$work/artifacts/$name/")
   # Short (CI) runs use a fixed seed, so that a failure there replays the
   # same mutations locally; long campaigns draw a new seed each time.
   ((seconds < 300)) && args+=(-seed=1)
   [[ -f "fuzz/dicts/$base.dict" ]] && args+=(-dict="fuzz/dicts/$base.dict")
   echo "== fuzz $name for ${seconds} s"
-  log="$work/$name.log"
+  local log="$work/$name.log"
+  local start status=0
   start=$(date +%s)
-  status=0
   "build/fuzz/${name}_fuzz" "${args[@]}" "${dirs[@]}" > "$log" 2>&1 || status=$?
-  elapsed=$(($(date +%s) - start))
+  local elapsed=$(($(date +%s) - start))
+  local execs rate units result=ok
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
   units=$(find "$corpus" -type f | wc -l)
-  result=ok
   if ((status != 0)); then
     result="FAILED (exit $status)"
-    failed+=("$name")
-    grep -E 'ERROR: (libFuzzer|AddressSanitizer|LeakSanitizer)|runtime error|SUMMARY|fuzz contract|Test unit written' \
-      "$log" | head -20 || true
+    {
+      echo "== $name failed:"
+      grep -E 'ERROR: (libFuzzer|AddressSanitizer|LeakSanitizer)|runtime error|SUMMARY|fuzz contract|Test unit written' \
+        "$log" | head -20 || true
+    } >&2
     mkdir -p "build/fuzz/crashes/$name"
     cp "$work/artifacts/$name/"* "build/fuzz/crashes/$name/" 2>/dev/null || true
     tail -60 "$log" > "build/fuzz/crashes/$name/log.txt"
   fi
-  printf '%-16s %8s %12s %10s %8s  %s\n' "$name" "$elapsed" "${execs:-?}" "${rate:-?}" "$units" "$result" >> "$summary"
+  printf '%-16s %8s %12s %10s %8s  %s\n' "$name" "$elapsed" "${execs:-?}" "${rate:-?}" "$units" "$result" \
+    > "$work/result/$name"
+}
+mkdir -p "$work/result"
+for name in "${targets[@]}"; do
+  while (($(jobs -rp | wc -l) >= fuzz_jobs)); do wait -n || true; done
+  run_target "$name" &
+done
+wait
+failed=()
+summary="$work/summary.txt"
+printf '%-16s %8s %12s %10s %8s  %s\n' target seconds executions exec/s corpus result > "$summary"
+for name in "${targets[@]}"; do
+  if [[ -f "$work/result/$name" ]]; then
+    cat "$work/result/$name" >> "$summary"
+    grep -q ' ok$' "$work/result/$name" || failed+=("$name")
+  else
+    printf '%-16s %8s %12s %10s %8s  %s\n' "$name" ? ? ? ? "FAILED (no result)" >> "$summary"
+    failed+=("$name")
+  fi
 done
 echo "== fuzz summary ($(date -u +%Y-%m-%dT%H:%MZ), ${seconds} s per target)"
 cat "$summary"

@@ -10,7 +10,7 @@
 #include "analysis/aot_flame.h"
 #include "base/errors.h"
 
-namespace htpscope {
+namespace htpscope::aot_stages_test {
 namespace {
 
 // A profile from "frame;frame;frame" -> seconds, root first.
@@ -219,4 +219,4 @@ TEST(AotStages, FlameTreeMergesStacksAndMarksStages) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::aot_stages_test

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace htpscope {
+namespace htpscope::concurrency_test {
 namespace {
 
 TEST(Concurrency, SweepCountsEachIntervalOnceAndTouchingIsNotOverlap) {
@@ -120,4 +120,4 @@ TEST(SerializedGroups, BackToBackIndependentGroupsOnDifferentUnits) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::concurrency_test

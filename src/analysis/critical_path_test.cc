@@ -5,7 +5,7 @@
 #include "base/corpus_test_util.h"
 #include "model/fake_run_test_util.h"
 
-namespace htpscope {
+namespace htpscope::critical_path_test {
 namespace {
 
 using testing_support::FakeRun;
@@ -88,4 +88,4 @@ TEST(CriticalPathCorpus, Chain8FollowsTheMatmulChain) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::critical_path_test

@@ -19,7 +19,7 @@
 #include "base/op_vocabulary.h"
 #include "model/fake_run_test_util.h"
 
-namespace htpscope {
+namespace htpscope::dependency_graph_test {
 namespace {
 
 using testing_support::FakeNode;
@@ -464,4 +464,4 @@ TEST(DependencyGraphCorpus, Chain8ExpectedChainMatches) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::dependency_graph_test

@@ -6,7 +6,7 @@
 #include "base/errors.h"
 #include "formats/etdump_test_util.h"
 
-namespace htpscope {
+namespace htpscope::etdump_summary_test {
 namespace {
 
 const EtdumpEventTotal* Find(const std::vector<EtdumpEventTotal>& totals, std::string_view name) {
@@ -94,4 +94,4 @@ TEST(EtdumpSummary, TotalsPastTwoToTheSixtyFourAreAnInputError) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::etdump_summary_test

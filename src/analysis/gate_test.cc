@@ -6,7 +6,7 @@
 
 #include "base/errors.h"
 
-namespace htpscope {
+namespace htpscope::gate_test {
 namespace {
 
 TEST(GateParse, RunLevelPercentAndAbsolute) {
@@ -188,4 +188,4 @@ TEST(GateGlob, StarsAndQuestionMarks) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::gate_test

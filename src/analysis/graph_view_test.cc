@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace htpscope {
+namespace htpscope::graph_view_test {
 namespace {
 
 DominantSegmentRow PathRow(uint64_t op, int64_t cycles, bool idle = false) {
@@ -36,4 +36,4 @@ TEST(ComparePathOps, EmptySides) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::graph_view_test

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <random>
 
-namespace htpscope {
+namespace htpscope::group_reachability_test {
 namespace {
 
 // A graph of `n` nodes with the given edges (all data edges unless a kind
@@ -133,4 +133,4 @@ TEST(GroupReachability, AgreesWithThePlainWalkOnRandomGraphs) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::group_reachability_test

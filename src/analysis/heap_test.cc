@@ -6,7 +6,7 @@
 
 #include "base/corpus_test_util.h"
 
-namespace htpscope {
+namespace htpscope::heap_test {
 namespace {
 
 bool Contains(const std::string& haystack, std::string_view needle) {
@@ -120,4 +120,4 @@ TEST(Heap, ReadErrorBecomesTheFilesProblem) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::heap_test

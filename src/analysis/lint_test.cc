@@ -10,7 +10,7 @@
 #include "formats/linting_example_test_util.h"
 #include "model/fake_run_test_util.h"
 
-namespace htpscope {
+namespace htpscope::lint_test {
 namespace {
 
 using testing_support::kLintingLayoutExample;
@@ -352,4 +352,4 @@ TEST(Lint, OpTypesFromCorpusRun) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::lint_test

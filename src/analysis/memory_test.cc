@@ -9,7 +9,7 @@
 
 #include "base/corpus_test_util.h"
 
-namespace htpscope {
+namespace htpscope::memory_test {
 namespace {
 
 using testing_support::CorpusFile;
@@ -302,9 +302,9 @@ TEST(Memory, SpillFillOpTypes) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::memory_test
 
-namespace htpscope {
+namespace htpscope::memory_test {
 namespace {
 
 TEST(TrafficBytes, VtcmReadHitIsTheShareOfReadBytesVtcmServed) {
@@ -319,4 +319,4 @@ TEST(TrafficBytes, VtcmReadHitIsTheShareOfReadBytesVtcmServed) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::memory_test

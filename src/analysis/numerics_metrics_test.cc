@@ -6,7 +6,7 @@
 #include <limits>
 #include <vector>
 
-namespace htpscope {
+namespace htpscope::numerics_metrics_test {
 namespace {
 
 constexpr double kMax = std::numeric_limits<double>::max();
@@ -160,4 +160,4 @@ TEST(NumericsRange, ScaledSumKeepsExactValues) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::numerics_metrics_test

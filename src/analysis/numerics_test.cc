@@ -15,7 +15,7 @@
 #include "base/errors.h"
 #include "formats/tensor_test_util.h"
 
-namespace htpscope {
+namespace htpscope::numerics_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -644,4 +644,4 @@ TEST(NumericsDequantizer, StartsMidAxisAtAnyFlatIndex) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::numerics_test

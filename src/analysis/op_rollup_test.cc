@@ -5,7 +5,7 @@
 #include "model/fake_qhas_test_util.h"
 #include "model/fake_run_test_util.h"
 
-namespace htpscope {
+namespace htpscope::op_rollup_test {
 namespace {
 
 namespace ts = testing_support;
@@ -85,4 +85,4 @@ TEST(OpRollup, CorpusChain8MatchesQhasByHand_SkipsWithoutCorpus) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::op_rollup_test

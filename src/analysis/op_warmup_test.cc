@@ -5,7 +5,7 @@
 #include "base/corpus_test_util.h"
 #include "formats/linting_example_test_util.h"
 
-namespace htpscope {
+namespace htpscope::op_warmup_test {
 namespace {
 
 const OpWarmup* Find(const std::vector<OpWarmup>& rows, uint32_t graph, uint32_t op_id) {
@@ -147,4 +147,4 @@ TEST(OpWarmup, ManyExecutionsOfFewNodes) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::op_warmup_test

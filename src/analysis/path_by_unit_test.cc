@@ -5,7 +5,7 @@
 #include "model/fake_qhas_test_util.h"
 #include "model/fake_run_test_util.h"
 
-namespace htpscope {
+namespace htpscope::path_by_unit_test {
 namespace {
 
 namespace ts = testing_support;
@@ -137,4 +137,4 @@ TEST(PathByUnit, CorpusV8c8MatchesQhasByHand_SkipsWithoutCorpus) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::path_by_unit_test

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace htpscope {
+namespace htpscope::rows_by_name_test {
 namespace {
 
 struct NamedCount {
@@ -28,4 +28,4 @@ TEST(RowsByName, FirstSeenOrderAndOneRowPerName) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::rows_by_name_test

@@ -8,7 +8,7 @@
 
 #include "base/corpus_test_util.h"
 
-namespace htpscope {
+namespace htpscope::run_diff_test {
 namespace {
 
 using testing_support::CorpusRun;
@@ -410,4 +410,4 @@ TEST(RunDiffCorpus, CustomOpPackageVersusNativeFullyConnected) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::run_diff_test

@@ -4,7 +4,7 @@
 
 #include "base/errors.h"
 
-namespace htpscope {
+namespace htpscope::stage_timings_test {
 namespace {
 
 TEST(StageTimings, PrimerExamplePerStageAndTotal) {
@@ -80,4 +80,4 @@ TEST(StageTimings, MalformedRowsNameFileAndLine) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::stage_timings_test

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-namespace htpscope {
+namespace htpscope::statistics_test {
 namespace {
 
 TEST(ComputeStats, MedianMinMaxMad) {
@@ -45,4 +45,4 @@ TEST(StatsOf, SameAsComputeStats) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::statistics_test

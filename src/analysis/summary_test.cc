@@ -8,7 +8,7 @@
 #include "base/corpus_test_util.h"
 #include "model/fake_run_test_util.h"
 
-namespace htpscope {
+namespace htpscope::summary_test {
 namespace {
 
 using testing_support::CorpusRun;
@@ -341,4 +341,4 @@ TEST(SummaryConstructed, GroupsTiedOnDpcAndWorkAreListedByName) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::summary_test

@@ -7,7 +7,7 @@
 #include "base/corpus_test_util.h"
 #include "model/fake_run_test_util.h"
 
-namespace htpscope {
+namespace htpscope::timeline_test {
 namespace {
 
 using testing_support::FakeRun;
@@ -227,4 +227,4 @@ TEST(TimelineCorpus, V8c8ThreadsMatchQhasAndHmxHvxOverlap) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::timeline_test

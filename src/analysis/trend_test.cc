@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace htpscope {
+namespace htpscope::trend_test {
 namespace {
 
 TrendPoint Point(int64_t run_id, std::vector<double> samples) {
@@ -46,4 +46,4 @@ TEST(Trend, PoolsSeveralBaselineRunsAndSaysWhenNoiseIsNotAssessed) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::trend_test

@@ -5,7 +5,7 @@
 #include <string>
 #include <utility>
 
-namespace htpscope {
+namespace htpscope::boxed_test {
 namespace {
 
 struct Part {
@@ -42,4 +42,4 @@ TEST(Boxed, CopiesAreIndependentAndMovesTakeTheValue) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::boxed_test

@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <thread>
 
-namespace htpscope {
+namespace htpscope::gather_test {
 namespace {
 
 TEST(AppendGathered, ValuesInOrderAtTheirExactSize) {
@@ -66,4 +66,4 @@ TEST(AppendGathered, ThreadsDoNotShareTheirBuffers) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::gather_test

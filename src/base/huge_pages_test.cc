@@ -8,7 +8,7 @@
 #include <memory>
 #include <vector>
 
-namespace htpscope {
+namespace htpscope::huge_pages_test {
 namespace {
 
 constexpr size_t kTwoMiB = size_t{2} << 20;
@@ -116,4 +116,4 @@ TEST(ReleaseUnusedCapacity, NothingToReleaseIsANoOp) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::huge_pages_test

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace htpscope {
+namespace htpscope::intervals_test {
 namespace {
 
 TEST(UnionLength, OverlapsCountOnce) {
@@ -22,4 +22,4 @@ TEST(UnionLength, SharedStartsInAnyOrderOfEnds) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::intervals_test

@@ -4,7 +4,7 @@
 
 #include <limits>
 
-namespace htpscope {
+namespace htpscope::number_text_test {
 namespace {
 
 TEST(NumberText, GroupsDigitsOfCountsAndMeasures) {
@@ -36,4 +36,4 @@ TEST(NumberText, SignificantDigitsWithoutAnExponent) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::number_text_test

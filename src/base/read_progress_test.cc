@@ -5,7 +5,7 @@
 #include <thread>
 #include <vector>
 
-namespace htpscope {
+namespace htpscope::read_progress_test {
 namespace {
 
 TEST(ReadProgress, CountsBytesFromManyThreadsAndKnowsWhenTheTotalIsKnown) {
@@ -30,4 +30,4 @@ TEST(ReadProgress, CountsBytesFromManyThreadsAndKnowsWhenTheTotalIsKnown) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::read_progress_test

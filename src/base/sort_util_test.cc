@@ -7,7 +7,7 @@
 #include <random>
 #include <string>
 
-namespace htpscope {
+namespace htpscope::sort_util_test {
 namespace {
 
 struct Record {
@@ -200,4 +200,4 @@ TEST(SortByRankThenName, NamesWithSharedHeadsAndZeroBytesMatchAComparisonSort) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::sort_util_test

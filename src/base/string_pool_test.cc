@@ -5,7 +5,7 @@
 #include <string>
 #include <utility>
 
-namespace htpscope {
+namespace htpscope::string_pool_test {
 namespace {
 
 TEST(StringPool, InternsOnceAndViewsStayValidAcrossBlocksAndMoves) {
@@ -78,4 +78,4 @@ TEST(StringPool, InternsAfterMovesWithIdsThatFollowTheTexts) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::string_pool_test

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace htpscope {
+namespace htpscope::suggest_test {
 namespace {
 
 const std::vector<std::string> kCommands = {"summary", "timeline", "graph",  "numerics", "diff",
@@ -42,4 +42,4 @@ TEST(DidYouMean, FormatsTheSuggestion) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::suggest_test

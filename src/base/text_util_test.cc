@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace htpscope {
+namespace htpscope::text_util_test {
 namespace {
 
 TEST(TextUtil, TrimRemovesAsciiWhiteSpaceAtBothEndsOnly) {
@@ -24,4 +24,4 @@ TEST(TextUtil, CaseFoldingIsAsciiOnly) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::text_util_test

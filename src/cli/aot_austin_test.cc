@@ -21,7 +21,7 @@
 
 #include "cli/cli_test_util.h"
 
-namespace htpscope {
+namespace htpscope::aot_austin_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -157,4 +157,4 @@ TEST(AotAustin, RealProfileMatchesTheWorkloadsStageSplit) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::aot_austin_test

@@ -10,7 +10,7 @@
 
 #include "cli/cli_test_util.h"
 
-namespace htpscope {
+namespace htpscope::aot_command_test {
 namespace {
 
 using testing_support::RunCli;
@@ -180,4 +180,4 @@ TEST_F(AotCommand, OneProfileCustomStagesAndErrors) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::aot_command_test

@@ -9,7 +9,7 @@
 
 #include "cli/cli_test_util.h"
 
-namespace htpscope {
+namespace htpscope::commands_agree_cli_test {
 namespace {
 
 using nlohmann::json;
@@ -97,4 +97,4 @@ INSTANTIATE_TEST_SUITE_P(AllRuns, CommandsAgreeCorpus,
                                            "chain8_archive"));
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::commands_agree_cli_test

@@ -12,7 +12,7 @@
 #include "base/corpus_test_util.h"
 #include "base/test_paths.h"
 
-namespace htpscope {
+namespace htpscope::diff_command_test {
 namespace {
 
 using testing_support::CorpusRun;
@@ -138,4 +138,4 @@ TEST(DiffCommand, CorpusPairJsonAndGates) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::diff_command_test

@@ -9,7 +9,7 @@
 #include "cli/cli_test_util.h"
 #include "formats/linting_example_test_util.h"
 
-namespace htpscope {
+namespace htpscope::diff_graphs_cli_test {
 namespace {
 
 using testing_support::RunCli;
@@ -72,4 +72,4 @@ TEST(DiffGraphs, JsonOfSeveralGraphsNeedsGraph) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::diff_graphs_cli_test

@@ -14,7 +14,7 @@
 #include "cli/numerics_test_util.h"
 #include "formats/etdump_test_util.h"
 
-namespace htpscope {
+namespace htpscope::etdump_cli_test {
 namespace {
 
 using testing_support::CliResult;
@@ -176,4 +176,4 @@ TEST(EtdumpCli, SummaryOfTheTutorialEtdumpNeedsSharedReference) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::etdump_cli_test

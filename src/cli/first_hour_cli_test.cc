@@ -15,7 +15,7 @@
 #include "cli/cli_test_util.h"
 #include "cli/synth_test_util.h"
 
-namespace htpscope {
+namespace htpscope::first_hour_cli_test {
 namespace {
 
 using testing_support::CliResult;
@@ -220,4 +220,4 @@ TEST(FirstHourCli, ManPageComesFromTheHelpTexts) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::first_hour_cli_test

@@ -26,7 +26,7 @@
 #include "formats/tensor_manifest.h"
 #include "model/run_fuzz_support.h"
 
-namespace htpscope {
+namespace htpscope::fuzz_regression_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -187,4 +187,4 @@ TEST(FuzzRegression, EveryRecordedInputIsReadOrRejectedCleanly) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::fuzz_regression_test

@@ -13,7 +13,7 @@
 #include "cli/cli_test_util.h"
 #include "formats/gzip_bomb_test_util.h"
 
-namespace htpscope {
+namespace htpscope::hostile_input_cli_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -287,4 +287,4 @@ TEST(HostileInputCli, ByteOrderMarkAndTrailingGzipBytesAreAcceptedAsGzipDoes) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::hostile_input_cli_test

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace htpscope::cli {
+namespace htpscope::cli::kept_until_exit_test {
 namespace {
 
 TEST(KeepUntilExit, KeepsTheMovedValueAtOneAddressAcrossLaterCalls) {
@@ -21,4 +21,4 @@ TEST(KeepUntilExit, KeepsTheMovedValueAtOneAddressAcrossLaterCalls) {
 }
 
 }  // namespace
-}  // namespace htpscope::cli
+}  // namespace htpscope::cli::kept_until_exit_test

@@ -11,7 +11,7 @@
 #include "base/corpus_test_util.h"
 #include "cli/cli_test_util.h"
 
-namespace htpscope {
+namespace htpscope::lint_heap_memory_cli_test {
 namespace {
 
 using testing_support::CliResult;
@@ -130,4 +130,4 @@ TEST(LintHeapMemoryCli, CorpusMemory) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::lint_heap_memory_cli_test

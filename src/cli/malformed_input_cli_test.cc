@@ -13,7 +13,7 @@
 #include "base/corpus_test_util.h"
 #include "cli/cli_test_util.h"
 
-namespace htpscope {
+namespace htpscope::malformed_input_cli_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -124,4 +124,4 @@ TEST(MalformedInputCli, CorpusHtpGraphFromAnotherRunIsRefusedWithTheEvidence) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::malformed_input_cli_test

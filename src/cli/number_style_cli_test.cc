@@ -15,7 +15,7 @@
 #include "cli/cli_test_util.h"
 #include "cli/synth_test_util.h"
 
-namespace htpscope {
+namespace htpscope::number_style_cli_test {
 namespace {
 
 using testing_support::CliResult;
@@ -141,4 +141,4 @@ TEST(NumberStyle, TextReportsOfTheCorpusRunsSkippedWithoutSharedCorpus) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::number_style_cli_test

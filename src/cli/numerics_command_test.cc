@@ -15,7 +15,7 @@
 #include "base/test_paths.h"
 #include "cli/numerics_test_util.h"
 
-namespace htpscope {
+namespace htpscope::numerics_command_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -156,4 +156,4 @@ TEST_F(NumericsCommandTest, BadInputExitsTwoWithFileNamed) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::numerics_command_test

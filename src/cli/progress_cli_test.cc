@@ -12,7 +12,7 @@
 #include "cli/cli_test_util.h"
 #include "cli/synth_test_util.h"
 
-namespace htpscope {
+namespace htpscope::progress_cli_test {
 namespace {
 
 using testing_support::CliResult;
@@ -92,4 +92,4 @@ TEST_F(ProgressCli, SilentIntoPipesWhenQuietAndForShortReads) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::progress_cli_test

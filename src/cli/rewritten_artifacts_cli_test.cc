@@ -16,7 +16,7 @@
 #include "cli/cli_test_util.h"
 #include "formats/json_layout_test_util.h"
 
-namespace htpscope {
+namespace htpscope::rewritten_artifacts_cli_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -97,4 +97,4 @@ TEST(RewrittenArtifactsCli, ValuePreservingRewritesGiveTheSameFigures) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::rewritten_artifacts_cli_test

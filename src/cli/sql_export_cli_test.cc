@@ -16,7 +16,7 @@
 #include "report/run_sql.h"
 #include "report/sqlite_db.h"
 
-namespace htpscope {
+namespace htpscope::sql_export_cli_test {
 namespace {
 
 using testing_support::CliResult;
@@ -280,4 +280,4 @@ TEST(ExportCliCorpus, V8c8PerfettoSlicesAndHmxBusy) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::sql_export_cli_test

@@ -8,7 +8,7 @@
 #include "cli/cli_test_util.h"
 #include "model/fake_run_test_util.h"
 
-namespace htpscope {
+namespace htpscope::store_cli_test {
 namespace {
 
 using testing_support::CliResult;
@@ -81,4 +81,4 @@ TEST(StoreCli, NotAStoreIsABadInput) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::store_cli_test

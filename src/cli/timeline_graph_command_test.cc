@@ -10,7 +10,7 @@
 #include "base/corpus_test_util.h"
 #include "base/test_paths.h"
 
-namespace htpscope {
+namespace htpscope::timeline_graph_command_test {
 namespace {
 
 struct Result {
@@ -84,4 +84,4 @@ TEST(GraphCommand, CorpusNativeJsonDotExpectAndWhatIf) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::timeline_graph_command_test

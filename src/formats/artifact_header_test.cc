@@ -10,7 +10,7 @@
 #include "formats/byte_source.h"
 #include "formats/json_layout_test_util.h"
 
-namespace htpscope {
+namespace htpscope::artifact_header_test {
 namespace {
 
 // The artifact type `document` gives when fed to the finder `piece` bytes at
@@ -105,4 +105,4 @@ TEST(DetectArtifactKind, FindsAHeaderWrittenAfterMegabytesOfEvents) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::artifact_header_test

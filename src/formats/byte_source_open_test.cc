@@ -19,7 +19,7 @@
 #include "base/corpus_test_util.h"
 #include "formats/input_error_test_util.h"
 
-namespace htpscope {
+namespace htpscope::byte_source_open_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -200,4 +200,4 @@ TEST(InputOpen, ByteSizesAndLimitsFromTheEnvironment) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::byte_source_open_test

@@ -16,7 +16,7 @@
 #include "formats/byte_source_open.h"
 #include "formats/input_error_test_util.h"
 
-namespace htpscope {
+namespace htpscope::byte_source_test {
 namespace {
 
 std::string WriteGzip(const std::string& path, const std::string& content,
@@ -297,4 +297,4 @@ TEST(MappedFile, ReleasedRangesAreDroppedTogetherOnceABatchIsPending) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::byte_source_test

@@ -13,7 +13,7 @@
 #include "base/test_paths.h"
 #include "formats/etdump_test_util.h"
 
-namespace htpscope {
+namespace htpscope::etdump_test {
 namespace {
 
 using testing_support::TempDir;
@@ -227,4 +227,4 @@ TEST(EtdumpReader, CorruptTablesArePointedAt) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::etdump_test

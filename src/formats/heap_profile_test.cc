@@ -10,7 +10,7 @@
 #include "base/corpus_test_util.h"
 #include "base/errors.h"
 
-namespace htpscope {
+namespace htpscope::heap_profile_test {
 namespace {
 
 using testing_support::TempDir;
@@ -347,4 +347,4 @@ TEST(HeapProfile, ReadRecognisesEveryFormatByContent) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::heap_profile_test

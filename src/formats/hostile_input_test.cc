@@ -22,7 +22,7 @@
 #include "formats/qhas.h"
 #include "formats/runtrace.h"
 
-namespace htpscope {
+namespace htpscope::hostile_input_test {
 namespace {
 
 const std::string kExample = std::string(HTPSCOPE_SOURCE_DIR) + "/examples/synthetic_run";
@@ -163,4 +163,4 @@ TEST(HostileInput, GzipMemberFollowedByGarbageIsReadWithAWarning) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::hostile_input_test

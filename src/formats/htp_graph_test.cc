@@ -7,7 +7,7 @@
 #include "base/errors.h"
 #include "formats/json_layout_test_util.h"
 
-namespace htpscope {
+namespace htpscope::htp_graph_test {
 namespace {
 
 TEST(HtpGraphCorpus, V8c8NodesTensorsAndTypedParams) {
@@ -269,4 +269,4 @@ INSTANTIATE_TEST_SUITE_P(Corpus, HtpGraphLayoutsCorpus,
                          ::testing::Values("v8c8_256", "native_256", "chain8_archive"));
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::htp_graph_test

@@ -11,7 +11,7 @@
 #include "base/corpus_test_util.h"
 #include "formats/input_error_test_util.h"
 
-namespace htpscope {
+namespace htpscope::input_files_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -103,4 +103,4 @@ TEST(RunInputs, OutOfMemoryWhileReadingNamesTheFile) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::input_files_test

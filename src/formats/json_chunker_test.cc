@@ -11,7 +11,7 @@
 #include "formats/json_layout_test_util.h"
 #include "formats/json_structure.h"
 
-namespace htpscope {
+namespace htpscope::json_chunker_test {
 namespace {
 
 // --- JsonContainerScanner against a byte-at-a-time reference --------------
@@ -407,9 +407,9 @@ TEST(JsonChunkerMapped, GzipAndEmptyFilesAreNotMapped) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::json_chunker_test
 
-namespace htpscope {
+namespace htpscope::json_chunker_test {
 namespace {
 
 // Work done chunking `text` streamed from a gzip file (as any gzip input
@@ -460,4 +460,4 @@ TEST(JsonChunker, WorkIsLinearInTheInputWhateverItsLayout) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::json_chunker_test

@@ -4,7 +4,7 @@
 
 #include <string>
 
-namespace htpscope {
+namespace htpscope::json_structure_test {
 namespace {
 
 // `text` through MinifyJson; "REFUSED" when it refuses.
@@ -50,4 +50,4 @@ TEST(MinifyJson, RefusesValuesJoinedOnlyByWhiteSpace) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::json_structure_test

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace htpscope {
+namespace htpscope::json_util_test {
 namespace {
 
 TEST(ParseHexId, ReadsOptraceIdsAndRefusesTheRest) {
@@ -19,4 +19,4 @@ TEST(ParseHexId, ReadsOptraceIdsAndRefusesTheRest) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::json_util_test

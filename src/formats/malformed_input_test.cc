@@ -26,7 +26,7 @@
 #include "formats/runtrace.h"
 #include "formats/tensor_manifest.h"
 
-namespace htpscope {
+namespace htpscope::malformed_input_test {
 namespace {
 
 using nlohmann::json;
@@ -733,4 +733,4 @@ TEST(MalformedInput, EveryJsonReaderThroughGzip) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::malformed_input_test

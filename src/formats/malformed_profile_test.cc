@@ -12,7 +12,7 @@
 #include "formats/heap_profile.h"
 #include "formats/profile_text.h"
 
-namespace htpscope {
+namespace htpscope::malformed_profile_test {
 namespace {
 
 constexpr const char* kPath = "profile.txt";
@@ -228,4 +228,4 @@ TEST(MalformedProfile, RepeatedExecutionIsKeptApartWithAWarning) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::malformed_profile_test

@@ -12,7 +12,7 @@
 #include "base/errors.h"
 #include "formats/tensor_test_util.h"
 
-namespace htpscope {
+namespace htpscope::npy_test {
 namespace {
 
 // A headerless raw dump of `shape` × `dtype` at `path`.
@@ -290,4 +290,4 @@ TEST(NpyDType, NamesRoundTrip) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::npy_test

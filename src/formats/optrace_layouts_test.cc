@@ -10,7 +10,7 @@
 #include "formats/optrace.h"
 #include "formats/optrace_test_util.h"
 
-namespace htpscope {
+namespace htpscope::optrace_layouts_test {
 namespace {
 
 using testing_support::JsonLayout;
@@ -153,4 +153,4 @@ INSTANTIATE_TEST_SUITE_P(Corpus, OptraceLayoutsCorpus,
                                            "chain8_archive"));
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::optrace_layouts_test

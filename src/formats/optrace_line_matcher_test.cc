@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-namespace htpscope {
+namespace htpscope::optrace_line_matcher_test {
 namespace {
 
 // SameBytes agrees with memcmp for every length the matchers use and a
@@ -340,4 +340,4 @@ TEST(OptraceLineMatcher, OpEventPrefixFindsThePid) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::optrace_line_matcher_test

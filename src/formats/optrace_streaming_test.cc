@@ -12,7 +12,7 @@
 #include "formats/optrace.h"
 #include "formats/optrace_test_util.h"
 
-namespace htpscope {
+namespace htpscope::optrace_streaming_test {
 namespace {
 
 std::string ReadText(const std::string& path) {
@@ -434,4 +434,4 @@ TEST(OptraceStreamingLayouts, TakenAndKeptLinesKeepFileOrder) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::optrace_streaming_test

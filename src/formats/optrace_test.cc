@@ -13,7 +13,7 @@
 #include "formats/optrace_fuzz_compare.h"
 #include "formats/optrace_test_util.h"
 
-namespace htpscope {
+namespace htpscope::optrace_test {
 namespace {
 
 using testing_support::CorpusFile;
@@ -190,9 +190,9 @@ TEST(OptraceGzip, ReadsCompressedFileRecognisedByContent) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::optrace_test
 
-namespace htpscope {
+namespace htpscope::optrace_test {
 namespace {
 
 // The start of an optrace, up to its first event.
@@ -530,4 +530,4 @@ TEST(OptraceFastPath, MetadataLinesReadAsTheGeneralPathReadsThem) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::optrace_test

@@ -14,7 +14,7 @@
 #include "formats/profile_text.h"
 #include "formats/profile_text_test_util.h"
 
-namespace htpscope {
+namespace htpscope::profile_csv_layouts_test {
 namespace {
 
 using testing_support::Lint;
@@ -246,4 +246,4 @@ TEST(OrtQnnEpCsv, ResNet50FiveExecutions) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::profile_csv_layouts_test

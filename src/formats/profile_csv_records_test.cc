@@ -13,7 +13,7 @@
 #include "formats/profile_text.h"
 #include "formats/profile_text_test_util.h"
 
-namespace htpscope {
+namespace htpscope::profile_csv_records_test {
 namespace {
 
 using testing_support::Contains;
@@ -307,4 +307,4 @@ TEST(ProfileCsvQairt, MalformedFiles) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::profile_csv_records_test

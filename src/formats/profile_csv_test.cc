@@ -14,7 +14,7 @@
 #include "formats/profile_text.h"
 #include "formats/profile_text_test_util.h"
 
-namespace htpscope {
+namespace htpscope::profile_csv_test {
 namespace {
 
 using testing_support::Contains;
@@ -376,4 +376,4 @@ TEST(ProfileCsv, EmptyOrHeaderOnly) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::profile_csv_test

@@ -16,7 +16,7 @@
 #include "formats/profile_text.h"
 #include "formats/profile_text_test_util.h"
 
-namespace htpscope {
+namespace htpscope::profile_text_graphs_test {
 namespace {
 
 using testing_support::Contains;
@@ -305,4 +305,4 @@ TEST(ProfileTextGraphsCorpus, V8c8OneUnnamedGraph) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::profile_text_graphs_test

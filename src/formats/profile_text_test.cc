@@ -18,7 +18,7 @@
 #include "formats/linting_example_test_util.h"
 #include "formats/profile_text_test_util.h"
 
-namespace htpscope {
+namespace htpscope::profile_text_test {
 namespace {
 
 using testing_support::Contains;
@@ -801,4 +801,4 @@ TEST(ProfileText, SetProfileNodeLabel) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::profile_text_test

@@ -7,7 +7,7 @@
 #include "base/errors.h"
 #include "formats/json_layout_test_util.h"
 
-namespace htpscope {
+namespace htpscope::qhas_test {
 namespace {
 
 TEST(QhasCorpus, V8c8AllSixSections) {
@@ -264,4 +264,4 @@ INSTANTIATE_TEST_SUITE_P(Corpus, QhasLayoutsCorpus,
                                            "chain8_archive"));
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::qhas_test

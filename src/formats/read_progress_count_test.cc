@@ -13,7 +13,7 @@
 #include "formats/byte_source.h"
 #include "formats/input_files.h"
 
-namespace htpscope {
+namespace htpscope::read_progress_count_test {
 namespace {
 
 uint64_t FileSize(const std::string& path) { return std::filesystem::file_size(path); }
@@ -83,4 +83,4 @@ TEST(ReadProgressCount, RunInputsAnnounceTheirSizesAndStandardInputHasNone) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::read_progress_count_test

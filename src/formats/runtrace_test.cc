@@ -7,7 +7,7 @@
 #include "base/errors.h"
 #include "formats/json_layout_test_util.h"
 
-namespace htpscope {
+namespace htpscope::runtrace_test {
 namespace {
 
 TEST(RuntraceCorpus, V8c8ExecutionsAndPhaseClocks) {
@@ -133,4 +133,4 @@ TEST(RuntraceStreaming, EveryLayoutPlainAndGzipGivesTheWholeParsesExecutions) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::runtrace_test

@@ -11,7 +11,7 @@
 #include "base/errors.h"
 #include "base/corpus_test_util.h"
 
-namespace htpscope {
+namespace htpscope::sampling_profile_test {
 namespace {
 
 // "thread|frame;frame" -> weight, for comparing a profile with hand-made
@@ -326,4 +326,4 @@ TEST(SamplingProfile, DetectAndStripFrameLine) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::sampling_profile_test

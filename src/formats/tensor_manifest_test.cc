@@ -11,7 +11,7 @@
 #include "base/errors.h"
 #include "formats/tensor_test_util.h"
 
-namespace htpscope {
+namespace htpscope::tensor_manifest_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -185,4 +185,4 @@ TEST(TensorManifestNaturalOrder, ComparesDigitRunsAsNumbers) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::tensor_manifest_test

@@ -11,7 +11,7 @@
 #include "base/test_paths.h"
 #include "model/fake_run_test_util.h"
 
-namespace htpscope {
+namespace htpscope::dominant_path_test {
 namespace {
 
 using testing_support::FakeRun;
@@ -237,4 +237,4 @@ TEST(DominantPathCorpus, GdnMultiSliceOpsGetTheirWholeShare) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::dominant_path_test

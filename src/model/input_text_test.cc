@@ -8,7 +8,7 @@
 #include "base/errors.h"
 #include "formats/input_error_test_util.h"
 
-namespace htpscope {
+namespace htpscope::input_text_test {
 namespace {
 
 using testing_support::ErrorOf;
@@ -32,4 +32,4 @@ TEST(InputText, DevicesAndDirectoriesAreRefusedByName) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::input_text_test

@@ -7,7 +7,7 @@
 #include "model/join.h"
 #include "model/run.h"
 
-namespace htpscope {
+namespace htpscope::join_checks_test {
 namespace {
 
 // A run of optrace op IDs beside an HTP graph, a profile and QHAS op IDs,
@@ -96,4 +96,4 @@ TEST(JoinChecks, MostIdsSharedIsOneRun) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::join_checks_test

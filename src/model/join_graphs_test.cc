@@ -5,7 +5,7 @@
 #include "formats/linting_example_test_util.h"
 #include "model/run.h"
 
-namespace htpscope {
+namespace htpscope::join_graphs_test {
 namespace {
 
 // qairt247_linting_two_graphs.csv: executions prefill, decode, decode,
@@ -53,4 +53,4 @@ TEST(SelectGraph, UnknownNameListsTheGraphsThereAre) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::join_graphs_test

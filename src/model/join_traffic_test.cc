@@ -4,7 +4,7 @@
 #include "model/fake_qhas_test_util.h"
 #include "model/fake_run_test_util.h"
 
-namespace htpscope {
+namespace htpscope::join_traffic_test {
 namespace {
 
 namespace ts = testing_support;
@@ -56,4 +56,4 @@ TEST(JoinTraffic, NamesAreQhasTextsInAnyOrder) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::join_traffic_test

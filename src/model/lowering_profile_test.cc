@@ -4,7 +4,7 @@
 
 #include "formats/sampling_profile.h"
 
-namespace htpscope {
+namespace htpscope::lowering_profile_test {
 namespace {
 
 TEST(LoweringProfile, SamplesBecomeSecondsAtTheRate) {
@@ -44,4 +44,4 @@ TEST(LoweringProfile, TimeWeightsAreKeptAndThreadsNoted) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::lowering_profile_test

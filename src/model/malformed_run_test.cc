@@ -17,7 +17,7 @@
 #include "model/fake_run_test_util.h"
 #include "model/run.h"
 
-namespace htpscope {
+namespace htpscope::malformed_run_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -189,9 +189,9 @@ TEST(MalformedRun, EmptyAndUnreadableFiles) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::malformed_run_test
 
-namespace htpscope {
+namespace htpscope::malformed_run_test {
 namespace {
 
 // Twelve slices of 9·10^17 cycles, each within bounds, sum past 2^63: the
@@ -334,4 +334,4 @@ TEST(MalformedRun, AReadErrorComesBeforeTheOptracesImportError) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::malformed_run_test

@@ -5,7 +5,7 @@
 #include "model/fake_qhas_test_util.h"
 #include "model/fake_run_test_util.h"
 
-namespace htpscope {
+namespace htpscope::qhas_defects_test {
 namespace {
 
 namespace ts = testing_support;
@@ -209,4 +209,4 @@ TEST(QhasCores, PerCoreDpcColumnsAreSummed) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::qhas_defects_test

@@ -12,7 +12,7 @@
 #include "model/fake_qhas_test_util.h"
 #include "model/fake_run_test_util.h"
 
-namespace htpscope {
+namespace htpscope::run_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -120,9 +120,9 @@ TEST(LoadRun, NamedFileThatIsNoArtifactIsAnError) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::run_test
 
-namespace htpscope {
+namespace htpscope::run_test {
 namespace {
 
 // A QHAS published with its op lists trimmed (10 of 86 QNN nodes listed,
@@ -309,4 +309,4 @@ TEST(LoadRun, OrtCsvWithItsQhasIsCrossCheckedAndGivesTheClock) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::run_test

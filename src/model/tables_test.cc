@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace htpscope {
+namespace htpscope::tables_test {
 namespace {
 
 // The classifier gives ClassifyOp's verdict for every triple, the flags
@@ -24,4 +24,4 @@ TEST(OpClassifier, GivesClassifyOpsVerdictForEachTriple) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::tables_test

@@ -18,7 +18,7 @@
 #include "formats/htp_graph.h"
 #include "formats/tensor_test_util.h"
 
-namespace htpscope {
+namespace htpscope::tensor_set_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -352,4 +352,4 @@ TEST_F(EtdumpTensorSetTest, DebugBufferThatShrankIsAnInputError) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::tensor_set_test

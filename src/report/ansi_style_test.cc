@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace htpscope {
+namespace htpscope::ansi_style_test {
 namespace {
 
 TEST(StyleReportText, BoldTitlesYellowTagsRedFailures) {
@@ -34,4 +34,4 @@ TEST(StripAnsi, RemovesCsiSequencesOnly) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::ansi_style_test

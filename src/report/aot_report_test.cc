@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-namespace htpscope {
+namespace htpscope::aot_report_test {
 namespace {
 
 constexpr char kHostile[] = "<lambda> (a&b.py) | \"x\" 'y' `z`";
@@ -82,4 +82,4 @@ TEST(AotReport, SvgEscapesFrameNamesAndColoursChanges) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::aot_report_test

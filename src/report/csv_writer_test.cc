@@ -7,7 +7,7 @@
 
 #include "base/errors.h"
 
-namespace htpscope {
+namespace htpscope::csv_writer_test {
 namespace {
 
 std::string Row(std::initializer_list<std::string_view> cells) {
@@ -82,4 +82,4 @@ TEST(CsvWriter, AFailingDestinationIsAnOutputError) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::csv_writer_test

@@ -6,7 +6,7 @@
 
 #include "base/corpus_test_util.h"
 
-namespace htpscope {
+namespace htpscope::diff_report_test {
 namespace {
 
 using testing_support::CorpusRun;
@@ -222,4 +222,4 @@ TEST(DiffReportCorpus, VerdictForCustomOpPackageVersusNative) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::diff_report_test

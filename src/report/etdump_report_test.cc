@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace htpscope {
+namespace htpscope::etdump_report_test {
 namespace {
 
 // A run built by hand: one block, a delegate event and an event whose name
@@ -66,4 +66,4 @@ TEST(EtdumpReport, TextEscapesControlCharactersAndCutsAtTop) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::etdump_report_test

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace htpscope {
+namespace htpscope::format_util_test {
 namespace {
 
 TEST(EllipsizeLeft, KeepsTheTailThatTellsPathsApart) {
@@ -21,4 +21,4 @@ TEST(EllipsizeLeft, KeepsTheTailThatTellsPathsApart) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::format_util_test

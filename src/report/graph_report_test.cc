@@ -5,7 +5,7 @@
 #include "base/corpus_test_util.h"
 #include "model/fake_run_test_util.h"
 
-namespace htpscope {
+namespace htpscope::graph_report_test {
 namespace {
 
 using testing_support::FakeRun;
@@ -100,4 +100,4 @@ TEST(GraphReportCorpus, V8c8DominantPathIdenticalToQhasInText) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::graph_report_test

@@ -6,7 +6,7 @@
 
 #include "base/corpus_test_util.h"
 
-namespace htpscope {
+namespace htpscope::heap_report_test {
 namespace {
 
 bool Contains(const std::string& haystack, std::string_view needle) {
@@ -75,4 +75,4 @@ TEST(HeapReport, TextOneRowPerRun) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::heap_report_test

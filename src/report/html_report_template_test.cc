@@ -6,7 +6,7 @@
 
 #include "report/html_report.h"
 
-namespace htpscope {
+namespace htpscope::html_report_template_test {
 namespace {
 
 using nlohmann::json;
@@ -71,4 +71,4 @@ TEST(HtmlReportTemplate, TitleWithEveryPlaceholderAtOnce) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::html_report_template_test

@@ -13,7 +13,7 @@
 #include "model/fake_run_test_util.h"
 #include "report/summary_report.h"
 
-namespace htpscope {
+namespace htpscope::html_report_test {
 namespace {
 
 using nlohmann::json;
@@ -419,4 +419,4 @@ TEST(HtmlReportModel, HostileTraceStringsNeverBecomeMarkup) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::html_report_test

@@ -7,7 +7,7 @@
 #include <random>
 #include <string>
 
-namespace htpscope {
+namespace htpscope::lazy_json_test {
 namespace {
 
 using nlohmann::json;
@@ -279,4 +279,4 @@ TEST(LazyJson, LongRowArraysFormattedInBlocksPrintAsTheirDump) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::lazy_json_test

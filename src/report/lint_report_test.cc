@@ -5,7 +5,7 @@
 #include "formats/linting_example_test_util.h"
 #include "model/fake_run_test_util.h"
 
-namespace htpscope {
+namespace htpscope::lint_report_test {
 namespace {
 
 using testing_support::kLintingExampleOps;
@@ -92,4 +92,4 @@ TEST(LintReport, TextKeepsGraphsApartAndLabelsHints) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::lint_report_test

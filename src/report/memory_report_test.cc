@@ -4,7 +4,7 @@
 
 #include "base/corpus_test_util.h"
 
-namespace htpscope {
+namespace htpscope::memory_report_test {
 namespace {
 
 bool Contains(const std::string& haystack, std::string_view needle) {
@@ -63,4 +63,4 @@ TEST(MemoryReport, NoDataAtAll) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::memory_report_test

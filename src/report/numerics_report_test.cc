@@ -4,7 +4,7 @@
 
 #include <limits>
 
-namespace htpscope {
+namespace htpscope::numerics_report_test {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -220,4 +220,4 @@ TEST(NumericsReport, CsvNeutralisesFormulaTensorNames) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::numerics_report_test

@@ -8,7 +8,7 @@
 #include "model/fake_run_test_util.h"
 #include "report/run_tables.h"
 
-namespace htpscope {
+namespace htpscope::run_sql_test {
 namespace {
 
 using testing_support::FakeRun;
@@ -124,4 +124,4 @@ TEST(RunSqlCorpus, V8c8KnownAnswers) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::run_sql_test

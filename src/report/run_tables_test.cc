@@ -13,7 +13,7 @@
 #include "model/fake_qhas_test_util.h"
 #include "model/fake_run_test_util.h"
 
-namespace htpscope {
+namespace htpscope::run_tables_test {
 namespace {
 
 // Collects a column's cells.
@@ -158,4 +158,4 @@ TEST(RunTables, DocsListTheSchema) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::run_tables_test

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace htpscope {
+namespace htpscope::shell_docs_test {
 namespace {
 
 CliDoc SmallDoc() {
@@ -59,4 +59,4 @@ TEST(ShellDocs, CompletionsQuoteAndEscape) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::shell_docs_test

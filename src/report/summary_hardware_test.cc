@@ -8,7 +8,7 @@
 #include "report/html_report.h"
 #include "report/summary_report.h"
 
-namespace htpscope {
+namespace htpscope::summary_hardware_test {
 namespace {
 
 using testing_support::FakeRun;
@@ -184,4 +184,4 @@ TEST(SummaryHardware, HtmlModelCapsThePerOpRows) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::summary_hardware_test

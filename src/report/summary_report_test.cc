@@ -5,7 +5,7 @@
 #include "analysis/summary.h"
 #include "model/fake_run_test_util.h"
 
-namespace htpscope {
+namespace htpscope::summary_report_test {
 namespace {
 
 // Two executions of one graph in a viewer's text, each listing two nodes.
@@ -43,4 +43,4 @@ TEST(SummaryReport, OpWarmupInTextAndJson) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::summary_report_test

@@ -4,7 +4,7 @@
 
 #include <string>
 
-namespace htpscope {
+namespace htpscope::text_sanitize_test {
 namespace {
 
 TEST(TerminalSafeLines, KeepsLineBreaksEscapesTheRest) {
@@ -77,4 +77,4 @@ TEST(TerminalSafe, ResultHoldsNoControlByteWhateverTheInput) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::text_sanitize_test

@@ -9,7 +9,7 @@
 #include "model/fake_run_test_util.h"
 #include "report/format_util.h"
 
-namespace htpscope {
+namespace htpscope::timeline_report_test {
 namespace {
 
 using testing_support::FakeRun;
@@ -99,4 +99,4 @@ TEST(TimelineReportCorpus, GdnSvgIsWellFormed) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::timeline_report_test

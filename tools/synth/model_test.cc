@@ -11,7 +11,7 @@
 #include "rng.h"
 #include "writers.h"
 
-namespace htpscope::synth {
+namespace htpscope::synth::model_test {
 namespace {
 
 TEST(UnionCycles, MergesOverlapsAndKeepsGaps) {
@@ -274,4 +274,4 @@ TEST(Model, ProfileRootIsTheSumOfNodeLines) {
 }
 
 }  // namespace
-}  // namespace htpscope::synth
+}  // namespace htpscope::synth::model_test

@@ -30,7 +30,7 @@
 #include "model/run.h"
 #include "report/summary_report.h"
 
-namespace htpscope::synth {
+namespace htpscope::synth::synth_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -702,4 +702,4 @@ TEST(SynthRun, ExampleRunIsUpToDate) {
 }
 
 }  // namespace
-}  // namespace htpscope::synth
+}  // namespace htpscope::synth::synth_test
