@@ -207,11 +207,11 @@ class Decoder {
       if (root > size_ - sizeof(fb::soffset_t) ||
           !v.VerifyTableStart(reinterpret_cast<const uint8_t*>(log)))
         Fail(kSizePrefixBytes, "the root table: " + what);
-      if (!AsTable(log)->VerifyOffset(v, Log::VT_HEADER) ||
-          (log->header() && !log->header()->Verify(v)))
-        Fail(log->header() && AsTable(log)->VerifyOffset(v, Log::VT_HEADER) ? Offset(log->header())
-                                                                            : Offset(log),
-             "the header: " + what);
+      // Only an offset that verified is followed.
+      if (!AsTable(log)->VerifyOffset(v, Log::VT_HEADER))
+        Fail(Offset(log), "the header's offset: " + what);
+      if (log->header() && !log->header()->Verify(v))
+        Fail(Offset(log->header()), "the header: " + what);
       if (!AsTable(log)->VerifyOffset(v, Log::VT_PHASES) || !v.VerifyVector(log->phases()))
         Fail(Offset(log), "the list of phase records: " + what);
     }
@@ -405,8 +405,16 @@ bool LooksLikeQnnProfileLog(std::string_view prefix) {
   const int64_t vtable = static_cast<int64_t>(table) - to_vtable;
   if (vtable < 8 || vtable + 8 > static_cast<int64_t>(prefix.size())) return false;
   const size_t vt = static_cast<size_t>(vtable);
-  // The root table: a vtable of two fields, both set (header, phases).
-  return u16(vt) == 8 && u16(vt + 2) == 12 && u16(vt + 4) == 4 && u16(vt + 6) == 8;
+  // The root table: a vtable of two fields, both set (header, phases)...
+  if (u16(vt) != 8 || u16(vt + 2) != 12 || u16(vt + 4) != 4 || u16(vt + 6) != 8) return false;
+  // ... pointing inside the buffer, and the phases to a list of at least one.
+  const uint64_t end = kSizePrefixBytes + uint64_t{length};
+  const uint64_t header = table + 4 + uint64_t{u32(table + 4)};
+  const uint64_t phases = table + 8 + uint64_t{u32(table + 8)};
+  if (header % 4 != 0 || phases % 4 != 0 || header + 8 > end || phases + 8 > end) return false;
+  if (phases + 4 > prefix.size()) return true;  // beyond the bytes at hand
+  const uint32_t count = u32(static_cast<size_t>(phases));
+  return count >= 1 && phases + 4 + uint64_t{count} * 4 <= end;
 }
 
 QnnLogContent DecodeQnnProfileLog(const std::string& path, std::string_view bytes) {

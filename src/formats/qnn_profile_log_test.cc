@@ -213,6 +213,24 @@ TEST(QnnProfileLog, EveryTruncationIsRefusedWithAnOffset) {
   ExpectRefused(log + "more", "4 bytes after the end of the log's buffer");
 }
 
+// The root's vtable sends its header field far past the buffer: refused at
+// the root table, the offset never followed (a case the fuzzer found).
+TEST(QnnProfileLog, AFieldPastTheBufferIsRefusedNotFollowed) {
+  std::string log = BuildLog(SmallRun());
+  uint32_t root = 0;
+  std::memcpy(&root, log.data() + 4, 4);
+  const size_t table = 4 + root;
+  int32_t to_vtable = 0;
+  std::memcpy(&to_vtable, log.data() + table, 4);
+  const size_t vtable = static_cast<size_t>(static_cast<int64_t>(table) - to_vtable);
+  const uint16_t far = 0xfff0;
+  std::memcpy(log.data() + vtable + 4, &far, 2);
+  ExpectRefused(log, "the header's offset");
+  std::optional<InputError> e = ErrorOf(log);
+  ASSERT_TRUE(e && e->byte_offset());
+  EXPECT_EQ(*e->byte_offset(), table);
+}
+
 TEST(QnnProfileLog, BitFlipsAreReadOrRefusedNeverCrash) {
   const std::string log = BuildLog(SmallRun());
   size_t refused = 0, read = 0;
