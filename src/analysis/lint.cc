@@ -290,9 +290,7 @@ std::string LintOpKind(std::string_view text, bool from_name) {
 
 LintAnalysis AnalyzeLint(const Run& run, const LintOptions& options) {
   LintAnalysis out;
-  const ArtifactType type =
-      run.Has(ArtifactType::kProfileCsv) ? ArtifactType::kProfileCsv : ArtifactType::kProfileText;
-  out.path = run.PathOf(type);
+  out.path = run.ProfilePath();
   out.format = run.profile_format;
   for (const auto& w : run.warnings)
     if (w.code == "reader") out.warnings.push_back(w.message);

@@ -7,6 +7,7 @@
 #include "formats/etdump.h"
 #include "formats/json_util.h"
 #include "formats/profile_text.h"
+#include "formats/qnn_profile_log.h"
 
 namespace htpscope {
 
@@ -30,6 +31,8 @@ const char* ArtifactKindName(ArtifactKind kind) {
       return "unknown";
     case ArtifactKind::kEtdump:
       return "ExecuTorch ETDump";
+    case ArtifactKind::kQnnProfileLog:
+      return "qnn-net-run profiling log";
   }
   return "unknown";
 }
@@ -52,6 +55,7 @@ ArtifactKind KindOfJson(const std::optional<std::string>& type, std::string* art
 ArtifactKind Classify(std::string_view prefix, std::string* artifact_type, bool* decided) {
   *decided = true;
   if (LooksLikeEtdump(prefix)) return ArtifactKind::kEtdump;
+  if (LooksLikeQnnProfileLog(prefix)) return ArtifactKind::kQnnProfileLog;
   prefix = SkipByteOrderMark(prefix);
   size_t first = prefix.find_first_not_of(" \t\r\n");
   if (first != std::string_view::npos && prefix[first] == '{') {

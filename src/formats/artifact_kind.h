@@ -16,7 +16,8 @@ enum class ArtifactKind {
   kProfileCsv,   // qnn-profile-viewer / ONNX Runtime CSV
   kOtherJson,    // JSON of another kind (viewer config, QNN_PROFILE, ...)
   kUnknown,
-  kEtdump,  // ExecuTorch ETDump: size-prefixed FlatBuffer, identifier "ED00"
+  kEtdump,         // ExecuTorch ETDump: size-prefixed FlatBuffer, identifier "ED00"
+  kQnnProfileLog,  // qnn-net-run's binary profiling log: size-prefixed FlatBuffer, no identifier
 };
 
 const char* ArtifactKindName(ArtifactKind kind);

@@ -141,7 +141,8 @@ struct ProfileGraph {
   std::vector<const ProfileBlock*> statistics;  // statistics blocks naming it, file order
 };
 
-enum class ProfileFormat { kText, kSnpeDiagview, kCsv };
+// kQnnLog: qnn-net-run's binary profiling log (formats/qnn_profile_log.h).
+enum class ProfileFormat { kText, kSnpeDiagview, kCsv, kQnnLog };
 
 struct ProfileReport {
   std::string path;

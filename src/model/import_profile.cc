@@ -121,7 +121,8 @@ void ImportProfile(ProfileReport&& profile, Run& run) {
       run.executions.push_back(e);
     }
   }
-  run.profile_format = profile.format == ProfileFormat::kCsv            ? "csv"
+  run.profile_format = profile.format == ProfileFormat::kQnnLog         ? "qnn_log"
+                       : profile.format == ProfileFormat::kCsv          ? "csv"
                        : profile.format == ProfileFormat::kSnpeDiagview ? "snpe_diagview"
                                                                         : "text";
 }

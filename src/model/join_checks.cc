@@ -104,8 +104,7 @@ void CheckArtifactsBelongTogether(Run& run, const model_import::QhasFacts& qhas,
     const size_t found = CountFound(profile_ids, trace_qnn_ids);
     if (!profile_ids.empty() && found < kMinSharedIdShare * static_cast<double>(profile_ids.size()))
       mismatches.push_back(
-          {run.PathOf(run.Has(ArtifactType::kProfileCsv) ? ArtifactType::kProfileCsv
-                                                         : ArtifactType::kProfileText),
+          {run.ProfilePath(),
            fmt::format("{} of {} executed profile OpId_n occur as QNN op ids in the optrace {}",
                        found, profile_ids.size(), Basename(trace_path))});
   }

@@ -16,6 +16,7 @@
 #include "formats/artifact_kind.h"
 #include "formats/byte_source.h"
 #include "formats/input_files.h"
+#include "formats/qnn_profile_log.h"
 #include "model/import.h"
 #include "model/join.h"
 
@@ -151,6 +152,8 @@ ArtifactType TypeOf(ArtifactKind kind) {
       return ArtifactType::kQhas;
     case ArtifactKind::kProfileText:
       return ArtifactType::kProfileText;
+    case ArtifactKind::kQnnProfileLog:
+      return ArtifactType::kProfileLog;
     default:
       return ArtifactType::kProfileCsv;
   }
@@ -210,13 +213,15 @@ class ConcurrentReads {
 ReadArtifacts ReadAll(const std::vector<RunInputFile>& files, Run& run) {
   ReadArtifacts read;
   ConcurrentReads reads;
-  std::string first_of[static_cast<int>(ArtifactKind::kEtdump) + 1];
+  std::string first_of[static_cast<int>(ArtifactKind::kQnnProfileLog) + 1];
   for (const auto& [path, named] : files) {
     std::string artifact_type;
     const ArtifactKind detected = DetectArtifactKind(path, &artifact_type);
-    // Text and CSV profiles share one slot: a run has one profile.
+    // Text, CSV and binary-log profiles share one slot: a run has one profile.
     const ArtifactKind kind =
-        detected == ArtifactKind::kProfileCsv ? ArtifactKind::kProfileText : detected;
+        detected == ArtifactKind::kProfileCsv || detected == ArtifactKind::kQnnProfileLog
+            ? ArtifactKind::kProfileText
+            : detected;
     auto& previous = first_of[static_cast<int>(kind)];
     const bool artifact = kind != ArtifactKind::kOtherJson && kind != ArtifactKind::kEtdump &&
                           kind != ArtifactKind::kUnknown;
@@ -260,11 +265,14 @@ ReadArtifacts ReadAll(const std::vector<RunInputFile>& files, Run& run) {
         break;
       case ArtifactKind::kProfileText:
       case ArtifactKind::kProfileCsv:
+      case ArtifactKind::kQnnProfileLog:
         reads.Start<ImportedAlone>(
             read.profile, path,
             [detected](const std::string& p) {
               return ImportProfileAlone(detected == ArtifactKind::kProfileCsv ? ReadProfileCsv(p)
-                                                                              : ReadProfileText(p));
+                                        : detected == ArtifactKind::kQnnProfileLog
+                                            ? ReadQnnProfileLog(p)
+                                            : ReadProfileText(p));
             },
             [row](const ImportedAlone& o, Run& r) {
               ArtifactRow& a = r.artifacts[row];
@@ -319,6 +327,14 @@ const std::string& Run::PathOf(ArtifactType type) const {
   for (const auto& a : artifacts)
     if (a.type == type) return a.path;
   return kNone;
+}
+
+const std::string& Run::ProfilePath() const {
+  for (const auto& a : artifacts)
+    if (a.type == ArtifactType::kProfileText || a.type == ArtifactType::kProfileCsv ||
+        a.type == ArtifactType::kProfileLog)
+      return a.path;
+  return PathOf(ArtifactType::kProfileText);
 }
 
 const OpInstanceRow* Run::FindInstance(uint64_t op_id) const {

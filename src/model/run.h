@@ -65,7 +65,7 @@ struct Run {
   std::vector<ProfileBlockRow> profile_blocks;    // file order
   std::vector<ProfileMetricRow> profile_metrics;  // by block
   std::vector<ProfileNodeRow> profile_nodes;      // by block
-  std::string profile_format;  // "text", "snpe_diagview" or "csv"; "" without a profile
+  std::string profile_format;  // "text", "snpe_diagview", "csv" or "qnn_log"; "" without a profile
 
   // The traced execution, op by op.
   std::vector<SliceRow> slices;             // by instance, then start, then tid
@@ -101,8 +101,11 @@ struct Run {
 
   bool Has(ArtifactType type) const;
   bool HasProfile() const {
-    return Has(ArtifactType::kProfileText) || Has(ArtifactType::kProfileCsv);
+    return Has(ArtifactType::kProfileText) || Has(ArtifactType::kProfileCsv) ||
+           Has(ArtifactType::kProfileLog);
   }
+  // The path of the profile (text, CSV or binary log); "" without one.
+  const std::string& ProfilePath() const;
   // The path of the artifact of `type`, or "" when the run has none.
   const std::string& PathOf(ArtifactType type) const;
   // The op instance `op_id`, or nullptr.

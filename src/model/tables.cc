@@ -46,6 +46,8 @@ const char* ArtifactTypeName(ArtifactType type) {
       return "profile-viewer text";
     case ArtifactType::kProfileCsv:
       return "profile CSV";
+    case ArtifactType::kProfileLog:
+      return "qnn-net-run profiling log";
   }
   return "optrace (OP_TRACE)";
 }

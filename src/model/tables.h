@@ -44,9 +44,11 @@ enum class ArtifactType : uint8_t {
   kQhas,
   kProfileText,
   kProfileCsv,
+  kProfileLog,  // qnn-net-run's binary profiling log
 };
 // "optrace (OP_TRACE)", "runtrace (RUN_TRACE)", "HTP graph (HTP_GRAPH)", "QHAS summary
-// (QHAS)", "profile-viewer text", "profile CSV": how reports and JSON name the kind.
+// (QHAS)", "profile-viewer text", "profile CSV", "qnn-net-run profiling log": how reports and
+// JSON name the kind.
 const char* ArtifactTypeName(ArtifactType type);
 
 // What an op is for, from its HTP op type, QNN op type and flags (rules in

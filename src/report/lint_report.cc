@@ -159,6 +159,7 @@ std::string RenderLintText(const LintAnalysis& lint, const LintReportOptions& op
   std::string out = fmt::format("htpscope lint: {} ({}, linting level)\n", lint.path,
                                 lint.format == "snpe_diagview" ? "snpe-diagview text"
                                 : lint.format == "csv"         ? "profile CSV"
+                                : lint.format == "qnn_log"     ? "qnn-net-run profiling log"
                                                                : "profile-viewer text");
   out += fmt::format(
       "  {} graph/execution block(s); hints are suggestions from a fixed rule table "

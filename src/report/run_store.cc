@@ -72,7 +72,8 @@ int StoredSchemaVersion(SqliteDb& db) {
 // The first version a profile artifact states, or "".
 std::string ProfileVersion(const Run& run, std::string ArtifactRow::*field) {
   for (const auto& a : run.artifacts)
-    if ((a.type == ArtifactType::kProfileText || a.type == ArtifactType::kProfileCsv) &&
+    if ((a.type == ArtifactType::kProfileText || a.type == ArtifactType::kProfileCsv ||
+         a.type == ArtifactType::kProfileLog) &&
         !(a.*field).empty())
       return a.*field;
   return "";
