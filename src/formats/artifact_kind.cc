@@ -2,6 +2,7 @@
 
 #include <optional>
 
+#include "formats/aihub_profile.h"
 #include "formats/artifact_header.h"
 #include "formats/byte_source.h"
 #include "formats/etdump.h"
@@ -30,6 +31,10 @@ const char* ArtifactKindName(ArtifactKind kind) {
       return "unknown";
     case ArtifactKind::kEtdump:
       return "ExecuTorch ETDump";
+    case ArtifactKind::kAihubProfile:
+      return "AI Hub profile";
+    case ArtifactKind::kGenieProfile:
+      return "Genie profile (GENIE_PROFILE)";
   }
   return "unknown";
 }
@@ -44,6 +49,7 @@ ArtifactKind KindOfJson(const std::optional<std::string>& type, std::string* art
   if (*type == "RUN_TRACE") return ArtifactKind::kRuntrace;
   if (*type == "HTP_GRAPH") return ArtifactKind::kHtpGraph;
   if (*type == "QHAS") return ArtifactKind::kQhas;
+  if (*type == "GENIE_PROFILE") return ArtifactKind::kGenieProfile;
   return ArtifactKind::kOtherJson;
 }
 
@@ -55,6 +61,7 @@ ArtifactKind Classify(std::string_view prefix, std::string* artifact_type, bool*
   prefix = SkipByteOrderMark(prefix);
   size_t first = prefix.find_first_not_of(" \t\r\n");
   if (first != std::string_view::npos && prefix[first] == '{') {
+    if (LooksLikeAihubProfile(prefix)) return ArtifactKind::kAihubProfile;
     const bool whole = prefix.size() < kArtifactSniffBytes;
     auto type = FindArtifactType(prefix.substr(first), whole, decided);
     return KindOfJson(type, artifact_type);

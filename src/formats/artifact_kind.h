@@ -16,7 +16,9 @@ enum class ArtifactKind {
   kProfileCsv,   // qnn-profile-viewer / ONNX Runtime CSV
   kOtherJson,    // JSON of another kind (viewer config, QNN_PROFILE, ...)
   kUnknown,
-  kEtdump,  // ExecuTorch ETDump: size-prefixed FlatBuffer, identifier "ED00"
+  kEtdump,        // ExecuTorch ETDump: size-prefixed FlatBuffer, identifier "ED00"
+  kAihubProfile,  // Qualcomm AI Hub profile: {"execution_summary", "execution_detail"}
+  kGenieProfile,  // Genie profile (genie-t2t-run --profile), GENIE_PROFILE
 };
 
 const char* ArtifactKindName(ArtifactKind kind);

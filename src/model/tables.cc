@@ -46,6 +46,10 @@ const char* ArtifactTypeName(ArtifactType type) {
       return "profile-viewer text";
     case ArtifactType::kProfileCsv:
       return "profile CSV";
+    case ArtifactType::kAihubProfile:
+      return "AI Hub profile";
+    case ArtifactType::kGenieProfile:
+      return "Genie profile (GENIE_PROFILE)";
   }
   return "optrace (OP_TRACE)";
 }

@@ -44,6 +44,8 @@ enum class ArtifactType : uint8_t {
   kQhas,
   kProfileText,
   kProfileCsv,
+  kAihubProfile,  // Qualcomm AI Hub profile (model/device_profiles.h)
+  kGenieProfile,  // Genie profile (GENIE_PROFILE)
 };
 // "optrace (OP_TRACE)", "runtrace (RUN_TRACE)", "HTP graph (HTP_GRAPH)", "QHAS summary
 // (QHAS)", "profile-viewer text", "profile CSV": how reports and JSON name the kind.
