@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
+
 #include "base/errors.h"
 #include "formats/artifact_kind.h"
 #include "formats/linting_example_test_util.h"
@@ -158,6 +161,24 @@ TEST(AihubProfile, KeysNotInTheDefinitionAreListed) {
   const AihubProfile p = Parse(R"({"execution_summary": {"estimated_inference_time": 7,
       "future_metric": 3}, "execution_detail": []})");
   EXPECT_EQ(p.unknown_keys, std::vector<std::string>{"future_metric"});
+}
+
+// Every prefix of a profile is read or refused with a located error, never
+// a crash; the whole file reads.
+TEST(AihubProfile, TruncatedAtEveryByteIsALocatedError) {
+  std::ifstream in(testing_support::ProfileTestdata("aihub_profile.json"));
+  const std::string text((std::istreambuf_iterator<char>(in)), {});
+  for (size_t n = 1; n < text.size(); ++n) {
+    try {
+      Parse(text.substr(0, n));
+      ADD_FAILURE() << "a prefix of " << n << " bytes was read";
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.file(), "mem.json");
+      ASSERT_TRUE(e.byte_offset()) << e.what();
+      EXPECT_LE(*e.byte_offset(), n) << e.what();
+    }
+  }
+  EXPECT_EQ(Parse(text).layers.size(), 8u);
 }
 
 }  // namespace

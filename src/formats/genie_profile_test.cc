@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
+
 #include "base/errors.h"
 #include "formats/artifact_kind.h"
 #include "formats/linting_example_test_util.h"
@@ -101,6 +104,22 @@ TEST(GenieProfile, AlmostAGenieProfileIsRefusedNamingWhatIsMissing) {
   EXPECT_NE(ErrorOf(std::string("{") + kHeader + R"(, "components": [{"type": "dialog"}]})")
                 .find("lacks name"),
             std::string::npos);
+}
+
+TEST(GenieProfile, TruncatedAtEveryByteIsALocatedError) {
+  std::ifstream in(testing_support::ProfileTestdata("genie_profile.json"));
+  const std::string text((std::istreambuf_iterator<char>(in)), {});
+  for (size_t n = 1; n + 1 < text.size(); ++n) {  // the last byte is a newline
+    try {
+      simdjson::padded_string json(text.substr(0, n));
+      ParseGenieProfile("g.json", json);
+      ADD_FAILURE() << "a prefix of " << n << " bytes was read";
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.file(), "g.json");
+      ASSERT_TRUE(e.byte_offset()) << e.what();
+      EXPECT_LE(*e.byte_offset(), n) << e.what();
+    }
+  }
 }
 
 }  // namespace
