@@ -516,6 +516,16 @@ def main():
             "i8_0.npy": npy("<i8", [0, 5], b""),
         },
     }
+    # AI Hub and Genie profiles: the unit tests' inputs, written from their definitions.
+    testdata = os.path.join(HERE, "..", "src", "formats", "testdata")
+
+    def testdata_file(name):
+        with open(os.path.join(testdata, name)) as f:
+            return f.read()
+    seeds["aihub_profile"] = {name: testdata_file("aihub_profile%s.json" % suffix)
+                              for name, suffix in (("v1_2.json", ""), ("v0.json", "_v0"),
+                                                   ("tetra.json", "_tetra"))}
+    seeds["genie_profile"] = {"genie.json": testdata_file("genie_profile.json")}
     etdumps = etdump_seeds()
     if etdumps:
         seeds["etdump"] = etdumps
@@ -554,6 +564,8 @@ def main():
     for target in ("optrace", "runtrace", "htp_graph", "qhas", "tensor_manifest"):
         write_dict(target, next(iter(seeds[target].values())))
     write_dict("summary", optrace(), runtrace(), qhas())
+    write_dict("aihub_profile", *seeds["aihub_profile"].values())
+    write_dict("genie_profile", *seeds["genie_profile"].values())
     write_dict("sampling_profile", speedscope_sampled(), speedscope_evented())
     write_text_dict("profile_csv", [
         "Msg Timestamp", ", ", ",", "\"", "\"\"", "\n", "\r\n", "\ufeff", "ROOT", "SUB-EVENT",

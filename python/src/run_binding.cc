@@ -10,6 +10,7 @@
 #include "analysis/summary.h"
 #include "base/errors.h"
 #include "module.h"
+#include "report/device_profile_report.h"
 #include "report/summary_report.h"
 
 namespace htpscope::python {
@@ -65,7 +66,9 @@ std::string SummaryJson(const Run& run, std::optional<double> clock_ghz) {
   options.clock_ghz = clock_ghz;
   Summary summary = Summarize(run, options);
   // Names come from files: invalid UTF-8 is replaced, never fatal.
-  return SummaryToJson(summary).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  nlohmann::json doc = SummaryToJson(summary);
+  if (run.aihub || run.genie) AddDeviceProfilesJson(run, doc);  // as summary --json
+  return doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 py::list Pairs(const std::vector<MissingRow>& rows) {

@@ -12,6 +12,7 @@
 #include "base/errors.h"
 #include "cli/cli_support.h"
 #include "cli/commands.h"
+#include "cli/device_profile_commands.h"
 #include "cli/kept_until_exit.h"
 #include "cli/run_args.h"
 #include "cli/terminal.h"
@@ -42,6 +43,12 @@ Gates (--fail-on EXPR, repeatable; quote EXPR for the shell):
              | htp:GLOB:(dpc_cycles|work_cycles|instances)    per HTP op type
              | unit:GLOB:(cycles_used|utilization_pct)        per hardware thread id
              | stage:GLOB:seconds                             per lowering stage (--stages)
+             | AI Hub profiles: inference_us | cold_inference_us | estimated_inference_us
+             | first_load_us | warm_load_us | compile_us | inference_peak_memory_bytes
+             | npu_layers_pct | npu_time_pct | fallback_layers | fallback_time_us | layers
+             | layer:GLOB:(time_us|cycles)                    per AI Hub layer (name, name#2, ...)
+             | Genie profiles: ttft_us | cold_ttft_us | token_rate | prompt_rate | query_us
+             | init_us | free_us | prompt_tokens | generated_tokens
   '>' fails when the change B - A is above the threshold, '<' when it is below; with '%' the
   change is relative to A.  Examples: 'wall_us>+5%'  'work_cycles>+10%'
   'op:*:dpc_cycles>+10%'  'peak_vtcm_bytes>+0'  'unit:*:utilization_pct<-10'.
@@ -244,6 +251,13 @@ void RegisterDiffCommand(CLI::App& app, CommandRegistry& registry) {
                         options.positional.size(), options.positional.size() == 1 ? "" : "s"));
       inputs_a = {options.positional[0]};
       inputs_b = {options.positional[1]};
+    }
+    if (AllInputsAreDeviceProfiles(inputs_a) && AllInputsAreDeviceProfiles(inputs_b)) {
+      if (html)
+        throw UsageError(
+            "--format html compares HTP runs; AI Hub and Genie profiles give text, markdown, json "
+            "or junit");
+      return RunDeviceProfileDiff(inputs_a, inputs_b, gates, format, options.top_n);
     }
     SummaryOptions summary_options;
     summary_options.clock_ghz = options.clock_ghz;

@@ -17,6 +17,7 @@
 #include "cli/run_args.h"
 #include "model/input_text.h"
 #include "model/run.h"
+#include "report/device_profile_report.h"
 #include "report/graph_report.h"
 #include "report/html_report.h"
 
@@ -99,6 +100,14 @@ void RegisterReportCommand(CLI::App& app, CommandRegistry& registry) {
     // written from them as the page is rendered, no copy of them built.  The
     // memory loading freed is kept: the graph view, summary and page reuse it.
     Run& run = KeepUntilExit(LoadRunFromArgs(options.run, FreedMemory::kKeep));
+    if (run.OnlyDeviceProfiles()) {
+      // AI Hub and Genie profiles alone: their figures and tables, no HTP sections.
+      const std::string page = RenderDeviceProfilesHtml(run);
+      WriteOutputFile(options.output, page, InputsOfRun(run));
+      fmt::print(stderr, "htpscope: wrote {} ({:.1f} KiB)\n", options.output,
+                 static_cast<double>(page.size()) / 1024.0);
+      return 0;
+    }
     SummaryOptions summary_options;
     summary_options.clock_ghz = options.clock_ghz;
     HtmlReportOptions report_options;

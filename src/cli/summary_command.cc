@@ -8,6 +8,7 @@
 #include "cli/run_args.h"
 #include "cli/terminal.h"
 #include "model/run.h"
+#include "report/device_profile_report.h"
 #include "report/summary_report.h"
 
 namespace htpscope::cli {
@@ -41,9 +42,15 @@ void RegisterSummaryCommand(CLI::App& app, CommandRegistry& registry) {
     summary_options.clock_ghz = options.clock_ghz;
     const Summary& summary = KeepUntilExit(Summarize(run, summary_options));
     if (options.json) {
-      PrintJson(SummaryJson(summary));
+      LazyObject doc = SummaryJson(summary);
+      if (run.aihub || run.genie) AddDeviceProfilesJson(run, doc.members);
+      PrintJson(doc);
+    } else if (run.OnlyDeviceProfiles()) {
+      // AI Hub and Genie profiles alone: their own figures, no HTP sections.
+      PrintReport(RenderDeviceProfilesText(run, options.top_n, true));
     } else {
-      PrintReport(RenderSummaryText(summary, options.top_n));
+      PrintReport(RenderSummaryText(summary, options.top_n) +
+                  RenderDeviceProfilesText(run, options.top_n, false));
     }
     return 0;
   });

@@ -2,6 +2,7 @@
 
 #include <optional>
 
+#include "formats/aihub_profile.h"
 #include "formats/artifact_header.h"
 #include "formats/byte_source.h"
 #include "formats/etdump.h"
@@ -33,6 +34,10 @@ const char* ArtifactKindName(ArtifactKind kind) {
       return "ExecuTorch ETDump";
     case ArtifactKind::kQnnProfileLog:
       return "qnn-net-run profiling log";
+    case ArtifactKind::kAihubProfile:
+      return "AI Hub profile";
+    case ArtifactKind::kGenieProfile:
+      return "Genie profile (GENIE_PROFILE)";
   }
   return "unknown";
 }
@@ -47,6 +52,7 @@ ArtifactKind KindOfJson(const std::optional<std::string>& type, std::string* art
   if (*type == "RUN_TRACE") return ArtifactKind::kRuntrace;
   if (*type == "HTP_GRAPH") return ArtifactKind::kHtpGraph;
   if (*type == "QHAS") return ArtifactKind::kQhas;
+  if (*type == "GENIE_PROFILE") return ArtifactKind::kGenieProfile;
   return ArtifactKind::kOtherJson;
 }
 
@@ -59,6 +65,7 @@ ArtifactKind Classify(std::string_view prefix, std::string* artifact_type, bool*
   prefix = SkipByteOrderMark(prefix);
   size_t first = prefix.find_first_not_of(" \t\r\n");
   if (first != std::string_view::npos && prefix[first] == '{') {
+    if (LooksLikeAihubProfile(prefix)) return ArtifactKind::kAihubProfile;
     const bool whole = prefix.size() < kArtifactSniffBytes;
     auto type = FindArtifactType(prefix.substr(first), whole, decided);
     return KindOfJson(type, artifact_type);

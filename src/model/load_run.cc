@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <functional>
 #include <future>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -18,6 +19,7 @@
 #include "formats/input_files.h"
 #include "formats/qnn_profile_log.h"
 #include "model/import.h"
+#include "model/import_device_profiles.h"
 #include "model/join.h"
 
 namespace htpscope {
@@ -138,6 +140,8 @@ struct ReadArtifacts {
   std::optional<ImportedAlone> htp_graph;
   std::optional<ImportedQhas> qhas;
   std::optional<ImportedAlone> profile;  // text or CSV
+  std::optional<AihubProfileTables> aihub;
+  std::optional<GenieProfileTables> genie;
 };
 
 ArtifactType TypeOf(ArtifactKind kind) {
@@ -154,6 +158,10 @@ ArtifactType TypeOf(ArtifactKind kind) {
       return ArtifactType::kProfileText;
     case ArtifactKind::kQnnProfileLog:
       return ArtifactType::kProfileLog;
+    case ArtifactKind::kAihubProfile:
+      return ArtifactType::kAihubProfile;
+    case ArtifactKind::kGenieProfile:
+      return ArtifactType::kGenieProfile;
     default:
       return ArtifactType::kProfileCsv;
   }
@@ -213,7 +221,7 @@ class ConcurrentReads {
 ReadArtifacts ReadAll(const std::vector<RunInputFile>& files, Run& run) {
   ReadArtifacts read;
   ConcurrentReads reads;
-  std::string first_of[static_cast<int>(ArtifactKind::kQnnProfileLog) + 1];
+  std::map<ArtifactKind, std::string> first_of;
   for (const auto& [path, named] : files) {
     std::string artifact_type;
     const ArtifactKind detected = DetectArtifactKind(path, &artifact_type);
@@ -222,7 +230,7 @@ ReadArtifacts ReadAll(const std::vector<RunInputFile>& files, Run& run) {
         detected == ArtifactKind::kProfileCsv || detected == ArtifactKind::kQnnProfileLog
             ? ArtifactKind::kProfileText
             : detected;
-    auto& previous = first_of[static_cast<int>(kind)];
+    auto& previous = first_of[kind];
     const bool artifact = kind != ArtifactKind::kOtherJson && kind != ArtifactKind::kEtdump &&
                           kind != ArtifactKind::kUnknown;
     if (artifact && !previous.empty())
@@ -281,6 +289,22 @@ ReadArtifacts ReadAll(const std::vector<RunInputFile>& files, Run& run) {
               a.backend_version = o.backend_version;
             });
         break;
+      case ArtifactKind::kAihubProfile:
+        reads.Start<AihubProfileTables>(
+            read.aihub, path,
+            [](const std::string& p) {
+              return model_import::ImportAihubProfile(ReadAihubProfile(p));
+            },
+            [](const AihubProfileTables&, Run&) {});
+        break;
+      case ArtifactKind::kGenieProfile:
+        reads.Start<GenieProfileTables>(
+            read.genie, path,
+            [](const std::string& p) {
+              return model_import::ImportGenieProfile(ReadGenieProfile(p));
+            },
+            [row](const GenieProfileTables& g, Run& r) { r.artifacts[row].version = g.version; });
+        break;
       case ArtifactKind::kOtherJson:
         if (named)
           reads.ThrowAfterEarlierReads(InputError(
@@ -320,6 +344,13 @@ ReadArtifacts ReadAll(const std::vector<RunInputFile>& files, Run& run) {
 bool Run::Has(ArtifactType type) const {
   return std::any_of(artifacts.begin(), artifacts.end(),
                      [type](const ArtifactRow& a) { return a.type == type; });
+}
+
+bool Run::OnlyDeviceProfiles() const {
+  return !artifacts.empty() &&
+         std::all_of(artifacts.begin(), artifacts.end(), [](const ArtifactRow& a) {
+           return a.type == ArtifactType::kAihubProfile || a.type == ArtifactType::kGenieProfile;
+         });
 }
 
 const std::string& Run::PathOf(ArtifactType type) const {
@@ -414,7 +445,11 @@ Run LoadRun(const std::vector<std::string>& inputs, const LoadOptions& options) 
     run.profile_format = std::move(tables.profile_format);
   }
   if (read.runtrace) TakeTable(run.phases, TakeImported(*read.runtrace, run).phases);
-  JoinRun(run, qhas, options);
+  if (read.aihub) run.aihub = std::move(read.aihub);
+  if (read.genie) run.genie = std::move(read.genie);
+  // AI Hub and Genie profiles measure other things than the HTP artifacts:
+  // alone, there is nothing to join (and no HTP artifact is missing).
+  if (!run.OnlyDeviceProfiles()) JoinRun(run, qhas, options);
   return run;
 }
 

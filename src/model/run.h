@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "base/string_pool.h"
+#include "model/device_profiles.h"
 #include "model/tables.h"
 
 namespace htpscope {
@@ -94,6 +95,13 @@ struct Run {
 
   std::vector<PhaseRow> phases;         // runtrace: by execution, then time
   std::vector<QhasCoreRow> qhas_cores;  // QHAS htp_overall_summary, one row per core
+
+  // Profiles from beyond the QNN SDK (model/device_profiles.h): measured by
+  // other tools than the HTP artifacts, kept apart from their figures.
+  std::optional<AihubProfileTables> aihub;  // a Qualcomm AI Hub profile
+  std::optional<GenieProfileTables> genie;  // a Genie (genie-t2t-run --profile) profile
+  // True when every artifact of the run is one of those (nothing to join).
+  bool OnlyDeviceProfiles() const;
 
   std::vector<CrossCheckRow> cross_checks;  // figures two artifacts share, both values
   std::vector<WarningRow> warnings;

@@ -48,6 +48,10 @@ const char* ArtifactTypeName(ArtifactType type) {
       return "profile CSV";
     case ArtifactType::kProfileLog:
       return "qnn-net-run profiling log";
+    case ArtifactType::kAihubProfile:
+      return "AI Hub profile";
+    case ArtifactType::kGenieProfile:
+      return "Genie profile (GENIE_PROFILE)";
   }
   return "optrace (OP_TRACE)";
 }

@@ -44,7 +44,9 @@ enum class ArtifactType : uint8_t {
   kQhas,
   kProfileText,
   kProfileCsv,
-  kProfileLog,  // qnn-net-run's binary profiling log
+  kProfileLog,    // qnn-net-run's binary profiling log
+  kAihubProfile,  // Qualcomm AI Hub profile (model/device_profiles.h)
+  kGenieProfile,  // Genie profile (GENIE_PROFILE)
 };
 // "optrace (OP_TRACE)", "runtrace (RUN_TRACE)", "HTP graph (HTP_GRAPH)", "QHAS summary
 // (QHAS)", "profile-viewer text", "profile CSV", "qnn-net-run profiling log": how reports and

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "base/errors.h"
+#include "report/device_profile_tables.h"
 #include "report/file_hash.h"
 #include "report/run_sql.h"
 #include "report/run_tables.h"
@@ -209,7 +210,13 @@ const std::vector<TrendMetric>& TrendMetrics() {
       {"op_instances", "instances", "traced execution: executed op instances"},
       {"peak_vtcm_bytes", "bytes", "traced execution: peak VTCM allocation"},
   };
-  return metrics;
+  static const std::vector<TrendMetric> all = [] {
+    std::vector<TrendMetric> m = metrics;
+    const auto& device = DeviceProfileTrendMetrics();
+    m.insert(m.end(), device.begin(), device.end());
+    return m;
+  }();
+  return all;
 }
 
 const TrendMetric* FindTrendMetric(const std::string& name) {
@@ -242,9 +249,11 @@ std::vector<TrendPoint> ReadTrendPoints(SqliteDb& db, const TrendMetric& metric,
   std::string name = metric.name;
   const bool cold = name.rfind("cold_", 0) == 0;
   if (cold) name = name.substr(5);
-  std::string sql;
-  if (name == "wall_us" || name == "compute_busy_us" || name == "overhead_us" ||
-      name == "work_cycles") {
+  std::string sql = DeviceProfileTrendSql(metric.name);
+  if (!sql.empty()) {
+    // An AI Hub or Genie figure: its own query.
+  } else if (name == "wall_us" || name == "compute_busy_us" || name == "overhead_us" ||
+             name == "work_cycles") {
     const char* value = name == "wall_us"           ? "qnn_accelerator_us"
                         : name == "compute_busy_us" ? "accelerator_us"
                         : name == "overhead_us"     ? "qnn_accelerator_us - accelerator_us"

@@ -4,6 +4,8 @@
 
 #include <optional>
 
+#include "report/device_profile_tables.h"
+
 namespace htpscope {
 namespace {
 
@@ -463,6 +465,7 @@ std::vector<RunTable> MakeTables() {
                 Text("message", "what it says, for people",
                      [](const Run& r, size_t i, CellSink& s) { s.Text(r.warnings[i].message); })},
                [](const Run& r) { return r.warnings.size(); }});
+  AppendDeviceProfileTables(t);  // aihub_*, genie_*: empty for other runs
   return t;
 }
 

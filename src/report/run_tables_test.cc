@@ -122,6 +122,13 @@ TEST(RunTables, ColumnNamesAreUniqueAndCarryUnits) {
           named =
               named || (n.size() >= suffix.size() && n.substr(n.size() - suffix.size()) == suffix);
         }
+        // AI Hub and Genie tables: tokens per second, positions and counts,
+        // a value whose unit column says it.
+        for (const char* s : {"_tps", "_index", "_count", "value"}) {
+          std::string_view n(c.name), suffix(s);
+          named =
+              named || (n.size() >= suffix.size() && n.substr(n.size() - suffix.size()) == suffix);
+        }
         EXPECT_TRUE(named) << t.name << "." << c.name << " names no unit";
       }
     }

@@ -1,0 +1,120 @@
+// Diffs of AI Hub and Genie profiles written from their definitions
+// (examples/docs/aihub, examples/docs/genie): every expected figure is
+// computed here from the values the files hold.
+#include "analysis/device_profile_diff.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace htpscope::device_profile_diff_test {
+namespace {
+
+std::string Example(const std::string& name) {
+  return std::string(HTPSCOPE_SOURCE_DIR) + "/examples/docs/" + name;
+}
+
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+const GateResult Gate(const DeviceProfileDiff& d, const std::string& expr) {
+  return EvaluateGate(ParseGate(expr), GateSubjects(d));
+}
+
+TEST(AihubDiff, FiguresLayersAndGates) {
+  htpscope::Run a = LoadRun({Example("aihub/a.json")});
+  htpscope::Run b = LoadRun({Example("aihub/b.json")});
+  const DeviceProfileDiff d = DiffAihubRuns({&a}, {&b});
+  EXPECT_EQ(d.kind, "aihub");
+  const NamedDelta* inf = d.Find("inference_us");
+  ASSERT_NE(inf, nullptr);
+  const double a_steady = Median({4205, 4180, 4230, 4198});
+  const double b_steady = Median({1390, 1402, 1385, 1410});
+  EXPECT_DOUBLE_EQ(*inf->delta.a_value(), a_steady);
+  EXPECT_DOUBLE_EQ(*inf->delta.b_value(), b_steady);
+  EXPECT_DOUBLE_EQ(*inf->delta.change, b_steady - a_steady);
+  ASSERT_TRUE(inf->delta.noise_bound);  // 4 samples a side: assessed
+  EXPECT_FALSE(inf->delta.within_noise);
+  EXPECT_DOUBLE_EQ(*d.Find("cold_inference_us")->delta.change, 7810.0 - 10003.0);
+  EXPECT_DOUBLE_EQ(*d.Find("estimated_inference_us")->delta.change, 1102.0 - 3652.0);
+  // Coverage by time: A's NPU layers 12+410+35+388 of 5018 µs; B moved softmax (310 µs) to
+  // the NPU and resize fell to 1190 µs.
+  const double a_sum = 12 + 410 + 35 + 388 + 23 + 1250 + 2900;
+  const double b_sum = 12 + 410 + 35 + 388 + 23 + 1190 + 310;
+  EXPECT_DOUBLE_EQ(*d.Find("npu_time_pct")->delta.a_value(), 100.0 * 845 / a_sum);
+  EXPECT_DOUBLE_EQ(*d.Find("npu_time_pct")->delta.b_value(), 100.0 * (845 + 310) / b_sum);
+  EXPECT_DOUBLE_EQ(*d.Find("npu_layers_pct")->delta.b_value(), 100.0 * 6 / 8);
+  EXPECT_DOUBLE_EQ(*d.Find("fallback_layers")->delta.change, -1);
+  EXPECT_DOUBLE_EQ(*d.Find("fallback_time_us")->delta.b_value(), 23.0 + 1190);
+  // Layers: repeated names keep their order; softmax changed unit.
+  ASSERT_EQ(d.layers.size(), 8u);
+  EXPECT_EQ(d.layers[1].key, "conv1");
+  EXPECT_EQ(d.layers[3].key, "conv1#2");
+  EXPECT_EQ(d.layers[3].occurrence, 2u);
+  const auto softmax = std::find_if(d.layers.begin(), d.layers.end(),
+                                    [](const LayerDelta& l) { return l.name == "softmax"; });
+  ASSERT_NE(softmax, d.layers.end());
+  EXPECT_TRUE(softmax->unit_changed());
+  EXPECT_EQ(softmax->a_unit, "CPU");
+  EXPECT_EQ(softmax->b_unit, "NPU");
+  EXPECT_DOUBLE_EQ(*softmax->time_us.change, 310.0 - 2900);
+  // Gates.
+  EXPECT_TRUE(Gate(d, "inference_us>+5%").passed);
+  EXPECT_FALSE(Gate(d, "inference_us<-5%").passed);  // it fell 67 %
+  EXPECT_TRUE(Gate(d, "npu_time_pct<-1").passed);
+  const GateResult layer = Gate(d, "layer:resize:time_us<-50");
+  EXPECT_FALSE(layer.passed);  // fell by 60 µs
+  EXPECT_EQ(Gate(d, "layer:conv1#2:time_us>+0").compared, 1);
+}
+
+TEST(AihubDiff, LayersOnOneSideOnlyKeepTheirPlace) {
+  htpscope::Run a = LoadRun({Example("aihub/a.json")});
+  htpscope::Run b =
+      LoadRun({std::string(HTPSCOPE_SOURCE_DIR) + "/src/formats/testdata/aihub_profile_v0.json"});
+  const DeviceProfileDiff d = DiffAihubRuns({&a}, {&b});
+  // B's three layers first in B's order, A's eight after the B layer they followed (none).
+  int added = 0, removed = 0;
+  for (const auto& l : d.layers) {
+    added += l.status == OpMatch::kAdded;
+    removed += l.status == OpMatch::kRemoved;
+  }
+  EXPECT_EQ(added, 3);
+  EXPECT_EQ(removed, 8);
+  EXPECT_FALSE(d.Find("inference_us")->delta.b);  // v0 has no all_inference_times
+  EXPECT_FALSE(d.notes.empty());
+}
+
+TEST(GenieDiff, TtftAndTokenRateGates) {
+  htpscope::Run a = LoadRun({Example("genie/a.json")});
+  htpscope::Run b = LoadRun({Example("genie/b.json")});
+  const DeviceProfileDiff d = DiffGenieRuns({&a}, {&b});
+  const NamedDelta* ttft = d.Find("ttft_us");
+  ASSERT_NE(ttft, nullptr);
+  const double a_ttft = (25100.0 + 24800.0) / 2, b_ttft = (28400.0 + 28100.0) / 2;
+  EXPECT_DOUBLE_EQ(*ttft->delta.a_value(), a_ttft);
+  EXPECT_DOUBLE_EQ(*ttft->delta.b_value(), b_ttft);
+  EXPECT_NEAR(*ttft->delta.change_pct, (b_ttft - a_ttft) / a_ttft * 100, 1e-9);  // +13.2 %
+  EXPECT_DOUBLE_EQ(*d.Find("cold_ttft_us")->delta.change, 31800.0 - 29090.0);
+  const double a_rate = (23.9 + 24.2) / 2, b_rate = (22.1 + 22.3) / 2;
+  EXPECT_NEAR(*d.Find("token_rate")->delta.change_pct, (b_rate - a_rate) / a_rate * 100,
+              1e-9);  // −7.7 %
+  EXPECT_DOUBLE_EQ(*d.Find("init_us")->delta.a_value(), 1180345);
+  EXPECT_FALSE(Gate(d, "ttft_us>+10%").passed);
+  EXPECT_FALSE(Gate(d, "token_rate<-5%").passed);
+  EXPECT_TRUE(Gate(d, "ttft_us>+20%").passed);
+  EXPECT_TRUE(Gate(d, "token_rate<-10%").passed);
+}
+
+TEST(GenieDiff, ASingleQueryDialogStandsInAndSaysSo) {
+  htpscope::Run a = LoadRun({Example("genie/a.json")});
+  const DeviceProfileDiff same = DiffGenieRuns({&a}, {&a});
+  EXPECT_DOUBLE_EQ(*same.Find("ttft_us")->delta.change, 0);
+  EXPECT_TRUE(same.notes.empty());
+  EXPECT_THROW(DiffAihubRuns({&a}, {&a}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace htpscope::device_profile_diff_test

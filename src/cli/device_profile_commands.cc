@@ -1,0 +1,48 @@
+#include "cli/device_profile_commands.h"
+
+#include <fmt/format.h>
+
+#include "analysis/device_profile_diff.h"
+#include "base/errors.h"
+#include "cli/terminal.h"
+#include "model/run.h"
+#include "report/device_profile_report.h"
+
+namespace htpscope::cli {
+
+bool AllInputsAreDeviceProfiles(const std::vector<std::string>& inputs) {
+  if (inputs.empty()) return false;
+  for (const auto& input : inputs)
+    if (!IsDeviceProfileFile(input)) return false;
+  return true;
+}
+
+int RunDeviceProfileDiff(const std::vector<std::string>& inputs_a,
+                         const std::vector<std::string>& inputs_b, const std::vector<Gate>& gates,
+                         DiffFormat format, int top_n) {
+  // Each file is one run: a profile is a whole run of its own.
+  std::vector<Run> runs;
+  runs.reserve(inputs_a.size() + inputs_b.size());
+  for (const auto& path : inputs_a) runs.push_back(LoadRun({path}));
+  for (const auto& path : inputs_b) runs.push_back(LoadRun({path}));
+  std::vector<const Run*> a, b;
+  for (size_t i = 0; i < runs.size(); ++i) (i < inputs_a.size() ? a : b).push_back(&runs[i]);
+  bool aihub = true, genie = true;
+  for (const Run& r : runs) {
+    aihub &= r.aihub.has_value();
+    genie &= r.genie.has_value();
+  }
+  if (!aihub && !genie)
+    throw InputError("<arguments>",
+                     "the sides do not hold profiles of one kind: compare AI Hub profiles with AI "
+                     "Hub profiles, Genie profiles with Genie profiles");
+  const DeviceProfileDiff diff = aihub ? DiffAihubRuns(a, b) : DiffGenieRuns(a, b);
+  std::vector<GateResult> results;
+  const auto subjects = GateSubjects(diff);
+  for (const auto& g : gates) results.push_back(EvaluateGate(g, subjects));
+  PrintText(RenderDeviceDiff(diff, results, format, top_n),
+            format != DiffFormat::kText && format != DiffFormat::kMarkdown);
+  return GateExitStatus(results);
+}
+
+}  // namespace htpscope::cli

@@ -1,0 +1,603 @@
+#include "report/device_profile_report.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+#include "base/number_text.h"
+#include "report/format_util.h"
+#include "report/json_values.h"
+#include "report/run_sections.h"
+#include "report/text_sanitize.h"
+
+namespace htpscope {
+namespace {
+
+using json = nlohmann::json;
+
+std::string Us(std::optional<int64_t> v) { return v ? GroupDigits(*v) : std::string("-"); }
+std::string Us(std::optional<double> v) { return v ? FormatFigure(*v) : std::string("-"); }
+std::string Pct(std::optional<double> v) { return v ? FormatMeasure(*v, 1) : std::string("-"); }
+std::string Bytes(std::optional<int64_t> v) { return v ? HumanBytes(*v) : std::string("-"); }
+std::string Range(std::optional<int64_t> lo, std::optional<int64_t> hi) {
+  if (!lo || !hi) return "-";
+  return fmt::format("{} – {}", HumanBytes(*lo), HumanBytes(*hi));
+}
+json RangeJson(std::optional<int64_t> lo, std::optional<int64_t> hi) {
+  if (!lo || !hi) return nullptr;
+  return json::array({*lo, *hi});
+}
+
+json SteadyJson(const std::optional<SampleStats>& s, int first, int last) {
+  if (!s) return nullptr;
+  return {{"first_index", first},
+          {"last_index", last},
+          {"median", s->median},
+          {"min", s->min},
+          {"max", s->max},
+          {"mad", s->mad},
+          {"n", s->n}};
+}
+
+}  // namespace
+
+std::string RenderAihubText(const AihubSummary& s, int top_n) {
+  const AihubProfileTables& t = *s.tables;
+  std::string out;
+  AppendSection(out, fmt::format("AI Hub profile ({} layout)", t.layout));
+  const AihubStageFigures& inf = *s.inference;
+  out += "  inference, end-to-end on the device (not the HTP graph wall):\n";
+  out += fmt::format("    {:<40} {:>12} µs\n", "estimated (AI Hub's figure)", Us(inf.row->time_us));
+  out += fmt::format("    {:<40} {:>12} µs\n", "cold first run (all_inference_times[0])",
+                     Us(inf.cold_us));
+  if (inf.steady_us) {
+    const SampleStats& st = *inf.steady_us;
+    out += fmt::format("    {:<40} {:>12} µs median (min {}, max {}, n {})\n",
+                       fmt::format("steady state (runs 2..{})", inf.samples_us.size()),
+                       FormatFigure(st.median), FormatFigure(st.min), FormatFigure(st.max), st.n);
+  } else {
+    out += fmt::format("    {:<40} {:>12}\n", "steady state (runs 2..N)",
+                       inf.samples_us.empty() ? "- (no all_inference_times)" : "- (one run)");
+  }
+  out +=
+      "\n  stage        time µs   peak memory  increase range          peak range"
+      "              samples (median µs)\n";
+  for (const auto& f : s.stages) {
+    const AihubStageRow& r = *f.row;
+    out += fmt::format(
+        "  {:<10} {:>10}   {:>11}  {:<23} {:<23} {}\n", r.stage, Us(r.time_us),
+        Bytes(r.peak_memory_bytes), Range(r.increase_lower_bytes, r.increase_upper_bytes),
+        Range(r.peak_lower_bytes, r.peak_upper_bytes),
+        f.samples ? fmt::format("{} ({})", f.samples->n, FormatFigure(f.samples->median))
+                  : std::string("-"));
+  }
+  out +=
+      "  (the inference row's time is the estimate; its peak memory is "
+      "estimated_inference_peak_memory)\n";
+
+  AppendSection(out, "Compute units: by count of layers and by Σ per-layer time");
+  out += "  unit          layers  layers %   timed   time µs   time %\n";
+  for (const auto& c : s.coverage)
+    out += fmt::format(
+        "  {:<12} {:>7} {:>9} {:>7} {:>9} {:>8}\n", TerminalSafe(c.unit), GroupDigits(c.layers),
+        FormatMeasure(c.layers_pct, 1), GroupDigits(c.timed_layers),
+        c.timed_layers > 0 ? GroupDigits(c.time_us) : std::string("-"), Pct(c.time_pct));
+  out += fmt::format(
+      "  {} layers, {} with an execution_time, Σ {} µs (the runtime's per-layer times, not "
+      "optrace DPC)\n",
+      GroupDigits(s.layers), GroupDigits(s.timed_layers), Us(s.layer_time_us));
+
+  AppendSection(out, fmt::format("Fallback layers (not on the NPU): {} of {} layers, {} µs = {} % "
+                                 "of Σ layer time",
+                                 GroupDigits(s.fallback_layers), GroupDigits(s.layers),
+                                 Us(s.fallback_time_us), Pct(s.fallback_time_pct)));
+  if (s.fallbacks.empty()) out += "  none: every layer ran on the NPU\n";
+  const size_t shown = std::min(s.fallbacks.size(), static_cast<size_t>(std::max(top_n, 1)) * 5);
+  for (size_t i = 0; i < shown; ++i) {
+    const AihubFallbackLayer& f = s.fallbacks[i];
+    out += fmt::format("  {:>5}  {:<12} {:>9} µs {:>6} %  {}  {}\n", f.layer->index,
+                       TerminalSafe(f.layer->compute_unit), Us(f.layer->time_us), Pct(f.time_pct),
+                       TerminalSafe(f.layer->type), TerminalSafe(f.layer->name));
+  }
+  if (shown < s.fallbacks.size())
+    out += fmt::format("  … {} more (--json for all)\n", FormatCount(s.fallbacks.size() - shown));
+
+  std::vector<const AihubLayerRow*> timed;
+  for (const auto& l : t.layers)
+    if (l.time_us) timed.push_back(&l);
+  std::stable_sort(timed.begin(), timed.end(),
+                   [](const auto* x, const auto* y) { return *x->time_us > *y->time_us; });
+  if (!timed.empty()) {
+    AppendSection(out, fmt::format("Slowest layers (top {} by execution_time)",
+                                   std::min(timed.size(), static_cast<size_t>(top_n))));
+    out += "      #  unit           time µs     cycles  type / name\n";
+    for (size_t i = 0; i < timed.size() && i < static_cast<size_t>(top_n); ++i) {
+      const AihubLayerRow& l = *timed[i];
+      out += fmt::format("  {:>5}  {:<12} {:>9} {:>10}  {} / {}\n", l.index,
+                         TerminalSafe(l.compute_unit), Us(l.time_us), Us(l.cycles),
+                         TerminalSafe(l.type), TerminalSafe(l.name));
+    }
+  }
+  if (!s.notes.empty()) {
+    out += "\n";
+    for (const auto& n : s.notes) out += "  * " + n + "\n";
+  }
+  return out;
+}
+
+std::string RenderGenieText(const GenieSummary& s) {
+  const GenieProfileTables& t = *s.tables;
+  std::string out;
+  AppendSection(out,
+                fmt::format("Genie profile (version {}, header {})", t.version, t.header_version));
+  for (const auto& c : s.components) {
+    out +=
+        fmt::format("  {} {}: init {} µs (create event {} µs), free {} µs\n", TerminalSafe(c.type),
+                    TerminalSafe(c.name), Us(c.init_us), Us(c.create_us), Us(c.free_us));
+    if (!c.queries.empty()) {
+      out +=
+          "    query        TTFT µs  prompt toks  prompt toks/s  gen toks  gen toks/s"
+          "    gen time µs   duration µs\n";
+      for (const auto& q : c.queries)
+        out +=
+            fmt::format("    {:>2} {:<5} {:>10} {:>12} {:>14} {:>9} {:>11} {:>14} {:>13}\n",
+                        *q.event->query, q.cold ? "cold" : "", Us(q.ttft_us), Us(q.prompt_tokens),
+                        Us(q.prompt_rate_tps), Us(q.generated_tokens), Us(q.generation_rate_tps),
+                        Us(q.generation_us), GroupDigits(q.event->duration_us));
+    }
+    if (c.steady) {
+      const GenieSteady& st = *c.steady;
+      auto med = [](const std::optional<SampleStats>& x) {
+        return x ? FormatFigure(x->median) : std::string("-");
+      };
+      out += fmt::format(
+          "    steady state (queries {}..{}, median): TTFT {} µs, prompt {} toks/s, generation "
+          "{} toks/s, duration {} µs\n",
+          st.first, st.last, med(st.ttft_us), med(st.prompt_rate_tps), med(st.generation_rate_tps),
+          med(st.duration_us));
+    } else if (c.queries.size() == 1) {
+      out += "    one query: cold only, no steady state\n";
+    }
+    for (const GenieEventRow* e : c.other_events)
+      out += fmt::format("    {} {} µs\n", TerminalSafe(e->type), GroupDigits(e->duration_us));
+  }
+  for (const auto& n : s.notes) out += "  * " + n + "\n";
+  return out;
+}
+
+json AihubSummaryToJson(const AihubSummary& s) {
+  const AihubProfileTables& t = *s.tables;
+  json j;
+  j["layout"] = t.layout;
+  j["stages"] = json::array();
+  for (const auto& f : s.stages) {
+    const AihubStageRow& r = *f.row;
+    j["stages"].push_back(
+        {{"stage", r.stage},
+         {"time_us", OptionalJson(r.time_us)},
+         {"peak_memory_bytes", OptionalJson(r.peak_memory_bytes)},
+         {"memory_increase_range_bytes", RangeJson(r.increase_lower_bytes, r.increase_upper_bytes)},
+         {"memory_peak_range_bytes", RangeJson(r.peak_lower_bytes, r.peak_upper_bytes)},
+         {"samples_us", f.samples_us},
+         {"samples", StatsJson(f.samples)}});
+  }
+  const AihubStageFigures& inf = *s.inference;
+  j["inference"] = {
+      {"measures", "end-to-end on the device (the runtime's invoke), not the HTP graph wall"},
+      {"estimated_us", OptionalJson(inf.row->time_us)},
+      {"cold_us", OptionalJson(inf.cold_us)},
+      {"steady_state", SteadyJson(inf.steady_us, 2, static_cast<int>(inf.samples_us.size()))},
+      {"peak_memory_bytes", OptionalJson(inf.row->peak_memory_bytes)}};
+  j["layers"] = s.layers;
+  j["timed_layers"] = s.timed_layers;
+  j["layer_time_us"] = OptionalJson(s.layer_time_us);
+  j["coverage"] = json::array();
+  for (const auto& c : s.coverage)
+    j["coverage"].push_back({{"compute_unit", c.unit},
+                             {"layers", c.layers},
+                             {"layers_pct", c.layers_pct},
+                             {"timed_layers", c.timed_layers},
+                             {"time_us", c.timed_layers > 0 ? json(c.time_us) : json(nullptr)},
+                             {"time_pct", OptionalJson(c.time_pct)}});
+  j["npu_layers_pct"] = OptionalJson(s.npu_layers_pct);
+  j["npu_time_pct"] = OptionalJson(s.npu_time_pct);
+  j["fallback_layers"] = s.fallback_layers;
+  j["fallback_time_us"] = OptionalJson(s.fallback_time_us);
+  j["fallback_time_pct"] = OptionalJson(s.fallback_time_pct);
+  j["fallbacks"] = json::array();
+  for (const auto& f : s.fallbacks)
+    j["fallbacks"].push_back({{"index", f.layer->index},
+                              {"name", f.layer->name},
+                              {"type", f.layer->type},
+                              {"compute_unit", f.layer->compute_unit},
+                              {"time_us", OptionalJson(f.layer->time_us)},
+                              {"time_pct", OptionalJson(f.time_pct)}});
+  j["layer_table"] = json::array();
+  for (const auto& l : t.layers)
+    j["layer_table"].push_back({{"index", l.index},
+                                {"name", l.name},
+                                {"occurrence", l.occurrence},
+                                {"type", l.type},
+                                {"compute_unit", l.compute_unit},
+                                {"time_us", OptionalJson(l.time_us)},
+                                {"cycles", OptionalJson(l.cycles)}});
+  j["unknown_keys"] = t.unknown_keys;
+  j["notes"] = s.notes;
+  return j;
+}
+
+json GenieSummaryToJson(const GenieSummary& s) {
+  const GenieProfileTables& t = *s.tables;
+  json j;
+  j["header_version"] = t.header_version;
+  j["version"] = t.version;
+  j["timestamp_us"] = OptionalJson(t.timestamp_us);
+  j["trace_events"] = t.has_trace_events;
+  j["components"] = json::array();
+  auto metrics = [&t](const GenieEventRow& e) {
+    json m = json::array();
+    for (uint32_t i = e.first_metric; i < e.first_metric + e.metric_count; ++i)
+      m.push_back({{"name", t.metrics[i].name},
+                   {"value", t.metrics[i].value},
+                   {"unit", t.metrics[i].unit}});
+    return m;
+  };
+  for (const auto& c : s.components) {
+    json cj{{"name", c.name},
+            {"type", c.type},
+            {"init_us", OptionalJson(c.init_us)},
+            {"create_us", OptionalJson(c.create_us)},
+            {"free_us", OptionalJson(c.free_us)},
+            {"queries", json::array()},
+            {"steady_state", nullptr},
+            {"other_events", json::array()}};
+    for (const auto& q : c.queries)
+      cj["queries"].push_back({{"query", *q.event->query},
+                               {"cold", q.cold},
+                               {"start_us", q.event->start_us},
+                               {"duration_us", q.event->duration_us},
+                               {"ttft_us", OptionalJson(q.ttft_us)},
+                               {"prompt_tokens", OptionalJson(q.prompt_tokens)},
+                               {"prompt_rate_tps", OptionalJson(q.prompt_rate_tps)},
+                               {"generated_tokens", OptionalJson(q.generated_tokens)},
+                               {"generation_rate_tps", OptionalJson(q.generation_rate_tps)},
+                               {"generation_us", OptionalJson(q.generation_us)},
+                               {"token_acceptance_rate", OptionalJson(q.token_acceptance_rate)},
+                               {"metrics", metrics(*q.event)}});
+    if (c.steady)
+      cj["steady_state"] = {{"first_query", c.steady->first},
+                            {"last_query", c.steady->last},
+                            {"ttft_us", StatsJson(c.steady->ttft_us)},
+                            {"prompt_rate_tps", StatsJson(c.steady->prompt_rate_tps)},
+                            {"generation_rate_tps", StatsJson(c.steady->generation_rate_tps)},
+                            {"duration_us", StatsJson(c.steady->duration_us)}};
+    for (const GenieEventRow* e : c.other_events)
+      cj["other_events"].push_back(
+          {{"type", e->type}, {"duration_us", e->duration_us}, {"metrics", metrics(*e)}});
+    j["components"].push_back(std::move(cj));
+  }
+  j["notes"] = s.notes;
+  return j;
+}
+
+std::string RenderDeviceProfilesText(const Run& run, int top_n, bool header) {
+  std::string out;
+  if (header) {
+    out += fmt::format("htpscope summary: {}\n", TerminalSafe(run.label));
+    out += ReadArtifactLines(run.artifacts);
+    for (const auto& s : run.skipped) out += fmt::format("  skipped {}\n", TerminalSafe(s));
+  }
+  if (run.aihub) out += RenderAihubText(SummarizeAihub(*run.aihub), top_n);
+  if (run.genie) out += RenderGenieText(SummarizeGenie(*run.genie));
+  return out;
+}
+
+void AddDeviceProfilesJson(const Run& run, json& doc) {
+  doc["aihub"] = run.aihub ? AihubSummaryToJson(SummarizeAihub(*run.aihub)) : json(nullptr);
+  doc["genie"] = run.genie ? GenieSummaryToJson(SummarizeGenie(*run.genie)) : json(nullptr);
+}
+
+// ---- diff ------------------------------------------------------------------
+
+namespace {
+
+std::string Cell(std::optional<double> v) { return v ? FormatFigure(*v) : std::string("-"); }
+
+std::string SignedCell(std::optional<double> v) {
+  if (!v) return "-";
+  return (*v > 0 ? "+" : "") + FormatFigure(*v);
+}
+
+std::string PctCell(const MetricDelta& d) {
+  if (!d.change_pct) return "";
+  return fmt::format("{}{} %", *d.change_pct > 0 ? "+" : "", FormatMeasure(*d.change_pct, 1));
+}
+
+std::string NoiseCell(const MetricDelta& d) {
+  if (!d.both()) return "";
+  if (!d.noise_bound) return fmt::format("noise not assessed (n {}/{})", d.a->n, d.b->n);
+  return fmt::format("{} ±{}", d.within_noise ? "within noise" : "beyond noise",
+                     FormatFigure(*d.noise_bound));
+}
+
+std::string GateMark(const GateResult& g) {
+  if (!g.evaluated) return "ERROR";
+  if (!g.passed) return "FAIL";
+  return g.within_noise ? "NOISE" : "PASS";
+}
+
+json DeltaJson(const MetricDelta& d) {
+  return json{{"a", OptionalJson(d.a_value())},
+              {"b", OptionalJson(d.b_value())},
+              {"change", OptionalJson(d.change)},
+              {"change_pct", OptionalJson(d.change_pct)},
+              {"unit", d.unit},
+              {"basis", d.basis},
+              {"a_stats", StatsJson(d.a)},
+              {"b_stats", StatsJson(d.b)},
+              {"noise_bound", OptionalJson(d.noise_bound)},
+              {"within_noise", d.within_noise}};
+}
+
+json GatesJson(const std::vector<GateResult>& gates) {
+  json out = json::array();
+  for (const auto& g : gates) {
+    json exceeded = json::array();
+    for (const auto& e : g.exceeded)
+      exceeded.push_back({{"subject", e.subject},
+                          {"change", e.change},
+                          {"change_pct", OptionalJson(e.change_pct)},
+                          {"noise_bound", OptionalJson(e.noise_bound)},
+                          {"within_noise", e.within_noise}});
+    out.push_back({{"expr", g.expr},
+                   {"passed", g.passed},
+                   {"within_noise", g.within_noise},
+                   {"evaluated", g.evaluated},
+                   {"compared", g.compared},
+                   {"exceeded", exceeded},
+                   {"skipped", g.skipped},
+                   {"detail", g.detail}});
+  }
+  return out;
+}
+
+std::string KindTitle(const DeviceProfileDiff& d) {
+  return d.kind == "aihub" ? "AI Hub profiles" : "Genie profiles";
+}
+
+// The headline in words: the first figure both sides have.
+std::string Verdict(const DeviceProfileDiff& d) {
+  const char* order[] = {"inference_us", "estimated_inference_us", "ttft_us", "token_rate"};
+  std::vector<std::string> parts;
+  for (const char* name : order) {
+    const NamedDelta* m = d.Find(name);
+    if (!m || !m->delta.both() || !m->delta.change) continue;
+    const MetricDelta& x = m->delta;
+    parts.push_back(fmt::format("{}: {} → {} {} ({}{})", m->label, Cell(x.a_value()),
+                                Cell(x.b_value()), x.unit == "us" ? "µs" : x.unit,
+                                SignedCell(x.change),
+                                x.change_pct ? ", " + PctCell(x) : std::string()) +
+                    (x.noise_bound ? (x.within_noise ? ", within noise" : ", beyond noise") : ""));
+  }
+  if (parts.empty()) return "No headline figure exists on both sides.";
+  return fmt::format("{}.", fmt::join(parts, "; "));
+}
+
+}  // namespace
+
+json DeviceDiffToJson(const DeviceProfileDiff& d, const std::vector<GateResult>& gates) {
+  json j;
+  j["schema"] = "htpscope.device_diff/1";
+  j["kind"] = d.kind;
+  j["a"] = {{"labels", d.a_labels}};
+  j["b"] = {{"labels", d.b_labels}};
+  j["verdict"] = Verdict(d);
+  j["metrics"] = json::object();
+  for (const auto& m : d.metrics) {
+    json x = DeltaJson(m.delta);
+    x["label"] = m.label;
+    j["metrics"][m.name] = std::move(x);
+  }
+  j["layers"] = json::array();
+  for (const auto& l : d.layers)
+    j["layers"].push_back({{"key", l.key},
+                           {"name", l.name},
+                           {"occurrence", l.occurrence},
+                           {"type", l.type},
+                           {"status", OpMatchName(l.status)},
+                           {"a_compute_unit", l.a_unit.empty() ? json(nullptr) : json(l.a_unit)},
+                           {"b_compute_unit", l.b_unit.empty() ? json(nullptr) : json(l.b_unit)},
+                           {"compute_unit_changed", l.unit_changed()},
+                           {"time_us", DeltaJson(l.time_us)},
+                           {"cycles", DeltaJson(l.cycles)}});
+  j["notes"] = d.notes;
+  j["gates"] = GatesJson(gates);
+  j["exit_status"] = GateExitStatus(gates);
+  return j;
+}
+
+std::string RenderDeviceDiff(const DeviceProfileDiff& d, const std::vector<GateResult>& gates,
+                             DiffFormat format, int top_n) {
+  if (format == DiffFormat::kJson) return DeviceDiffToJson(d, gates).dump(2) + "\n";
+  if (format == DiffFormat::kJunit)
+    return GatesToJunit(gates, "htpscope diff (" + KindTitle(d) + ")", Verdict(d));
+  const bool md = format == DiffFormat::kMarkdown;
+  // Layers that changed: by |Δ time| (absent = 0), unit changes and
+  // added/removed layers first.
+  std::vector<const LayerDelta*> layers;
+  for (const auto& l : d.layers)
+    if (l.status != OpMatch::kMatched || l.unit_changed() ||
+        (l.time_us.change && *l.time_us.change != 0))
+      layers.push_back(&l);
+  auto weight = [](const LayerDelta* l) {
+    const bool structural = l->status != OpMatch::kMatched || l->unit_changed();
+    double change = l->time_us.change ? std::abs(*l->time_us.change) : 0;
+    if (!l->time_us.change && l->status != OpMatch::kMatched)
+      change = l->time_us.a_value().value_or(0) + l->time_us.b_value().value_or(0);
+    return std::pair(structural ? 1 : 0, change);
+  };
+  std::stable_sort(layers.begin(), layers.end(),
+                   [&](const auto* x, const auto* y) { return weight(x) > weight(y); });
+  std::string out;
+  if (md) {
+    out += fmt::format("### htpscope diff: {}\n\n{}\n\n", KindTitle(d), Verdict(d));
+    out += "| figure | A | B | change | change % | noise |\n|---|--:|--:|--:|--:|---|\n";
+    for (const auto& m : d.metrics)
+      out += fmt::format("| {} (`{}`, {}) | {} | {} | {} | {} | {} |\n", m.label, m.name,
+                         m.delta.unit, Cell(m.delta.a_value()), Cell(m.delta.b_value()),
+                         SignedCell(m.delta.change), PctCell(m.delta), NoiseCell(m.delta));
+    if (!layers.empty()) {
+      out +=
+          "\n| layer | unit A → B | A µs | B µs | change µs | status |\n"
+          "|---|---|--:|--:|--:|---|\n";
+      for (size_t i = 0; i < layers.size() && i < static_cast<size_t>(top_n); ++i) {
+        const LayerDelta& l = *layers[i];
+        out += fmt::format("| `{}` | {} → {} | {} | {} | {} | {} |\n", l.key,
+                           l.a_unit.empty() ? "-" : l.a_unit, l.b_unit.empty() ? "-" : l.b_unit,
+                           Cell(l.time_us.a_value()), Cell(l.time_us.b_value()),
+                           SignedCell(l.time_us.change), OpMatchName(l.status));
+      }
+    }
+    if (!gates.empty()) {
+      out += "\n| gate | result | detail |\n|---|---|---|\n";
+      for (const auto& g : gates)
+        out += fmt::format("| `{}` | {} | {} |\n", g.expr, GateMark(g), g.detail);
+    }
+    for (const auto& n : d.notes) out += "- " + n + "\n";
+    return out;
+  }
+  out += fmt::format("htpscope diff ({}): A = baseline, B = candidate\n", KindTitle(d));
+  out += fmt::format("  A: {}\n  B: {}\n",
+                     TerminalSafe(fmt::format("{}", fmt::join(d.a_labels, ", "))),
+                     TerminalSafe(fmt::format("{}", fmt::join(d.b_labels, ", "))));
+  AppendSection(out, "Verdict");
+  out += "  " + Verdict(d) + "\n";
+  AppendSection(out, "Figures");
+  out += fmt::format("  {:<34} {:>14} {:>14} {:>14} {:>9}  {}\n", "figure", "A", "B", "change",
+                     "change %", "noise");
+  for (const auto& m : d.metrics)
+    out += fmt::format("  {:<34} {:>14} {:>14} {:>14} {:>9}  {}\n",
+                       fmt::format("{} {}", m.name, m.delta.unit == "us" ? "µs" : m.delta.unit),
+                       Cell(m.delta.a_value()), Cell(m.delta.b_value()), SignedCell(m.delta.change),
+                       PctCell(m.delta), NoiseCell(m.delta));
+  if (d.kind == "aihub") {
+    AppendSection(out, fmt::format("Layers that changed ({} of {}; by name, repeats in order)",
+                                   layers.size(), d.layers.size()));
+    if (layers.empty()) out += "  none\n";
+    for (size_t i = 0; i < layers.size() && i < static_cast<size_t>(top_n); ++i) {
+      const LayerDelta& l = *layers[i];
+      out += fmt::format("  {:<8} {:>3} → {:<3} {:>10} {:>10} {:>11}  {}\n", OpMatchName(l.status),
+                         l.a_unit.empty() ? "-" : l.a_unit, l.b_unit.empty() ? "-" : l.b_unit,
+                         Cell(l.time_us.a_value()), Cell(l.time_us.b_value()),
+                         SignedCell(l.time_us.change), TerminalSafe(l.key));
+    }
+    if (layers.size() > static_cast<size_t>(top_n))
+      out += fmt::format("  … {} more (--top, or --format json for all)\n",
+                         FormatCount(layers.size() - top_n));
+  }
+  if (!d.notes.empty()) {
+    out += "\n";
+    for (const auto& n : d.notes) out += "  * " + n + "\n";
+  }
+  if (!gates.empty()) {
+    AppendSection(out, "Gates (--fail-on)");
+    for (const auto& g : gates)
+      out += fmt::format("  {:<5}  {}  — {}\n", GateMark(g), g.expr, g.detail);
+    const int status = GateExitStatus(gates);
+    out += fmt::format("  exit status {}: {}\n", status,
+                       status == 0   ? "every gate passed"
+                       : status == 1 ? "a gate found a regression"
+                                     : "a gate could not be evaluated from these inputs");
+  }
+  return out;
+}
+
+// ---- HTML ------------------------------------------------------------------
+
+namespace {
+
+std::string H(std::string_view s) { return XmlEscape(s); }
+
+}  // namespace
+
+std::string RenderDeviceProfilesHtml(const Run& run) {
+  std::string out =
+      "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>htpscope "
+      "report: " +
+      H(run.label) +
+      "</title>\n<style>body{font-family:system-ui,sans-serif;margin:2em;color:#222}"
+      "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:2px 8px}"
+      "td.n{text-align:right;font-variant-numeric:tabular-nums}th{background:#f3f3f3}"
+      "tr.fallback td{background:#fff3e0}.note{color:#555}</style></head><body>\n";
+  out += "<h1>htpscope report: " + H(run.label) + "</h1>\n<ul>\n";
+  for (const auto& a : run.artifacts)
+    out += "<li>" + H(ArtifactTypeName(a.type)) + ": " + H(a.path) + "</li>\n";
+  out += "</ul>\n";
+  if (run.aihub) {
+    const AihubSummary s = SummarizeAihub(*run.aihub);
+    const AihubStageFigures& inf = *s.inference;
+    out += "<h2>AI Hub profile (" + H(run.aihub->layout) + " layout)</h2>\n";
+    out +=
+        "<p class=\"note\">Inference times are end-to-end on the device (the runtime's "
+        "invoke), not the HTP graph wall; per-layer times are the runtime's, not optrace "
+        "dominant-path cycles.</p>\n<table><tr><th>figure</th><th>µs</th></tr>\n";
+    out += "<tr><td>estimated inference (AI Hub)</td><td class=\"n\">" + Us(inf.row->time_us) +
+           "</td></tr>\n";
+    out += "<tr><td>cold first run</td><td class=\"n\">" + Us(inf.cold_us) + "</td></tr>\n";
+    out += "<tr><td>steady state median (runs 2..N)</td><td class=\"n\">" +
+           (inf.steady_us ? FormatFigure(inf.steady_us->median) : std::string("-")) +
+           "</td></tr>\n";
+    for (const auto& f : s.stages)
+      if (f.row->stage != "inference")
+        out += "<tr><td>" + H(f.row->stage) + "</td><td class=\"n\">" + Us(f.row->time_us) +
+               "</td></tr>\n";
+    out +=
+        "</table>\n<h3>Compute units: by count and by time</h3>\n<table><tr><th>unit</th>"
+        "<th>layers</th><th>layers %</th><th>time µs</th><th>time %</th></tr>\n";
+    for (const auto& c : s.coverage)
+      out += fmt::format(
+          "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>"
+          "<td class=\"n\">{}</td></tr>\n",
+          H(c.unit), GroupDigits(c.layers), FormatMeasure(c.layers_pct, 1),
+          c.timed_layers > 0 ? GroupDigits(c.time_us) : std::string("-"), Pct(c.time_pct));
+    out +=
+        "</table>\n<h3>Layers</h3>\n<table><tr><th>#</th><th>name</th><th>type</th>"
+        "<th>unit</th><th>time µs</th><th>cycles</th></tr>\n";
+    for (const auto& l : run.aihub->layers)
+      out += fmt::format(
+          "<tr{}><td class=\"n\">{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"n\">{}</td>"
+          "<td class=\"n\">{}</td></tr>\n",
+          l.compute_unit == "NPU" ? "" : " class=\"fallback\"", l.index, H(l.name), H(l.type),
+          H(l.compute_unit), Us(l.time_us), Us(l.cycles));
+    out += "</table>\n";
+    for (const auto& n : s.notes) out += "<p class=\"note\">" + H(n) + "</p>\n";
+  }
+  if (run.genie) {
+    const GenieSummary s = SummarizeGenie(*run.genie);
+    out += "<h2>Genie profile (version " + H(run.genie->version) + ")</h2>\n";
+    for (const auto& c : s.components) {
+      out += fmt::format("<h3>{} {}</h3>\n<p>init {} µs, free {} µs</p>\n", H(c.type), H(c.name),
+                         Us(c.init_us), Us(c.free_us));
+      if (c.queries.empty()) continue;
+      out +=
+          "<table><tr><th>query</th><th>TTFT µs</th><th>prompt tokens</th>"
+          "<th>prompt toks/s</th><th>generated tokens</th><th>gen toks/s</th>"
+          "<th>duration µs</th></tr>\n";
+      for (const auto& q : c.queries)
+        out += fmt::format(
+            "<tr><td>{}{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}"
+            "</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>\n",
+            *q.event->query, q.cold ? " (cold)" : "", Us(q.ttft_us), Us(q.prompt_tokens),
+            Us(q.prompt_rate_tps), Us(q.generated_tokens), Us(q.generation_rate_tps),
+            GroupDigits(q.event->duration_us));
+      out += "</table>\n";
+    }
+    for (const auto& n : s.notes) out += "<p class=\"note\">" + H(n) + "</p>\n";
+  }
+  out += "</body></html>\n";
+  return out;
+}
+
+}  // namespace htpscope
