@@ -56,7 +56,6 @@ class CsvRecordReader {
   std::string_view text_;
   size_t pos_ = 0;
   uint64_t line_ = 1;
-  bool done_ = false;
 };
 
 // The 7 column names of the profile CSV header.
