@@ -268,13 +268,13 @@ void OpRows(std::string& out, const std::vector<OpDelta>& ops, int top_n, bool q
 }
 
 void ProfileOpRows(std::string& out, const std::vector<ProfileOpDelta>& ops, int top_n) {
-  out += fmt::format("  {:<8} {:<32} {:>11} {:>11} {:>11} {:>8}  {:<14} {:>10} {:>10}\n", "status",
+  out += fmt::format("  {:<8} {:<32} {:>11} {:>11} {:>11} {:>8}  {:<20} {:>10} {:>10}\n", "status",
                      "op", "A steady", "B steady", "change", "%", "noise", "A cold", "B cold");
   int shown = 0;
   for (const auto& op : ops) {
     if (shown++ >= top_n) break;
     auto change = op.steady_change_cycles();
-    out += fmt::format("  {:<8} {:<32} {:>11} {:>11} {:>11} {:>8}  {:<14} {:>10} {:>10}\n",
+    out += fmt::format("  {:<8} {:<32} {:>11} {:>11} {:>11} {:>8}  {:<20} {:>10} {:>10}\n",
                        OpMatchName(op.status), Ellipsize(TerminalSafe(op.name), 32),
                        Side(op.steady_cycles, true), Side(op.steady_cycles, false),
                        change ? SignedValue(*change, "cycles") : std::string("-"),

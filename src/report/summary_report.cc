@@ -305,12 +305,12 @@ std::string RenderSummaryText(const Summary& s, int top_n) {
   out += ReadArtifactLines(run.artifacts);
   for (const auto& k : run.skipped) out += fmt::format("  skipped {}\n", TerminalSafe(k));
   RenderCoarse(s, out);
-  out += RenderFirstInferenceText(s);
   if (run.figures.fine_source != Source::kNone) RenderFine(s, top_n, out);
   if (ShowsOpSteadyState(s)) out += RenderOpSteadyStateText(s, top_n);
   if (!run.units.empty()) RenderUnits(s, out);
   out += RenderHardwareSections(s, top_n);
   if (!run.phases.empty()) RenderPhases(s, out);
+  out += RenderFirstInferenceText(s);
   if (!s.op_warmup.empty()) RenderOpWarmup(s, top_n, out);
   out += CrossChecksSection(run.cross_checks);
   if (!s.warnings.empty()) {
