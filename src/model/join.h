@@ -35,7 +35,8 @@ ProfileNodesVsQhas CompareProfileNodesWithQhas(const Run& run, const model_impor
 void BuildCrossChecks(Run& run, const model_import::QhasFacts& qhas,
                       const ProfileNodesVsQhas& nodes_vs_qhas);
 // Appends, per graph, how many of its executions' per-node cycles add up
-// to the root line they are sub-events of (join_profile_checks.cc).
+// to their "Accelerator (execute) time (cycles)" (detailed level;
+// join_profile_checks.cc).
 void BuildProfileNodeSumChecks(Run& run);
 void BuildMissing(Run& run);
 // QHAS's fmt_change / ref_op onto the op instances, and its known defects
