@@ -99,9 +99,9 @@ class Run:
     first access and kept: ``runs``, ``artifacts``, ``graphs``,
     ``executions``, ``ops``, ``htp_op_types``, ``op_instances``, ``slices``,
     ``units``, ``counters``, ``phases``, ``traffic``, ``qhas_cores``, ``dominant_path``,
-    ``profile_nodes``, ``cross_checks``, ``warnings``, and for AI Hub and Genie
-    profiles ``aihub_stages``, ``aihub_samples``, ``aihub_layers``,
-    ``genie_events``, ``genie_metrics`` (``TABLES``).
+    ``profile_nodes``, ``cross_checks``, ``warnings``, ``profile_phases``,
+    ``op_steady_state``, and for AI Hub and Genie profiles ``aihub_stages``,
+    ``aihub_samples``, ``aihub_layers``, ``genie_events``, ``genie_metrics`` (``TABLES``).
 
     Column types: INTEGER -> int64 (pandas' nullable ``Int64`` when the
     column has a null in this run), REAL -> float64 (NaN for null),

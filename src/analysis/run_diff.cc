@@ -503,6 +503,7 @@ RunDiff DiffRuns(const std::vector<RunFacts>& runs_a, const std::vector<RunFacts
         "multi-slice op as an instance with its own DPC, the optrace once per op ID, and a "
         "profile gives per-node work only (docs/metrics.md)",
         fmt::join(sources_a, "+"), fmt::join(sources_b, "+")));
+  d.profile_ops = DiffProfileOps(runs_a, runs_b);
   if (a.qnn.empty() || b.qnn.empty())
     d.notes.push_back(
         fmt::format("side {} has no per-op view (no optrace, QHAS or per-node "
@@ -527,6 +528,10 @@ std::vector<GateSubject> GateSubjects(const RunDiff& diff) {
   for (const auto& u : diff.units) {
     out.push_back({"unit", std::to_string(u.tid), "cycles_used", &u.cycles_used});
     out.push_back({"unit", std::to_string(u.tid), "utilization_pct", &u.utilization_pct});
+  }
+  for (const auto& op : diff.profile_ops) {
+    out.push_back({"profile_op", op.name, "steady_cycles", &op.steady_cycles});
+    out.push_back({"profile_op", op.name, "cold_cycles", &op.cold_cycles});
   }
   return out;
 }

@@ -76,6 +76,23 @@ struct OpDelta {
   std::optional<double> dpc_change_cycles() const;
 };
 
+// One op of the profile's per-node cycles on both sides (each run's first
+// graph with executions; ops matched by the name the profile gives them):
+// its steady state pooled over executions 2..N of every run on the side —
+// the noise rule applied to those executions, so one run of 10 executions
+// gives the bound — and its cold first execution, one sample per run.
+struct ProfileOpDelta {
+  std::string name;
+  OpMatch status = OpMatch::kMatched;
+  std::optional<uint32_t> a_op_id, b_op_id;  // the n of OpId_n on each side (first run)
+  MetricDelta steady_cycles;                 // samples: its cycles in every steady execution
+  MetricDelta cold_cycles;                   // samples: its cycles in each run's first execution
+
+  // B − A of the steady medians, an absent side counting as 0; nullopt when
+  // neither side has a steady state.
+  std::optional<double> steady_change_cycles() const;
+};
+
 struct UnitDelta {
   uint32_t tid = 0;
   UnitKind kind = UnitKind::kUnknown;
@@ -122,6 +139,10 @@ struct RunDiff {
   std::vector<OpDelta> htp_op_types;  // likewise; matched by name only
   std::vector<UnitDelta> units;       // by tid
   std::vector<WallAttribution> attribution;  // ops with a DPC change, largest |ΔDPC| first
+  // The profile's per-op steady state on both sides, by |Δ steady median|
+  // (an added/removed op counts whole), then name; empty unless a side has
+  // per-node lines.
+  std::vector<ProfileOpDelta> profile_ops;
   // Which part of the steady-state wall change dominates: overhead (graph
   // wall − compute-busy) or compute-busy µs; kUnknown without both on both
   // sides or without a wall change.
@@ -138,9 +159,14 @@ struct RunDiff {
 // as added (B only) or removed (A only).  HTP op types match by name only.
 RunDiff DiffRuns(const std::vector<RunFacts>& a, const std::vector<RunFacts>& b);
 
+// The profile ops of both sides compared (RunDiff::profile_ops).
+std::vector<ProfileOpDelta> DiffProfileOps(const std::vector<RunFacts>& a,
+                                           const std::vector<RunFacts>& b);
+
 // The figures gates may test: run-level metrics (family ""), every QNN op
 // ("op": dpc_cycles, work_cycles, instances), HTP op type ("htp": same
-// fields) and unit ("unit", name = tid: cycles_used, utilization_pct).
+// fields), unit ("unit", name = tid: cycles_used, utilization_pct) and
+// profile op ("profile_op": steady_cycles, cold_cycles).
 // Pointers refer into `diff`.
 std::vector<GateSubject> GateSubjects(const RunDiff& diff);
 

@@ -146,6 +146,8 @@ Summary Summarize(const Run& run, const SummaryOptions& options) {
                      });
   out.path_by_unit = path_by_unit.get();
   out.op_warmup = op_warmup.get();
+  out.op_steady_state = ComputeOpSteadyState(run);
+  out.first_inference = ComputeFirstInference(run);
   if (run.figures.fine_source == Source::kOptrace || run.figures.fine_source == Source::kQhas)
     BuildCategories(run, &out);
   if (run.figures.fine_source == Source::kOptrace || run.figures.fine_source == Source::kQhas) {

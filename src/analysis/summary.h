@@ -17,8 +17,10 @@
 #include <string>
 #include <vector>
 
+#include "analysis/first_inference.h"
 #include "analysis/memory.h"
 #include "analysis/op_rollup.h"
+#include "analysis/op_steady_state.h"
 #include "analysis/op_warmup.h"
 #include "analysis/path_by_unit.h"
 #include "analysis/statistics.h"
@@ -94,6 +96,12 @@ struct Summary {
   // (descending, then as TrafficByQnnOp orders them); absent without per-op
   // traffic.
   std::optional<QnnOpTrafficTable> traffic;
+  // Per op, the profile's per-node cycles: cold and steady state (executions
+  // 2..N), per graph by steady median (op_steady_state.h); empty without
+  // per-node lines.
+  std::vector<OpSteadyState> op_steady_state;
+  // The phases before the first inference (first_inference.h).
+  FirstInference first_inference;
 };
 
 // `part` as a percentage of `whole`, or nullopt when either is missing or

@@ -21,4 +21,42 @@ struct ProfileNodeLint {
   std::vector<std::string> resources;          // "HVX", "HMX", "DMA"
 };
 
+// The phase of a QNN application's life a profile block belongs to, as the
+// CSV's Message column and the text's section titles name it (QnnProfile
+// event types): INIT ("Init Stats", "Create From Binary Stats"), COMPOSE
+// GRAPHS, FINALIZE (graph preparation), EXECUTE (every "Execute Stat N", and
+// the "Execute Stats (Average|Min|Max)" statistics), EXECUTE IPS ("Execute
+// Stats (Overall)", inferences per second) and DE-INIT.  Only EXECUTE blocks
+// with an execution number are executions.
+enum class ProfilePhase : uint8_t {
+  kOther,  // a block of no known phase (SNPE "Layer Times", an unknown "X Stats")
+  kInit,
+  kCompose,
+  kFinalize,
+  kExecute,
+  kExecuteIps,
+  kDeinit,
+};
+
+// "other", "init", "compose", "finalize", "execute", "execute_ips", "deinit".
+constexpr const char* ProfilePhaseName(ProfilePhase phase) {
+  switch (phase) {
+    case ProfilePhase::kOther:
+      return "other";
+    case ProfilePhase::kInit:
+      return "init";
+    case ProfilePhase::kCompose:
+      return "compose";
+    case ProfilePhase::kFinalize:
+      return "finalize";
+    case ProfilePhase::kExecute:
+      return "execute";
+    case ProfilePhase::kExecuteIps:
+      return "execute_ips";
+    case ProfilePhase::kDeinit:
+      return "deinit";
+  }
+  return "other";
+}
+
 }  // namespace htpscope

@@ -17,13 +17,18 @@
 //    BACKEND) are placed by their identifier: "(load binary)"/"(init" ->
 //    Init, "finalize" -> Finalize, "deinit"/"de-init" -> De-Init, anything
 //    else -> execution.
-//  * A NETRUN ROOT row "Graph N: NAME" opens an execution of graph N (its
-//    timestamp becomes the block's).  Otherwise a new block of a kind starts
+//  * A NETRUN EXECUTE ROOT row "Graph N: NAME" opens an execution of graph N
+//    (its timestamp becomes the block's); only EXECUTE rows make executions.
+//    A NETRUN row of that form of another phase (FINALIZE) opens that
+//    phase's block of graph N, or names the open one when it has no graph
+//    and no NetRun row yet (its Backend rows came first).  Otherwise a new block of a kind starts
 //    when a ROOT identifier repeats within the current one: for executions
 //    this is "the next execution" (of the same graph), whether the repeated
 //    row is typed EXECUTE or BACKEND.  "NULL" identifiers never split.
 //  * Sub-events (Event Level SUB-EVENT, SUB-SUB-EVENT, ... at any depth)
-//    belong to the last ROOT row.  SUB-EVENT rows under a cycles ROOT row are
+//    belong to the last ROOT row.  Under a ROOT row not in cycles they are
+//    stages of its phase (FINALIZE's "Graph Optimizations", ...): metrics
+//    whose parent is the row above them.  SUB-EVENT rows under a cycles ROOT row are
 //    the per-node cycles (Message NODE, or an "... (cycles)" / OpId label);
 //    their SUB-SUB-EVENT rows are linting entries ("Wait (Scheduler) time",
 //    "Overlap time", "Overlap (wait) time", "Resources" with its list in the
@@ -83,6 +88,9 @@ enum Kind { kInit, kCompose, kFinalize, kDeinit, kOverall, kExecute, kKindCount 
 constexpr std::array<std::string_view, kKindCount> kKindTitles = {
     "Init Stats",    "Compose Graphs Stats",    "Finalize Stats",
     "De-Init Stats", "Execute Stats (Overall)", ""};
+constexpr std::array<ProfilePhase, kKindCount> kKindPhases = {
+    ProfilePhase::kInit,   ProfilePhase::kCompose,    ProfilePhase::kFinalize,
+    ProfilePhase::kDeinit, ProfilePhase::kExecuteIps, ProfilePhase::kExecute};
 
 Kind Classify(std::string_view message, std::string_view identifier, std::string_view unit) {
   if (message == "INIT") return kInit;
@@ -119,7 +127,9 @@ struct Row {
 };
 
 // What a row turned out to be; its sub-events are read in that light.
-enum class Role { kRoot, kNode, kLintList, kLintOther, kOpName, kIgnored };
+// kStage: a sub-event of a root row that is not in cycles (the stages of
+// FINALIZE, "Graph Optimizations", ...), kept as a metric of its own.
+enum class Role { kRoot, kNode, kLintList, kLintOther, kOpName, kStage, kIgnored };
 
 class CsvParser {
  public:
@@ -381,16 +391,32 @@ class CsvParser {
     metric.unit = r.unit;
     SetValue(r, &metric);
 
-    Kind kind = graph ? kExecute : Classify(r.message, r.identifier, r.unit);
+    // Only an EXECUTE row names an execution: a NETRUN FINALIZE row "Graph
+    // N: NAME" is that graph's preparation (its Finalize block).
+    Kind kind = Classify(r.message, r.identifier, r.unit);
     Current& c = current_[kind];
     std::string id(r.identifier);  // "null" never splits, though its metric is "NetRun"
     bool repeated = !EqualsIgnoreCase(id, "null") && c.root_ids.count(id) > 0;
-    if (graph) {
+    if (graph && kind == kExecute) {
       graph_ = graph;
       graph_label_ = std::string(r.identifier);
       graph_rows_seen_ = true;
     }
-    if (graph || !c.block || repeated) OpenBlock(kind);
+    if (graph && kind != kExecute) {
+      // A phase of one graph: its own block, unless the block open for the
+      // phase names no graph and has no NetRun row yet (its Backend rows
+      // came first): then the graph is that block's.
+      ProfileBlock* open = c.block ? &Block(*c.block) : nullptr;
+      bool adopt = open && !open->graph_index && open->graph_name.empty() &&
+                   !open->Find("NetRun") && !repeated;
+      if (!adopt) OpenBlock(kind);
+      ProfileBlock& b = Block(*c.block);
+      b.graph = std::string(r.identifier);
+      b.graph_index = graph->index;
+      b.graph_name = graph->name;
+    } else if (graph || !c.block || repeated) {
+      OpenBlock(kind);
+    }
     c.root_ids.insert(std::move(id));
     ProfileBlock& b = Block(*c.block);
     if (!b.timestamp_us && !r.timestamp.empty() &&
@@ -403,6 +429,7 @@ class CsvParser {
     last_root_ = *c.block;
     last_root_index_ = b.metrics.size() - 1;
     roles_.assign(1, Role::kRoot);
+    metric_at_.assign(1, static_cast<int32_t>(last_root_index_));
     node_ = -1;
     node_skipped_ = false;
     flat_list_.reset();
@@ -414,6 +441,7 @@ class CsvParser {
     c.root_ids.clear();
     ProfileBlock block;
     block.first_line = static_cast<int>(line_);
+    block.phase = kKindPhases[kind];
     if (kind == kExecute) {
       block.execution = static_cast<int>(report_.raw.size()) + 1;
       block.title = fmt::format("Execute Stat {}", block.execution);
@@ -468,17 +496,22 @@ class CsvParser {
                       "the level in between first",
                       r.level, r.identifier, static_cast<size_t>(r.depth) + 1 - roles_.size()));
     roles_.resize(static_cast<size_t>(r.depth));
+    metric_at_.resize(static_cast<size_t>(r.depth), -1);
     Role parent = roles_.back();
     Role role = Role::kIgnored;
+    int32_t metric = -1;
     switch (parent) {
       case Role::kRoot:
-        role = HandleOpRow(r);
+        role = HandleOpRow(r, &metric);
         break;
       case Role::kNode:
         role = HandleLintRow(r, CurrentNode());
         break;
       case Role::kLintList:
         role = AddOverlapName(r);
+        break;
+      case Role::kStage:
+        role = AddStage(r, metric_at_.back(), &metric);
         break;
       case Role::kLintOther:
       case Role::kOpName:
@@ -489,15 +522,44 @@ class CsvParser {
         break;  // under a row already ignored (and warned about)
     }
     roles_.push_back(role);
+    metric_at_.push_back(metric);
+  }
+
+  // A sub-event of the metric `parent` of the last ROOT row's block that is
+  // a figure of its own (a FINALIZE stage).  Sets *metric to its index.
+  Role AddStage(const Row& r, int32_t parent, int32_t* metric) {
+    ProfileBlock& b = Block(*last_root_);
+    ProfileMetric m;
+    m.name = std::string(r.identifier);
+    m.source = r.source == "BACKEND"  ? "Backend"
+               : r.source == "NETRUN" ? "NetRun"
+                                      : std::string(r.source);
+    m.unit = r.unit;
+    m.parent = parent;
+    SetValue(r, &m);
+    b.metrics.push_back(std::move(m));
+    *metric = static_cast<int32_t>(b.metrics.size()) - 1;
+    return Role::kStage;
   }
 
   ProfileNode& CurrentNode() { return Block(*last_root_).nodes[static_cast<size_t>(node_)]; }
 
   // A direct sub-event of a ROOT row: a per-node row, or in ONNX Runtime's
   // flat layout a linting entry of the node above it or an overlapping op.
-  Role HandleOpRow(const Row& r) {
+  Role HandleOpRow(const Row& r, int32_t* metric) {
     ProfileBlock& b = Block(*last_root_);
     const ProfileMetric& root = b.metrics[last_root_index_];
+    // Under a root row that is not in cycles nothing is a per-node row: a
+    // sub-event that does not look like one is a stage of that root's phase.
+    if (root.unit != "cycles" && r.message != "NODE" &&
+        !profile_internal::LintEntryOf(r.identifier) &&
+        !(r.unit == "cycles" &&
+          (profile_internal::HasOpId(r.identifier) || EndsWithCycles(r.identifier)))) {
+      flat_list_.reset();
+      node_ = -1;
+      node_skipped_ = true;
+      return AddStage(r, static_cast<int32_t>(last_root_index_), metric);
+    }
     std::optional<LintEntry> lint = profile_internal::LintEntryOf(r.identifier);
     if (lint) {
       if (node_ < 0) {
@@ -630,6 +692,7 @@ class CsvParser {
   std::optional<BlockRef> last_root_;
   size_t last_root_index_ = 0;
   std::vector<Role> roles_;             // of the last row at each depth, down to the row at hand
+  std::vector<int32_t> metric_at_;      // ... and the metric each made (-1 for none)
   int node_ = -1;                       // the last per-node row of the last ROOT row's block
   bool node_skipped_ = false;           // the last direct sub-event of the ROOT row was ignored
   std::optional<LintEntry> list_;       // the overlap entry whose op names follow (nested)

@@ -391,6 +391,7 @@ class TextParser {
     // Not emplace(): clang rejects it for a nested class with member initialisers.
     open_ = OpenBlock{};
     open_->raw = raw;
+    open_->block.phase = ProfilePhaseOfTitle(title);
     open_->block.title = std::move(title);
     open_->block.execution = execution;
     open_->block.first_line = static_cast<int>(line_);
@@ -536,6 +537,40 @@ class TextParser {
     return true;
   }
 
+  // A metric named as a line prints it: "Backend (RPC (execute) time)" is
+  // RPC (execute) time from the Backend, "NetRun" / "NetRun IPS" NetRun's.
+  static ProfileMetric MetricNamed(std::string_view name) {
+    ProfileMetric metric;
+    constexpr std::string_view kBackend = "Backend (";
+    if (name.substr(0, kBackend.size()) == kBackend && ClosesAtEnd(name, kBackend.size() - 1)) {
+      metric.source = "Backend";
+      metric.name = std::string(name.substr(kBackend.size(), name.size() - kBackend.size() - 1));
+    } else {
+      if (name == "NetRun" || name.substr(0, 7) == "NetRun ") metric.source = "NetRun";
+      metric.name = std::string(name);
+    }
+    return metric;
+  }
+
+  // A line indented under a root line that is not in cycles and is no
+  // per-node line: a stage of the root's phase ("Graph Optimizations :
+  // 40652  us" under "QNN (finalize) time"), kept as a metric whose parent
+  // is the root.  False when the line is a per-node line (left to the
+  // per-node rules, which refuse it under a root not in cycles).
+  bool HandleStageLine(std::string_view trimmed) {
+    std::string_view name, tail;
+    if (!SplitNameValue(trimmed, &name, &tail) || IsNodeLabel(name)) return false;
+    std::optional<ParsedValue> value = ParseValue(name, tail);
+    if (!value) return true;
+    ProfileMetric metric = MetricNamed(name);
+    metric.has_value = value->has_value;
+    metric.value = value->value;
+    metric.unit = std::move(value->unit);
+    metric.parent = root_;
+    open_->block.metrics.push_back(std::move(metric));
+    return true;
+  }
+
   void HandleContent(std::string_view trimmed, size_t indent) {
     ProfileBlock& b = open_->block;
     if (!root_indent_ || indent <= *root_indent_) {
@@ -556,18 +591,10 @@ class TextParser {
       }
       std::optional<ParsedValue> value = ParseValue(name, tail);
       if (!value) return;
-      ProfileMetric metric;
-      constexpr std::string_view kBackend = "Backend (";
-      if (name.substr(0, kBackend.size()) == kBackend && ClosesAtEnd(name, kBackend.size() - 1)) {
-        metric.source = "Backend";
-        metric.name = std::string(name.substr(kBackend.size(), name.size() - kBackend.size() - 1));
-      } else {
-        if (name == "NetRun" || name.substr(0, 7) == "NetRun ") metric.source = "NetRun";
-        metric.name = std::string(name);
-      }
-      AddRoot(std::move(metric), std::move(*value), indent);
+      AddRoot(MetricNamed(name), std::move(*value), indent);
       return;
     }
+    if (root_ >= 0 && b.metrics[root_].unit != "cycles" && HandleStageLine(trimmed)) return;
     if (!node_indent_ || indent <= *node_indent_) {
       if (!node_indent_) node_indent_ = indent;
       HandleNodeLine(trimmed, /*snpe=*/false);

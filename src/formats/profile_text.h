@@ -32,8 +32,9 @@
 //    (log location, viewer / application / backend versions), a header whose
 //    fields are separated by ", ", Message = the phase (INIT, EXECUTE, ...),
 //    Event Levels ROOT / SUB-EVENT / SUB-SUB-EVENT / ... at any depth,
-//    quoted non-numeric values in the Time column ("HVX, DMA", ""), and a
-//    NETRUN ROOT row "Graph N: NAME" opening each execution of each graph.
+//    quoted non-numeric values in the Time column ("HVX, DMA", ""), a NETRUN
+//    EXECUTE ROOT row "Graph N: NAME" opening each execution of each graph
+//    and a NETRUN FINALIZE row of that form naming the graph of its finalize.
 // Fields are split per RFC 4180 (quoted fields, doubled quotes, quoted
 // newlines); a UTF-8 BOM is skipped.  A Time written with thousands
 // separators ("1,000": digits in groups of three after the first comma) is
@@ -65,7 +66,19 @@ struct ProfileMetric {
   bool has_value = false;  // false for e.g. "Unknown event type :   object"
   std::string
       unit;  // as printed, lower-cased: "us", "cycles", "count", "bytes", "object", "inf/sec"
+  // The metric of the same block this one is a sub-event of, as an index
+  // into ProfileBlock::metrics (always an earlier one), or -1 for a root
+  // line.  The stages of graph preparation ("Graph Optimizations", "VTCM
+  // Allocation", ...) are sub-events of "QNN (finalize) time": CSV SUB-EVENT
+  // rows under a root row that is not in cycles, text lines indented under a
+  // root line that are not per-node lines.
+  int32_t parent = -1;
 };
+
+// (ProfilePhase and ProfilePhaseName are in base/profile_rows.h.)
+// The phase a block title names ("Init Stats" -> kInit, "Execute Stat 3" ->
+// kExecute, "Execute Stats (Overall)" -> kExecuteIps, ...), else kOther.
+ProfilePhase ProfilePhaseOfTitle(std::string_view title);
 
 // A per-node line ("bbb_indep0:OpId_19 (cycles) : 87938  cycles", a CSV
 // SUB-EVENT row) with its linting sub-entries when the profile was taken at
@@ -94,6 +107,7 @@ struct ProfileBlock {
   std::string graph;  // "Graph 0 (model)" when the section names one, else ""
   int execution = 0;  // N of "Execute Stat N"; 0 for statistics sections
   std::vector<ProfileMetric> metrics;
+  ProfilePhase phase = ProfilePhase::kOther;
   // Per-node lines and the metric they are sub-events of
   // ("Accelerator (execute) time (cycles)" or, at linting level,
   // "Accelerator (critical path execute) time (cycles)").
@@ -189,15 +203,17 @@ bool LooksLikeProfileCsv(std::string_view prefix);
 ProfileReport ReadProfileText(const std::string& path);
 ProfileReport ParseProfileText(const std::string& path, std::string_view text);
 
-// Reads profile CSV (plain or gzip).  A NETRUN ROOT row "Graph N: NAME"
-// opens an execution of graph N; otherwise executions are split where a ROOT
-// EXECUTE identifier repeats.  Executions become raw "Execute Stat N" blocks
-// (N counted over the whole file); INIT / COMPOSE GRAPHS / FINALIZE / DE-INIT
-// rows statistics blocks "Init Stats" / "Compose Graphs Stats" / "Finalize
-// Stats" / "De-Init Stats", INF/SEC rows "Execute Stats (Overall)" (BACKEND-
-// typed rows, whose repeats split executions too: see profile_csv.cc).
-// Throws InputError naming the file and the 1-based line (of the record's
-// first line when a quoted field spans lines) with the cause.
+// Reads profile CSV (plain or gzip).  A NETRUN EXECUTE ROOT row "Graph N:
+// NAME" opens an execution of graph N (only EXECUTE rows make executions; a
+// FINALIZE row of that form opens graph N's "Finalize Stats" block);
+// otherwise executions are split where a ROOT EXECUTE identifier repeats.  Executions become raw
+// "Execute Stat N" blocks (N counted over the whole file); INIT / COMPOSE GRAPHS / FINALIZE /
+// DE-INIT rows statistics blocks "Init Stats" / "Compose Graphs Stats" / "Finalize Stats" /
+// "De-Init Stats", INF/SEC rows "Execute Stats (Overall)" (BACKEND- typed rows, whose repeats split
+// executions too: see profile_csv.cc), each block with its ProfilePhase; sub-events of a root row
+// not in cycles (the FINALIZE stages) become metrics whose `parent` is that row. Throws InputError
+// naming the file and the 1-based line (of the record's first line when a quoted field spans lines)
+// with the cause.
 ProfileReport ReadProfileCsv(const std::string& path);
 ProfileReport ParseProfileCsv(const std::string& path, std::string_view text);
 

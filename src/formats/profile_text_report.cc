@@ -116,6 +116,21 @@ std::optional<ProfileGraphLabel> ParseProfileGraphLabel(std::string_view text) {
   return out;
 }
 
+ProfilePhase ProfilePhaseOfTitle(std::string_view title) {
+  title = Trim(title);
+  auto starts = [&](std::string_view prefix) {
+    return title.size() >= prefix.size() &&
+           EqualsIgnoreCase(title.substr(0, prefix.size()), prefix);
+  };
+  if (starts("Execute Stats (Overall)")) return ProfilePhase::kExecuteIps;
+  if (starts("Execute Stat")) return ProfilePhase::kExecute;
+  if (starts("Init Stats") || starts("Create From Binary")) return ProfilePhase::kInit;
+  if (starts("Compose Graph")) return ProfilePhase::kCompose;
+  if (starts("Finalize Stats")) return ProfilePhase::kFinalize;
+  if (starts("De-Init Stats") || starts("Deinit Stats")) return ProfilePhase::kDeinit;
+  return ProfilePhase::kOther;
+}
+
 const ProfileMetric* ProfileBlock::Find(std::string_view name) const {
   for (const auto& m : metrics)
     if (EqualsIgnoreCase(m.name, name)) return &m;

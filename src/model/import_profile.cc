@@ -70,10 +70,22 @@ void ImportProfile(ProfileReport&& profile, Run& run) {
     row.nodes_parent = b->nodes_parent;
     row.first_metric = static_cast<uint32_t>(run.profile_metrics.size());
     row.metric_count = static_cast<uint32_t>(b->metrics.size());
-    for (const auto& m : b->metrics)
-      run.profile_metrics.push_back(
-          {static_cast<uint32_t>(run.profile_blocks.size()), m.source, m.name,
-           m.has_value ? std::optional<double>(m.value) : std::nullopt, m.unit});
+    // A reader that does not say the phase leaves it to the title.
+    row.phase = b->phase != ProfilePhase::kOther ? b->phase : ProfilePhaseOfTitle(b->title);
+    row.timestamp_us = b->timestamp_us;
+    for (size_t i = 0; i < b->metrics.size(); ++i) {
+      const ProfileMetric& m = b->metrics[i];
+      ProfileMetricRow metric;
+      metric.block = static_cast<uint32_t>(run.profile_blocks.size());
+      metric.source = m.source;
+      metric.name = m.name;
+      if (m.has_value) metric.value = m.value;
+      metric.unit = m.unit;
+      // Only an earlier metric of the block can be a parent.
+      if (m.parent >= 0 && static_cast<size_t>(m.parent) < i)
+        metric.parent = row.first_metric + static_cast<uint32_t>(m.parent);
+      run.profile_metrics.push_back(std::move(metric));
+    }
     row.first_node = static_cast<uint32_t>(run.profile_nodes.size());
     row.node_count = static_cast<uint32_t>(b->nodes.size());
     const uint32_t index = static_cast<uint32_t>(run.profile_blocks.size());
@@ -99,6 +111,8 @@ void ImportProfile(ProfileReport&& profile, Run& run) {
     std::string name = graph.name;
     if (name.empty() && graph.index) name = fmt::format("graph {}", *graph.index);
     run.graphs.push_back({name, Source::kProfile, 0});
+    for (const ProfileBlock* block : graph.statistics)
+      run.profile_blocks[block_index.at(block)].graph = g;
     for (const ProfileBlock* block : graph.executions) {
       ExecutionRow e;
       e.graph = g;
@@ -118,6 +132,7 @@ void ImportProfile(ProfileReport&& profile, Run& run) {
       e.timestamp_us = block->timestamp_us;
       e.block = block_index.at(block);
       run.profile_blocks[e.block].execution = static_cast<uint32_t>(run.executions.size());
+      run.profile_blocks[e.block].graph = g;
       run.executions.push_back(e);
     }
   }

@@ -251,6 +251,7 @@ void CapWarnings(std::vector<WarningRow>& warnings) {
 
 void JoinRun(Run& run, const model_import::QhasFacts& qhas, const LoadOptions& options) {
   if (!options.graph.empty()) SelectGraph(run, options.graph);
+  BuildProfilePhases(run);
   // It reads only the profile's tables, which the steps before the
   // cross-checks leave alone: on another core meanwhile.  Its destructor
   // waits for it when a step throws.

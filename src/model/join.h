@@ -34,6 +34,10 @@ struct ProfileNodesVsQhas {
 ProfileNodesVsQhas CompareProfileNodesWithQhas(const Run& run, const model_import::QhasFacts& qhas);
 void BuildCrossChecks(Run& run, const model_import::QhasFacts& qhas,
                       const ProfileNodesVsQhas& nodes_vs_qhas);
+// Appends, per graph, how many of its executions' per-node cycles add up
+// to their "Accelerator (execute) time (cycles)" (detailed level;
+// join_profile_checks.cc).
+void BuildProfileNodeSumChecks(Run& run);
 void BuildMissing(Run& run);
 // QHAS's fmt_change / ref_op onto the op instances, and its known defects
 // (resource type "UNK", traffic counters all 0) as warnings with the
@@ -47,5 +51,8 @@ void NoteQhasCores(Run& run);
 // Keeps only graph `name` of the profile's tables; throws std::invalid_argument,
 // listing the graphs there are, when the profile has no graph of that name.
 void SelectGraph(Run& run, const std::string& name);
+// Fills run.profile_phases from the profile's blocks and metrics (after
+// SelectGraph: only the kept graph's rows and the application's).
+void BuildProfilePhases(Run& run);
 
 }  // namespace htpscope

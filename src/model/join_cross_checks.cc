@@ -215,6 +215,7 @@ void BuildCrossChecks(Run& run, const model_import::QhasFacts& qhas,
                       const ProfileNodesVsQhas& nodes_vs_qhas) {
   if (qhas.present && !run.qhas_cores.empty()) QhasTimeChecks(run, qhas);
   ProfileChecks(run, nodes_vs_qhas);
+  BuildProfileNodeSumChecks(run);
   MemoryChecks(run, qhas);
   size_t disagreements = 0;
   for (const auto& c : run.cross_checks) disagreements += !c.agree;

@@ -27,6 +27,8 @@ void SelectGraph(Run& run, const std::string& name) {
     const ProfileBlockRow& block = run.profile_blocks[b];
     if (block.execution)
       keep[b] = run.executions[*block.execution].graph == *chosen;
+    else if (block.graph)
+      keep[b] = *block.graph == *chosen;
     else
       keep[b] = block.graph_name.empty() || block.graph_name.find(name) != std::string::npos;
   }
@@ -42,12 +44,17 @@ void SelectGraph(Run& run, const std::string& name) {
       kept_rows.profile_nodes.back().block = new_block[b];
     }
     block.first_metric = static_cast<uint32_t>(kept_rows.profile_metrics.size());
+    const uint32_t old_first_metric = run.profile_blocks[b].first_metric;
     for (uint32_t i = 0; i < block.metric_count; ++i) {
-      kept_rows.profile_metrics.push_back(
-          run.profile_metrics[run.profile_blocks[b].first_metric + i]);
-      kept_rows.profile_metrics.back().block = new_block[b];
+      kept_rows.profile_metrics.push_back(run.profile_metrics[old_first_metric + i]);
+      ProfileMetricRow& metric = kept_rows.profile_metrics.back();
+      metric.block = new_block[b];
+      // A parent is a metric of the same block: it moves with it.
+      if (metric.parent) *metric.parent = *metric.parent - old_first_metric + block.first_metric;
     }
     block.execution.reset();
+    if (block.graph)
+      block.graph = *block.graph == *chosen ? std::optional<uint32_t>(0) : std::nullopt;
     kept_rows.profile_blocks.push_back(std::move(block));
   }
   for (const ExecutionRow& e : run.executions) {

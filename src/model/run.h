@@ -67,6 +67,10 @@ struct Run {
   std::vector<ProfileMetricRow> profile_metrics;  // by block
   std::vector<ProfileNodeRow> profile_nodes;      // by block
   std::string profile_format;  // "text", "snpe_diagview", "csv" or "qnn_log"; "" without a profile
+  // Every phase figure of the profile (init, compose, finalize and its
+  // stages, execute, execute_ips, deinit): by timestamp when the profile
+  // has them, else file order (BuildProfilePhases).
+  std::vector<ProfilePhaseRow> profile_phases;
 
   // The traced execution, op by op.
   std::vector<SliceRow> slices;             // by instance, then start, then tid

@@ -119,6 +119,14 @@ struct ProfileBlockRow {
   uint32_t node_count = 0;
   uint32_t first_metric = 0;  // its rows of profile_metrics
   uint32_t metric_count = 0;
+  // The phase it belongs to (init, compose, finalize, execute, execute_ips,
+  // deinit; base/profile_rows.h), and the graph it is of: an index into
+  // graphs for an execution and for a statistics block naming a graph that
+  // has executions; nullopt otherwise (init, compose and de-init are the
+  // application's, not a graph's).
+  ProfilePhase phase = ProfilePhase::kOther;
+  std::optional<uint32_t> graph;
+  std::optional<uint64_t> timestamp_us;  // CSV: the Msg Timestamp of its first row
   std::string Name() const { return graph_name.empty() ? title : title + " / " + graph_name; }
 };
 
@@ -147,6 +155,29 @@ struct ProfileMetricRow {
   std::string name;
   std::optional<double> value;  // absent for e.g. "Unknown event type :   object"
   std::string unit;             // as printed, lower-cased: "us", "cycles", "count", "bytes"
+  // The metric of the same block this one is a sub-event of (an index into
+  // profile_metrics), e.g. "QNN (finalize) time" for the stage "Graph
+  // Optimizations"; nullopt for a root line.
+  std::optional<uint32_t> parent;
+};
+
+// One figure of one phase of the application's life (the profile's INIT,
+// COMPOSE GRAPHS, FINALIZE and its stages, EXECUTE, EXECUTE IPS, DE-INIT
+// rows or sections), in the order of the profile's clock when it has one,
+// else file order: every metric of every profile block of a known phase.
+struct ProfilePhaseRow {
+  ProfilePhase phase = ProfilePhase::kOther;
+  std::optional<uint32_t> graph;      // index into graphs; nullopt for the application's
+  std::string graph_name;             // as the profile labels it, "" when it names none
+  std::optional<uint32_t> execution;  // index into executions, for an execution's rows
+  std::string stage;                  // "NetRun", "QNN (finalize) time", "Graph Optimizations"
+  std::string parent_stage;           // the figure it is part of; "" for a root line
+  std::string source;                 // "NetRun", "Backend" or ""
+  std::optional<double> value;
+  std::string unit;                      // as printed, lower-cased: "us", "cycles", "inf/sec"
+  std::optional<uint64_t> timestamp_us;  // its block's (CSV)
+  uint32_t block = 0;                    // index into profile_blocks
+  uint32_t metric = 0;                   // index into profile_metrics
 };
 
 // A per-node line of a profile execution ("bbb_indep0:OpId_19 (cycles)"),

@@ -8,6 +8,7 @@
 #include "report/format_util.h"
 #include "report/json_values.h"
 #include "report/run_sections.h"
+#include "report/text_sanitize.h"
 
 namespace htpscope {
 namespace {
@@ -266,6 +267,28 @@ void OpRows(std::string& out, const std::vector<OpDelta>& ops, int top_n, bool q
                        FormatCount(ops.size() - top_n));
 }
 
+void ProfileOpRows(std::string& out, const std::vector<ProfileOpDelta>& ops, int top_n) {
+  out += fmt::format("  {:<8} {:<32} {:>11} {:>11} {:>11} {:>8}  {:<20} {:>10} {:>10}\n", "status",
+                     "op", "A steady", "B steady", "change", "%", "noise", "A cold", "B cold");
+  int shown = 0;
+  for (const auto& op : ops) {
+    if (shown++ >= top_n) break;
+    auto change = op.steady_change_cycles();
+    out += fmt::format("  {:<8} {:<32} {:>11} {:>11} {:>11} {:>8}  {:<20} {:>10} {:>10}\n",
+                       OpMatchName(op.status), Ellipsize(TerminalSafe(op.name), 32),
+                       Side(op.steady_cycles, true), Side(op.steady_cycles, false),
+                       change ? SignedValue(*change, "cycles") : std::string("-"),
+                       Pct(op.steady_cycles.change_pct), NoiseCell(op.steady_cycles),
+                       Side(op.cold_cycles, true), Side(op.cold_cycles, false));
+  }
+  if (static_cast<int>(ops.size()) > top_n)
+    out += fmt::format("  … {} more (--top, or --format json for all)\n",
+                       FormatCount(ops.size() - top_n));
+  out +=
+      "  steady = median of the op's per-node cycles over executions 2..N of every run on the "
+      "side;\n  noise = 3 × 1.4826 × MAD of those executions (docs/diff.md); cold = execution 1\n";
+}
+
 std::string GateMark(const GateResult& g) {
   if (!g.evaluated) return "ERROR";
   if (!g.passed) return "FAIL";
@@ -327,6 +350,12 @@ std::string RenderText(const RunDiff& diff, const std::vector<GateResult>& gates
   OpRows(out, diff.qnn_ops, top_n, true);
   AppendSection(out, "HTP op types by |ΔDPC|");
   OpRows(out, diff.htp_op_types, top_n, false);
+  if (!diff.profile_ops.empty()) {
+    AppendSection(out,
+                  "Profile ops by |Δ steady median| (per-node cycles; an added/removed op counts "
+                  "whole)");
+    ProfileOpRows(out, diff.profile_ops, top_n);
+  }
   GateRows(out, gates);
   if (!diff.notes.empty() || !diff.a.missing.empty() || !diff.b.missing.empty()) {
     AppendSection(out, "Notes");
@@ -389,6 +418,22 @@ std::string RenderMarkdown(const RunDiff& diff, const std::vector<GateResult>& g
           fmt::format("| {} | {} | {} | {} | {} | {}/{} |\n", OpMatchName(op.status),
                       MdEscape(OpLabel(op)), Side(op.dpc_cycles, true), Side(op.dpc_cycles, false),
                       DpcChange(op), Side(op.instances, true), Side(op.instances, false));
+    }
+    out += "\n</details>\n";
+  }
+  if (!diff.profile_ops.empty()) {
+    out += fmt::format(
+        "\n<details><summary>Profile ops by |Δ steady median| (top {})</summary>\n\n"
+        "| status | op | A steady | B steady | change | noise |\n|---|---|--:|--:|--:|---|\n",
+        std::min<size_t>(diff.profile_ops.size(), static_cast<size_t>(top_n)));
+    int shown = 0;
+    for (const auto& op : diff.profile_ops) {
+      if (shown++ >= top_n) break;
+      auto change = op.steady_change_cycles();
+      out += fmt::format(
+          "| {} | {} | {} | {} | {} | {} |\n", OpMatchName(op.status), MdEscape(op.name),
+          Side(op.steady_cycles, true), Side(op.steady_cycles, false),
+          change ? SignedValue(*change, "cycles") : std::string("-"), NoiseCell(op.steady_cycles));
     }
     out += "\n</details>\n";
   }
@@ -540,6 +585,16 @@ json RunDiffToJson(const RunDiff& diff, const std::vector<GateResult>& gates) {
   j["htp_op_types"] = htp;
   j["units"] = units;
   j["attribution"] = attribution;
+  json profile_ops = json::array();
+  for (const auto& op : diff.profile_ops)
+    profile_ops.push_back({{"name", op.name},
+                           {"status", OpMatchName(op.status)},
+                           {"a_op_id", OptionalJson(op.a_op_id)},
+                           {"b_op_id", OptionalJson(op.b_op_id)},
+                           {"steady_change_cycles", OptionalJson(op.steady_change_cycles())},
+                           {"steady_cycles", DeltaJson(op.steady_cycles)},
+                           {"cold_cycles", DeltaJson(op.cold_cycles)}});
+  j["profile_ops"] = profile_ops;
   j["gates"] = GatesJson(gates);
   j["exit_status"] = GateExitStatus(gates);
   j["verdict"] = DiffVerdict(diff);

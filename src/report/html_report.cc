@@ -437,6 +437,10 @@ LazyObject BuildLazyReportModel(const Summary& summary, const HtmlReportOptions&
   // The per-op warm-up lists every profile node: a big run's would dwarf the
   // page, so at most max_table_rows of it (the most warm-up first per graph).
   KeepFirstRows(overview, "op_warmup", "op_warmup_total_rows", options.max_table_rows);
+  // So do the per-op steady state (the most steady cycles first per graph)
+  // and the profile's phase figures (every execution's lines).
+  KeepFirstRows(overview, "op_steady_state", "op_steady_state_total_rows", options.max_table_rows);
+  KeepFirstRows(overview, "profile_phases", "profile_phases_total_rows", options.max_table_rows);
   // So do the hardware tables' per-op rows (the most path cycles, work or
   // DRAM bytes read first).
   for (const char* key : {"dominant_path_by_unit", "op_rollup", "vtcm_read_hits"})

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "report/device_profile_tables.h"
+#include "report/run_tables_profile.h"
 
 namespace htpscope {
 namespace {
@@ -465,6 +466,7 @@ std::vector<RunTable> MakeTables() {
                 Text("message", "what it says, for people",
                      [](const Run& r, size_t i, CellSink& s) { s.Text(r.warnings[i].message); })},
                [](const Run& r) { return r.warnings.size(); }});
+  AddProfileTables(t);
   AppendDeviceProfileTables(t);  // aihub_*, genie_*: empty for other runs
   return t;
 }

@@ -49,8 +49,9 @@ struct RunTable {
 
 // Every table of the schema, in a fixed order: runs, artifacts, graphs,
 // executions, ops, htp_op_types, op_instances, slices, units, counters,
-// phases, traffic, dominant_path, profile_nodes, cross_checks, warnings, then
-// the AI Hub and Genie tables (report/device_profile_tables.h).
+// phases, traffic, dominant_path, profile_nodes, cross_checks, warnings,
+// profile_phases, op_steady_state, then the AI Hub and Genie tables
+// (report/device_profile_tables.h).
 // The `runs` table has one row per run: its label and whole-graph figures.
 const std::vector<RunTable>& RunTables();
 

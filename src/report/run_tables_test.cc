@@ -95,27 +95,13 @@ TEST(RunTables, ColumnNamesAreUniqueAndCarryUnits) {
     for (const auto& c : t.columns) {
       EXPECT_TRUE(names.insert(c.name).second) << t.name << "." << c.name;
       if (c.type == ColumnType::kDouble || c.type == ColumnType::kInt64) {
-        static const char* kSuffixes[] = {"_cycles",
-                                          "_cycle",
-                                          "_us",
-                                          "_ticks",
-                                          "_bytes",
-                                          "_pct",
-                                          "_ghz",
-                                          "_id",
-                                          "tid",
-                                          "execution",
-                                          "instances",
-                                          "slices",
-                                          "executions",
-                                          "hvx_threads",
-                                          "op_instances",
-                                          "cycles_per_packet",
-                                          "cycles_used",
-                                          "core",
-                                          "_nodes",
-                                          "a",
-                                          "b"};
+        static const char* kSuffixes[] = {
+            "_cycles",     "_cycle",      "_us",          "_ticks",
+            "_bytes",      "_pct",        "_ghz",         "_id",
+            "tid",         "execution",   "instances",    "slices",
+            "executions",  "hvx_threads", "op_instances", "cycles_per_packet",
+            "cycles_used", "core",        "_nodes",       "a",
+            "b",           "value"};  // profile_phases: its unit in `unit`
         bool named = false;
         for (const char* s : kSuffixes) {
           std::string_view n(c.name), suffix(s);

@@ -8,6 +8,7 @@
 #include "report/json_values.h"
 #include "report/run_sections.h"
 #include "report/summary_hardware.h"
+#include "report/summary_profile.h"
 #include "report/text_sanitize.h"
 
 namespace htpscope {
@@ -305,9 +306,11 @@ std::string RenderSummaryText(const Summary& s, int top_n) {
   for (const auto& k : run.skipped) out += fmt::format("  skipped {}\n", TerminalSafe(k));
   RenderCoarse(s, out);
   if (run.figures.fine_source != Source::kNone) RenderFine(s, top_n, out);
+  if (ShowsOpSteadyState(s)) out += RenderOpSteadyStateText(s, top_n);
   if (!run.units.empty()) RenderUnits(s, out);
   out += RenderHardwareSections(s, top_n);
   if (!run.phases.empty()) RenderPhases(s, out);
+  out += RenderFirstInferenceText(s);
   if (!s.op_warmup.empty()) RenderOpWarmup(s, top_n, out);
   out += CrossChecksSection(run.cross_checks);
   if (!s.warnings.empty()) {
@@ -405,6 +408,7 @@ LazyObject SummaryJson(const Summary& s) {
                                     {"wall_cycles", OptionalJson(p.wall_cycles())},
                                     {"effective_ghz", OptionalJson(p.effective_ghz())}});
   AddHardwareJson(s, doc);
+  AddProfilePhasesJson(s, doc);
   j["cross_checks"] = CrossChecksJson(run.cross_checks);
   j["warnings"] = WarningsJson(s.warnings);
   j["missing"] = MissingArtifactsJson(run.missing);

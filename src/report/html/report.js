@@ -436,6 +436,44 @@
     // Less central facts fold away; a disagreeing cross-check stays open.
     const fold = (title, open, ...content) =>
       el("details", { class: "sub", open }, el("summary", null, title), ...content);
+    const fi = o.first_inference;
+    if (fi) {
+      const from = (f) => (f ? (f.name === "NetRun" ? f.source : `${f.source} ${f.name}`) : "");
+      const rows = [];
+      const add = (phase, f) => { if (f) rows.push([phase, f.us, from(f)]); };
+      add("init", fi.init);
+      add("compose graphs", fi.compose);
+      for (const g of fi.graphs || []) {
+        add(`finalize ${g.graph}`, g.finalize);
+        for (const st of g.finalize_stages || []) rows.push([`  ${st.name}`, st.us, "stage of finalize"]);
+      }
+      for (const g of fi.graphs || []) {
+        add(`cold execute ${g.graph}`, g.cold_execute);
+        if (isNum(g.power_on_us)) rows.push(["  HVX + HMX power on and acquire", g.power_on_us,
+          `reported with it, not part of it; steady median ${isNum(g.steady_power_on_us) ? g.steady_power_on_us : "-"}`]);
+        if (isNum(g.vtcm_acquire_us)) rows.push(["  initial VTCM acquire", g.vtcm_acquire_us,
+          `reported with it, not part of it; steady median ${isNum(g.steady_vtcm_acquire_us) ? g.steady_vtcm_acquire_us : "-"}`]);
+      }
+      if (isNum(fi.total_us)) rows.push(["to the first inference", fi.total_us,
+        "Σ of the phases printed, not a clock reading" + ((fi.missing || []).length ? ` (none printed for: ${fi.missing.join(", ")})` : "")]);
+      add("de-init", fi.deinit);
+      lines.push(fold(isNum(fi.total_us) ? `Time to first inference: ${fmtTyped(fi.total_us)} µs` : "Phases before the first inference", true,
+        makeTable({
+          title: null,
+          help: "From the profile (µs as printed): NetRun's wall time of each phase where printed, else the Backend's; " +
+                "finalize stages are sub-events of QNN (finalize) time (docs/metrics.md).",
+          columns: [{ key: "phase", label: "phase", type: "text" }, { key: "us", label: "µs", type: "us" },
+                    { key: "from", label: "from", type: "text" }],
+          rows,
+        }, "first_inference", { share: false })));
+    }
+    const steadyOps = o.op_steady_state || [];
+    if (steadyOps.length && o.fine_source !== "optrace" && o.fine_source !== "qhas")
+      lines.push(fold("Per-op steady state: profile per-node cycles", true, makeTable(tableFromObjects(steadyOps, null,
+        "No optrace or QHAS: no DPC. Each op's per-node cycles: cold = execution 1; median, min, max and MAD over executions 2..N; " +
+        "share % = steady median ÷ the steady median Accelerator (execute) time (cycles)" +
+        (o.op_steady_state_total_rows ? `; the ${steadyOps.length} of ${o.op_steady_state_total_rows} ops with the most steady cycles per graph` : "")),
+        "op_steady_state", { share: false })));
     if ((o.categories || []).length)
       lines.push(fold("By kind: compute, system service, boundary", false, makeTable(tableFromObjects(o.categories, null,
         "system_service and boundary ops belong to no model op (docs/metrics.md)"), "categories", { shareOff: true })));

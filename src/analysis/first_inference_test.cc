@@ -1,0 +1,108 @@
+#include "analysis/first_inference.h"
+
+#include <gtest/gtest.h>
+
+#include "formats/qnn_net_run_test_util.h"
+
+namespace htpscope::first_inference_test {
+namespace {
+
+// netrun_phases.csv (figures in qnn_net_run_test_util.h): 1000 + 500 + 800
+// + 40 = 2340 µs to the first inference.
+TEST(FirstInference, NetRunCsvByHand) {
+  htpscope::Run run = LoadRun({testing_support::ProfileTestdata("netrun_phases.csv")});
+  FirstInference fi = ComputeFirstInference(run);
+  ASSERT_TRUE(fi.init && fi.compose && fi.deinit);
+  EXPECT_EQ(fi.init->us, 1000);
+  EXPECT_EQ(fi.init->source, "NetRun");
+  EXPECT_EQ(fi.compose->us, 500);
+  EXPECT_EQ(fi.deinit->us, 300);
+  EXPECT_EQ(fi.inferences_per_second, 50);
+  ASSERT_EQ(fi.graphs.size(), 1u);
+  const GraphFirstInference& g = fi.graphs[0];
+  ASSERT_TRUE(g.finalize && g.cold_execute);
+  EXPECT_EQ(g.finalize->us, 800);
+  ASSERT_EQ(g.finalize_stages.size(), 2u);
+  EXPECT_EQ(g.finalize_stages[0].name, "Graph Optimizations");
+  EXPECT_EQ(g.finalize_stages[0].us, 600);
+  EXPECT_EQ(g.finalize_stages[1].name, "VTCM Allocation");
+  EXPECT_EQ(g.finalize_stages[1].us, 50);
+  EXPECT_EQ(g.cold_execute->us, 40);
+  EXPECT_EQ(g.power_on_us, 35);
+  EXPECT_EQ(g.vtcm_acquire_us, 5);
+  EXPECT_EQ(g.steady_power_on_us, 1);
+  EXPECT_EQ(g.steady_vtcm_acquire_us, 3);
+  EXPECT_EQ(fi.total_us, 2340);
+  EXPECT_TRUE(fi.missing.empty());
+}
+
+// netrun_two_graphs.csv: both finalizes count, the cold execute of p (the
+// graph executed first): 1000 + 200 + 100 + 50 + 20.
+TEST(FirstInference, TwoGraphsEveryFinalizeAndTheFirstColdExecute) {
+  htpscope::Run run = LoadRun({testing_support::ProfileTestdata("netrun_two_graphs.csv")});
+  FirstInference fi = ComputeFirstInference(run);
+  ASSERT_EQ(fi.graphs.size(), 2u);
+  EXPECT_EQ(fi.graphs[1].finalize->us, 50);
+  EXPECT_EQ(fi.graphs[1].cold_execute->us, 15);
+  EXPECT_EQ(fi.total_us, 1370);
+}
+
+// A profile with no phase rows but executions (a context binary): the
+// cold execute alone, init, compose and finalize named as missing.
+TEST(FirstInference, MissingPhasesAreNamed) {
+  htpscope::Run run;
+  run.graphs.push_back({"g", Source::kProfile, 1});
+  ExecutionRow e;
+  e.netrun_us = 12;
+  e.block = 99;  // no block: no power-on figures
+  run.executions.push_back(e);
+  FirstInference fi = ComputeFirstInference(run);
+  EXPECT_EQ(fi.total_us, 12);
+  EXPECT_EQ(fi.missing, (std::vector<std::string>{"init", "compose", "finalize"}));
+  EXPECT_FALSE(fi.empty());
+}
+
+TEST(FirstInference, NothingPrintedIsEmpty) {
+  htpscope::Run run;
+  FirstInference fi = ComputeFirstInference(run);
+  EXPECT_TRUE(fi.empty());
+  EXPECT_FALSE(fi.total_us);
+}
+
+// The real pair, figures read off the CSVs: prefill 224,589 + 158,577 +
+// 65,960 + 8,540 = 457,666 µs; decode 243,917 + 188,552 + 55,243 + 7,499 =
+// 495,211 µs.  Steady medians of power-on / VTCM acquire over executions
+// 2..10: prefill 102 / 495 µs, decode 94 / 429 µs.
+TEST(FirstInference, CorpusQnnNetRunPairSkipsWithoutCorpus) {
+  HTPSCOPE_REQUIRE_QNN_NET_RUN_CORPUS();
+  // The figures are views of the run: it is kept while they are read.
+  const htpscope::Run prefill_run = LoadRun({testing_support::QnnNetRunCsv("prefill")});
+  FirstInference prefill = ComputeFirstInference(prefill_run);
+  ASSERT_EQ(prefill.graphs.size(), 1u);
+  const GraphFirstInference& p = prefill.graphs[0];
+  EXPECT_EQ(prefill.init->us, 224589);
+  EXPECT_EQ(prefill.compose->us, 158577);
+  EXPECT_EQ(p.finalize->us, 65960);
+  ASSERT_EQ(p.finalize_stages.size(), 8u);
+  EXPECT_EQ(p.finalize_stages[1].name, "Graph Optimizations");
+  EXPECT_EQ(p.finalize_stages[1].us, 40652);
+  EXPECT_EQ(p.cold_execute->us, 8540);
+  EXPECT_EQ(p.power_on_us, 38444);
+  EXPECT_EQ(p.vtcm_acquire_us, 722);
+  EXPECT_EQ(p.steady_power_on_us, 102);
+  EXPECT_EQ(p.steady_vtcm_acquire_us, 495);
+  EXPECT_EQ(prefill.total_us, 457666);
+  EXPECT_EQ(prefill.deinit->us, 31695);
+  EXPECT_DOUBLE_EQ(prefill.inferences_per_second.value_or(0), 180.141235);
+
+  const htpscope::Run decode_run = LoadRun({testing_support::QnnNetRunCsv("decode")});
+  FirstInference decode = ComputeFirstInference(decode_run);
+  ASSERT_EQ(decode.graphs.size(), 1u);
+  EXPECT_EQ(decode.graphs[0].finalize_stages.size(), 8u);
+  EXPECT_EQ(decode.graphs[0].steady_power_on_us, 94);
+  EXPECT_EQ(decode.graphs[0].steady_vtcm_acquire_us, 429);
+  EXPECT_EQ(decode.total_us, 495211);
+}
+
+}  // namespace
+}  // namespace htpscope::first_inference_test

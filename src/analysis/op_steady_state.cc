@@ -1,0 +1,73 @@
+#include "analysis/op_steady_state.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "analysis/profile_node_series.h"
+#include "analysis/statistics.h"
+
+namespace htpscope {
+
+std::optional<double> SteadyAcceleratorCycles(const Run& run, uint32_t graph) {
+  std::vector<double> cycles;
+  bool first = true;  // the graph's first execution is the cold one
+  for (const ExecutionRow& e : run.executions) {
+    if (e.graph != graph) continue;
+    if (!first && e.accelerator_cycles)
+      cycles.push_back(static_cast<double>(*e.accelerator_cycles));
+    first = false;
+  }
+  std::optional<SampleStats> stats = StatsOf(cycles);
+  if (!stats) return std::nullopt;
+  return stats->median;
+}
+
+std::vector<OpSteadyState> ComputeOpSteadyState(const Run& run) {
+  std::vector<OpSteadyState> out;
+  std::vector<double> samples;
+  for (uint32_t g = 0; g < run.graphs.size(); ++g) {
+    const GraphNodeSeries series = CollectNodeSeries(run, g);
+    if (series.first_node.empty()) continue;
+    // The cold execution is the graph's first; executions 2..N are the rest.
+    const std::optional<double> steady_total = SteadyAcceleratorCycles(run, g);
+    std::vector<OpSteadyState> rows;
+    rows.reserve(series.first_node.size());
+    for (size_t i = 0; i < series.samples.size();) {
+      const uint32_t s = series.samples[i].series;
+      const ProfileNodeRow* node = series.first_node[s];
+      OpSteadyState op;
+      op.graph = g;
+      op.name = NodeDisplayName(*node);
+      op.op_id = node->op_id;
+      samples.clear();
+      for (; i < series.samples.size() && series.samples[i].series == s; ++i) {
+        const NodeSample& sample = series.samples[i];
+        if (sample.execution == 0) {
+          op.cold_cycles = sample.cycles;
+          op.in_cold = true;
+        } else {
+          samples.push_back(static_cast<double>(sample.cycles));
+        }
+      }
+      if (std::optional<SampleStats> stats = StatsOf(samples)) {
+        op.steady_median_cycles = stats->median;
+        op.steady_min_cycles = stats->min;
+        op.steady_max_cycles = stats->max;
+        op.steady_mad_cycles = stats->mad;
+        op.steady_executions = stats->n;
+        if (steady_total && *steady_total > 0) op.steady_share = stats->median / *steady_total;
+      }
+      rows.push_back(std::move(op));
+    }
+    std::stable_sort(rows.begin(), rows.end(), [](const OpSteadyState& a, const OpSteadyState& b) {
+      if (a.steady_median_cycles.has_value() != b.steady_median_cycles.has_value())
+        return a.steady_median_cycles.has_value();
+      if (a.steady_median_cycles) return *a.steady_median_cycles > *b.steady_median_cycles;
+      return a.cold_cycles > b.cold_cycles;
+    });
+    for (auto& r : rows) out.push_back(std::move(r));
+  }
+  return out;
+}
+
+}  // namespace htpscope

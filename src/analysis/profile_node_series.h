@@ -1,0 +1,44 @@
+// Each profile node's cycles across the executions of one graph: the
+// series that per-op warm-up (op_warmup.h) and per-op steady state
+// (op_steady_state.h) are computed from.  A node is followed across
+// executions by its op ID when the profile prints one, else by its name.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "model/run.h"
+
+namespace htpscope {
+
+// One node line of one execution: `cycles` of series `series` in the
+// graph's execution at position `execution` (0-based, in the graph's order).
+struct NodeSample {
+  uint32_t series = 0;
+  uint32_t execution = 0;
+  int64_t cycles = 0;
+};
+
+struct GraphNodeSeries {
+  // The graph's executions that have a profile block, in order (position
+  // 0 is the graph's first, cold execution when it has a block).
+  std::vector<const ExecutionRow*> executions;
+  // Per series: the node line that started it (the first met, in execution
+  // then line order).
+  std::vector<const ProfileNodeRow*> first_node;
+  // Every node line, by series then execution; a node listed twice in one
+  // execution counts once (its first line).
+  std::vector<NodeSample> samples;
+};
+
+// The series of graph `graph` of `run` (views into the run's rows: valid as
+// long as `run`).  Memory is in proportion to the graph's node lines.
+GraphNodeSeries CollectNodeSeries(const Run& run, uint32_t graph);
+
+// The name of a profile node as reports show it: its QNN op name, else its label.
+inline std::string_view NodeDisplayName(const ProfileNodeRow& node) {
+  return node.qnn_op_name.empty() ? std::string_view(node.label) : node.qnn_op_name;
+}
+
+}  // namespace htpscope
