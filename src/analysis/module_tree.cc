@@ -221,6 +221,17 @@ ModuleTree BuildModuleTree(const std::vector<ModuleOpInput>& ops, ModuleTimeBasi
   }
   for (auto& op : tree.ops) op.node = new_index[op.node];
 
+  // Each block's structure: its ops by module path inside it and op name.
+  std::vector<std::vector<std::string>> structure(tree.nodes.size());
+  for (const auto& op : tree.ops)
+    for (int32_t n = static_cast<int32_t>(op.node); n > 0; n = tree.nodes[n].parent) {
+      const ModuleNode& block = tree.nodes[n];
+      if (!block.block) continue;
+      const std::string& path = tree.nodes[op.node].path;
+      structure[n].push_back(path.substr(block.path.size()) + "/" + op.op);
+    }
+  for (auto& s : structure) std::sort(s.begin(), s.end());
+
   // Families of sibling blocks.
   for (uint32_t p = 0; p < tree.nodes.size(); ++p) {
     std::map<std::string, std::vector<uint32_t>> by_keyword;
@@ -232,10 +243,12 @@ ModuleTree BuildModuleTree(const std::vector<ModuleOpInput>& ops, ModuleTimeBasi
       f.parent = p;
       f.keyword = keyword;
       std::vector<double> times;
+      std::map<std::vector<std::string>, size_t> alike;
       for (uint32_t c : members) {
         const ModuleNode& n = tree.nodes[c];
-        f.blocks.push_back({c, n.block->index, n.time, n.ops, std::nullopt, ""});
+        f.blocks.push_back({c, n.block->index, n.time, n.ops, std::nullopt, "", false});
         times.push_back(n.time);
+        f.alike = std::max(f.alike, ++alike[structure[c]]);
       }
       std::sort(f.blocks.begin(), f.blocks.end(),
                 [](const ModuleBlock& a, const ModuleBlock& b) { return a.index < b.index; });
@@ -243,10 +256,12 @@ ModuleTree BuildModuleTree(const std::vector<ModuleOpInput>& ops, ModuleTimeBasi
       f.median = stats.median;
       f.min = stats.min;
       f.max = stats.max;
+      f.compared = f.blocks.size() >= kMinBlocksForFindings && 2 * f.alike > f.blocks.size();
       for (auto& b : f.blocks) {
+        b.same_structure = alike[structure[b.node]] == f.alike && 2 * f.alike > f.blocks.size();
         if (f.median <= 0) continue;
         b.ratio_to_median = b.time / f.median;
-        if (f.blocks.size() < kMinBlocksForFindings) continue;
+        if (!f.compared) continue;
         if (*b.ratio_to_median >= kBlockSlowRatio)
           b.finding = "slow";
         else if (*b.ratio_to_median <= kBlockFastRatio)

@@ -42,8 +42,14 @@ struct ModuleOpInput {
 
 // The repeated-block rule (docs/modules.md, "Repeated blocks"): a block is
 // far from its siblings when its time is at least kBlockSlowRatio × the
-// family's median block, or at most kBlockFastRatio × it, in a family of at
-// least kMinBlocksForFindings blocks.
+// family's median block ("slow"), or at most kBlockFastRatio × it ("fast").
+// Blocks are named only in a family of at least kMinBlocksForFindings blocks
+// of which more than half have the same structure (the same ops, by module
+// path inside the block and op name without its copy index): LLM layers and
+// the layers of one ResNet stage are alike, ResNet stages (3, 4, 6, 3
+// layers) are not, and differ in time by design.  A named block may itself
+// differ in structure (an op that fell back, a layout change inserted):
+// ModuleBlock::same_structure says so.
 inline constexpr double kBlockSlowRatio = 1.4;
 inline constexpr double kBlockFastRatio = 0.6;
 inline constexpr size_t kMinBlocksForFindings = 3;
@@ -86,6 +92,7 @@ struct ModuleBlock {
   int64_t ops = 0;
   std::optional<double> ratio_to_median;  // time ÷ median; absent when the median is 0
   std::string finding;                    // "slow", "fast" or ""
+  bool same_structure = false;            // its ops are those of the family's most common block
 };
 
 // Sibling blocks: the children of one module that share a keyword
@@ -95,6 +102,8 @@ struct ModuleBlockFamily {
   std::string keyword;                  // "layers"
   std::vector<ModuleBlock> blocks;      // by index
   double median = 0, min = 0, max = 0;  // of the blocks' times
+  size_t alike = 0;                     // blocks of the most common structure
+  bool compared = false;  // the rule applies: ≥ kMinBlocksForFindings blocks, > half alike
 };
 
 struct ModuleTree {

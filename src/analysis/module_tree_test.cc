@@ -154,3 +154,51 @@ TEST(ModuleTreeTest, BasisNamesAndUnits) {
 
 }  // namespace
 }  // namespace htpscope
+
+namespace htpscope {
+namespace {
+
+TEST(ModuleTreeTest, FamiliesWithoutAMajorityStructureAreNotJudged) {
+  // ResNet stages: 1, 2 and 3 layers — different structures, different times by design.
+  std::vector<ModuleOpInput> ops;
+  const int layers[] = {1, 2, 3};
+  for (int s = 0; s < 3; ++s)
+    for (int l = 0; l < layers[s]; ++l)
+      ops.push_back({"/enc/stages." + std::to_string(s) + "/layers." + std::to_string(l) +
+                         "/Conv_token_" + std::to_string(10 * s + l) + "_2",
+                     100.0 * (s + 1), ""});
+  ModuleTree t = BuildModuleTree(ops, ModuleTimeBasis::kSteadyMedianCycles);
+  const ModuleBlockFamily* stages = nullptr;
+  for (const auto& f : t.families)
+    if (f.keyword == "stages") stages = &f;
+  ASSERT_TRUE(stages);
+  EXPECT_EQ(stages->alike, 1u);
+  EXPECT_FALSE(stages->compared);
+  // Stage times 100, 400, 900: 900 is 2.25 × the median, yet not named.
+  EXPECT_DOUBLE_EQ(*stages->blocks[2].ratio_to_median, 2.25);
+  EXPECT_EQ(stages->blocks[2].finding, "");
+  EXPECT_FALSE(stages->blocks[2].same_structure);
+}
+
+TEST(ModuleTreeTest, ABlockWhoseOpsDifferIsStillNamedAndSaysSo) {
+  // Four alike layers, one with an extra op that doubles its time; token
+  // suffixes differ per layer and do not make layers differ.
+  std::vector<ModuleOpInput> ops;
+  for (int l = 0; l < 4; ++l)
+    ops.push_back(
+        {"/m/layers." + std::to_string(l) + "/attn/MatMul_token_" + std::to_string(l) + "_2", 100,
+         ""});
+  ops.push_back({"/m/layers.3/attn/Transpose_token_9_2", 100, ""});
+  ModuleTree t = BuildModuleTree(ops, ModuleTimeBasis::kSteadyMedianCycles);
+  ASSERT_EQ(t.families.size(), 1u);
+  const ModuleBlockFamily& f = t.families[0];
+  EXPECT_EQ(f.alike, 3u);
+  EXPECT_TRUE(f.compared);
+  EXPECT_DOUBLE_EQ(f.median, 100);
+  EXPECT_EQ(f.blocks[3].finding, "slow");
+  EXPECT_FALSE(f.blocks[3].same_structure);
+  EXPECT_TRUE(f.blocks[0].same_structure);
+}
+
+}  // namespace
+}  // namespace htpscope
