@@ -99,7 +99,7 @@ class Run:
     first access and kept: ``runs``, ``artifacts``, ``graphs``,
     ``executions``, ``ops``, ``htp_op_types``, ``op_instances``, ``slices``,
     ``units``, ``counters``, ``phases``, ``traffic``, ``qhas_cores``, ``dominant_path``,
-    ``profile_nodes``, ``cross_checks``, ``warnings`` (``TABLES``).
+    ``profile_nodes``, ``cross_checks``, ``warnings``, ``modules`` (``TABLES``).
 
     Column types: INTEGER -> int64 (pandas' nullable ``Int64`` when the
     column has a null in this run), REAL -> float64 (NaN for null),

@@ -137,10 +137,11 @@ Gate ParseGate(std::string_view expr) {
     return gate;
   }
   std::string_view family = metric.substr(0, first_colon);
-  if (family != "op" && family != "htp" && family != "unit" && family != "stage")
+  if (family != "op" && family != "htp" && family != "unit" && family != "stage" &&
+      family != "module")
     return fail(metric_offset,
-                fmt::format("unknown family \"{}\": expected op, htp, unit or stage{}", family,
-                            DidYouMean(family, {"op", "htp", "unit", "stage"})));
+                fmt::format("unknown family \"{}\": expected op, htp, unit, stage or module{}",
+                            family, DidYouMean(family, {"op", "htp", "unit", "stage", "module"})));
   size_t last_colon = metric.rfind(':');
   if (last_colon == first_colon)
     return fail(metric_offset + first_colon + 1,

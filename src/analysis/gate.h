@@ -59,7 +59,8 @@ MetricDelta CompareValues(std::optional<double> a, std::optional<double> b, std:
 //   EXPR      := METRIC ('>' | '<') THRESHOLD
 //   METRIC    := NAME                      a run-level figure: wall_us, work_cycles, ...
 //              | FAMILY ':' GLOB ':' FIELD  per item: op:*:dpc_cycles, htp:q::Conv*:work_cycles,
-//                                           unit:256:utilization_pct, stage:compile:seconds
+//                                           unit:256:utilization_pct, stage:compile:seconds,
+//                                           module:model/layers.*:cycles
 //   THRESHOLD := ['+' | '-'] NUMBER ['%']
 // '>' fails when the change B − A exceeds the threshold, '<' when it is below
 // it; with '%' the change is relative to A.  Whitespace around tokens is
@@ -68,7 +69,7 @@ enum class GateDirection { kAbove, kBelow };
 
 struct Gate {
   std::string expr;     // as written
-  std::string family;   // "" for a run-level figure, else "op", "htp", "unit" or "stage"
+  std::string family;   // "" for a run-level figure, else "op", "htp", "unit", "stage", "module"
   std::string pattern;  // glob over item names ('*', '?'); "" for run-level figures
   std::string field;    // "wall_us", "dpc_cycles", ...
   GateDirection direction = GateDirection::kAbove;

@@ -59,10 +59,18 @@ ModulePath FromOnnxScope(std::string_view name) {
   return out;
 }
 
+// Namespaces of operator names that are dotted but name an op, not a module
+// ("aten.conv2d.default", "quantized_decomposed.quantize_per_tensor").
+constexpr std::string_view kOpNamespaces[] = {
+    "aten",      "prim",          "prims",           "torch", "quantized_decomposed",
+    "quantized", "dim_order_ops", "executorch_prim", "llama", "tosa"};
+
 std::optional<ModulePath> FromDotted(std::string_view name) {
   if (!std::all_of(name.begin(), name.end(), [](char c) { return IsWordChar(c) || c == '.'; }))
     return std::nullopt;
   std::vector<std::string_view> raw = Split(name, '.');
+  for (std::string_view ns : kOpNamespaces)
+    if (raw.front() == ns) return std::nullopt;
   for (std::string_view r : raw)
     if (r.empty()) return std::nullopt;
   if (raw.size() < 2 || AllDigits(raw.front())) return std::nullopt;
@@ -83,18 +91,18 @@ std::optional<ModulePath> FromDotted(std::string_view name) {
   return out;
 }
 
-// Module tokens of a sanitised name, split at block tokens only.
-std::vector<std::string> SegmentsOfTokens(const std::vector<std::string_view>& tokens) {
+// Module tokens [0, end) of a sanitised name, split at block tokens only.
+std::vector<std::string> SegmentsOfTokens(const std::vector<std::string_view>& tokens, size_t end) {
   std::vector<std::string> out;
   std::string pending;
   auto flush = [&] {
     if (!pending.empty()) out.push_back(std::move(pending));
     pending.clear();
   };
-  for (size_t i = 0; i < tokens.size(); ++i) {
+  for (size_t i = 0; i < end; ++i) {
     std::string_view t = tokens[i];
     if (t.empty()) continue;
-    if (IsBlockKeyword(t) && i + 1 < tokens.size() && AllDigits(tokens[i + 1])) {
+    if (IsBlockKeyword(t) && i + 1 < end && AllDigits(tokens[i + 1])) {
       flush();
       out.push_back(std::string(t) + "." + std::string(tokens[i + 1]));
       ++i;
@@ -135,18 +143,17 @@ std::optional<ModulePath> FromSanitized(std::string_view name) {
       }
     if (op_at == tokens.size()) return std::nullopt;
   }
-  std::vector<std::string_view> module(tokens.begin(), tokens.begin() + op_at);
   // A module is lower-case words: the module tokens must start with a letter.
   bool any = false;
-  for (std::string_view t : module)
-    if (!t.empty()) {
+  for (size_t i = 0; i < op_at; ++i)
+    if (std::string_view t = tokens[i]; !t.empty()) {
       if (!any && !IsLower(t.front())) return std::nullopt;
       any = true;
     }
   if (!any) return std::nullopt;
   ModulePath out;
   out.spelling = ModuleSpelling::kSanitized;
-  out.segments = SegmentsOfTokens(module);
+  out.segments = SegmentsOfTokens(tokens, op_at);
   out.op = std::string(DropTokenSuffix(JoinTokens(tokens, op_at)));
   if (out.op.empty()) return std::nullopt;
   return out;

@@ -48,6 +48,10 @@ TEST(ModulePathTest, DottedNamesThatAreNotPathsHaveNoModule) {
   EXPECT_EQ(ParseModulePath("1.5").spelling, ModuleSpelling::kNone);
   EXPECT_EQ(ParseModulePath("aten::mul.Tensor").spelling, ModuleSpelling::kNone);
   EXPECT_EQ(ParseModulePath("a..b").spelling, ModuleSpelling::kNone);
+  // PyTorch operator names: a namespace, not a module.
+  EXPECT_EQ(ParseModulePath("aten.conv2d.default").spelling, ModuleSpelling::kNone);
+  EXPECT_EQ(ParseModulePath("quantized_decomposed.quantize_per_tensor").spelling,
+            ModuleSpelling::kNone);
 }
 
 TEST(ModulePathTest, SanitizedNameSplitsOnlyAtBlockTokensAndEndsBeforeTheOpType) {

@@ -20,6 +20,7 @@ struct Draft {
   double self_time = 0, time = 0;
   int64_t self_ops = 0, ops = 0;
   std::vector<ModuleTopOp> top;
+  std::vector<std::pair<std::string, double>> by_unit;
   bool unplaced = false;
 };
 
@@ -52,7 +53,7 @@ class Builder {
     return node;
   }
 
-  void AddOp(uint32_t node, uint32_t op, double time) {
+  void AddOp(uint32_t node, uint32_t op, double time, const std::string& unit) {
     drafts_[node].self_time += time;
     drafts_[node].self_ops += 1;
     for (int32_t n = static_cast<int32_t>(node); n >= 0; n = drafts_[n].parent) {
@@ -60,6 +61,13 @@ class Builder {
       d.time += time;
       d.ops += 1;
       KeepTop(d.top, {op, time});
+      if (unit.empty()) continue;
+      auto it = std::find_if(d.by_unit.begin(), d.by_unit.end(),
+                             [&](const auto& p) { return p.first == unit; });
+      if (it == d.by_unit.end())
+        d.by_unit.emplace_back(unit, time);
+      else
+        it->second += time;
     }
   }
 
@@ -174,11 +182,12 @@ ModuleTree BuildModuleTree(const std::vector<ModuleOpInput>& ops, ModuleTimeBasi
     op.name = ops[i].name;
     op.op = std::move(p.op);
     op.graph = ops[i].graph;
+    op.compute_unit = ops[i].compute_unit;
     op.spelling = p.spelling;
     op.time = std::max(0.0, ops[i].time);
     op.node = builder.NodeAt(segments, unplaced);
     tree.ops_by_spelling[static_cast<size_t>(p.spelling)] += 1;
-    builder.AddOp(op.node, static_cast<uint32_t>(tree.ops.size()), op.time);
+    builder.AddOp(op.node, static_cast<uint32_t>(tree.ops.size()), op.time, op.compute_unit);
     tree.ops.push_back(std::move(op));
   }
 
@@ -215,6 +224,8 @@ ModuleTree BuildModuleTree(const std::vector<ModuleOpInput>& ops, ModuleTimeBasi
     n.self_ops = draft.self_ops;
     if (tree.total > 0) n.share_pct = draft.time / tree.total * 100.0;
     n.top_ops = std::move(draft.top);
+    n.time_by_unit = std::move(draft.by_unit);
+    std::sort(n.time_by_unit.begin(), n.time_by_unit.end());
     n.unplaced = draft.unplaced;
     if (!n.unplaced && d != 0) n.block = BlockOf(n.name);
     tree.nodes.push_back(std::move(n));

@@ -38,6 +38,9 @@ struct ModuleOpInput {
   std::string name;   // the op as the artifact names it ("/resnet/.../Conv_token_13_2")
   double time = 0;    // in the basis' unit (cycles or µs); negative counts as 0
   std::string graph;  // the graph it belongs to; "" when the run has one
+  // Where it ran ("NPU", "CPU", "GPU") when the input says (an AI Hub
+  // profile's compute unit per layer); "" when unknown.
+  std::string compute_unit = "";
 };
 
 // The repeated-block rule (docs/modules.md, "Repeated blocks"): a block is
@@ -73,12 +76,16 @@ struct ModuleNode {
   std::vector<ModuleTopOp> top_ops;  // the longest ops at or below it (ModuleTreeOptions::top_ops)
   std::optional<BlockIndex> block;   // when its name is a repeated block ("layers.3")
   bool unplaced = false;             // the "(no module)" node: ops whose name gives no module
+  // Σ time per compute unit of the ops at or below it, by unit name; empty
+  // when no op says where it ran (ModuleOpInput::compute_unit).
+  std::vector<std::pair<std::string, double>> time_by_unit;
 };
 
 struct ModuleOp {
   std::string name;  // as given
   std::string op;    // copy index dropped (ModulePath::op)
   std::string graph;
+  std::string compute_unit;  // "" when unknown
   ModuleSpelling spelling = ModuleSpelling::kNone;
   uint32_t node = 0;  // the module it is placed in (index into ModuleTree::nodes)
   double time = 0;

@@ -202,3 +202,24 @@ TEST(ModuleTreeTest, ABlockWhoseOpsDifferIsStillNamedAndSaysSo) {
 
 }  // namespace
 }  // namespace htpscope
+
+namespace htpscope {
+namespace {
+
+TEST(ModuleTreeTest, ComputeUnitsRollUpWhenTheInputSaysWhereOpsRan) {
+  std::vector<ModuleOpInput> ops = {{"/m/layers.0/MatMul", 100, "", "NPU"},
+                                    {"/m/layers.0/Gather", 30, "", "CPU"},
+                                    {"/m/layers.1/MatMul", 90, "", "NPU"},
+                                    {"/m/layers.1/Softmax", 10, ""}};
+  ModuleTree t = BuildModuleTree(ops, ModuleTimeBasis::kMicroseconds);
+  using Units = std::vector<std::pair<std::string, double>>;
+  EXPECT_EQ(t.Find("m/layers.0")->time_by_unit, (Units{{"CPU", 30}, {"NPU", 100}}));
+  EXPECT_EQ(t.Find("m")->time_by_unit, (Units{{"CPU", 30}, {"NPU", 190}}));
+  EXPECT_EQ(t.Find("m/layers.1")->time_by_unit, (Units{{"NPU", 90}}));  // Softmax: unknown
+  EXPECT_TRUE(BuildModuleTree({{"/a/X", 1, ""}}, ModuleTimeBasis::kMicroseconds)
+                  .nodes[0]
+                  .time_by_unit.empty());
+}
+
+}  // namespace
+}  // namespace htpscope

@@ -508,6 +508,7 @@ RunDiff DiffRuns(const std::vector<RunFacts>& runs_a, const std::vector<RunFacts
         fmt::format("side {} has no per-op view (no optrace, QHAS or per-node "
                     "profile lines): ops cannot be compared",
                     SideNames(a.qnn.empty(), b.qnn.empty())));
+  d.modules = DiffRunModules(runs_a, runs_b);
   return d;
 }
 
@@ -528,6 +529,7 @@ std::vector<GateSubject> GateSubjects(const RunDiff& diff) {
     out.push_back({"unit", std::to_string(u.tid), "cycles_used", &u.cycles_used});
     out.push_back({"unit", std::to_string(u.tid), "utilization_pct", &u.utilization_pct});
   }
+  AppendModuleGateSubjects(diff.modules, out);
   return out;
 }
 

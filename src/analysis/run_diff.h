@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "analysis/gate.h"
+#include "analysis/module_diff.h"
 #include "analysis/summary.h"
 #include "model/run.h"
 
@@ -127,6 +128,8 @@ struct RunDiff {
   // sides or without a wall change.
   WallCause wall_cause = WallCause::kUnknown;
   std::vector<std::string> notes;  // fallbacks, mixed sources, what is missing
+  // Per module of the model (analysis/module_diff.h, docs/modules.md).
+  ModuleDiff modules;
 
   const NamedDelta* Find(std::string_view name) const;
 };
@@ -138,9 +141,13 @@ struct RunDiff {
 // as added (B only) or removed (A only).  HTP op types match by name only.
 RunDiff DiffRuns(const std::vector<RunFacts>& a, const std::vector<RunFacts>& b);
 
+// Each side's runs' module trees (ComputeRunModules), compared by module.
+ModuleDiff DiffRunModules(const std::vector<RunFacts>& a, const std::vector<RunFacts>& b);
+
 // The figures gates may test: run-level metrics (family ""), every QNN op
 // ("op": dpc_cycles, work_cycles, instances), HTP op type ("htp": same
-// fields) and unit ("unit", name = tid: cycles_used, utilization_pct).
+// fields), unit ("unit", name = tid: cycles_used, utilization_pct) and module
+// ("module", name = module path: cycles or us, the module tree's unit).
 // Pointers refer into `diff`.
 std::vector<GateSubject> GateSubjects(const RunDiff& diff);
 

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "analysis/memory.h"
+#include "analysis/module_run.h"
 #include "analysis/op_rollup.h"
 #include "analysis/op_warmup.h"
 #include "analysis/path_by_unit.h"
@@ -94,6 +95,9 @@ struct Summary {
   // (descending, then as TrafficByQnnOp orders them); absent without per-op
   // traffic.
   std::optional<QnnOpTrafficTable> traffic;
+  // Time by the model's own modules (docs/modules.md): DPC of the traced
+  // execution, else the profile's steady-state median per op.
+  RunModules modules;
 };
 
 // `part` as a percentage of `whole`, or nullopt when either is missing or

@@ -7,6 +7,7 @@
 
 #include "report/format_util.h"
 #include "report/json_values.h"
+#include "report/module_diff_report.h"
 #include "report/run_sections.h"
 
 namespace htpscope {
@@ -327,6 +328,7 @@ std::string RenderText(const RunDiff& diff, const std::vector<GateResult>& gates
   OpRows(out, diff.qnn_ops, top_n, true);
   AppendSection(out, "HTP op types by |ΔDPC|");
   OpRows(out, diff.htp_op_types, top_n, false);
+  AppendModuleDiffText(diff.modules, top_n, out);
   GateRows(out, gates);
   if (!diff.notes.empty() || !diff.a.missing.empty() || !diff.b.missing.empty()) {
     AppendSection(out, "Notes");
@@ -392,6 +394,7 @@ std::string RenderMarkdown(const RunDiff& diff, const std::vector<GateResult>& g
     }
     out += "\n</details>\n";
   }
+  AppendModuleDiffMarkdown(diff.modules, top_n, out);
   if (!diff.notes.empty()) {
     out += "\n";
     for (const auto& n : diff.notes) out += "- " + MdEscape(n) + "\n";
@@ -540,6 +543,7 @@ json RunDiffToJson(const RunDiff& diff, const std::vector<GateResult>& gates) {
   j["htp_op_types"] = htp;
   j["units"] = units;
   j["attribution"] = attribution;
+  j["modules"] = ModuleDiffToJson(diff.modules);
   j["gates"] = GatesJson(gates);
   j["exit_status"] = GateExitStatus(gates);
   j["verdict"] = DiffVerdict(diff);

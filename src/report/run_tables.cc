@@ -4,6 +4,8 @@
 
 #include <optional>
 
+#include "report/run_tables_modules.h"
+
 namespace htpscope {
 namespace {
 
@@ -463,6 +465,7 @@ std::vector<RunTable> MakeTables() {
                 Text("message", "what it says, for people",
                      [](const Run& r, size_t i, CellSink& s) { s.Text(r.warnings[i].message); })},
                [](const Run& r) { return r.warnings.size(); }});
+  t.push_back(ModulesTable());
   return t;
 }
 
