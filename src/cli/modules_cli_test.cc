@@ -46,7 +46,7 @@ TEST(ModulesCli, DiffGateNamesTheSlowerStage) {
 
 TEST(ModulesCli, SqlOverTheModulesTable) {
   auto r = RunCli("sql '" + kResnet +
-                      "' --format csv -q \"select path, time from modules where path = "
+                      "' --format csv -q \"select path, time_cycles from modules where path = "
                       "'resnet/encoder/stages.2'\"",
                   "modules_sql");
   EXPECT_EQ(r.status, 0) << r.err;

@@ -113,6 +113,9 @@ TEST(RunTables, ColumnNamesAreUniqueAndCarryUnits) {
                                           "cycles_used",
                                           "core",
                                           "_nodes",
+                                          "ops",
+                                          "depth",
+                                          "_ratio",
                                           "a",
                                           "b"};
         bool named = false;
