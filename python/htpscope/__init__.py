@@ -100,7 +100,7 @@ class Run:
     ``executions``, ``ops``, ``htp_op_types``, ``op_instances``, ``slices``,
     ``units``, ``counters``, ``phases``, ``traffic``, ``qhas_cores``, ``dominant_path``,
     ``profile_nodes``, ``cross_checks``, ``warnings``, ``profile_phases``,
-    ``op_steady_state``, and for AI Hub and Genie profiles ``aihub_stages``,
+    ``op_steady_state``, ``modules``, and for AI Hub and Genie profiles ``aihub_stages``,
     ``aihub_samples``, ``aihub_layers``, ``genie_events``, ``genie_metrics`` (``TABLES``).
 
     Column types: INTEGER -> int64 (pandas' nullable ``Int64`` when the

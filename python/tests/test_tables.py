@@ -171,3 +171,18 @@ def test_qhas_cores_and_format_changes_come_from_the_qhas_file(run):
     assert not instances.reference_op.any()
     # The example has an optrace, which does not name cores.
     assert instances.htp_core.isna().all()
+
+
+def test_modules_table_rolls_op_time_up_the_model_s_own_modules():
+    # ONNX Runtime QNN EP profile of a ResNet-style model (docs/modules.md):
+    # stage 2's time is its 17 ops' medians over executions 2..5, summed.
+    resnet = htpscope.load_run(ROOT / "src/formats/testdata/ort_qnn_ep_resnet_modules.csv")
+    modules = resnet.modules.set_index("path")
+    assert modules.loc["resnet/encoder/stages.2", "time_cycles"] == 9232688.5
+    assert modules.loc["resnet/encoder/stages.2", "ops"] == 17
+    assert set(modules.basis) == {"steady_median_cycles"}
+    assert set(modules.time_unit) == {"cycles"}
+    assert modules.time_us.isna().all()
+    assert modules.loc["resnet/encoder/stages.2/layers.1", "block_finding"] == "slow"
+    assert modules.loc["(no module)", "ops"] == 2
+    assert modules.loc["", "time_cycles"] == resnet.summary()["modules"]["total"]

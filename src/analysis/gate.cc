@@ -138,13 +138,13 @@ Gate ParseGate(std::string_view expr) {
   }
   std::string_view family = metric.substr(0, first_colon);
   if (family != "op" && family != "htp" && family != "unit" && family != "stage" &&
-      family != "layer" && family != "profile_op")
-    return fail(
-        metric_offset,
-        fmt::format("unknown family \"{}\": expected op, htp, unit, stage, layer or "
-                    "profile_op{}",
-                    family,
-                    DidYouMean(family, {"op", "htp", "unit", "stage", "layer", "profile_op"})));
+      family != "layer" && family != "profile_op" && family != "module")
+    return fail(metric_offset,
+                fmt::format("unknown family \"{}\": expected op, htp, unit, stage, layer, "
+                            "profile_op or module{}",
+                            family,
+                            DidYouMean(family, {"op", "htp", "unit", "stage", "layer", "profile_op",
+                                                "module"})));
   size_t last_colon = metric.rfind(':');
   if (last_colon == first_colon)
     return fail(metric_offset + first_colon + 1,

@@ -60,7 +60,9 @@ MetricDelta CompareValues(std::optional<double> a, std::optional<double> b, std:
 //   METRIC    := NAME                      a run-level figure: wall_us, work_cycles, ...
 //              | FAMILY ':' GLOB ':' FIELD  per item: op:*:dpc_cycles, htp:q::Conv*:work_cycles,
 //                                           unit:256:utilization_pct, stage:compile:seconds,
-//                                           layer:conv1#2:time_us (AI Hub layers)
+//                                           layer:conv1#2:time_us (AI Hub layers),
+//                                           profile_op:_MatMul_3:steady_cycles,
+//                                           module:model/layers.*:cycles
 //   THRESHOLD := ['+' | '-'] NUMBER ['%']
 // '>' fails when the change B − A exceeds the threshold, '<' when it is below
 // it; with '%' the change is relative to A.  Whitespace around tokens is
@@ -69,7 +71,8 @@ enum class GateDirection { kAbove, kBelow };
 
 struct Gate {
   std::string expr;     // as written
-  std::string family;   // "" for a run-level figure, else "op", "htp", "unit", "stage" or "layer"
+  std::string family;   // "" for a run-level figure, else "op", "htp", "unit", "stage",
+                        // "layer", "profile_op" or "module"
   std::string pattern;  // glob over item names ('*', '?'); "" for run-level figures
   std::string field;    // "wall_us", "dpc_cycles", ...
   GateDirection direction = GateDirection::kAbove;

@@ -509,6 +509,7 @@ RunDiff DiffRuns(const std::vector<RunFacts>& runs_a, const std::vector<RunFacts
         fmt::format("side {} has no per-op view (no optrace, QHAS or per-node "
                     "profile lines): ops cannot be compared",
                     SideNames(a.qnn.empty(), b.qnn.empty())));
+  d.modules = DiffRunModules(runs_a, runs_b);
   return d;
 }
 
@@ -533,6 +534,7 @@ std::vector<GateSubject> GateSubjects(const RunDiff& diff) {
     out.push_back({"profile_op", op.name, "steady_cycles", &op.steady_cycles});
     out.push_back({"profile_op", op.name, "cold_cycles", &op.cold_cycles});
   }
+  AppendModuleGateSubjects(diff.modules, out);
   return out;
 }
 

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "analysis/gate.h"
+#include "analysis/module_diff.h"
 #include "analysis/summary.h"
 #include "model/run.h"
 
@@ -148,6 +149,8 @@ struct RunDiff {
   // sides or without a wall change.
   WallCause wall_cause = WallCause::kUnknown;
   std::vector<std::string> notes;  // fallbacks, mixed sources, what is missing
+  // Per module of the model (analysis/module_diff.h, docs/modules.md).
+  ModuleDiff modules;
 
   const NamedDelta* Find(std::string_view name) const;
 };
@@ -163,10 +166,14 @@ RunDiff DiffRuns(const std::vector<RunFacts>& a, const std::vector<RunFacts>& b)
 std::vector<ProfileOpDelta> DiffProfileOps(const std::vector<RunFacts>& a,
                                            const std::vector<RunFacts>& b);
 
+// Each side's runs' module trees (ComputeRunModules), compared by module.
+ModuleDiff DiffRunModules(const std::vector<RunFacts>& a, const std::vector<RunFacts>& b);
+
 // The figures gates may test: run-level metrics (family ""), every QNN op
 // ("op": dpc_cycles, work_cycles, instances), HTP op type ("htp": same
-// fields), unit ("unit", name = tid: cycles_used, utilization_pct) and
-// profile op ("profile_op": steady_cycles, cold_cycles).
+// fields), unit ("unit", name = tid: cycles_used, utilization_pct), profile
+// op ("profile_op": steady_cycles, cold_cycles) and module ("module", name =
+// module path: cycles or us, the module tree's unit).
 // Pointers refer into `diff`.
 std::vector<GateSubject> GateSubjects(const RunDiff& diff);
 

@@ -144,6 +144,7 @@ Summary Summarize(const Run& run, const SummaryOptions& options) {
                      [](const QnnOpTraffic& a, const QnnOpTraffic& b) {
                        return a.bytes.dram_read > b.bytes.dram_read;
                      });
+  out.modules = ComputeRunModules(run);
   out.path_by_unit = path_by_unit.get();
   out.op_warmup = op_warmup.get();
   out.op_steady_state = ComputeOpSteadyState(run);

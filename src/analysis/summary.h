@@ -19,6 +19,7 @@
 
 #include "analysis/first_inference.h"
 #include "analysis/memory.h"
+#include "analysis/module_run.h"
 #include "analysis/op_rollup.h"
 #include "analysis/op_steady_state.h"
 #include "analysis/op_warmup.h"
@@ -102,6 +103,9 @@ struct Summary {
   std::vector<OpSteadyState> op_steady_state;
   // The phases before the first inference (first_inference.h).
   FirstInference first_inference;
+  // Time by the model's own modules (docs/modules.md): DPC of the traced
+  // execution, else the profile's steady-state median per op.
+  RunModules modules;
 };
 
 // `part` as a percentage of `whole`, or nullopt when either is missing or

@@ -1,5 +1,7 @@
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "analysis/summary.h"
 #include "cli/cli_support.h"
 #include "cli/commands.h"
@@ -9,6 +11,7 @@
 #include "cli/terminal.h"
 #include "model/run.h"
 #include "report/device_profile_report.h"
+#include "report/module_report.h"
 #include "report/summary_report.h"
 
 namespace htpscope::cli {
@@ -19,6 +22,7 @@ void RegisterSummaryCommand(CLI::App& app, CommandRegistry& registry) {
     bool json = false;
     int top_n = 10;
     std::optional<double> clock_ghz;
+    std::string modules;  // "--modules[=DEPTH]": the depth, "" for the default
   };
   static Options options;
   auto* cmd = app.add_subcommand(
@@ -33,7 +37,23 @@ void RegisterSummaryCommand(CLI::App& app, CommandRegistry& registry) {
                   "highest phase clock, "
                   "else 2.0)")
       ->check(GreaterThan(0));
-  registry.Add(cmd, [] {
+  CLI::Option* modules =
+      cmd->add_option("--modules", options.modules,
+                      "Also print time by the model's own modules (ONNX scopes, PyTorch module "
+                      "paths) down to DEPTH levels (default 3), and the repeated blocks far "
+                      "from their siblings (docs/modules.md)")
+          ->expected(0, 1)
+          ->type_name("DEPTH")
+          ->check(
+              [](const std::string& v) -> std::string {
+                bool digits =
+                    !v.empty() && v.size() <= 3 &&
+                    std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; });
+                if (v.empty() || digits) return "";
+                return "DEPTH must be a whole number, e.g. --modules=4";
+              },
+              "DEPTH");
+  registry.Add(cmd, [modules] {
     if (AllInputsAreEtdumps(options.run.inputs))
       return RunEtdumpSummary(options.run.inputs, options.json, options.top_n);
     Run& run = KeepUntilExit(LoadRunFromArgs(options.run));
@@ -49,8 +69,13 @@ void RegisterSummaryCommand(CLI::App& app, CommandRegistry& registry) {
       // AI Hub and Genie profiles alone: their own figures, no HTP sections.
       PrintReport(RenderDeviceProfilesText(run, options.top_n, true));
     } else {
-      PrintReport(RenderSummaryText(summary, options.top_n) +
-                  RenderDeviceProfilesText(run, options.top_n, false));
+      std::string text = RenderSummaryText(summary, options.top_n);
+      if (modules->count() > 0)
+        text += RenderModulesText(
+            summary.modules,
+            options.modules.empty() ? kDefaultModuleDepth : std::stoi(options.modules),
+            options.top_n);
+      PrintReport(text + RenderDeviceProfilesText(run, options.top_n, false));
     }
     return 0;
   });

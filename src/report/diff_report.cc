@@ -7,6 +7,7 @@
 
 #include "report/format_util.h"
 #include "report/json_values.h"
+#include "report/module_diff_report.h"
 #include "report/run_sections.h"
 #include "report/text_sanitize.h"
 
@@ -356,6 +357,7 @@ std::string RenderText(const RunDiff& diff, const std::vector<GateResult>& gates
                   "whole)");
     ProfileOpRows(out, diff.profile_ops, top_n);
   }
+  AppendModuleDiffText(diff.modules, top_n, out);
   GateRows(out, gates);
   if (!diff.notes.empty() || !diff.a.missing.empty() || !diff.b.missing.empty()) {
     AppendSection(out, "Notes");
@@ -437,6 +439,7 @@ std::string RenderMarkdown(const RunDiff& diff, const std::vector<GateResult>& g
     }
     out += "\n</details>\n";
   }
+  AppendModuleDiffMarkdown(diff.modules, top_n, out);
   if (!diff.notes.empty()) {
     out += "\n";
     for (const auto& n : diff.notes) out += "- " + MdEscape(n) + "\n";
@@ -595,6 +598,7 @@ json RunDiffToJson(const RunDiff& diff, const std::vector<GateResult>& gates) {
                            {"steady_cycles", DeltaJson(op.steady_cycles)},
                            {"cold_cycles", DeltaJson(op.cold_cycles)}});
   j["profile_ops"] = profile_ops;
+  j["modules"] = ModuleDiffToJson(diff.modules);
   j["gates"] = GatesJson(gates);
   j["exit_status"] = GateExitStatus(gates);
   j["verdict"] = DiffVerdict(diff);

@@ -455,6 +455,16 @@ LazyObject BuildLazyReportModel(const Summary& summary, const HtmlReportOptions&
   if (timeline.valid()) model.members["timeline"] = timeline.get();
   if (!run.units.empty() || run.figures.peak_vtcm_bytes)
     model.members["units_memory"] = BuildUnitsMemory(run, overview.members, options);
+  // The module tree has its own section (an icicle) when op names carry
+  // modules; the overview keeps its copy, as summary --json prints it.
+  if (overview.members.contains("modules")) {
+    const json& modules = overview.members["modules"];
+    bool any = false;
+    for (const auto& n : modules["nodes"])
+      any = any || (n["depth"].get<int>() > 0 && !n["unplaced"].get<bool>() &&
+                    n["path"].get<std::string>().rfind("graph:", 0) != 0);
+    if (any) model.members["modules"] = modules;
+  }
   model.AddObject("overview", std::move(overview));
   return model;
 }

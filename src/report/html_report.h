@@ -13,6 +13,9 @@
 //                 slices narrower than one pixel at `timeline_width_px` are
 //                 merged per pixel column into "N ops" bars;
 //   tables        QNN ops, HTP op types, op instances (columnar rows);
+//   modules       the module tree (`summary --json`'s "modules", also in the
+//                 overview) when op names carry modules: an icicle to click
+//                 into, and the repeated-block tables;
 //   units_memory  per-unit occupancy, counter tracks (VTCM alloc, DRAM/VTCM
 //                 read/write) reduced per pixel column, peak VTCM;
 //   graph, lint, heap, numerics, memory, diff: the JSON of those analyses as

@@ -6,9 +6,11 @@
 #include <cmath>
 #include <sstream>
 
+#include "analysis/module_numerics.h"
 #include "base/number_text.h"
 #include "base/tensor_types.h"
 #include "report/csv_writer.h"
+#include "report/text_sanitize.h"
 
 namespace htpscope {
 namespace {
@@ -98,6 +100,31 @@ std::string FormatMetric(std::optional<double> value) {
   return FormatSignificant(*value, 6);
 }
 
+namespace {
+
+// The gaps by module of the model (analysis/module_numerics.h), down to
+// three levels; nothing when no handle's name carries a module.
+void AppendNumericsByModule(const NumericsResult& result, std::string& out) {
+  std::vector<ModuleNumericsRow> rows = NumericsByModule(result);
+  if (rows.empty()) return;
+  out += fmt::format("\nby module (worst {} at or below each; docs/modules.md):\n",
+                     NumericsMetricName(result.metric));
+  out += fmt::format("  {:<44}  {:>8}  {:>9}  {:>10}  {}\n", "module", "compared", "divergent",
+                     "worst", "first diverging");
+  for (const auto& m : rows) {
+    if (m.depth > 3) continue;
+    std::string label = m.depth == 0 ? "(all)" : m.path.substr(m.path.rfind('/') + 1);
+    label = std::string(2 * std::max(0, m.depth - 1), ' ') + label;
+    out += fmt::format("  {:<44}  {:>8}  {:>9}  {:>10}  {}\n", TerminalSafe(label), m.compared,
+                       m.divergent, FormatMetric(m.worst_gap),
+                       m.first_divergent_row
+                           ? TerminalSafe(FormatHandleLabel(result.rows[*m.first_divergent_row]))
+                           : std::string("-"));
+  }
+}
+
+}  // namespace
+
 std::string FormatNumericsText(const NumericsResult& result) {
   std::string out;
   out += fmt::format("reference: {} ({} tensors)\n", result.reference_origin,
@@ -169,6 +196,7 @@ std::string FormatNumericsText(const NumericsResult& result) {
                      result.rows.size(), result.compared, result.divergent, result.reference_only,
                      result.device_only);
   for (const std::string& note : result.notes) out += fmt::format("note: {}\n", note);
+  AppendNumericsByModule(result, out);
   return out;
 }
 
@@ -238,6 +266,23 @@ nlohmann::ordered_json NumericsToJson(const NumericsResult& result) {
   }
   doc["handles"] = std::move(handles);
   doc["notes"] = result.notes;
+  doc["modules"] = nlohmann::ordered_json::array();
+  for (const auto& m : NumericsByModule(result)) {
+    nlohmann::ordered_json r;
+    r["path"] = m.path;
+    r["depth"] = m.depth;
+    r["compared"] = m.compared;
+    r["divergent"] = m.divergent;
+    r["worst_gap"] = Number(m.worst_gap);
+    r["worst_handle"] = m.worst_row
+                            ? nlohmann::ordered_json(FormatHandleLabel(result.rows[*m.worst_row]))
+                            : nlohmann::ordered_json(nullptr);
+    r["first_divergent_handle"] =
+        m.first_divergent_row
+            ? nlohmann::ordered_json(FormatHandleLabel(result.rows[*m.first_divergent_row]))
+            : nlohmann::ordered_json(nullptr);
+    doc["modules"].push_back(std::move(r));
+  }
   return doc;
 }
 

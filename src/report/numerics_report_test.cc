@@ -221,3 +221,36 @@ TEST(NumericsReport, CsvNeutralisesFormulaTensorNames) {
 
 }  // namespace
 }  // namespace htpscope::numerics_report_test
+
+namespace htpscope::numerics_report_test {
+namespace {
+
+TEST(NumericsReport, GapsByModuleWhenHandleNamesCarryModules) {
+  NumericsResult r;
+  r.metric = NumericsMetric::kCosine;
+  r.threshold = 0.99;
+  HandleRow a;
+  a.handle = 1;
+  a.reference_tensor = "/model/layers.0/attn/MatMul_output_0";
+  a.gap = 0.999;
+  HandleRow b;
+  b.handle = 2;
+  b.reference_tensor = "/model/layers.1/attn/MatMul_output_0";
+  b.gap = 0.9;
+  b.divergent = true;
+  r.rows = {a, b};
+  r.compared = 2;
+  r.divergent = 1;
+  std::string text = FormatNumericsText(r);
+  EXPECT_NE(text.find("by module (worst cosine"), std::string::npos) << text;
+  EXPECT_NE(text.find("    layers.1"), std::string::npos) << text;
+  nlohmann::json doc = nlohmann::json::parse(NumericsToJson(r).dump());
+  ASSERT_EQ(doc["modules"].size(), 6u);  // "", model, layers.0, its attn, layers.1, its attn
+  EXPECT_EQ(doc["modules"][0]["divergent"], 1);
+  EXPECT_EQ(doc["modules"][0]["first_divergent_handle"], "2");
+  EXPECT_EQ(doc["modules"][4]["path"], "model/layers.1");
+  EXPECT_EQ(doc["modules"][4]["worst_gap"], 0.9);
+}
+
+}  // namespace
+}  // namespace htpscope::numerics_report_test

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "report/device_profile_tables.h"
+#include "report/run_tables_modules.h"
 #include "report/run_tables_profile.h"
 
 namespace htpscope {
@@ -468,6 +469,7 @@ std::vector<RunTable> MakeTables() {
                [](const Run& r) { return r.warnings.size(); }});
   AddProfileTables(t);
   AppendDeviceProfileTables(t);  // aihub_*, genie_*: empty for other runs
+  t.push_back(ModulesTable());
   return t;
 }
 

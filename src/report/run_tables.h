@@ -50,8 +50,8 @@ struct RunTable {
 // Every table of the schema, in a fixed order: runs, artifacts, graphs,
 // executions, ops, htp_op_types, op_instances, slices, units, counters,
 // phases, traffic, dominant_path, profile_nodes, cross_checks, warnings,
-// profile_phases, op_steady_state, then the AI Hub and Genie tables
-// (report/device_profile_tables.h).
+// profile_phases, op_steady_state, the AI Hub and Genie tables
+// (report/device_profile_tables.h), modules (report/run_tables_modules.h).
 // The `runs` table has one row per run: its label and whole-graph figures.
 const std::vector<RunTable>& RunTables();
 

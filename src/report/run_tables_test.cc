@@ -101,7 +101,8 @@ TEST(RunTables, ColumnNamesAreUniqueAndCarryUnits) {
             "tid",         "execution",   "instances",    "slices",
             "executions",  "hvx_threads", "op_instances", "cycles_per_packet",
             "cycles_used", "core",        "_nodes",       "a",
-            "b",           "value"};  // profile_phases: its unit in `unit`
+            "b",           "value",       "ops",          "depth",
+            "_ratio"};  // profile_phases: its unit in `unit`
         bool named = false;
         for (const char* s : kSuffixes) {
           std::string_view n(c.name), suffix(s);

@@ -6,6 +6,7 @@
 
 #include "report/format_util.h"
 #include "report/json_values.h"
+#include "report/module_report.h"
 #include "report/run_sections.h"
 #include "report/summary_hardware.h"
 #include "report/summary_profile.h"
@@ -409,6 +410,7 @@ LazyObject SummaryJson(const Summary& s) {
                                     {"effective_ghz", OptionalJson(p.effective_ghz())}});
   AddHardwareJson(s, doc);
   AddProfilePhasesJson(s, doc);
+  j["modules"] = ModulesToJson(s.modules);
   j["cross_checks"] = CrossChecksJson(run.cross_checks);
   j["warnings"] = WarningsJson(s.warnings);
   j["missing"] = MissingArtifactsJson(run.missing);

@@ -1002,6 +1002,91 @@
     folded: ["nodes", "edges", "producer_map", "sources", "critical_path_vs_qhas", "dominant_path"],
   };
 
+
+  // ----------------------------------------------------------- modules
+  // An icicle of the model's own modules (docs/modules.md): one row per
+  // depth, each module as wide as its share of its parent's time.  Click a
+  // module to zoom into it; click the top bar to zoom out.
+  function renderModules(body, m) {
+    body.appendChild(el("p", { class: "help" },
+      `Time: ${m.basis_label} (${m.time_unit}); from the ${m.source}. ` +
+      "Click a module to zoom into it, the top bar to zoom out."));
+    const byPath = new Map();
+    for (const n of m.nodes) { n.kids = []; byPath.set(n.path, n); }
+    for (const n of m.nodes) if (n.parent !== null && byPath.has(n.parent)) byPath.get(n.parent).kids.push(n);
+    const root = byPath.get("");
+    if (!root) return;
+    const W = 1000, ROW = 24, MAX_ROWS = 10;
+    const crumb = el("div", { class: "help", id: "modules-focus" });
+    const holder = el("div", { class: "icicle" });
+    body.append(crumb, holder);
+    const palette = ["#4e79a7", "#f28e2b", "#59a14f", "#b07aa1", "#76b7b2", "#edc948", "#ff9da7", "#9c755f"];
+    const colourOf = (n) => n.unplaced ? "#bab0ac" : palette[(n.depth + (n.block ? n.block.index : 0)) % palette.length];
+    function draw(focus) {
+      holder.replaceChildren();
+      crumb.textContent = "Showing " + (focus.path || "(all)") + ": " + fmtNumber(focus.time) + " " + m.time_unit;
+      const items = [];
+      (function lay(n, x, w, d) {
+        if (d >= MAX_ROWS || w < 0.5) return;
+        items.push({ n, x, w, d });
+        let cx = x;
+        for (const k of n.kids) {
+          const kw = n.time > 0 ? w * k.time / n.time : 0;
+          lay(k, cx, kw, d + 1);
+          cx += kw;
+        }
+      })(focus, 0, W, 0);
+      const rows = items.reduce((a, it) => Math.max(a, it.d + 1), 1);
+      const chart = svg("svg", { viewBox: `0 0 ${W} ${rows * ROW}`, width: "100%", role: "img",
+                                 "aria-label": "module icicle" });
+      for (const it of items) {
+        const n = it.n;
+        const g = svg("g", { class: "module", "data-path": n.path, cursor: "pointer" });
+        g.appendChild(svg("rect", { x: it.x.toFixed(2), y: it.d * ROW, width: Math.max(0, it.w - 1).toFixed(2),
+                                    height: ROW - 2, fill: colourOf(n) }));
+        const name = it.d === 0 ? (n.path || "(all)") : n.name;
+        if (it.w > 36) {
+          const label = name.length * 7 > it.w - 6 ? name.slice(0, Math.max(1, Math.floor((it.w - 6) / 7) - 1)) + "…" : name;
+          g.appendChild(svg("text", { x: (it.x + 4).toFixed(2), y: it.d * ROW + 16, fill: "#fff",
+                                      "font-size": 12, "pointer-events": "none" }, label));
+        }
+        g.addEventListener("click", () => {
+          if (n === focus) { if (n.parent !== null && byPath.has(n.parent)) draw(byPath.get(n.parent)); }
+          else draw(n);
+        });
+        g.addEventListener("mousemove", (e) => {
+          const top = n.top_ops && n.top_ops.length ? n.top_ops[0].name : "—";
+          showTooltip(e.clientX, e.clientY, n.path || "(all)", [
+            ["time", fmtNumber(n.time) + " " + m.time_unit],
+            ["share", n.share_pct === null ? "—" : fmtNumber(n.share_pct, 1) + " %"],
+            ["ops", fmtNumber(n.ops)],
+            ["longest op", top],
+          ], n.unplaced ? "ops whose names carry no module" : null);
+        });
+        g.addEventListener("mouseleave", hideTooltip);
+        chart.appendChild(g);
+      }
+      holder.appendChild(chart);
+    }
+    draw(root);
+    api.modulesZoom = (path) => { if (byPath.has(path)) draw(byPath.get(path)); };
+    if (m.findings && m.findings.length) {
+      body.appendChild(el("h3", null, "Blocks far from their siblings"));
+      body.appendChild(el("ul", null, m.findings.map((f) => el("li", null,
+        `${f.path}: ${fmtNumber(f.ratio_to_median, 2)} × its family's median (${f.finding})` +
+        (f.same_structure ? "" : "; its ops differ from the others'")))));
+    }
+    for (const f of m.families || []) {
+      const rows = f.blocks.map((b) => ({ block: b.path, time: b.time, ratio_to_median: b.ratio_to_median,
+                                          ops: b.ops, finding: b.finding, same_structure: b.same_structure }));
+      const spec = tableFromObjects(rows, `${f.parent ? f.parent + "/" : ""}${f.keyword}.N`,
+        `median ${fmtNumber(f.median)}, min ${fmtNumber(f.min)}, max ${fmtNumber(f.max)} ${m.time_unit}; ` +
+        (f.judged ? `${f.alike} alike: judged`
+          : f.blocks.length < 3 ? "not judged: fewer than 3 blocks" : "not judged: no structure most blocks share"));
+      body.appendChild(makeTable(spec, "modules-" + (tableCounter++)));
+    }
+  }
+
   // ----------------------------------------------------------- sections
   // One renderer per data-model key; a section is drawn only when its data
   // is present.  A new view plugs in with one line here.
@@ -1010,6 +1095,7 @@
     { key: "timeline", title: "Timeline", render: renderTimeline },
     { key: "tables", title: "Ops", render: renderTables },
     { key: "units_memory", title: "Units and memory", render: renderUnitsMemory },
+    { key: "modules", title: "Modules", render: renderModules },
     { key: "graph", title: "Graph checks and critical path", render: (b, v) => renderGeneric(b, v, 0, GRAPH_LAYOUT) },
     { key: "lint", title: "Lint: main-thread bottlenecks", render: (b, v) => renderGeneric(b, v, 0) },
     { key: "memory", title: "Memory", render: (b, v) => renderGeneric(b, v, 0) },

@@ -1,0 +1,287 @@
+#include "analysis/module_tree.h"
+
+#include <absl/container/flat_hash_map.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "analysis/statistics.h"
+
+namespace htpscope {
+namespace {
+
+// A node while the tree is built: indices are build order.
+struct Draft {
+  std::string path, name;
+  int32_t parent = -1;
+  int depth = 0;
+  std::vector<uint32_t> children;
+  double self_time = 0, time = 0;
+  int64_t self_ops = 0, ops = 0;
+  std::vector<ModuleTopOp> top;
+  std::vector<std::pair<std::string, double>> by_unit;
+  bool unplaced = false;
+};
+
+class Builder {
+ public:
+  explicit Builder(size_t top_ops) : top_ops_(top_ops) {
+    drafts_.push_back({});
+    index_[""] = 0;
+  }
+
+  uint32_t NodeAt(const std::vector<std::string>& segments, bool unplaced) {
+    uint32_t node = 0;
+    std::string path;
+    for (size_t i = 0; i < segments.size(); ++i) {
+      if (!path.empty()) path += '/';
+      path += segments[i];
+      auto [it, inserted] = index_.try_emplace(path, static_cast<uint32_t>(drafts_.size()));
+      if (inserted) {
+        Draft d;
+        d.path = path;
+        d.name = segments[i];
+        d.parent = static_cast<int32_t>(node);
+        d.depth = drafts_[node].depth + 1;
+        d.unplaced = unplaced && i + 1 == segments.size();
+        drafts_[node].children.push_back(it->second);
+        drafts_.push_back(std::move(d));
+      }
+      node = it->second;
+    }
+    return node;
+  }
+
+  void AddOp(uint32_t node, uint32_t op, double time, const std::string& unit) {
+    drafts_[node].self_time += time;
+    drafts_[node].self_ops += 1;
+    for (int32_t n = static_cast<int32_t>(node); n >= 0; n = drafts_[n].parent) {
+      Draft& d = drafts_[n];
+      d.time += time;
+      d.ops += 1;
+      KeepTop(d.top, {op, time});
+      if (unit.empty()) continue;
+      auto it = std::find_if(d.by_unit.begin(), d.by_unit.end(),
+                             [&](const auto& p) { return p.first == unit; });
+      if (it == d.by_unit.end())
+        d.by_unit.emplace_back(unit, time);
+      else
+        it->second += time;
+    }
+  }
+
+  std::vector<Draft>& drafts() { return drafts_; }
+
+ private:
+  void KeepTop(std::vector<ModuleTopOp>& top, ModuleTopOp candidate) const {
+    if (top_ops_ == 0) return;
+    if (top.size() == top_ops_ && top.back().time >= candidate.time) return;
+    auto at = std::upper_bound(
+        top.begin(), top.end(), candidate,
+        [](const ModuleTopOp& a, const ModuleTopOp& b) { return a.time > b.time; });
+    top.insert(at, candidate);
+    if (top.size() > top_ops_) top.pop_back();
+  }
+
+  size_t top_ops_;
+  std::vector<Draft> drafts_;
+  absl::flat_hash_map<std::string, uint32_t> index_;
+};
+
+// Splits sanitised paths whose first segment starts with a first segment
+// another sanitised path has ("model_embed_tokens" with "model" known).
+void SplitKnownHeads(std::vector<ModulePath>& paths) {
+  std::set<std::string, std::less<>> heads;
+  for (const auto& p : paths)
+    if (p.spelling == ModuleSpelling::kSanitized && p.segments.size() >= 2)
+      heads.insert(p.segments.front());
+  if (heads.empty()) return;
+  for (auto& p : paths) {
+    if (p.spelling != ModuleSpelling::kSanitized || p.segments.empty()) continue;
+    const std::string& first = p.segments.front();
+    if (heads.count(first)) continue;
+    std::string_view best;
+    for (const auto& h : heads)
+      if (first.size() > h.size() + 1 && first.compare(0, h.size(), h) == 0 &&
+          first[h.size()] == '_' && h.size() > best.size())
+        best = h;
+    if (best.empty()) continue;
+    std::string rest = first.substr(best.size() + 1);
+    p.segments.front() = std::string(best);
+    p.segments.insert(p.segments.begin() + 1, std::move(rest));
+  }
+}
+
+}  // namespace
+
+const char* ModuleTimeBasisName(ModuleTimeBasis basis) {
+  switch (basis) {
+    case ModuleTimeBasis::kDpcCycles:
+      return "dpc_cycles";
+    case ModuleTimeBasis::kSteadyMedianCycles:
+      return "steady_median_cycles";
+    case ModuleTimeBasis::kExecutionCycles:
+      return "execution_cycles";
+    case ModuleTimeBasis::kMicroseconds:
+      return "us";
+  }
+  return "us";
+}
+
+const char* ModuleTimeUnit(ModuleTimeBasis basis) {
+  return basis == ModuleTimeBasis::kMicroseconds ? "us" : "cycles";
+}
+
+const char* ModuleTimeBasisLabel(ModuleTimeBasis basis) {
+  switch (basis) {
+    case ModuleTimeBasis::kDpcCycles:
+      return "dominant-path (DPC) cycles of the traced execution";
+    case ModuleTimeBasis::kSteadyMedianCycles:
+      return "steady-state median cycles per op (executions 2..N), summed";
+    case ModuleTimeBasis::kExecutionCycles:
+      return "cycles per op of the profile's only execution (no steady state)";
+    case ModuleTimeBasis::kMicroseconds:
+      return "µs per op as the input prints them";
+  }
+  return "";
+}
+
+const ModuleNode* ModuleTree::Find(std::string_view path) const {
+  for (const auto& n : nodes)
+    if (n.path == path) return &n;
+  return nullptr;
+}
+
+ModuleTree BuildModuleTree(const std::vector<ModuleOpInput>& ops, ModuleTimeBasis basis,
+                           const ModuleTreeOptions& options) {
+  ModuleTree tree;
+  tree.basis = basis;
+  std::vector<ModulePath> paths;
+  paths.reserve(ops.size());
+  std::set<std::string_view> graphs;
+  for (const auto& op : ops) {
+    paths.push_back(ParseModulePath(op.name));
+    graphs.insert(op.graph);
+  }
+  SplitKnownHeads(paths);
+  const bool by_graph = graphs.size() > 1;
+
+  Builder builder(options.top_ops);
+  tree.ops.reserve(ops.size());
+  for (size_t i = 0; i < ops.size(); ++i) {
+    ModulePath& p = paths[i];
+    std::vector<std::string> segments;
+    if (by_graph) segments.push_back("graph:" + ops[i].graph);
+    const bool unplaced = p.segments.empty();
+    if (unplaced)
+      segments.emplace_back(kNoModule);
+    else
+      segments.insert(segments.end(), p.segments.begin(), p.segments.end());
+    ModuleOp op;
+    op.name = ops[i].name;
+    op.op = std::move(p.op);
+    op.graph = ops[i].graph;
+    op.compute_unit = ops[i].compute_unit;
+    op.spelling = p.spelling;
+    op.time = std::max(0.0, ops[i].time);
+    op.node = builder.NodeAt(segments, unplaced);
+    tree.ops_by_spelling[static_cast<size_t>(p.spelling)] += 1;
+    builder.AddOp(op.node, static_cast<uint32_t>(tree.ops.size()), op.time, op.compute_unit);
+    tree.ops.push_back(std::move(op));
+  }
+
+  // Pre-order, children by time (descending), then name.
+  std::vector<Draft>& drafts = builder.drafts();
+  for (auto& d : drafts)
+    std::sort(d.children.begin(), d.children.end(), [&](uint32_t a, uint32_t b) {
+      if (drafts[a].time != drafts[b].time) return drafts[a].time > drafts[b].time;
+      return drafts[a].path < drafts[b].path;
+    });
+  std::vector<uint32_t> order, new_index(drafts.size());
+  std::vector<uint32_t> stack{0};
+  while (!stack.empty()) {
+    uint32_t d = stack.back();
+    stack.pop_back();
+    new_index[d] = static_cast<uint32_t>(order.size());
+    order.push_back(d);
+    for (auto it = drafts[d].children.rbegin(); it != drafts[d].children.rend(); ++it)
+      stack.push_back(*it);
+  }
+  tree.total = drafts[0].time;
+  tree.nodes.reserve(order.size());
+  for (uint32_t d : order) {
+    Draft& draft = drafts[d];
+    ModuleNode n;
+    n.path = std::move(draft.path);
+    n.name = std::move(draft.name);
+    n.parent = draft.parent < 0 ? -1 : static_cast<int32_t>(new_index[draft.parent]);
+    n.depth = draft.depth;
+    for (uint32_t c : draft.children) n.children.push_back(new_index[c]);
+    n.time = draft.time;
+    n.self_time = draft.self_time;
+    n.ops = draft.ops;
+    n.self_ops = draft.self_ops;
+    if (tree.total > 0) n.share_pct = draft.time / tree.total * 100.0;
+    n.top_ops = std::move(draft.top);
+    n.time_by_unit = std::move(draft.by_unit);
+    std::sort(n.time_by_unit.begin(), n.time_by_unit.end());
+    n.unplaced = draft.unplaced;
+    if (!n.unplaced && d != 0) n.block = BlockOf(n.name);
+    tree.nodes.push_back(std::move(n));
+  }
+  for (auto& op : tree.ops) op.node = new_index[op.node];
+
+  // Each block's structure: its ops by module path inside it and op name.
+  std::vector<std::vector<std::string>> structure(tree.nodes.size());
+  for (const auto& op : tree.ops)
+    for (int32_t n = static_cast<int32_t>(op.node); n > 0; n = tree.nodes[n].parent) {
+      const ModuleNode& block = tree.nodes[n];
+      if (!block.block) continue;
+      const std::string& path = tree.nodes[op.node].path;
+      structure[n].push_back(path.substr(block.path.size()) + "/" + op.op);
+    }
+  for (auto& s : structure) std::sort(s.begin(), s.end());
+
+  // Families of sibling blocks.
+  for (uint32_t p = 0; p < tree.nodes.size(); ++p) {
+    std::map<std::string, std::vector<uint32_t>> by_keyword;
+    for (uint32_t c : tree.nodes[p].children)
+      if (tree.nodes[c].block) by_keyword[tree.nodes[c].block->keyword].push_back(c);
+    for (auto& [keyword, members] : by_keyword) {
+      if (members.size() < 2) continue;
+      ModuleBlockFamily f;
+      f.parent = p;
+      f.keyword = keyword;
+      std::vector<double> times;
+      std::map<std::vector<std::string>, size_t> alike;
+      for (uint32_t c : members) {
+        const ModuleNode& n = tree.nodes[c];
+        f.blocks.push_back({c, n.block->index, n.time, n.ops, std::nullopt, "", false});
+        times.push_back(n.time);
+        f.alike = std::max(f.alike, ++alike[structure[c]]);
+      }
+      std::sort(f.blocks.begin(), f.blocks.end(),
+                [](const ModuleBlock& a, const ModuleBlock& b) { return a.index < b.index; });
+      SampleStats stats = *ComputeStats(times);
+      f.median = stats.median;
+      f.min = stats.min;
+      f.max = stats.max;
+      f.compared = f.blocks.size() >= kMinBlocksForFindings && 2 * f.alike > f.blocks.size();
+      for (auto& b : f.blocks) {
+        b.same_structure = alike[structure[b.node]] == f.alike && 2 * f.alike > f.blocks.size();
+        if (f.median <= 0) continue;
+        b.ratio_to_median = b.time / f.median;
+        if (!f.compared) continue;
+        if (*b.ratio_to_median >= kBlockSlowRatio)
+          b.finding = "slow";
+        else if (*b.ratio_to_median <= kBlockFastRatio)
+          b.finding = "fast";
+      }
+      tree.families.push_back(std::move(f));
+    }
+  }
+  return tree;
+}
+
+}  // namespace htpscope
