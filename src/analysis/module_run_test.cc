@@ -9,7 +9,7 @@
 #include "formats/linting_example_test_util.h"
 #include "model/fake_run_test_util.h"
 
-namespace htpscope {
+namespace htpscope::module_run_test {
 namespace {
 
 using testing_support::FakeRun;
@@ -192,9 +192,9 @@ TEST(RunModules, BundledExampleHasOnlyUnplacedOps) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::module_run_test
 
-namespace htpscope {
+namespace htpscope::module_run_test {
 namespace {
 
 // A real QAIRT 2.47 qnn-profile-viewer CSV (10 executions of 66 ops): the
@@ -220,4 +220,4 @@ TEST(RunModules, CorpusQairt247DecodeHasOneModule) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::module_run_test

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace htpscope {
+namespace htpscope::module_tree_test {
 namespace {
 
 ModuleOpInput Op(std::string name, double time, std::string graph = "") {
@@ -153,9 +153,9 @@ TEST(ModuleTreeTest, BasisNamesAndUnits) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::module_tree_test
 
-namespace htpscope {
+namespace htpscope::module_tree_test {
 namespace {
 
 TEST(ModuleTreeTest, FamiliesWithoutAMajorityStructureAreNotJudged) {
@@ -201,9 +201,9 @@ TEST(ModuleTreeTest, ABlockWhoseOpsDifferIsStillNamedAndSaysSo) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::module_tree_test
 
-namespace htpscope {
+namespace htpscope::module_tree_test {
 namespace {
 
 TEST(ModuleTreeTest, ComputeUnitsRollUpWhenTheInputSaysWhereOpsRan) {
@@ -222,4 +222,4 @@ TEST(ModuleTreeTest, ComputeUnitsRollUpWhenTheInputSaysWhereOpsRan) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::module_tree_test
