@@ -10,7 +10,7 @@
 #include "cli/cli_test_util.h"
 #include "model/fake_run_test_util.h"
 
-namespace htpscope {
+namespace htpscope::json_flag_cli_test {
 namespace {
 
 using testing_support::CliResult;
@@ -78,4 +78,4 @@ TEST(JsonFlagCli, EveryCommandThatPrintsJsonTakesJson) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::json_flag_cli_test

@@ -15,7 +15,7 @@
 #include "formats/qhas.h"
 #include "formats/runtrace.h"
 
-namespace htpscope {
+namespace htpscope::json_parallel_test {
 namespace {
 
 // --- Every thread joined, whatever fails where --------------------------------
@@ -182,4 +182,4 @@ TEST(StreamedReaders, InflationBombsStopAtTheirCap) {
 }
 
 }  // namespace
-}  // namespace htpscope
+}  // namespace htpscope::json_parallel_test
