@@ -7,6 +7,8 @@
 
 #include <algorithm>
 
+#include "base/test_paths.h"
+
 namespace htpscope::device_profile_diff_test {
 namespace {
 

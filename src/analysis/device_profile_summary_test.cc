@@ -7,6 +7,7 @@
 
 #include <algorithm>
 
+#include "base/test_paths.h"
 #include "model/run.h"
 
 namespace htpscope::device_profile_summary_test {

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "analysis/run_diff.h"
+#include "base/test_paths.h"
 #include "formats/linting_example_test_util.h"
 
 namespace htpscope::module_diff_test {

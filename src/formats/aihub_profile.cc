@@ -63,7 +63,7 @@ bool LooksLikeAihubProfile(std::string_view prefix) {
 
 namespace {
 
-constexpr char kDefinition[] =
+constexpr char kAihubDefinition[] =
     "an AI Hub profile is the dict qai_hub's ProfileJob.download_profile() returns, saved as "
     "JSON: {\"execution_summary\": {...}, \"execution_detail\": [...]}";
 
@@ -231,10 +231,11 @@ AihubProfile ParseAihubProfile(const std::string& path, const simdjson::padded_s
   });
   reader.ExpectEnd();
   if (!summary || !detail)
-    throw InputError(path,
-                     fmt::format("no \"{}\": {}",
-                                 !summary ? "execution_summary" : "execution_detail", kDefinition),
-                     0);
+    throw InputError(
+        path,
+        fmt::format("no \"{}\": {}", !summary ? "execution_summary" : "execution_detail",
+                    kAihubDefinition),
+        0);
   if (!inference_key)
     throw InputError(path,
                      "execution_summary has neither \"estimated_inference_time\" (qai_hub) nor "

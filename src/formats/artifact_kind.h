@@ -18,7 +18,6 @@ enum class ArtifactKind {
   kUnknown,
   kEtdump,         // ExecuTorch ETDump: size-prefixed FlatBuffer, identifier "ED00"
   kQnnProfileLog,  // qnn-net-run's binary profiling log: size-prefixed FlatBuffer, no identifier
-  kEtdump,         // ExecuTorch ETDump: size-prefixed FlatBuffer, identifier "ED00"
   kAihubProfile,   // Qualcomm AI Hub profile: {"execution_summary", "execution_detail"}
   kGenieProfile,   // Genie profile (genie-t2t-run --profile), GENIE_PROFILE
 };

@@ -18,7 +18,7 @@ const GenieMetric* GenieEvent::Find(std::string_view name) const {
 
 namespace {
 
-constexpr char kDefinition[] =
+constexpr char kGenieDefinition[] =
     "a Genie profile (genie-t2t-run --profile FILE) has \"header\" (artifact_type "
     "GENIE_PROFILE), \"metadata\" and \"components\"";
 
@@ -179,7 +179,7 @@ GenieProfile ParseGenieProfile(const std::string& path, const simdjson::padded_s
   reader.ExpectEnd();
   if (!header || !components)
     throw InputError(
-        path, fmt::format("no \"{}\": {}", !header ? "header" : "components", kDefinition), 0);
+        path, fmt::format("no \"{}\": {}", !header ? "header" : "components", kGenieDefinition), 0);
   return p;
 }
 

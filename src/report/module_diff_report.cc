@@ -15,7 +15,7 @@ using nlohmann::json;
 
 json Opt(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
 
-std::string Cell(const std::optional<SampleStats>& s) {
+std::string StatsCell(const std::optional<SampleStats>& s) {
   return s ? FormatFigure(s->median) : std::string("-");
 }
 
@@ -55,10 +55,10 @@ void AppendModuleDiffText(const ModuleDiff& diff, int top_n, std::string& out) {
     int shown = 0;
     for (const auto& m : diff.modules) {
       if (shown++ >= top_n) break;
-      out +=
-          fmt::format("  {:<8} {:<40} {:>14} {:>14} {:>14} {:>8}  {}\n", ModuleMatchName(m.status),
-                      EllipsizeLeft(TerminalSafe(m.path), 40), Cell(m.time.a), Cell(m.time.b),
-                      Signed(m.time.change), PctCell(m.time.change_pct), Noise(m.time));
+      out += fmt::format("  {:<8} {:<40} {:>14} {:>14} {:>14} {:>8}  {}\n",
+                         ModuleMatchName(m.status), EllipsizeLeft(TerminalSafe(m.path), 40),
+                         StatsCell(m.time.a), StatsCell(m.time.b), Signed(m.time.change),
+                         PctCell(m.time.change_pct), Noise(m.time));
     }
     if (static_cast<int>(diff.modules.size()) > top_n)
       out += fmt::format("  … {} more (--top, or --format json for all)\n",
@@ -85,7 +85,7 @@ void AppendModuleDiffMarkdown(const ModuleDiff& diff, int top_n, std::string& ou
       path += c;
     }
     out += fmt::format("| {} | {} | {} | {} | {} | {} |\n", ModuleMatchName(m.status), path,
-                       Cell(m.time.a), Cell(m.time.b), Signed(m.time.change),
+                       StatsCell(m.time.a), StatsCell(m.time.b), Signed(m.time.change),
                        PctCell(m.time.change_pct));
   }
   std::string slowest = SlowestSentence(diff);

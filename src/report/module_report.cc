@@ -15,7 +15,7 @@ using nlohmann::json;
 constexpr size_t kNameWidth = 44;
 constexpr size_t kOpWidth = 56;
 
-std::string Share(const std::optional<double>& pct) {
+std::string ModuleShareText(const std::optional<double>& pct) {
   return pct ? fmt::format("{:.1f} %", *pct) : std::string("-");
 }
 
@@ -75,8 +75,8 @@ std::string RenderModulesText(const RunModules& m, int depth, int top_n) {
     std::string longest =
         n.top_ops.empty() ? std::string() : TerminalSafe(t.ops[n.top_ops.front().op].name);
     out += fmt::format("  {:<{}}  {:>14}  {:>7}  {:>6}  {}\n", Ellipsize(label, kNameWidth),
-                       kNameWidth, FormatFigure(n.time), Share(n.share_pct), FormatCount(n.ops),
-                       EllipsizeLeft(longest, kOpWidth));
+                       kNameWidth, FormatFigure(n.time), ModuleShareText(n.share_pct),
+                       FormatCount(n.ops), EllipsizeLeft(longest, kOpWidth));
   }
 
   if (t.families.empty()) return out;

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "analysis/summary.h"
+#include "base/test_paths.h"
 #include "formats/linting_example_test_util.h"
 #include "report/html_report.h"
 #include "report/run_tables.h"
