@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 
+#include "analysis/op_steady_state.h"
 #include "analysis/statistics.h"
 
 namespace htpscope {
@@ -32,67 +33,32 @@ bool DpcOps(const Run& run, std::vector<ModuleOpInput>& out, std::vector<std::st
   return true;
 }
 
-// Per (graph, op) the profile's per-node cycles in each execution, and the
-// median over executions 2..N (or the only execution's cycles).
+// Per (graph, op) the profile's per-node cycles (op_steady_state.h): the
+// median over executions 2..N, or the only execution's cycles.
 void ProfileOps(const Run& run, std::vector<ModuleOpInput>& out, ModuleTimeBasis& basis,
                 int& steady_executions, std::vector<std::string>& notes) {
   const bool named_graphs = run.graphs.size() > 1;
+  std::vector<int> executions(run.graphs.size(), 0);
+  for (const auto& e : run.executions)
+    if (e.graph < executions.size() && e.block < run.profile_blocks.size()) ++executions[e.graph];
   bool any_single = false, any_steady = false;
-  for (uint32_t g = 0; g < run.graphs.size(); ++g) {
-    std::vector<const ExecutionRow*> executions;
-    for (const auto& e : run.executions)
-      if (e.graph == g && e.block < run.profile_blocks.size()) executions.push_back(&e);
-    if (executions.empty()) continue;
-    // An op is its OpId when printed, else its name; first-seen order.
-    std::map<std::pair<int64_t, std::string>, size_t> index;
-    std::vector<std::string> names;
-    std::vector<std::vector<double>> samples;  // per op: cycles of executions 2..N
-    std::vector<double> first;                 // per op: cycles of execution 1
-    for (size_t x = 0; x < executions.size(); ++x) {
-      const ProfileBlockRow& block = run.profile_blocks[executions[x]->block];
-      // Several lines of one op in one execution add up.
-      std::map<size_t, double> this_execution;
-      for (uint32_t k = 0; k < block.node_count; ++k) {
-        const ProfileNodeRow& node = run.profile_nodes[block.first_node + k];
-        std::string name = node.qnn_op_name.empty() ? node.label : node.qnn_op_name;
-        std::pair<int64_t, std::string> key{node.op_id ? int64_t(*node.op_id) : -1,
-                                            node.op_id ? std::string() : name};
-        auto [it, inserted] = index.try_emplace(std::move(key), names.size());
-        if (inserted) {
-          names.push_back(std::move(name));
-          samples.emplace_back();
-          first.push_back(0);
-        }
-        this_execution[it->second] += static_cast<double>(node.cycles);
-      }
-      for (const auto& [op, cycles] : this_execution) {
-        if (x == 0)
-          first[op] = cycles;
-        else
-          samples[op].push_back(cycles);
-      }
-    }
-    const std::string graph = named_graphs ? run.graphs[g].name : std::string();
-    if (executions.size() == 1) {
+  int64_t cold_only = 0;
+  for (const OpSteadyState& op : ComputeOpSteadyState(run)) {
+    const std::string graph = named_graphs ? run.graphs[op.graph].name : std::string();
+    if (executions[op.graph] == 1) {
       any_single = true;
-      for (size_t op = 0; op < names.size(); ++op) out.push_back({names[op], first[op], graph});
-      continue;
+      out.push_back({std::string(op.name), static_cast<double>(op.cold_cycles), graph});
+    } else if (op.steady_median_cycles) {
+      any_steady = true;
+      steady_executions = std::max(steady_executions, op.steady_executions);
+      out.push_back({std::string(op.name), *op.steady_median_cycles, graph});
+    } else {
+      ++cold_only;
     }
-    any_steady = true;
-    steady_executions = std::max(steady_executions, static_cast<int>(executions.size()) - 1);
-    int64_t cold_only = 0;
-    for (size_t op = 0; op < names.size(); ++op) {
-      auto stats = StatsOf(samples[op]);
-      if (!stats) {
-        ++cold_only;
-        continue;
-      }
-      out.push_back({names[op], stats->median, graph});
-    }
-    if (cold_only > 0)
-      notes.push_back(
-          fmt::format("{} op(s) listed only in the cold first execution left out", cold_only));
   }
+  if (cold_only > 0)
+    notes.push_back(
+        fmt::format("{} op(s) listed only in the cold first execution left out", cold_only));
   if (any_steady && any_single)
     notes.push_back(
         "graphs with one execution contribute that execution's cycles; the others their "
