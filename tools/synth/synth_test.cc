@@ -213,9 +213,10 @@ void ExpectMatchesTruth(const Generated& g) {
     if (!c.agree) disagreeing.push_back(c.name);
   }
   // Graph wall, work, DPC, three runtrace/profile checks, node cycles, the
-  // profile's execution 1 work cycles and excluding-wait time vs QHAS, one
-  // per unit; peak VTCM is a memory check.
-  EXPECT_EQ(time_checks, 9 + t.units.size());
+  // profile's execution 1 work cycles and excluding-wait time vs QHAS, the
+  // profile's per-op cycles summed per execution vs its work cycles, one per
+  // unit; peak VTCM is a memory check.
+  EXPECT_EQ(time_checks, 10 + t.units.size());
   EXPECT_EQ(disagreeing, t.expected_disagreeing_checks);
   EXPECT_EQ(WarningCodes(g.summary), t.expected_warnings);
 
