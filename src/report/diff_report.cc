@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "report/format_util.h"
+#include "report/gate_report.h"
 #include "report/json_values.h"
 #include "report/module_diff_report.h"
 #include "report/run_sections.h"
@@ -290,12 +291,6 @@ void ProfileOpRows(std::string& out, const std::vector<ProfileOpDelta>& ops, int
       "side;\n  noise = 3 × 1.4826 × MAD of those executions (docs/diff.md); cold = execution 1\n";
 }
 
-std::string GateMark(const GateResult& g) {
-  if (!g.evaluated) return "ERROR";
-  if (!g.passed) return "FAIL";
-  return g.within_noise ? "NOISE" : "PASS";
-}
-
 void GateRows(std::string& out, const std::vector<GateResult>& gates) {
   if (gates.empty()) return;
   AppendSection(out, "Gates (--fail-on)");
@@ -449,19 +444,6 @@ std::string RenderMarkdown(const RunDiff& diff, const std::vector<GateResult>& g
 
 // ---- JSON -------------------------------------------------------------------
 
-json DeltaJson(const MetricDelta& d) {
-  return json{{"a", OptionalJson(d.a_value())},
-              {"b", OptionalJson(d.b_value())},
-              {"change", OptionalJson(d.change)},
-              {"change_pct", OptionalJson(d.change_pct)},
-              {"unit", d.unit},
-              {"basis", d.basis},
-              {"a_stats", StatsJson(d.a)},
-              {"b_stats", StatsJson(d.b)},
-              {"noise_bound", OptionalJson(d.noise_bound)},
-              {"within_noise", d.within_noise}};
-}
-
 json OpJson(const OpDelta& op) {
   json j{{"name", op.name},
          {"status", OpMatchName(op.status)},
@@ -489,28 +471,6 @@ json SideJson(const DiffSide& s) {
               {"cold_executions", s.cold_executions},
               {"fine_sources", s.fine_sources},
               {"missing", s.missing}};
-}
-
-json GatesJson(const std::vector<GateResult>& gates) {
-  json out = json::array();
-  for (const auto& g : gates) {
-    json exceeded = json::array();
-    for (const auto& e : g.exceeded)
-      exceeded.push_back({{"subject", e.subject},
-                          {"change", e.change},
-                          {"change_pct", OptionalJson(e.change_pct)},
-                          {"noise_bound", OptionalJson(e.noise_bound)},
-                          {"within_noise", e.within_noise}});
-    out.push_back({{"expr", g.expr},
-                   {"passed", g.passed},
-                   {"within_noise", g.within_noise},
-                   {"evaluated", g.evaluated},
-                   {"compared", g.compared},
-                   {"exceeded", exceeded},
-                   {"skipped", g.skipped},
-                   {"detail", g.detail}});
-  }
-  return out;
 }
 
 const char* WallCauseName(WallCause cause) {

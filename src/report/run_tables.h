@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,6 +40,19 @@ struct TableColumn {
   // Writes the cell of row `row` of this column to `sink`.
   std::function<void(const Run& run, size_t row, CellSink& sink)> cell;
 };
+
+// What writes one cell, and the column builders the table definitions use
+// (run_tables*.cc, device_profile_tables.cc).
+using TableCell = std::function<void(const Run& run, size_t row, CellSink& sink)>;
+TableColumn IntColumn(std::string name, std::string description, TableCell cell);
+TableColumn RealColumn(std::string name, std::string description, TableCell cell);
+TableColumn TextColumn(std::string name, std::string description, TableCell cell);
+TableColumn BoolColumn(std::string name, std::string description, TableCell cell);
+// Writes `value`, or null when it is absent.
+void PutOptional(CellSink& sink, const std::optional<int64_t>& value);
+void PutOptional(CellSink& sink, const std::optional<uint32_t>& value);
+void PutOptional(CellSink& sink, const std::optional<int32_t>& value);
+void PutOptional(CellSink& sink, const std::optional<double>& value);
 
 struct RunTable {
   std::string name;         // "slices"

@@ -29,8 +29,6 @@ const std::vector<OpSteadyState>& SteadyOps(const Run& run, bool refresh) {
   return steady_cache.ops;
 }
 
-void PutOptional(CellSink& s, const std::optional<double>& v) { v ? s.Real(*v) : s.Null(); }
-
 TableColumn Col(std::string name, ColumnType type, std::string description,
                 std::function<void(const Run&, size_t, CellSink&)> cell) {
   return {std::move(name), type, std::move(description), std::move(cell)};
