@@ -159,22 +159,24 @@ bool ParseChunksInParallel(JsonChunker& chunker, unsigned threads, StreamedFileS
       space.notify_all();
       try {
         merge(std::move(*next.part), next.info);
+        continue;
       } catch (const InputCapError&) {
         std::lock_guard lock(mutex);
         note_fatal();
         merging = false;
-        return false;
       } catch (const InputError&) {
         std::lock_guard lock(mutex);
         failed = true;
         merging = false;
-        return false;
       } catch (...) {
         std::lock_guard lock(mutex);
         note_fatal();
         merging = false;
-        return false;
       }
+      // The reading thread may be waiting for room that only a merge makes:
+      // it must see `failed` now, or it waits for ever.
+      space.notify_all();
+      return false;
     }
   };
 
