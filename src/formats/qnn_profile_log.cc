@@ -398,7 +398,9 @@ bool LooksLikeQnnProfileLog(std::string_view prefix) {
     return v;
   };
   const uint32_t length = u32(0), root = u32(4);
-  if (length < 24 || root % 4 != 0 || root < 8 || root + 16 > prefix.size() || root > length)
+  // In 64 bits: a root offset near 2^32 must not wrap past the size check.
+  if (length < 24 || root % 4 != 0 || root < 8 || uint64_t{root} + 16 > prefix.size() ||
+      root > length)
     return false;
   const size_t table = kSizePrefixBytes + root;
   const int32_t to_vtable = static_cast<int32_t>(u32(table));

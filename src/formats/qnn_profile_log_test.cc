@@ -74,6 +74,16 @@ TEST(QnnProfileLog, NotRecognisedFromTextOrOtherBinaries) {
   EXPECT_FALSE(LooksLikeQnnProfileLog(std::string(64, '\0')));
 }
 
+// A root offset near 2^32 once wrapped past the size check and was read far
+// outside the 64 bytes at hand (found by the fuzzer).
+TEST(QnnProfileLog, ARootOffsetNearTwoToThe32IsNotALog) {
+  std::string bytes(64, '\0');
+  const uint32_t length = 0xFFFFFFFFu, root = 0xFFFFFFF8u;
+  std::memcpy(bytes.data(), &length, 4);
+  std::memcpy(bytes.data() + 4, &root, 4);
+  EXPECT_FALSE(LooksLikeQnnProfileLog(bytes));
+}
+
 #if HTPSCOPE_HAVE_QNN_LOG
 
 using namespace testing_support;
