@@ -253,9 +253,9 @@ struct TensorUse {
 // whether node v belongs to a $Const QNN op.
 Tensors ClassifyTensors(const Run& run, const std::vector<TensorUse>& uses,
                         const std::vector<bool>& constant_copier) {
-  const bool graph = run.Has(ArtifactType::kHtpGraph);
+  const bool graph = run.Gives(RunData::kCompiledGraph);
   absl::flat_hash_set<uint64_t> shapes, consts;
-  if (run.Has(ArtifactType::kOptrace)) {
+  if (run.Gives(RunData::kTimedSlices)) {
     for (const auto& t : run.non_executed) {
       std::string_view name = run.Str(t.name);
       if (name == "$Shape") shapes.insert(t.id);
@@ -299,7 +299,7 @@ Tensors ClassifyTensors(const Run& run, const std::vector<TensorUse>& uses,
 
 DependencyGraph BuildDependencyGraph(const Run& run) {
   DependencyGraph g;
-  const bool trace = run.Has(ArtifactType::kOptrace);
+  const bool trace = run.Gives(RunData::kTimedSlices);
   // The flow arrows need only the slice and flow tables: matched on another
   // core while the nodes are built.
   std::future<MatchedFlows> flows_matched =

@@ -213,7 +213,7 @@ TEST(DependencyGraph, FlowsBecomeEdgesBySliceEnds) {
 TEST(DependencyGraph, RandomFlowsMatchTheFirstSliceAtEachPoint) {
   std::mt19937_64 rng(23);
   htpscope::Run run;
-  run.artifacts.push_back({"trace.json", ArtifactType::kOptrace, "", "", ""});
+  run.artifacts.push_back({"trace.json", ArtifactKind::kOptrace, "", "", ""});
   const StringId data = run.strings.Intern("input_output");
   const StringId sequencer = run.strings.Intern("sequencer");
   const uint32_t ops = 40;
@@ -341,7 +341,7 @@ TEST(DependencyGraphCorpus, V8c8WeightsCopiedOnceForEightMatmuls) {
 TEST(DependencyGraph, RandomGraphMatchesEdgesAndTensorsWorkedOutByHand) {
   std::mt19937_64 rng(17);
   htpscope::Run run;
-  run.artifacts.push_back({"graph.json", ArtifactType::kHtpGraph, "", "", ""});
+  run.artifacts.push_back({"graph.json", ArtifactKind::kHtpGraph, "", "", ""});
   constexpr uint64_t kBase = 0x0000100359320000;  // ids share their high bits, as real ones do
   const size_t n = 600;
   std::vector<uint64_t> node_ids, extra_outputs, statics, strays;

@@ -58,16 +58,16 @@ PathAgreement ComparePathOps(std::vector<uint64_t> critical_ops,
 }
 
 GraphView BuildGraphView(const Run& run, const GraphViewOptions& options) {
-  const bool trace = run.Has(ArtifactType::kOptrace);
-  if (!run.Has(ArtifactType::kHtpGraph) && !trace)
+  const bool trace = run.Gives(RunData::kTimedSlices);
+  if (!run.Gives(RunData::kCompiledGraph) && !trace)
     throw InputError(run.label,
                      "graph needs a compiled graph (chrometrace_htp.json) or an optrace "
                      "(chrometrace.json); the run has neither");
   GraphView v;
   v.label = run.label;
-  v.has_htp_graph = run.Has(ArtifactType::kHtpGraph);
+  v.has_htp_graph = run.Gives(RunData::kCompiledGraph);
   v.has_optrace = trace;
-  v.has_qhas = run.Has(ArtifactType::kQhas);
+  v.has_qhas = run.Gives(RunData::kQhasAnalysis);
   v.graph = BuildDependencyGraph(run);
   for (const auto& w : v.graph.warnings) v.warnings.push_back({"dependency_graph", w});
   const Grouping& grouping = options.grouping;

@@ -38,7 +38,7 @@ std::optional<CounterPeak> PeakOf(const Run& run, const std::string& name,
 }
 
 void PeakAndCounters(const Run& run, MemoryView* out) {
-  const bool trace = run.Has(ArtifactType::kOptrace);
+  const bool trace = run.Gives(RunData::kTimedSlices);
   if (trace) {
     // Offsets count from the traced execution's first op (else first sample).
     std::optional<int64_t> origin = run.figures.start_cycle;
@@ -127,7 +127,7 @@ void SpillFill(const Run& run, MemoryView* out) {
     }
     sf.bytes = bytes;
   }
-  if (run.Has(ArtifactType::kOptrace)) {
+  if (run.Gives(RunData::kTimedSlices)) {
     int64_t instances = 0, work = 0, dpc = 0;
     for (const auto& op : run.op_instances) {
       std::string_view type = run.Str(op.htp_op_type);
@@ -215,14 +215,14 @@ MemoryView AnalyzeMemory(const Run& run) {
   PeakAndCounters(run, &out);
   PerOpTraffic(run, &out);
   SpillFill(run, &out);
-  if (!run.Has(ArtifactType::kOptrace))
+  if (!run.Gives(RunData::kTimedSlices))
     out.missing.push_back(
         {"optrace (chrometrace.json)",
          "VTCM allocation over time and the cycle of its peak, bytes of concurrently active ops, "
          "Spill/Fill cycles"});
-  if (!run.Has(ArtifactType::kQhas))
+  if (!run.Gives(RunData::kQhasAnalysis))
     out.missing.push_back(
-        {"QHAS summary", run.Has(ArtifactType::kHtpGraph)
+        {"QHAS summary", run.Gives(RunData::kCompiledGraph)
                              ? "traffic of ops without an HTP graph node (DMA checkpoints, sync, "
                                "output slices), QHAS totals to cross-check"
                              : "per-op DRAM/VTCM bytes (also in the HTP graph's mem_* params)"});

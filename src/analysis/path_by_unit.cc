@@ -40,7 +40,7 @@ std::optional<PathByUnit> ComputePathByUnit(const Run& run) {
   PathByUnit out;
   // Each segment's op instance (index into op_instances), or -1.
   const std::vector<DominantSegmentRow>* segments = nullptr;
-  if (run.Has(ArtifactType::kOptrace) && !run.slices.empty()) {
+  if (run.Gives(RunData::kTimedSlices) && !run.slices.empty()) {
     segments = &run.dominant_path;
     out.source = Source::kReconstructed;
   } else if (!run.qhas_dominant_path.empty()) {

@@ -53,7 +53,7 @@ void RegisterLintCommand(CLI::App& app, CommandRegistry& registry) {
       throw InputError(options.input,
                        fmt::format("is {}: expected qnn-profile-viewer linting output (text or "
                                    "CSV) or snpe-diagview text",
-                                   ArtifactTypeName(profile.artifacts.front().type)));
+                                   ArtifactKindName(profile.artifacts.front().type)));
     std::map<std::string, std::string> op_types;
     LintOptions lint_options;
     lint_options.top_n = options.top_n;

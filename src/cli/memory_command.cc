@@ -28,8 +28,8 @@ void RegisterMemoryCommand(CLI::App& app, CommandRegistry& registry) {
   cmd->add_option("--top", options.top_n, "Rows in the per-op tables")->check(AtLeast(1));
   registry.Add(cmd, [] {
     Run& run = KeepUntilExit(LoadRunFromArgs(options.run));
-    if (!run.Has(ArtifactType::kOptrace) && !run.Has(ArtifactType::kQhas) &&
-        !run.Has(ArtifactType::kHtpGraph))
+    if (!run.Gives(RunData::kTimedSlices) && !run.Gives(RunData::kQhasAnalysis) &&
+        !run.Gives(RunData::kCompiledGraph))
       throw InputError(run.label,
                        "no optrace, QHAS summary or HTP graph in this run: nothing to tell about "
                        "memory (chrometrace.json, *_qnn_htp_analysis_summary.json, *_htp.json)");

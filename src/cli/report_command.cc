@@ -119,7 +119,7 @@ void RegisterReportCommand(CLI::App& app, CommandRegistry& registry) {
     // each part only reads the run, and the view is gone before the page
     // model is built.
     std::future<nlohmann::json> graph;
-    if (options.graph && (run.Has(ArtifactType::kHtpGraph) || run.Has(ArtifactType::kOptrace))) {
+    if (options.graph && (run.Gives(RunData::kCompiledGraph) || run.Gives(RunData::kTimedSlices))) {
       auto view = std::make_unique<GraphView>(BuildGraphView(run, GraphViewOptions{}));
       graph = std::async(std::launch::async | std::launch::deferred,
                          [view = std::move(view), &run, max_items = options.max_items]() mutable {

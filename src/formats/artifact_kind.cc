@@ -12,36 +12,6 @@
 
 namespace htpscope {
 
-const char* ArtifactKindName(ArtifactKind kind) {
-  switch (kind) {
-    case ArtifactKind::kOptrace:
-      return "optrace (OP_TRACE)";
-    case ArtifactKind::kRuntrace:
-      return "runtrace (RUN_TRACE)";
-    case ArtifactKind::kHtpGraph:
-      return "HTP graph (HTP_GRAPH)";
-    case ArtifactKind::kQhas:
-      return "QHAS summary (QHAS)";
-    case ArtifactKind::kProfileText:
-      return "profile-viewer text";
-    case ArtifactKind::kProfileCsv:
-      return "profile CSV";
-    case ArtifactKind::kOtherJson:
-      return "other JSON";
-    case ArtifactKind::kUnknown:
-      return "unknown";
-    case ArtifactKind::kEtdump:
-      return "ExecuTorch ETDump";
-    case ArtifactKind::kQnnProfileLog:
-      return "qnn-net-run profiling log";
-    case ArtifactKind::kAihubProfile:
-      return "AI Hub profile";
-    case ArtifactKind::kGenieProfile:
-      return "Genie profile (GENIE_PROFILE)";
-  }
-  return "unknown";
-}
-
 namespace {
 
 // The kind of a JSON document whose header.artifact_type is `type`.

@@ -5,24 +5,9 @@
 #include <string>
 #include <string_view>
 
+#include "base/artifact_kinds.h"
+
 namespace htpscope {
-
-enum class ArtifactKind {
-  kOptrace,      // chrometrace.json, header.artifact_type OP_TRACE
-  kRuntrace,     // chrometrace_runtrace.json, RUN_TRACE
-  kHtpGraph,     // chrometrace_htp.json, HTP_GRAPH
-  kQhas,         // *_qnn_htp_analysis_summary.json, QHAS
-  kProfileText,  // qnn-profile-viewer / snpe-diagview text
-  kProfileCsv,   // qnn-profile-viewer / ONNX Runtime CSV
-  kOtherJson,    // JSON of another kind (viewer config, QNN_PROFILE, ...)
-  kUnknown,
-  kEtdump,         // ExecuTorch ETDump: size-prefixed FlatBuffer, identifier "ED00"
-  kQnnProfileLog,  // qnn-net-run's binary profiling log: size-prefixed FlatBuffer, no identifier
-  kAihubProfile,   // Qualcomm AI Hub profile: {"execution_summary", "execution_detail"}
-  kGenieProfile,   // Genie profile (genie-t2t-run --profile), GENIE_PROFILE
-};
-
-const char* ArtifactKindName(ArtifactKind kind);
 
 // The bytes read to recognise a file: text formats announce themselves in
 // their first lines, and QAIRT writes the JSON header first.

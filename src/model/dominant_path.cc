@@ -33,7 +33,7 @@ const char* DominantClassName(DominantClass c) {
   return "idle";
 }
 
-DominantClass DominantClassOf(const OpInstanceRow& op, uint32_t tid, const Run& run) {
+DominantClass DominantClassOf(const OpInstanceRow& op, uint32_t tid, const TraceTables& run) {
   if (op.flags & kFlagUsesHmx) return DominantClass::kHmx;
   if (op.flags & kFlagUsesHvx) return DominantClass::kHvx;
   if (op.flags & kFlagDma) {
@@ -50,7 +50,7 @@ DominantClass DominantClassOf(const OpInstanceRow& op, uint32_t tid, const Run& 
   return UnitKindOfTid(tid) == UnitKind::kHvx ? DominantClass::kHvx : DominantClass::kHmx;
 }
 
-ReconstructedPath ReconstructDominantPath(const Run& run) {
+ReconstructedPath ReconstructDominantPath(const TraceTables& run) {
   ReconstructedPath path;
   const auto& slices = run.slices;
   path.slice_cycles.assign(slices.size(), 0);

@@ -16,7 +16,7 @@
 
 namespace htpscope {
 
-struct Run;
+struct TraceTables;
 
 // QHAS's priority classes, lowest first.
 enum class DominantClass : uint8_t {
@@ -32,7 +32,7 @@ const char* DominantClassName(DominantClass c);  // "idle", "sync", ..., "hmx"
 
 // From the op's flags (an op without known flags takes its thread's unit).
 // A DMA op writes when it is an output slice or a TcmToDram copy.
-DominantClass DominantClassOf(const OpInstanceRow& op, uint32_t tid, const Run& run);
+DominantClass DominantClassOf(const OpInstanceRow& op, uint32_t tid, const TraceTables& run);
 
 struct ReconstructedPath {
   std::vector<DominantSegmentRow> segments;  // time order, idle ones included
@@ -42,7 +42,7 @@ struct ReconstructedPath {
 };
 
 // The path over run.slices (needs run.op_instances for the priority classes).
-ReconstructedPath ReconstructDominantPath(const Run& run);
+ReconstructedPath ReconstructDominantPath(const TraceTables& run);
 
 // Row-by-row comparison of two paths (as a multiset of (op id, start, end,
 // partial)); QHAS lists idle rows after the op rows, so order is ignored.

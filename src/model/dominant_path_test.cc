@@ -117,7 +117,7 @@ TEST(DominantPath, MatchesACycleByCycleReferenceOnRandomSlices) {
 // and the path still covers the graph wall exactly.
 TEST(DominantPath, TheRunKeepsThePathEvenWhenQhasGaveEveryDpc) {
   htpscope::Run run = LoadRun({std::string(HTPSCOPE_SOURCE_DIR) + "/examples/synthetic_run"});
-  ASSERT_TRUE(run.Has(ArtifactType::kQhas));
+  ASSERT_TRUE(run.Has(ArtifactKind::kQhas));
   for (const auto& op : run.op_instances) EXPECT_NE(op.dpc_basis, DpcBasis::kReconstructed);
   ASSERT_FALSE(run.dominant_path.empty());
   int64_t covered = 0;
@@ -197,7 +197,7 @@ class DominantPathCorpus : public ::testing::TestWithParam<const char*> {};
 TEST_P(DominantPathCorpus, ReproducesQhasExactly) {
   HTPSCOPE_REQUIRE_CORPUS(GetParam());
   htpscope::Run run = LoadRun({testing_support::CorpusRun(GetParam())});
-  ASSERT_TRUE(run.Has(ArtifactType::kOptrace) && run.Has(ArtifactType::kQhas));
+  ASSERT_TRUE(run.Has(ArtifactKind::kOptrace) && run.Has(ArtifactKind::kQhas));
   ReconstructedPath d = ReconstructDominantPath(run);
   DominantPathComparison c = CompareDominantPaths(d.segments, run.qhas_dominant_path);
   EXPECT_TRUE(c.identical()) << c.matched_rows << " of " << c.ours_rows << " vs " << c.qhas_rows

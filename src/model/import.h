@@ -44,34 +44,37 @@ struct QhasFacts {
 };
 
 // Moves the optrace's strings, slices, counters, flows and tensors into
-// `run` (slices joined into op instances by op ID) and reconstructs its
-// dominant path (run.dominant_path, run.slice_dominant_cycles).  Reader
-// warnings go to run.warnings.
-void ImportOptrace(Optrace&& trace, Run& run);
+// `tables` (slices joined into op instances by op ID) and reconstructs its
+// dominant path (dominant_path, slice_dominant_cycles).  Reader warnings go
+// to `warnings`.
+void ImportOptrace(Optrace&& trace, TraceTables& tables, std::vector<WarningRow>& warnings);
 
-// Fills run.qhas_cores and run.qhas_dominant_path (and reader warnings);
-// returns the rest.  Reads nothing else of `run`.
-QhasFacts ImportQhas(Qhas&& qhas, Run& run);
+// Fills tables.qhas_cores and tables.qhas_dominant_path (and reader
+// warnings); returns the rest.
+QhasFacts ImportQhas(Qhas&& qhas, QhasTables& tables, std::vector<WarningRow>& warnings);
 
 // The OpFlag bits of a QHAS htp_op_instances row.
 uint8_t QhasOpFlags(const QhasOpInstance& op);
 
 // The op instances and slices of a run that has no optrace, from QHAS's
 // htp_op_instances rows (qhas.instances): fills op_instances, slices, dims
-// and input_ids.
-void ImportQhasInstances(const QhasFacts& qhas, Run& run);
+// and input_ids, interning names into trace.strings.
+void ImportQhasInstances(const QhasFacts& qhas, TraceTables& trace);
 
-// Fills graphs, executions, profile_blocks, profile_stats and profile_nodes.
-void ImportProfile(ProfileReport&& profile, Run& run);
+// Fills graphs, executions, profile_blocks, profile_metrics, profile_nodes
+// and profile_format; reader warnings go to `warnings`.
+void ImportProfile(ProfileReport&& profile, ProfileTables& tables,
+                   std::vector<WarningRow>& warnings);
 
 // How to read an HTP graph for ImportHtpGraph: keeping only the
 // scalar_params it takes.
 ReadHtpGraphOptions HtpGraphReadOptions();
 // Fills graph_nodes and graph_tensors.
-void ImportHtpGraph(HtpGraph&& graph, Run& run);
-void ImportRuntrace(Runtrace&& runtrace, Run& run);
+void ImportHtpGraph(HtpGraph&& graph, CompiledGraphTables& tables);
+void ImportRuntrace(Runtrace&& runtrace, RuntraceTables& tables, std::vector<WarningRow>& warnings);
 
-// Appends `message` to run.warnings under `code`.
+// Appends `message` to `warnings` (run.warnings) under `code`.
+void Warn(std::vector<WarningRow>& warnings, std::string code, std::string message);
 void Warn(Run& run, std::string code, std::string message);
 
 // Throws InputError naming `file` when `sum`, of `what`, went past int64.

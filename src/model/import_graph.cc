@@ -28,8 +28,8 @@ ReadHtpGraphOptions HtpGraphReadOptions() {
   return options;
 }
 
-void ImportHtpGraph(HtpGraph&& graph, Run& run) {
-  run.graph_nodes.reserve(graph.nodes.size());
+void ImportHtpGraph(HtpGraph&& graph, CompiledGraphTables& tables) {
+  tables.graph_nodes.reserve(graph.nodes.size());
   for (auto& [node_id, graph_node] : graph.nodes) {
     auto& node = graph_node;  // a plain reference: clang 14 cannot capture structured bindings
     GraphNodeRow row;
@@ -51,16 +51,17 @@ void ImportHtpGraph(HtpGraph&& graph, Run& run) {
           if (key == name) row.*field = param.AsInt();
       }
     }
-    run.graph_nodes.push_back(std::move(row));
+    tables.graph_nodes.push_back(std::move(row));
   }
-  run.graph_tensors.reserve(graph.tensors.size());
+  tables.graph_tensors.reserve(graph.tensors.size());
   for (auto& [id, t] : graph.tensors)
-    run.graph_tensors.push_back({id, t.index, t.type, t.data_type, std::move(t.dims)});
+    tables.graph_tensors.push_back({id, t.index, t.type, t.data_type, std::move(t.dims)});
 }
 
-void ImportRuntrace(Runtrace&& runtrace, Run& run) {
+void ImportRuntrace(Runtrace&& runtrace, RuntraceTables& tables,
+                    std::vector<WarningRow>& warnings) {
   for (const auto& w : runtrace.warnings)
-    Warn(run, "reader", fmt::format("{}: {}", runtrace.path, w));
+    Warn(warnings, "reader", fmt::format("{}: {}", runtrace.path, w));
   for (const auto& e : runtrace.executions) {
     for (const auto& p : e.phases) {
       PhaseRow row;
@@ -75,7 +76,7 @@ void ImportRuntrace(Runtrace&& runtrace, Run& run) {
       }
       row.reported_time_us = p.reported_time_us;
       row.reported_ghz = p.reported_frequency_ghz;
-      run.phases.push_back(std::move(row));
+      tables.phases.push_back(std::move(row));
     }
   }
 }

@@ -84,17 +84,18 @@ class SortedSliceIds {
   size_t distinct_bound_ = 0;
 };
 
-// Builds run.op_instances, one per op ID in ascending ID order, from the
+// Builds tables.op_instances, one per op ID in ascending ID order, from the
 // optrace's slices; returns the slices in that (walk) order, where instance k
 // owns walk[first_slice_k, first_slice_k + slice_count_k).  Counts the slices
 // whose op-level figures disagree with their ID's first slice in *mismatches.
-std::vector<uint32_t> BuildInstances(const Optrace& trace, Run& run, size_t* mismatches) {
+std::vector<uint32_t> BuildInstances(const Optrace& trace, TraceTables& tables,
+                                     size_t* mismatches) {
   // Slices grouped by op ID through a sort of (ID, slice index) pairs: a
   // hash map probes memory at random for each of hundreds of thousands of
   // slices, while the IDs arrive nearly sorted.  The pairs are freed on
   // return, before the slice table is made (4 MB off the import's peak).
   SortedSliceIds ids(trace.slices);
-  std::vector<OpInstanceRow>& ops = run.op_instances;
+  std::vector<OpInstanceRow>& ops = tables.op_instances;
   // No doubling at the memory peak; capacity past the end is never touched.
   ops.reserve(ids.distinct_bound());
   std::vector<uint32_t> walk;
@@ -146,15 +147,15 @@ std::vector<uint32_t> BuildInstances(const Optrace& trace, Run& run, size_t* mis
   return walk;
 }
 
-// Builds run.op_instances (by first start, then ID) and run.slices (by
+// Builds tables.op_instances (by first start, then ID) and tables.slices (by
 // instance, then start, then tid) from the optrace's slices.  The slices'
 // op-level args are freed once the instances hold them, before the slice
 // table is made: the import's memory peak.
-void JoinSlices(Optrace& trace, Run& run) {
+void JoinSlices(Optrace& trace, TraceTables& tables, std::vector<WarningRow>& warnings) {
   size_t mismatches = 0;
-  const std::vector<uint32_t> walk = BuildInstances(trace, run, &mismatches);
+  const std::vector<uint32_t> walk = BuildInstances(trace, tables, &mismatches);
   std::vector<OpSliceArgs>().swap(trace.slice_args);
-  std::vector<OpInstanceRow>& ops = run.op_instances;
+  std::vector<OpInstanceRow>& ops = tables.op_instances;
   OpClassifier classify(trace.strings);
   for (auto& op : ops) op.category = classify(op.htp_op_type, op.qnn_op_type, op.flags);
   std::sort(ops.begin(), ops.end(), [](const OpInstanceRow& a, const OpInstanceRow& b) {
@@ -162,7 +163,7 @@ void JoinSlices(Optrace& trace, Run& run) {
                                                       : a.op_id < b.op_id;
   });
   // The slice table in instance order; each instance's slices by start, tid.
-  run.slices.resize(walk.size());
+  tables.slices.resize(walk.size());
   uint32_t next = 0;
   for (uint32_t k = 0; k < ops.size(); ++k) {
     OpInstanceRow& op = ops[k];
@@ -170,17 +171,17 @@ void JoinSlices(Optrace& trace, Run& run) {
     op.first_slice = next;
     for (uint32_t w = walk_begin; w < walk_begin + op.slice_count; ++w) {
       const OpSlice& s = trace.slices[walk[w]];
-      run.slices[next++] = {s.op_id, s.start_cycles, s.dur_cycles, s.tid, k};
+      tables.slices[next++] = {s.op_id, s.start_cycles, s.dur_cycles, s.tid, k};
     }
     if (op.slice_count > 1)
-      std::sort(run.slices.begin() + op.first_slice, run.slices.begin() + next,
+      std::sort(tables.slices.begin() + op.first_slice, tables.slices.begin() + next,
                 [](const SliceRow& a, const SliceRow& b) {
                   return a.start_cycle != b.start_cycle ? a.start_cycle < b.start_cycle
                                                         : a.tid < b.tid;
                 });
   }
   if (mismatches)
-    Warn(run, "reader",
+    Warn(warnings, "reader",
          fmt::format("{}: {} slices disagree with another slice of the same op ID on op-level "
                      "Start Cycle / Duration / DPC; the first slice's values are used",
                      trace.path, mismatches));
@@ -188,8 +189,9 @@ void JoinSlices(Optrace& trace, Run& run) {
 
 }  // namespace
 
-void ImportOptrace(Optrace&& trace, Run& run) {
-  for (const auto& w : trace.warnings) Warn(run, "reader", fmt::format("{}: {}", trace.path, w));
+void ImportOptrace(Optrace&& trace, TraceTables& tables, std::vector<WarningRow>& warnings) {
+  for (const auto& w : trace.warnings)
+    Warn(warnings, "reader", fmt::format("{}: {}", trace.path, w));
   RequireSumFits(
       trace.slices, [](const OpSlice& s) { return s.dur_cycles; }, trace.path,
       "the executed slices' durations");
@@ -201,27 +203,28 @@ void ImportOptrace(Optrace&& trace, Run& run) {
       throw InputError(trace.path, fmt::format("a slice of op {} ends past the largest cycle "
                                                "count (start {} + {} cycles)",
                                                OpIdHex(s.op_id), s.start_cycles, s.dur_cycles));
-  JoinSlices(trace, run);
+  JoinSlices(trace, tables, warnings);
   std::vector<OpSlice>().swap(trace.slices);  // the biggest table: free it before the rest
-  run.strings = std::move(trace.strings);
-  run.dims = std::move(trace.dims);
-  run.input_ids = std::move(trace.input_ids);
-  run.counters.reserve(trace.counters.size());
-  for (auto& [name, samples] : trace.counters) run.counters.push_back({name, std::move(samples)});
+  tables.strings = std::move(trace.strings);
+  tables.dims = std::move(trace.dims);
+  tables.input_ids = std::move(trace.input_ids);
+  tables.counters.reserve(trace.counters.size());
+  for (auto& [name, samples] : trace.counters)
+    tables.counters.push_back({name, std::move(samples)});
   trace.counters.clear();
-  run.flows = std::move(trace.flows);
-  run.non_executed.reserve(trace.non_executed.size());
-  for (const auto& t : trace.non_executed) run.non_executed.push_back({t.id, t.name});
+  tables.flows = std::move(trace.flows);
+  tables.non_executed.reserve(trace.non_executed.size());
+  for (const auto& t : trace.non_executed) tables.non_executed.push_back({t.id, t.name});
   std::vector<NonExecutedTensor>().swap(trace.non_executed);
   for (const auto& t : trace.threads)
-    if (t.pid == 0) run.thread_names.push_back({t.tid, std::string(run.Str(t.name))});
+    if (t.pid == 0) tables.thread_names.push_back({t.tid, std::string(tables.Str(t.name))});
   std::vector<TraceThread>().swap(trace.threads);
   std::vector<TraceProcess>().swap(trace.processes);
   // Once, here, with the trace's own tables freed: the DPC of multi-slice
   // ops, the path by hardware, the graph view and the SQL table all read it.
-  ReconstructedPath path = ReconstructDominantPath(run);
-  run.dominant_path = std::move(path.segments);
-  run.slice_dominant_cycles = std::move(path.slice_cycles);
+  ReconstructedPath path = ReconstructDominantPath(tables);
+  tables.dominant_path = std::move(path.segments);
+  tables.slice_dominant_cycles = std::move(path.slice_cycles);
 }
 
 }  // namespace htpscope::model_import

@@ -11,7 +11,7 @@ namespace {
 
 // QHAS rows of htp_op_instances are slices (one per op ID and thread): the
 // op instances and slices of a run that has no optrace.
-void InstancesFromQhas(const std::vector<QhasOpInstance>& rows, Run& run) {
+void InstancesFromQhas(const std::vector<QhasOpInstance>& rows, TraceTables& trace) {
   std::vector<uint32_t> order(rows.size());
   for (uint32_t i = 0; i < rows.size(); ++i) order[i] = i;
   // An instance is an op ID on one core: cores may reuse op IDs.
@@ -29,19 +29,19 @@ void InstancesFromQhas(const std::vector<QhasOpInstance>& rows, Run& run) {
     const QhasOpInstance& first = rows[order[begin]];
     OpInstanceRow op;
     op.op_id = first.op_id;
-    op.htp_op_type = run.strings.Intern(first.htp_op);
-    op.qnn_op_name = run.strings.Intern(first.qnn_op);
-    op.qnn_op_type = run.strings.Intern(first.qnn_op_type);
-    op.data_type = run.strings.Intern(first.dtype);
+    op.htp_op_type = trace.strings.Intern(first.htp_op);
+    op.qnn_op_name = trace.strings.Intern(first.qnn_op);
+    op.qnn_op_type = trace.strings.Intern(first.qnn_op_type);
+    op.data_type = trace.strings.Intern(first.dtype);
     op.cycles_per_packet = first.cycles_per_packet;
     op.source = Source::kQhas;
     op.dpc_basis = DpcBasis::kQhas;
     op.htp_core = first.htp;
-    op.dims_begin = static_cast<uint32_t>(run.dims.size());
-    for (int64_t d : first.dims) run.dims.push_back(static_cast<int32_t>(d));
+    op.dims_begin = static_cast<uint32_t>(trace.dims.size());
+    for (int64_t d : first.dims) trace.dims.push_back(static_cast<int32_t>(d));
     op.dims_count = static_cast<uint32_t>(first.dims.size());
-    op.inputs_begin = static_cast<uint32_t>(run.input_ids.size());
-    run.input_ids.insert(run.input_ids.end(), first.input_ids.begin(), first.input_ids.end());
+    op.inputs_begin = static_cast<uint32_t>(trace.input_ids.size());
+    trace.input_ids.insert(trace.input_ids.end(), first.input_ids.begin(), first.input_ids.end());
     op.inputs_count = static_cast<uint32_t>(first.input_ids.size());
     op.first_start_cycle = INT64_MAX;
     op.last_end_cycle = INT64_MIN;
@@ -63,24 +63,24 @@ void InstancesFromQhas(const std::vector<QhasOpInstance>& rows, Run& run) {
     op.slice_count = end - begin;
     op.category = ClassifyOp(first.htp_op, first.qnn_op_type, op.flags);
     op.first_slice = begin;  // into `order` until renumbered below
-    run.op_instances.push_back(op);
+    trace.op_instances.push_back(op);
   }
-  std::sort(run.op_instances.begin(), run.op_instances.end(),
+  std::sort(trace.op_instances.begin(), trace.op_instances.end(),
             [](const OpInstanceRow& a, const OpInstanceRow& b) {
               return a.first_start_cycle != b.first_start_cycle
                          ? a.first_start_cycle < b.first_start_cycle
                          : a.op_id < b.op_id;
             });
-  run.slices.reserve(rows.size());
-  for (uint32_t k = 0; k < run.op_instances.size(); ++k) {
-    OpInstanceRow& op = run.op_instances[k];
+  trace.slices.reserve(rows.size());
+  for (uint32_t k = 0; k < trace.op_instances.size(); ++k) {
+    OpInstanceRow& op = trace.op_instances[k];
     const uint32_t begin = op.first_slice;
-    op.first_slice = static_cast<uint32_t>(run.slices.size());
+    op.first_slice = static_cast<uint32_t>(trace.slices.size());
     for (uint32_t o = begin; o < begin + op.slice_count; ++o) {
       const QhasOpInstance& r = rows[order[o]];
-      run.slices.push_back({r.op_id, r.start_cycle, r.cycles, r.tid, k});
+      trace.slices.push_back({r.op_id, r.start_cycle, r.cycles, r.tid, k});
     }
-    std::sort(run.slices.begin() + op.first_slice, run.slices.end(),
+    std::sort(trace.slices.begin() + op.first_slice, trace.slices.end(),
               [](const SliceRow& a, const SliceRow& b) {
                 return a.start_cycle != b.start_cycle ? a.start_cycle < b.start_cycle
                                                       : a.tid < b.tid;
@@ -90,7 +90,7 @@ void InstancesFromQhas(const std::vector<QhasOpInstance>& rows, Run& run) {
 
 }  // namespace
 
-QhasFacts ImportQhas(Qhas&& qhas, Run& run) {
+QhasFacts ImportQhas(Qhas&& qhas, QhasTables& tables, std::vector<WarningRow>& warnings) {
   // Every sum of the op instances checked in one pass over them (a pass per
   // sum streamed 90 MB of rows each on an 80k-op run), then reported in a
   // fixed order: cycles, dominant-path cycles, traffic bytes, an end past
@@ -137,7 +137,7 @@ QhasFacts ImportQhas(Qhas&& qhas, Run& run) {
   QhasFacts facts;
   facts.present = true;
   facts.path = qhas.path;
-  for (const auto& w : qhas.warnings) Warn(run, "reader", fmt::format("{}: {}", qhas.path, w));
+  for (const auto& w : qhas.warnings) Warn(warnings, "reader", fmt::format("{}: {}", qhas.path, w));
   for (const auto& o : qhas.overall) {
     QhasCoreRow row;
     row.core = o.htp;
@@ -175,12 +175,12 @@ QhasFacts ImportQhas(Qhas&& qhas, Run& run) {
         row.path_idle_cycles = idle.value();
       }
     }
-    run.qhas_cores.push_back(row);
+    tables.qhas_cores.push_back(row);
     facts.core_resources.push_back(o.resources);
   }
   // What the op lists cover.  htp_nodes counts htp_op_instances rows (one
   // per slice); qnn_nodes the rows of qnn_op_instances_nodes.
-  for (auto& core : run.qhas_cores) {
+  for (auto& core : tables.qhas_cores) {
     core.listed_qnn_nodes = static_cast<int64_t>(qhas.qnn_op_instances.size());
     const auto rows = rows_of_core.find(core.core);
     core.listed_htp_nodes = rows == rows_of_core.end() ? 0 : rows->second;
@@ -215,9 +215,9 @@ QhasFacts ImportQhas(Qhas&& qhas, Run& run) {
   std::sort(facts.op_ids.begin(), facts.op_ids.end());
   auto path = qhas.dominant_path.find(0);
   if (path != qhas.dominant_path.end()) {
-    run.qhas_dominant_path.reserve(path->second.size());  // 300 k rows on an 80k-op run
+    tables.qhas_dominant_path.reserve(path->second.size());  // 300 k rows on an 80k-op run
     for (const auto& s : path->second)
-      run.qhas_dominant_path.push_back(
+      tables.qhas_dominant_path.push_back(
           {s.start_cycle, s.end_cycle, s.is_idle() ? 0 : s.op_id, -1, s.partial, s.is_idle()});
   }
   if (!qhas.overall.empty()) facts.resources = qhas.overall.front().resources;
@@ -227,8 +227,8 @@ QhasFacts ImportQhas(Qhas&& qhas, Run& run) {
   return facts;
 }
 
-void ImportQhasInstances(const QhasFacts& qhas, Run& run) {
-  InstancesFromQhas(qhas.instances, run);
+void ImportQhasInstances(const QhasFacts& qhas, TraceTables& trace) {
+  InstancesFromQhas(qhas.instances, trace);
 }
 
 uint8_t QhasOpFlags(const QhasOpInstance& op) {

@@ -11,6 +11,7 @@
 #include "base/errors.h"
 #include "base/intervals.h"
 #include "base/warning_sink.h"
+#include "model/artifact_registry.h"
 
 namespace htpscope {
 namespace {
@@ -31,7 +32,7 @@ int64_t CheckedTotal(const Range& rows, Value value, const std::string& file, co
 }  // namespace
 
 void ChooseInstanceDpc(Run& run, const model_import::QhasFacts& qhas) {
-  if (!run.Has(ArtifactType::kOptrace)) return;  // QHAS instances carry QHAS's own sums
+  if (!run.Has(ArtifactKind::kOptrace)) return;  // QHAS instances carry QHAS's own sums
   bool need_path = false;
   const bool qhas_whole = !run.qhas_cores.empty() && run.qhas_cores.front().lists_complete;
   size_t multi_slice = 0, from_qhas = 0;
@@ -69,7 +70,7 @@ void ChooseInstanceDpc(Run& run, const model_import::QhasFacts& qhas) {
 }
 
 void BuildUnits(Run& run, const model_import::QhasFacts& qhas) {
-  if (run.Has(ArtifactType::kOptrace)) {
+  if (run.Has(ArtifactKind::kOptrace)) {
     // A unit per hardware thread: a handful, found by a short scan from the
     // last slice's (consecutive slices often share a thread).
     struct ThreadUnit {
@@ -128,9 +129,9 @@ void BuildUnits(Run& run, const model_import::QhasFacts& qhas) {
 
 void BuildFigures(Run& run) {
   RunFigures& f = run.figures;
-  const std::string& trace_path = run.PathOf(ArtifactType::kOptrace);
+  const std::string& trace_path = run.PathOf(ArtifactKind::kOptrace);
   const QhasCoreRow* core = run.qhas_cores.empty() ? nullptr : &run.qhas_cores.front();
-  if (run.Has(ArtifactType::kOptrace)) {
+  if (run.Has(ArtifactKind::kOptrace)) {
     f.fine_source = Source::kOptrace;
   } else if (core) {
     f.fine_source = Source::kQhas;
@@ -212,24 +213,9 @@ void BuildFigures(Run& run) {
 }
 
 void BuildMissing(Run& run) {
-  const bool qhas = run.Has(ArtifactType::kQhas);
-  if (!run.Has(ArtifactType::kOptrace))
-    run.missing.push_back({"optrace (chrometrace.json, OP_TRACE)",
-                           qhas ? "per-slice timeline; fine view taken from QHAS instead"
-                                : "graph wall cycles, per-op DPC, per-unit occupancy"});
-  if (!run.HasProfile())
-    run.missing.push_back(
-        {"profile-viewer text or CSV",
-         "coarse view: graph wall µs, compute-busy µs, overhead, steady-state statistics"});
-  if (!run.Has(ArtifactType::kRuntrace))
-    run.missing.push_back(
-        {"runtrace (chrometrace_runtrace.json, RUN_TRACE)",
-         "per-phase wall cycles and clocks; clock sanity uses the default ceiling"});
-  if (!qhas)
-    run.missing.push_back({"QHAS summary (*_qnn_htp_analysis_summary.json)",
-                           "cross-checks against the viewer's analysis"});
-  if (!run.Has(ArtifactType::kHtpGraph))
-    run.missing.push_back({"HTP graph (chrometrace_htp.json, HTP_GRAPH)", "compiled-graph checks"});
+  for (const model_import::RunDataSpec& spec : model_import::RunDataSpecs())
+    if (spec.missing_name && !run.Gives(spec.data))
+      run.missing.push_back({spec.missing_name, spec.withholds(run)});
 }
 
 // At most kMaxWarningsShown warnings of each code, then one "N more warnings
@@ -269,7 +255,7 @@ void JoinRun(Run& run, const model_import::QhasFacts& qhas, const LoadOptions& o
                      "tables list only what the file holds",
                      qhas.path, c.listed_qnn_nodes, c.qnn_nodes, c.listed_htp_nodes, c.htp_nodes)});
   }
-  if (run.Has(ArtifactType::kOptrace) && run.slices.empty())
+  if (run.Has(ArtifactKind::kOptrace) && run.slices.empty())
     run.warnings.push_back({"empty_trace", "the optrace has no executed op events: no fine view"});
   ChooseInstanceDpc(run, qhas);
   BuildUnits(run, qhas);

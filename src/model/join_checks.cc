@@ -46,7 +46,7 @@ size_t CountFound(const std::vector<Id>& needles, const std::vector<Id>& haystac
 void CheckArtifactsBelongTogether(Run& run, const model_import::QhasFacts& qhas,
                                   const LoadOptions& options) {
   std::vector<Mismatch> mismatches;
-  const bool trace = run.Has(ArtifactType::kOptrace) && !run.op_instances.empty();
+  const bool trace = run.Has(ArtifactKind::kOptrace) && !run.op_instances.empty();
   // Sorted ID lists, each made only when an artifact's IDs are looked up in
   // it, and counted by merging: hundreds of thousands of IDs are looked up
   // (a hash set's probes miss the cache).
@@ -62,7 +62,7 @@ void CheckArtifactsBelongTogether(Run& run, const model_import::QhasFacts& qhas,
     for (const auto& op : run.op_instances) trace_qnn_ids.push_back(QnnOpIdOf(op.op_id));
     SortUnique(trace_qnn_ids);
   }
-  const std::string& trace_path = run.PathOf(ArtifactType::kOptrace);
+  const std::string& trace_path = run.PathOf(ArtifactKind::kOptrace);
 
   // The HTP graph's node IDs are the optrace's op IDs.
   if (trace && !run.graph_nodes.empty()) {
@@ -74,7 +74,7 @@ void CheckArtifactsBelongTogether(Run& run, const model_import::QhasFacts& qhas,
       StableRadixSort(node_ids, [](uint64_t id) { return id; });
     const size_t found = CountFound(node_ids, trace_ids);
     if (found < kMinSharedIdShare * static_cast<double>(run.graph_nodes.size()))
-      mismatches.push_back({run.PathOf(ArtifactType::kHtpGraph),
+      mismatches.push_back({run.PathOf(ArtifactKind::kHtpGraph),
                             fmt::format("{} of {} HTP graph node IDs occur in the optrace {}",
                                         found, run.graph_nodes.size(), Basename(trace_path))});
   }
@@ -134,7 +134,7 @@ void CheckArtifactsBelongTogether(Run& run, const model_import::QhasFacts& qhas,
                          start, end)});
       else
         mismatches.push_back(
-            {run.PathOf(ArtifactType::kRuntrace),
+            {run.PathOf(ArtifactKind::kRuntrace),
              fmt::format("the optrace's cycles [{}, {}) lie in none of its Graph Execute windows",
                          start, end)});
     }

@@ -18,9 +18,9 @@ struct SharedIdsRun {
   model_import::QhasFacts qhas;
 
   SharedIdsRun() {
-    run.artifacts = {{"trace.json", ArtifactType::kOptrace, "", "", ""},
-                     {"graph_htp.json", ArtifactType::kHtpGraph, "", "", ""},
-                     {"profile.txt", ArtifactType::kProfileText, "", "", ""}};
+    run.artifacts = {{"trace.json", ArtifactKind::kOptrace, "", "", ""},
+                     {"graph_htp.json", ArtifactKind::kHtpGraph, "", "", ""},
+                     {"profile.txt", ArtifactKind::kProfileText, "", "", ""}};
     // Op IDs: QNN op id in the low 32 bits.  Listed by start, not by ID.
     for (uint64_t id : {0x0000000500000007ull, 0x0000000100000002ull, 0x0000000300000003ull,
                         0x0000000200000002ull, 0x0000000900000010ull}) {

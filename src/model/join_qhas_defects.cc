@@ -113,7 +113,7 @@ void NoteQhasCores(Run& run) {
                    "utilisation) are listed core by core; the fine view's graph wall, units and "
                    "dominant-path split are {}, and its op tables list the ops of every core",
                    run.qhas_cores.size(),
-                   run.Has(ArtifactType::kOptrace)
+                   run.Has(ArtifactKind::kOptrace)
                        ? std::string("the optrace's")
                        : fmt::format("core {}'s", run.qhas_cores.front().core))});
 }

@@ -112,7 +112,7 @@ TEST(MalformedRun, CorpusQhasFromAnotherRunIsRefusedUnlessAllowed) {
   LoadOptions allow;
   allow.allow_mismatch = true;
   htpscope::Run run = LoadRun({dir}, allow);
-  ASSERT_TRUE(run.Has(ArtifactType::kOptrace) && run.Has(ArtifactType::kQhas));
+  ASSERT_TRUE(run.Has(ArtifactKind::kOptrace) && run.Has(ArtifactKind::kQhas));
   EXPECT_TRUE(std::any_of(run.warnings.begin(), run.warnings.end(),
                           [](const WarningRow& w) { return w.code == "mismatched_artifacts"; }));
 }

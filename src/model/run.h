@@ -50,55 +50,90 @@ struct RunFigures {
   std::optional<double> qhas_clock_ghz;
 };
 
-struct Run {
-  std::string label;  // the directory, or the first file, as given
-  std::vector<ArtifactRow> artifacts;
-  std::vector<std::string> skipped;  // "path: why" for files that are not artifacts of a run
-  std::vector<MissingRow> missing;   // artifacts not given, and what that withholds
+// The tables of a run, one bundle per artifact that fills them: each
+// artifact's import (model/artifact_registry.h) fills its bundle on its
+// reader's thread, and the bundle is moved into the run once.  A run is the
+// union of these bundles and the tables the join derives from them.
 
+// The traced execution, op by op: the optrace's (or, without one, the op
+// instances and slices QHAS lists, imported by the join).
+struct TraceTables {
   StringPool strings;  // every interned name (StringId columns)
   std::string_view Str(StringId id) const { return strings.View(id); }
 
-  // Profile-viewer output: graphs, their executions (coarse µs figures),
-  // statistics lines and per-node lines.
+  std::vector<SliceRow> slices;             // by instance, then start, then tid
+  std::vector<OpInstanceRow> op_instances;  // by first start cycle, then op ID
+  std::vector<int32_t> dims;                // OpInstanceRow::dims_* index this
+  std::vector<uint64_t> input_ids;          // OpInstanceRow::inputs_* index this
+  std::vector<CounterTrack> counters;       // by name
+  std::vector<FlowRow> flows;               // file order
+  std::vector<NonExecutedTensorRow> non_executed;
+  std::vector<ThreadNameRow> thread_names;  // of the overview process, by tid
+  // The dominant path reconstructed from the optrace's slices
+  // (ReconstructDominantPath in model/dominant_path.h; time order, idle
+  // segments included), and each slice's cycles on it; empty without slices.
+  std::vector<DominantSegmentRow> dominant_path;
+  std::vector<int64_t> slice_dominant_cycles;  // per slice
+};
+
+// Profile-viewer output (text, CSV or the binary log): graphs, their
+// executions (coarse µs figures), statistics lines and per-node lines.
+struct ProfileTables {
   std::vector<GraphRow> graphs;
   std::vector<ExecutionRow> executions;           // by graph, then index
   std::vector<ProfileBlockRow> profile_blocks;    // file order
   std::vector<ProfileMetricRow> profile_metrics;  // by block
   std::vector<ProfileNodeRow> profile_nodes;      // by block
   std::string profile_format;  // "text", "snpe_diagview", "csv" or "qnn_log"; "" without a profile
+};
+
+// The compiled graph (HTP_GRAPH).
+struct CompiledGraphTables {
+  std::vector<GraphNodeRow> graph_nodes;      // by id
+  std::vector<GraphTensorRow> graph_tensors;  // by id
+};
+
+// The runtrace's phases.
+struct RuntraceTables {
+  std::vector<PhaseRow> phases;  // by execution, then time
+};
+
+// What QHAS gives the run's tables as written (its per-op rows feed the join).
+struct QhasTables {
+  std::vector<QhasCoreRow> qhas_cores;                 // htp_overall_summary, one row per core
+  std::vector<DominantSegmentRow> qhas_dominant_path;  // dominant_path_htp_0 as written
+};
+
+// What a run's artifacts can tell, by the data rather than the file that
+// carried it: analyses, reports and the CLI ask Run::Gives, never which
+// artifact kind is present (model/artifact_registry.cc says which kind gives what).
+enum class RunData : uint8_t {
+  kTimedSlices,        // per-slice cycles on hardware threads, counters, flows (the optrace)
+  kQhasAnalysis,       // QHAS's per-op analysis, dominant path and core summary
+  kCompiledGraph,      // the compiled graph's nodes and tensors (the HTP graph)
+  kProfileExecutions,  // executions and their statistics (a profile: text, CSV or binary log)
+  kRuntracePhases,     // per-phase wall cycles and clocks (the runtrace)
+  kAihubProfile,       // AI Hub's executions, stages and layers (measured by AI Hub)
+  kGenieProfile,       // Genie's dialogs and queries (measured by genie-t2t-run)
+};
+
+struct Run : TraceTables, ProfileTables, CompiledGraphTables, RuntraceTables, QhasTables {
+  std::string label;  // the directory, or the first file, as given
+  std::vector<ArtifactRow> artifacts;
+  std::vector<std::string> skipped;  // "path: why" for files that are not artifacts of a run
+  std::vector<MissingRow> missing;   // artifacts not given, and what that withholds
+
   // Every phase figure of the profile (init, compose, finalize and its
   // stages, execute, execute_ips, deinit): by timestamp when the profile
   // has them, else file order (BuildProfilePhases).
   std::vector<ProfilePhaseRow> profile_phases;
 
-  // The traced execution, op by op.
-  std::vector<SliceRow> slices;             // by instance, then start, then tid
-  std::vector<OpInstanceRow> op_instances;  // by first start cycle, then op ID
-  std::vector<int32_t> dims;                // OpInstanceRow::dims_* index this
-  std::vector<uint64_t> input_ids;          // OpInstanceRow::inputs_* index this
-  std::vector<OpGroupRow> qnn_ops;          // by DPC, then work (descending), then name
-  std::vector<OpGroupRow> htp_op_types;     // likewise
-  std::vector<UnitRow> units;               // by tid
-  std::vector<CounterTrack> counters;       // by name
-  std::vector<FlowRow> flows;               // file order
-  std::vector<NonExecutedTensorRow> non_executed;
-  std::vector<ThreadNameRow> thread_names;  // of the overview process, by tid
-  std::vector<TrafficRow> traffic;          // per op: QHAS, else the HTP graph's mem_* params
+  // Derived by the join from the traced execution (or QHAS).
+  std::vector<OpGroupRow> qnn_ops;       // by DPC, then work (descending), then name
+  std::vector<OpGroupRow> htp_op_types;  // likewise
+  std::vector<UnitRow> units;            // by tid
+  std::vector<TrafficRow> traffic;       // per op: QHAS, else the HTP graph's mem_* params
   Source traffic_source = Source::kNone;
-  // The dominant path reconstructed from the optrace's slices
-  // (ReconstructDominantPath in model/dominant_path.h; time order, idle
-  // segments included), and each slice's cycles on it; empty without slices.
-  std::vector<DominantSegmentRow> dominant_path;
-  std::vector<int64_t> slice_dominant_cycles;          // per slice
-  std::vector<DominantSegmentRow> qhas_dominant_path;  // QHAS's dominant_path_htp_0 as written
-
-  // The compiled graph (HTP_GRAPH).
-  std::vector<GraphNodeRow> graph_nodes;      // by id
-  std::vector<GraphTensorRow> graph_tensors;  // by id
-
-  std::vector<PhaseRow> phases;         // runtrace: by execution, then time
-  std::vector<QhasCoreRow> qhas_cores;  // QHAS htp_overall_summary, one row per core
 
   // Profiles from beyond the QNN SDK (model/device_profiles.h): measured by
   // other tools than the HTP artifacts, kept apart from their figures.
@@ -111,15 +146,18 @@ struct Run {
   std::vector<WarningRow> warnings;
   RunFigures figures;
 
-  bool Has(ArtifactType type) const;
-  bool HasProfile() const {
-    return Has(ArtifactType::kProfileText) || Has(ArtifactType::kProfileCsv) ||
-           Has(ArtifactType::kProfileLog);
-  }
-  // The path of the profile (text, CSV or binary log); "" without one.
+  // True when an artifact of the run gives `data`.
+  bool Gives(RunData data) const;
+  // True when the run holds an artifact of `kind` (the model's own question;
+  // layers above ask Gives).
+  bool Has(ArtifactKind kind) const;
+  bool HasProfile() const { return Gives(RunData::kProfileExecutions); }
+  // The profile's artifact row (text, CSV or binary log), or nullptr.
+  const ArtifactRow* ProfileArtifact() const;
+  // The path of the profile; "" without one.
   const std::string& ProfilePath() const;
-  // The path of the artifact of `type`, or "" when the run has none.
-  const std::string& PathOf(ArtifactType type) const;
+  // The path of the artifact of `kind`, or "" when the run has none.
+  const std::string& PathOf(ArtifactKind kind) const;
   // The op instance `op_id`, or nullptr.
   const OpInstanceRow* FindInstance(uint64_t op_id) const;
   // The dims of an instance, as a span into `dims`.

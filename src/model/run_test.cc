@@ -20,8 +20,8 @@ namespace fs = std::filesystem;
 TEST(LoadRun, CorpusV8c8DirectoryByContent) {
   HTPSCOPE_REQUIRE_CORPUS("v8c8_256");
   htpscope::Run run = LoadRun({testing_support::CorpusRun("v8c8_256")});
-  EXPECT_TRUE(run.Has(ArtifactType::kOptrace) && run.Has(ArtifactType::kRuntrace) &&
-              run.Has(ArtifactType::kHtpGraph) && run.Has(ArtifactType::kQhas) && run.HasProfile());
+  EXPECT_TRUE(run.Has(ArtifactKind::kOptrace) && run.Has(ArtifactKind::kRuntrace) &&
+              run.Has(ArtifactKind::kHtpGraph) && run.Has(ArtifactKind::kQhas) && run.HasProfile());
   EXPECT_EQ(run.artifacts.size(), 5u);
   // The viewer config (JSON without a header) and the console log are not artifacts.
   ASSERT_EQ(run.skipped.size(), 2u);
@@ -39,9 +39,9 @@ TEST(LoadRun, CorpusRecognisesArtifactsWhateverTheirNames) {
                 dir + "/a.json");
   fs::copy_file(testing_support::CorpusFile("native_256", "chrometrace.json"), dir + "/b.txt");
   htpscope::Run run = LoadRun({dir + "/b.txt", dir + "/a.json"});
-  EXPECT_TRUE(run.Has(ArtifactType::kOptrace));
-  EXPECT_TRUE(run.Has(ArtifactType::kRuntrace));
-  EXPECT_FALSE(run.Has(ArtifactType::kQhas));
+  EXPECT_TRUE(run.Has(ArtifactKind::kOptrace));
+  EXPECT_TRUE(run.Has(ArtifactKind::kRuntrace));
+  EXPECT_FALSE(run.Has(ArtifactKind::kQhas));
   EXPECT_EQ(run.op_instances.size(), 99u);
 }
 
@@ -93,13 +93,13 @@ TEST(LoadRun, CorpusArtifactRowsInFileOrderWithTheirVersions) {
   htpscope::Run run = LoadRun({qhas, profile, optrace});
   ASSERT_EQ(run.artifacts.size(), 3u);
   EXPECT_EQ(run.artifacts[0].path, qhas);
-  EXPECT_EQ(run.artifacts[0].type, ArtifactType::kQhas);
+  EXPECT_EQ(run.artifacts[0].type, ArtifactKind::kQhas);
   EXPECT_EQ(run.artifacts[0].version, "1.0.0");
   EXPECT_EQ(run.artifacts[1].path, profile);
   EXPECT_EQ(run.artifacts[1].version, "v2.45.0.260326154327");
   EXPECT_EQ(run.artifacts[1].backend_version, "v2.45.0.260326154327");
   EXPECT_EQ(run.artifacts[2].path, optrace);
-  EXPECT_EQ(run.artifacts[2].type, ArtifactType::kOptrace);
+  EXPECT_EQ(run.artifacts[2].type, ArtifactKind::kOptrace);
   EXPECT_EQ(run.artifacts[2].version, "1.1.0");
 }
 

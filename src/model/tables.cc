@@ -32,30 +32,6 @@ const char* SourceName(Source source) {
   return "none";
 }
 
-const char* ArtifactTypeName(ArtifactType type) {
-  switch (type) {
-    case ArtifactType::kOptrace:
-      return "optrace (OP_TRACE)";
-    case ArtifactType::kRuntrace:
-      return "runtrace (RUN_TRACE)";
-    case ArtifactType::kHtpGraph:
-      return "HTP graph (HTP_GRAPH)";
-    case ArtifactType::kQhas:
-      return "QHAS summary (QHAS)";
-    case ArtifactType::kProfileText:
-      return "profile-viewer text";
-    case ArtifactType::kProfileCsv:
-      return "profile CSV";
-    case ArtifactType::kProfileLog:
-      return "qnn-net-run profiling log";
-    case ArtifactType::kAihubProfile:
-      return "AI Hub profile";
-    case ArtifactType::kGenieProfile:
-      return "Genie profile (GENIE_PROFILE)";
-  }
-  return "optrace (OP_TRACE)";
-}
-
 const char* OpCategoryName(OpCategory category) {
   switch (category) {
     case OpCategory::kCompute:

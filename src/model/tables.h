@@ -16,6 +16,7 @@
 #include <tuple>
 #include <vector>
 
+#include "base/artifact_kinds.h"
 #include "base/boxed.h"
 #include "base/op_vocabulary.h"
 #include "base/profile_rows.h"
@@ -36,22 +37,6 @@ enum class Source : uint8_t {
 };
 // "none", "optrace", "qhas", "profile", "runtrace", "htp_graph", "reconstructed".
 const char* SourceName(Source source);
-
-enum class ArtifactType : uint8_t {
-  kOptrace,
-  kRuntrace,
-  kHtpGraph,
-  kQhas,
-  kProfileText,
-  kProfileCsv,
-  kProfileLog,    // qnn-net-run's binary profiling log
-  kAihubProfile,  // Qualcomm AI Hub profile (model/device_profiles.h)
-  kGenieProfile,  // Genie profile (GENIE_PROFILE)
-};
-// "optrace (OP_TRACE)", "runtrace (RUN_TRACE)", "HTP graph (HTP_GRAPH)", "QHAS summary
-// (QHAS)", "profile-viewer text", "profile CSV", "qnn-net-run profiling log": how reports and
-// JSON name the kind.
-const char* ArtifactTypeName(ArtifactType type);
 
 // What an op is for, from its HTP op type, QNN op type and flags (rules in
 // docs/metrics.md):
@@ -91,7 +76,7 @@ const char* DpcBasisName(DpcBasis basis);
 
 struct ArtifactRow {
   std::string path;
-  ArtifactType type = ArtifactType::kOptrace;
+  ArtifactKind type = ArtifactKind::kOptrace;
   std::string version;  // header version ("1.1.0") or the viewer's version; "" when unknown
   // A profile's runner (qnn-net-run) and backend versions as it prints them
   // ("v2.45.0.260326154327"); "" for other artifacts and when unstated.

@@ -493,7 +493,7 @@ std::string RenderDeviceProfilesHtml(const Run& run) {
       "tr.fallback td{background:#fff3e0}.note{color:#555}</style></head><body>\n";
   out += "<h1>htpscope report: " + H(run.label) + "</h1>\n<ul>\n";
   for (const auto& a : run.artifacts)
-    out += "<li>" + H(ArtifactTypeName(a.type)) + ": " + H(a.path) + "</li>\n";
+    out += "<li>" + H(ArtifactKindName(a.type)) + ": " + H(a.path) + "</li>\n";
   out += "</ul>\n";
   if (run.aihub) {
     const AihubSummary s = SummarizeAihub(*run.aihub);

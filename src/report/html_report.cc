@@ -229,7 +229,7 @@ json BuildUnitsMemory(const Run& run, const json& overview, const HtmlReportOpti
   out["peak_vtcm_offset_cycles"] =
       f.peak_vtcm_cycle && origin ? json(*f.peak_vtcm_cycle - *origin) : json(nullptr);
   out["counters"] = json::array();
-  if (run.Has(ArtifactType::kOptrace) && origin && f.graph_wall_cycles) {
+  if (run.Gives(RunData::kTimedSlices) && origin && f.graph_wall_cycles) {
     const double pixel_cycles = static_cast<double>(std::max<int64_t>(*f.graph_wall_cycles, 1)) /
                                 std::max(options.timeline_width_px, 1);
     for (const auto& [name, samples] : run.counters) {

@@ -14,14 +14,14 @@ void AppendSection(std::string& out, std::string_view title) {
 std::string ReadArtifactLines(const std::vector<ArtifactRow>& artifacts) {
   std::string out;
   for (const auto& a : artifacts)
-    out += fmt::format("  read {:<22} {}\n", ArtifactTypeName(a.type), TerminalSafe(a.path));
+    out += fmt::format("  read {:<22} {}\n", ArtifactKindName(a.type), TerminalSafe(a.path));
   return out;
 }
 
 nlohmann::json ArtifactsJson(const std::vector<ArtifactRow>& artifacts) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& a : artifacts)
-    out.push_back({{"path", a.path}, {"kind", ArtifactTypeName(a.type)}});
+    out.push_back({{"path", a.path}, {"kind", ArtifactKindName(a.type)}});
   return out;
 }
 

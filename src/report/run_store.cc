@@ -72,12 +72,8 @@ int StoredSchemaVersion(SqliteDb& db) {
 
 // The first version a profile artifact states, or "".
 std::string ProfileVersion(const Run& run, std::string ArtifactRow::*field) {
-  for (const auto& a : run.artifacts)
-    if ((a.type == ArtifactType::kProfileText || a.type == ArtifactType::kProfileCsv ||
-         a.type == ArtifactType::kProfileLog) &&
-        !(a.*field).empty())
-      return a.*field;
-  return "";
+  const ArtifactRow* profile = run.ProfileArtifact();
+  return profile ? profile->*field : "";
 }
 
 void BindOrNull(SqliteStatement& st, int index, const std::string& text) {

@@ -121,7 +121,7 @@ std::vector<RunTable> MakeTables() {
                    [](const Run& r, size_t i, CellSink& s) { s.Text(r.artifacts[i].path); }),
         TextColumn("kind", "what its content is",
                    [](const Run& r, size_t i, CellSink& s) {
-                     s.Text(ArtifactTypeName(r.artifacts[i].type));
+                     s.Text(ArtifactKindName(r.artifacts[i].type));
                    }),
         TextColumn("version", "the header's or viewer's version, \"\" when unknown",
                    [](const Run& r, size_t i, CellSink& s) { s.Text(r.artifacts[i].version); }),
