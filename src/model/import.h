@@ -72,7 +72,7 @@ void ImportHtpGraph(HtpGraph&& graph, Run& run);
 void ImportRuntrace(Runtrace&& runtrace, Run& run);
 
 // Appends `message` to run.warnings under `code`.
-void Warn(Run& run, std::string code, std::string message);
+void Warn(Run& run, WarningCode code, std::string message);
 
 // Throws InputError naming `file` when `sum`, of `what`, went past int64.
 inline void RequireFits(const CheckedSum& sum, const std::string& file, const char* what) {

@@ -60,7 +60,7 @@ void ImportHtpGraph(HtpGraph&& graph, Run& run) {
 
 void ImportRuntrace(Runtrace&& runtrace, Run& run) {
   for (const auto& w : runtrace.warnings)
-    Warn(run, "reader", fmt::format("{}: {}", runtrace.path, w));
+    Warn(run, WarningCode::reader, fmt::format("{}: {}", runtrace.path, w));
   for (const auto& e : runtrace.executions) {
     for (const auto& p : e.phases) {
       PhaseRow row;

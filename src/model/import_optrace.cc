@@ -180,7 +180,7 @@ void JoinSlices(Optrace& trace, Run& run) {
                 });
   }
   if (mismatches)
-    Warn(run, "reader",
+    Warn(run, WarningCode::reader,
          fmt::format("{}: {} slices disagree with another slice of the same op ID on op-level "
                      "Start Cycle / Duration / DPC; the first slice's values are used",
                      trace.path, mismatches));
@@ -189,7 +189,8 @@ void JoinSlices(Optrace& trace, Run& run) {
 }  // namespace
 
 void ImportOptrace(Optrace&& trace, Run& run) {
-  for (const auto& w : trace.warnings) Warn(run, "reader", fmt::format("{}: {}", trace.path, w));
+  for (const auto& w : trace.warnings)
+    Warn(run, WarningCode::reader, fmt::format("{}: {}", trace.path, w));
   RequireSumFits(
       trace.slices, [](const OpSlice& s) { return s.dur_cycles; }, trace.path,
       "the executed slices' durations");

@@ -16,7 +16,7 @@ std::optional<double> MicrosecondsMetric(const ProfileBlock& block, std::string_
   const ProfileMetric* m = block.Find(name);
   if (!m || !m->has_value) return std::nullopt;
   if (m->unit != "us") {
-    Warn(run, "unexpected_unit",
+    Warn(run, WarningCode::unexpected_unit,
          fmt::format("{}: \"{}\" is in \"{}\", expected \"us\"; not used", block.title, name,
                      m->unit));
     return std::nullopt;
@@ -35,7 +35,7 @@ std::optional<int64_t> IntegerMetric(const ProfileBlock& block, std::string_view
 
 void ImportProfile(ProfileReport&& profile, Run& run) {
   for (const auto& w : profile.warnings)
-    Warn(run, "reader", fmt::format("{}: {}", profile.path, w));
+    Warn(run, WarningCode::reader, fmt::format("{}: {}", profile.path, w));
   // Blocks in file order (CSV blocks have no line: statistics first, then
   // executions, as the CSV lists them).
   std::vector<ProfileBlock*> blocks;

@@ -197,7 +197,7 @@ class ConcurrentReads {
       p.finish(run);
       // What the input layer noticed (gzip trailing garbage, ...), under this file's name.
       for (auto& w : TakeInputWarnings(p.path))
-        model_import::Warn(run, "input", fmt::format("{}: {}", p.path, w));
+        model_import::Warn(run, WarningCode::input, fmt::format("{}: {}", p.path, w));
     }
     pending_.clear();
   }
@@ -393,7 +393,7 @@ Run LoadRun(const std::vector<std::string>& inputs, const LoadOptions& options) 
   run.label = inputs.front();
   std::vector<std::string> input_warnings;
   std::vector<RunInputFile> files = ExpandRunInputs(inputs, &run.skipped, &input_warnings);
-  for (auto& w : input_warnings) model_import::Warn(run, "input", std::move(w));
+  for (auto& w : input_warnings) model_import::Warn(run, WarningCode::input, std::move(w));
   ReadArtifacts read;
   {
     // Runs loaded at the same time (diff's two sides) read their files in
@@ -457,8 +457,8 @@ Run LoadRun(const std::vector<std::string>& inputs, const LoadOptions& options) 
 
 namespace htpscope::model_import {
 
-void Warn(Run& run, std::string code, std::string message) {
-  run.warnings.push_back({std::move(code), std::move(message)});
+void Warn(Run& run, WarningCode code, std::string message) {
+  run.warnings.push_back({code, std::move(message)});
 }
 
 }  // namespace htpscope::model_import

@@ -8,12 +8,19 @@
 #include <iterator>
 #include <set>
 #include <string>
+#include <type_traits>
 
 #include "base/test_paths.h"
+#include "model/tables.h"
 
 namespace htpscope::warning_codes_test {
 namespace {
 
+// A warning is made from a registry entry only: a code given as a string
+// does not compile.
+static_assert(std::is_constructible_v<WarningRow, WarningCode, std::string>);
+static_assert(!std::is_constructible_v<WarningRow, const char*, std::string>);
+static_assert(!std::is_constructible_v<WarningRow, std::string, std::string>);
 static_assert(WarningName(WarningCode::partial_qhas) == "partial_qhas");
 static_assert(WarningCodeNamed("partial_qhas") == WarningCode::partial_qhas);
 
