@@ -506,7 +506,7 @@ std::vector<RunTable> MakeTables() {
       {"warnings",
        "one row per warning, with its stable code",
        {TextColumn(
-            "code", "stable identifier (docs/summary-json.md)",
+            "code", "stable identifier (docs/errors.md)",
             [](const Run& r, size_t i, CellSink& s) { s.Text(WarningName(r.warnings[i].code)); }),
         TextColumn("message", "what it says, for people",
                    [](const Run& r, size_t i, CellSink& s) { s.Text(r.warnings[i].message); })},
