@@ -69,7 +69,7 @@ GraphView BuildGraphView(const Run& run, const GraphViewOptions& options) {
   v.has_optrace = trace;
   v.has_qhas = run.Gives(RunData::kQhasAnalysis);
   v.graph = BuildDependencyGraph(run);
-  for (const auto& w : v.graph.warnings) v.warnings.push_back({"dependency_graph", w});
+  for (const auto& w : v.graph.warnings) v.warnings.push_back({WarningCode::dependency_graph, w});
   const Grouping& grouping = options.grouping;
   v.groups = GroupNodes(v.graph, [&](const DepNode& n) { return grouping.GroupName(n); });
 
@@ -77,7 +77,7 @@ GraphView BuildGraphView(const Run& run, const GraphViewOptions& options) {
   for (const auto& s : v.shared_tensors) {
     if (!s.constant()) continue;
     v.warnings.push_back(
-        {"shared_constant",
+        {WarningCode::shared_constant,
          fmt::format("{} tensor {}{} is read by {} op groups ({}): byte-identical constants are "
                      "de-duplicated by the compiler, which can tie branches meant to be "
                      "independent to one buffer",
@@ -102,7 +102,7 @@ GraphView BuildGraphView(const Run& run, const GraphViewOptions& options) {
 
   v.critical = LongestPath(v.graph, v.groups, kAllEdges);
   if (v.critical.cycle_broken)
-    v.warnings.push_back({"dependency_cycle",
+    v.warnings.push_back({WarningCode::dependency_cycle,
                           "the dependencies hold a cycle; edges against the order of op start "
                           "cycles were ignored for the critical path"});
   std::vector<std::pair<uint32_t, uint32_t>> all_drops;
@@ -135,7 +135,7 @@ GraphView BuildGraphView(const Run& run, const GraphViewOptions& options) {
         v.dominant_vs_qhas = CompareDominantPaths(path, run.qhas_dominant_path);
         if (!v.dominant_vs_qhas->identical())
           v.warnings.push_back(
-              {"dominant_path_mismatch",
+              {WarningCode::dominant_path_mismatch,
                fmt::format("the dominant path recomputed from the optrace differs from QHAS "
                            "dominant_path_htp_0 ({} of {} rows match; QHAS has {})",
                            FormatCount(v.dominant_vs_qhas->matched_rows),

@@ -293,7 +293,7 @@ LintAnalysis AnalyzeLint(const Run& run, const LintOptions& options) {
   out.path = run.ProfilePath();
   out.format = run.profile_format;
   for (const auto& w : run.warnings)
-    if (w.code == "reader") out.warnings.push_back(w.message);
+    if (w.code == WarningCode::reader) out.warnings.push_back(w.message);
   for (const auto& b : run.profile_blocks) {
     if (b.node_count == 0) continue;
     bool any_lint = false;

@@ -62,14 +62,14 @@ void BuildCoarse(const Run& run, Summary* out) {
     g.steady_state = ComputeSteadyState(g.executions);
     if (g.executions.size() == 1)
       out->warnings.push_back(
-          {"cold_only",
+          {WarningCode::cold_only,
            fmt::format("the profile holds one execution{}: its figures include the cold start "
                        "(power-on, VTCM acquire, cache warm-up) and are not steady-state latency",
                        run.graphs.size() > 1 ? " of graph " + name : "")});
   }
   if (!aggregate.empty())
     out->warnings.push_back(
-        {"aggregate_cycles",
+        {WarningCode::aggregate_cycles,
          fmt::format(
              "Accelerator (execute) time (cycles) ÷ compute-busy µs exceeds the plausible clock of "
              "{:.2f} GHz "
@@ -159,7 +159,7 @@ Summary Summarize(const Run& run, const SummaryOptions& options) {
             : std::string("one execution (the first, cold one, as the viewer writes it)");
     if (f.traced_execution == 1) which = "execution 1, the cold first one";
     out.warnings.push_back(
-        {"single_execution_trace",
+        {WarningCode::single_execution_trace,
          fmt::format(
              "the {} covers {} only: read its cycles for structure, not as steady-state latency",
              f.fine_source == Source::kQhas ? "QHAS analysis" : "optrace", which)});

@@ -15,7 +15,7 @@ using testing_support::CorpusRun;
 
 bool HasWarning(const Summary& s, const std::string& code) {
   return std::any_of(s.warnings.begin(), s.warnings.end(),
-                     [&](const WarningRow& f) { return f.code == code; });
+                     [&](const WarningRow& f) { return WarningName(f.code) == code; });
 }
 
 std::vector<int64_t> CyclesUsed(const Run& run) {

@@ -374,7 +374,7 @@ void SerializationCheck::AddWarnings(Timeline& timeline, const DependencyGraph& 
                               GroupDigits(in_gap[static_cast<size_t>(mark)]));
     }
     timeline.warnings.push_back(
-        {"serialized_groups",
+        {WarningCode::serialized_groups,
          fmt::format("{} and {} share no data dependency yet ran back to back with zero overlap: "
                      "{} ends at graph cycle {}, {} starts at graph cycle {} ({} cycles later{})",
                      p.first, p.second, p.first,

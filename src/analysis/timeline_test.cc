@@ -23,7 +23,7 @@ const TimelineGroup* FindGroup(const Timeline& t, const std::string& name) {
 
 bool HasWarning(const Timeline& t, const std::string& code) {
   return std::any_of(t.warnings.begin(), t.warnings.end(),
-                     [&](const WarningRow& f) { return f.code == code; });
+                     [&](const WarningRow& f) { return WarningName(f.code) == code; });
 }
 
 // One op tiled over the 4 HVX threads (two slices on tid 512), after a DMA.
@@ -135,7 +135,7 @@ TEST(Timeline, SerializedHvxToHmxHandoffWithSpillFillInTheGap) {
   DependencyGraph graph = BuildDependencyGraph(run);
   AddSerializationWarnings(t, graph, grouping);
   ASSERT_EQ(t.warnings.size(), 1u);
-  EXPECT_EQ(t.warnings[0].code, "serialized_groups");
+  EXPECT_EQ(WarningName(t.warnings[0].code), "serialized_groups");
   const std::string& m = t.warnings[0].message;
   EXPECT_NE(m.find("stage1 and stage2"), std::string::npos) << m;
   EXPECT_NE(m.find("(500 cycles later; in the gap: spill/fill 450 cycles)"), std::string::npos)

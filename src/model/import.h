@@ -74,8 +74,8 @@ void ImportHtpGraph(HtpGraph&& graph, CompiledGraphTables& tables);
 void ImportRuntrace(Runtrace&& runtrace, RuntraceTables& tables, std::vector<WarningRow>& warnings);
 
 // Appends `message` to `warnings` (run.warnings) under `code`.
-void Warn(std::vector<WarningRow>& warnings, std::string code, std::string message);
-void Warn(Run& run, std::string code, std::string message);
+void Warn(std::vector<WarningRow>& warnings, WarningCode code, std::string message);
+void Warn(Run& run, WarningCode code, std::string message);
 
 // Throws InputError naming `file` when `sum`, of `what`, went past int64.
 inline void RequireFits(const CheckedSum& sum, const std::string& file, const char* what) {

@@ -61,7 +61,7 @@ void ImportHtpGraph(HtpGraph&& graph, CompiledGraphTables& tables) {
 void ImportRuntrace(Runtrace&& runtrace, RuntraceTables& tables,
                     std::vector<WarningRow>& warnings) {
   for (const auto& w : runtrace.warnings)
-    Warn(warnings, "reader", fmt::format("{}: {}", runtrace.path, w));
+    Warn(warnings, WarningCode::reader, fmt::format("{}: {}", runtrace.path, w));
   for (const auto& e : runtrace.executions) {
     for (const auto& p : e.phases) {
       PhaseRow row;

@@ -181,7 +181,7 @@ void JoinSlices(Optrace& trace, TraceTables& tables, std::vector<WarningRow>& wa
                 });
   }
   if (mismatches)
-    Warn(warnings, "reader",
+    Warn(warnings, WarningCode::reader,
          fmt::format("{}: {} slices disagree with another slice of the same op ID on op-level "
                      "Start Cycle / Duration / DPC; the first slice's values are used",
                      trace.path, mismatches));
@@ -191,7 +191,7 @@ void JoinSlices(Optrace& trace, TraceTables& tables, std::vector<WarningRow>& wa
 
 void ImportOptrace(Optrace&& trace, TraceTables& tables, std::vector<WarningRow>& warnings) {
   for (const auto& w : trace.warnings)
-    Warn(warnings, "reader", fmt::format("{}: {}", trace.path, w));
+    Warn(warnings, WarningCode::reader, fmt::format("{}: {}", trace.path, w));
   RequireSumFits(
       trace.slices, [](const OpSlice& s) { return s.dur_cycles; }, trace.path,
       "the executed slices' durations");

@@ -16,7 +16,7 @@ std::optional<double> MicrosecondsMetric(const ProfileBlock& block, std::string_
   const ProfileMetric* m = block.Find(name);
   if (!m || !m->has_value) return std::nullopt;
   if (m->unit != "us") {
-    Warn(warnings, "unexpected_unit",
+    Warn(warnings, WarningCode::unexpected_unit,
          fmt::format("{}: \"{}\" is in \"{}\", expected \"us\"; not used", block.title, name,
                      m->unit));
     return std::nullopt;
@@ -36,7 +36,7 @@ std::optional<int64_t> IntegerMetric(const ProfileBlock& block, std::string_view
 void ImportProfile(ProfileReport&& profile, ProfileTables& tables,
                    std::vector<WarningRow>& warnings) {
   for (const auto& w : profile.warnings)
-    Warn(warnings, "reader", fmt::format("{}: {}", profile.path, w));
+    Warn(warnings, WarningCode::reader, fmt::format("{}: {}", profile.path, w));
   // Blocks in file order (CSV blocks have no line: statistics first, then
   // executions, as the CSV lists them).
   std::vector<ProfileBlock*> blocks;

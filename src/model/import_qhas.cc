@@ -137,7 +137,8 @@ QhasFacts ImportQhas(Qhas&& qhas, QhasTables& tables, std::vector<WarningRow>& w
   QhasFacts facts;
   facts.present = true;
   facts.path = qhas.path;
-  for (const auto& w : qhas.warnings) Warn(warnings, "reader", fmt::format("{}: {}", qhas.path, w));
+  for (const auto& w : qhas.warnings)
+    Warn(warnings, WarningCode::reader, fmt::format("{}: {}", qhas.path, w));
   for (const auto& o : qhas.overall) {
     QhasCoreRow row;
     row.core = o.htp;

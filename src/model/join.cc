@@ -50,7 +50,7 @@ void ChooseInstanceDpc(Run& run, const model_import::QhasFacts& qhas) {
   }
   if (multi_slice)
     run.warnings.push_back(
-        {"multi_slice_dpc",
+        {WarningCode::multi_slice_dpc,
          fmt::format("{} op instances ran as several slices on different threads, and the optrace "
                      "repeats one slice's Dominant Path Cycles on each: their DPC is each slice's "
                      "share of the dominant path, summed ({} from QHAS, {} from the path "
@@ -221,17 +221,20 @@ void BuildMissing(Run& run) {
 // At most kMaxWarningsShown warnings of each code, then one "N more warnings
 // not shown" of that code: a damaged file cannot bury the others' warnings.
 void CapWarnings(std::vector<WarningRow>& warnings) {
-  std::map<std::string, size_t> shown, dropped;
+  std::map<WarningCode, size_t> shown;
+  std::map<std::string_view, std::pair<WarningCode, size_t>> dropped;  // in the order of names
   std::vector<WarningRow> kept;
   for (auto& w : warnings) {
     if (shown[w.code] < kMaxWarningsShown) {
       ++shown[w.code];
       kept.push_back(std::move(w));
     } else {
-      ++dropped[w.code];
+      auto& [code, n] = dropped[WarningName(w.code)];
+      code = w.code;
+      ++n;
     }
   }
-  for (const auto& [code, n] : dropped) kept.push_back({code, MoreWarningsNotShown(n)});
+  for (const auto& [name, d] : dropped) kept.push_back({d.first, MoreWarningsNotShown(d.second)});
   warnings = std::move(kept);
 }
 
@@ -248,7 +251,7 @@ void JoinRun(Run& run, const model_import::QhasFacts& qhas, const LoadOptions& o
   if (!run.qhas_cores.empty() && !run.qhas_cores.front().lists_complete) {
     const QhasCoreRow& c = run.qhas_cores.front();
     run.warnings.push_back(
-        {"partial_qhas",
+        {WarningCode::partial_qhas,
          fmt::format("{}: its op lists cover {} of {} QNN nodes and {} of {} HTP op rows; "
                      "whole-graph figures come from htp_overall_summary (work = Σ htp_resources "
                      "cycles_used, dominant path = timeline_cycles × (1 − percent_idle)), per-op "
@@ -256,7 +259,8 @@ void JoinRun(Run& run, const model_import::QhasFacts& qhas, const LoadOptions& o
                      qhas.path, c.listed_qnn_nodes, c.qnn_nodes, c.listed_htp_nodes, c.htp_nodes)});
   }
   if (run.Has(ArtifactKind::kOptrace) && run.slices.empty())
-    run.warnings.push_back({"empty_trace", "the optrace has no executed op events: no fine view"});
+    run.warnings.push_back(
+        {WarningCode::empty_trace, "the optrace has no executed op events: no fine view"});
   ChooseInstanceDpc(run, qhas);
   BuildUnits(run, qhas);
   MarkQhasStaging(run, qhas);

@@ -88,10 +88,10 @@ void CheckArtifactsBelongTogether(Run& run, const model_import::QhasFacts& qhas,
                                                    qhas.op_ids.size() - absent, qhas.op_ids.size(),
                                                    Basename(trace_path))});
     else if (absent)
-      run.warnings.push_back(
-          {"qhas_mismatch", fmt::format("{} of {} QHAS op IDs are absent from the optrace: the "
-                                        "QHAS file may come from a different run",
-                                        absent, qhas.op_ids.size())});
+      run.warnings.push_back({WarningCode::qhas_mismatch,
+                              fmt::format("{} of {} QHAS op IDs are absent from the optrace: the "
+                                          "QHAS file may come from a different run",
+                                          absent, qhas.op_ids.size())});
   }
   // The profile's OpId_n are the QNN op ids inside the HTP op IDs.  Nodes
   // of 0 cycles are left out: the compiler removes ops such as reshapes,
@@ -128,7 +128,7 @@ void CheckArtifactsBelongTogether(Run& run, const model_import::QhasFacts& qhas,
     if (any_window && !run.figures.traced_execution) {
       if (overlaps)
         run.warnings.push_back(
-            {"optrace_outside_window",
+            {WarningCode::optrace_outside_window,
              fmt::format("the optrace's cycles [{}, {}) overlap a runtrace Graph Execute window "
                          "without lying inside one",
                          start, end)});
@@ -148,7 +148,7 @@ void CheckArtifactsBelongTogether(Run& run, const model_import::QhasFacts& qhas,
         fmt::format("the artifacts do not belong to one run: {}", fmt::join(evidence, "; ")));
   }
   for (const auto& m : mismatches)
-    run.warnings.push_back({"mismatched_artifacts",
+    run.warnings.push_back({WarningCode::mismatched_artifacts,
                             fmt::format("{}: does not belong to the same run: {}; joined anyway "
                                         "on request",
                                         m.file, m.evidence)});

@@ -60,7 +60,7 @@ struct SharedIdsRun {
 
 bool HasMessage(const Run& run, const std::string& code, const std::string& text) {
   for (const WarningRow& w : run.warnings)
-    if (w.code == code && w.message.find(text) != std::string::npos) return true;
+    if (WarningName(w.code) == code && w.message.find(text) != std::string::npos) return true;
   return false;
 }
 

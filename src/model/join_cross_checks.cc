@@ -221,7 +221,7 @@ void BuildCrossChecks(Run& run, const model_import::QhasFacts& qhas,
   for (const auto& c : run.cross_checks) disagreements += !c.agree;
   if (disagreements)
     run.warnings.push_back(
-        {"cross_check_mismatch",
+        {WarningCode::cross_check_mismatch,
          fmt::format("{} of {} cross-checks between artifacts disagree (see cross-checks)",
                      disagreements, run.cross_checks.size())});
 }

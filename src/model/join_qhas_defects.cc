@@ -85,7 +85,7 @@ void CheckQhasUnitTypes(Run& run, const model_import::QhasFacts& qhas) {
     }
     if (!fixed.empty())
       run.warnings.push_back(
-          {"qhas_unit_type_unknown",
+          {WarningCode::qhas_unit_type_unknown,
            fmt::format("{}: htp_resources of core {} name no unit for {} thread{} (a known QHAS "
                        "defect, seen when two HMX tiles share a thread id): {}",
                        qhas.path, run.qhas_cores[core].core, fixed.size(),
@@ -108,7 +108,7 @@ namespace htpscope {
 void NoteQhasCores(Run& run) {
   if (run.qhas_cores.size() < 2) return;
   run.warnings.push_back(
-      {"multi_core_qhas",
+      {WarningCode::multi_core_qhas,
        fmt::format("QHAS describes {} HTP cores: the per-core figures (timeline, dominant path, "
                    "utilisation) are listed core by core; the fine view's graph wall, units and "
                    "dominant-path split are {}, and its op tables list the ops of every core",

@@ -126,7 +126,7 @@ bool ReplaceZeroQhasTraffic(Run& run, const model_import::QhasFacts& qhas) {
   if (graph_bytes) seen.push_back("the HTP graph's mem_* node params");
   if (trace_traffic) seen.push_back("the optrace's DRAM/VTCM counters");
   run.warnings.push_back(
-      {"qhas_zero_traffic",
+      {WarningCode::qhas_zero_traffic,
        fmt::format("{}: every htp_op_instances row reports 0 DRAM and VTCM bytes while {} are not "
                    "0 (a known QHAS defect); per-op traffic {}",
                    qhas.path, fmt::join(seen, " and "),

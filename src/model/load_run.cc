@@ -64,7 +64,7 @@ class ConcurrentReads {
                                artifact.backend_version});
       // What the input layer noticed (gzip trailing garbage, ...), under this file's name.
       for (auto& w : TakeInputWarnings(r.path))
-        model_import::Warn(run, "input", fmt::format("{}: {}", r.path, w));
+        model_import::Warn(run, WarningCode::input, fmt::format("{}: {}", r.path, w));
       imported.emplace_back(r.spec, std::move(artifact));
     }
     reads_.clear();
@@ -202,7 +202,7 @@ Run LoadRun(const std::vector<std::string>& inputs, const LoadOptions& options) 
   run.label = inputs.front();
   std::vector<std::string> input_warnings;
   std::vector<RunInputFile> files = ExpandRunInputs(inputs, &run.skipped, &input_warnings);
-  for (auto& w : input_warnings) model_import::Warn(run, "input", std::move(w));
+  for (auto& w : input_warnings) model_import::Warn(run, WarningCode::input, std::move(w));
   ImportedArtifacts read;
   {
     // Runs loaded at the same time (diff's two sides) read their files in
@@ -236,12 +236,12 @@ Run LoadRun(const std::vector<std::string>& inputs, const LoadOptions& options) 
 
 namespace htpscope::model_import {
 
-void Warn(std::vector<WarningRow>& warnings, std::string code, std::string message) {
-  warnings.push_back({std::move(code), std::move(message)});
+void Warn(std::vector<WarningRow>& warnings, WarningCode code, std::string message) {
+  warnings.push_back({code, std::move(message)});
 }
 
-void Warn(Run& run, std::string code, std::string message) {
-  Warn(run.warnings, std::move(code), std::move(message));
+void Warn(Run& run, WarningCode code, std::string message) {
+  Warn(run.warnings, code, std::move(message));
 }
 
 }  // namespace htpscope::model_import

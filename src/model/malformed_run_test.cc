@@ -113,8 +113,9 @@ TEST(MalformedRun, CorpusQhasFromAnotherRunIsRefusedUnlessAllowed) {
   allow.allow_mismatch = true;
   htpscope::Run run = LoadRun({dir}, allow);
   ASSERT_TRUE(run.Has(ArtifactKind::kOptrace) && run.Has(ArtifactKind::kQhas));
-  EXPECT_TRUE(std::any_of(run.warnings.begin(), run.warnings.end(),
-                          [](const WarningRow& w) { return w.code == "mismatched_artifacts"; }));
+  EXPECT_TRUE(std::any_of(run.warnings.begin(), run.warnings.end(), [](const WarningRow& w) {
+    return w.code == WarningCode::mismatched_artifacts;
+  }));
 }
 
 // native_256's optrace beside chain8's compiled graph: only 2 of the graph's
@@ -140,7 +141,7 @@ TEST(MalformedRun, CorpusHtpGraphOfAnotherRunIsRefusedWithTheEvidence) {
   allow.allow_mismatch = true;
   htpscope::Run run = LoadRun({dir}, allow);
   ASSERT_EQ(run.warnings.size(), 1u);
-  EXPECT_EQ(run.warnings[0].code, "mismatched_artifacts");
+  EXPECT_EQ(WarningName(run.warnings[0].code), "mismatched_artifacts");
   EXPECT_NE(run.warnings[0].message.find("2 of 29 HTP graph node IDs"), std::string::npos);
 }
 

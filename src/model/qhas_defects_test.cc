@@ -12,7 +12,7 @@ namespace ts = testing_support;
 
 const WarningRow* FindWarning(const Run& run, const std::string& code) {
   for (const auto& w : run.warnings)
-    if (w.code == code) return &w;
+    if (WarningName(w.code) == code) return &w;
   return nullptr;
 }
 

@@ -171,7 +171,7 @@ TEST(LoadRun, PartialQhasGivesWholeGraphFiguresFromTheOverallRow) {
   EXPECT_EQ(run.Str(run.qnn_ops[0].name), "conv_9");  // the most DPC first
   bool flagged = false;
   for (const auto& w : run.warnings)
-    if (w.code == "partial_qhas") {
+    if (w.code == WarningCode::partial_qhas) {
       flagged = true;
       EXPECT_NE(w.message.find("10 of 86 QNN nodes"), std::string::npos) << w.message;
     }

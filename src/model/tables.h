@@ -22,6 +22,7 @@
 #include "base/profile_rows.h"
 #include "base/string_pool.h"
 #include "base/trace_rows.h"
+#include "model/warning_codes.h"
 
 namespace htpscope {
 
@@ -371,7 +372,7 @@ struct CrossCheckRow {
 };
 
 struct WarningRow {
-  std::string code;  // stable identifier, e.g. "partial_qhas"
+  WarningCode code;  // registered in model/warning_codes.h; printed as WarningName(code)
   std::string message;
 };
 

@@ -388,7 +388,8 @@ std::string RenderGraphText(const GraphView& v, const Run& run, size_t max_rows)
     AppendSection(out, "Warnings");
     const size_t warnings_shown = limit.Shown(v.warnings.size());
     for (size_t k = 0; k < warnings_shown; ++k)
-      out += fmt::format("  [{}] {}\n", v.warnings[k].code, AsciiFit(v.warnings[k].message, 2000));
+      out += fmt::format("  [{}] {}\n", WarningName(v.warnings[k].code),
+                         AsciiFit(v.warnings[k].message, 2000));
     AppendMoreLine(out, v.warnings.size(), warnings_shown, "warnings");
   }
   return out;
@@ -558,7 +559,8 @@ LazyObject GraphJson(const GraphView& v, const Run& run) {
     j["critical_path_vs_qhas"] = nullptr;
   }
   json warnings = json::array();
-  for (const auto& w : v.warnings) warnings.push_back({{"code", w.code}, {"message", w.message}});
+  for (const auto& w : v.warnings)
+    warnings.push_back({{"code", WarningName(w.code)}, {"message", w.message}});
   j["warnings"] = warnings;
   return doc;
 }

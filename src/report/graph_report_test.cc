@@ -37,7 +37,7 @@ TEST(GraphReport, SharedConstantWarningWhatIfAndJson) {
   options.expected = ParseExpectedDag("e", "Input -> branch_a\nInput -> branch_b\n");
   GraphView v = BuildGraphView(run, options);
   ASSERT_FALSE(v.warnings.empty());
-  EXPECT_EQ(v.warnings[0].code, "shared_constant");
+  EXPECT_EQ(WarningName(v.warnings[0].code), "shared_constant");
   EXPECT_EQ(v.critical.length_cycles, 800);
   ASSERT_EQ(v.what_if.size(), 1u);
   EXPECT_EQ(v.what_if[0].saving_cycles, 300);

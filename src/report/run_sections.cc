@@ -58,7 +58,8 @@ std::string CrossChecksSection(const std::vector<CrossCheckRow>& checks, std::st
 
 nlohmann::json WarningsJson(const std::vector<WarningRow>& warnings) {
   nlohmann::json out = nlohmann::json::array();
-  for (const auto& w : warnings) out.push_back({{"code", w.code}, {"message", w.message}});
+  for (const auto& w : warnings)
+    out.push_back({{"code", WarningName(w.code)}, {"message", w.message}});
   return out;
 }
 

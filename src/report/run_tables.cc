@@ -505,8 +505,9 @@ std::vector<RunTable> MakeTables() {
   t.push_back(
       {"warnings",
        "one row per warning, with its stable code",
-       {TextColumn("code", "stable identifier (docs/summary-json.md)",
-                   [](const Run& r, size_t i, CellSink& s) { s.Text(r.warnings[i].code); }),
+       {TextColumn(
+            "code", "stable identifier (docs/errors.md)",
+            [](const Run& r, size_t i, CellSink& s) { s.Text(WarningName(r.warnings[i].code)); }),
         TextColumn("message", "what it says, for people",
                    [](const Run& r, size_t i, CellSink& s) { s.Text(r.warnings[i].message); })},
        [](const Run& r) { return r.warnings.size(); }});

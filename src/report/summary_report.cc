@@ -317,7 +317,7 @@ std::string RenderSummaryText(const Summary& s, int top_n) {
   if (!s.warnings.empty()) {
     AppendSection(out, "Warnings");
     for (const auto& w : s.warnings)
-      out += fmt::format("  [{}] {}\n", w.code, TerminalSafe(w.message));
+      out += fmt::format("  [{}] {}\n", WarningName(w.code), TerminalSafe(w.message));
   }
   out += MissingArtifactsSection(run.missing);
   return out;

@@ -226,7 +226,8 @@ std::string RenderTimelineText(const Timeline& t, int width, size_t max_rows) {
     out += "\nWarnings\n";
     const size_t warnings_shown = limit.Shown(t.warnings.size());
     for (size_t k = 0; k < warnings_shown; ++k)
-      out += fmt::format("  [{}] {}\n", t.warnings[k].code, AsciiFit(t.warnings[k].message, 1000));
+      out += fmt::format("  [{}] {}\n", WarningName(t.warnings[k].code),
+                         AsciiFit(t.warnings[k].message, 1000));
     AppendMoreLine(out, t.warnings.size(), warnings_shown, "warnings");
   }
   return out;
@@ -372,7 +373,7 @@ LazyObject TimelineJson(const Timeline& t, const Run& run) {
     return rj;
   });
   doc.AddArray("warnings", t.warnings.size(), [&t](size_t i) {
-    return json{{"code", t.warnings[i].code}, {"message", t.warnings[i].message}};
+    return json{{"code", WarningName(t.warnings[i].code)}, {"message", t.warnings[i].message}};
   });
   return doc;
 }

@@ -121,14 +121,15 @@ Generated Generate(const SynthOptions& options, const fs::path& dir, bool gzip =
 
 std::vector<std::string> WarningCodes(const Summary& s) {
   std::vector<std::string> codes;
-  for (const auto& w : s.warnings) codes.push_back(w.code);
+  for (const auto& w : s.warnings) codes.emplace_back(WarningName(w.code));
   std::sort(codes.begin(), codes.end());
   return codes;
 }
 
 std::string Describe(const Summary& s) {
   std::string out;
-  for (const auto& w : s.warnings) out += fmt::format("  [{}] {}\n", w.code, w.message);
+  for (const auto& w : s.warnings)
+    out += fmt::format("  [{}] {}\n", WarningName(w.code), w.message);
   for (const auto& c : s.run->cross_checks)
     if (!c.agree) out += fmt::format("  DIFFER {}: {} vs {} ({})\n", c.name, c.a, c.b, c.note);
   return out;
@@ -229,7 +230,7 @@ void ExpectMatchesTruth(const Generated& g) {
   EXPECT_EQ(trace.flows.size(), t.trace.flow_events);
   EXPECT_EQ(g.run->op_instances.size(), t.htp_op_instances);
   for (const auto& w : g.run->warnings)
-    EXPECT_TRUE(w.code == "multi_slice_dpc") << w.code << ": " << w.message;
+    EXPECT_EQ(WarningName(w.code), "multi_slice_dpc") << w.message;
 }
 
 SynthOptions Basic() {

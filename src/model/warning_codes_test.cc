@@ -1,0 +1,101 @@
+#include "model/warning_codes.h"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <set>
+#include <string>
+#include <type_traits>
+
+#include "base/test_paths.h"
+#include "model/tables.h"
+
+namespace htpscope::warning_codes_test {
+namespace {
+
+// A warning is made from a registry entry only: a code given as a string
+// does not compile.
+static_assert(std::is_constructible_v<WarningRow, WarningCode, std::string>);
+static_assert(!std::is_constructible_v<WarningRow, const char*, std::string>);
+static_assert(!std::is_constructible_v<WarningRow, std::string, std::string>);
+static_assert(WarningName(WarningCode::partial_qhas) == "partial_qhas");
+static_assert(WarningCodeNamed("partial_qhas") == WarningCode::partial_qhas);
+
+TEST(WarningCodes, EachEntryIsAtItsCodesIndexAndItsNameLeadsBackToIt) {
+  ASSERT_EQ(kWarningCodeCount, 21u);  // the codes of today; a new one adds its entry here
+  for (size_t i = 0; i < kWarningCodeCount; ++i) {
+    const WarningCodeInfo& info = kWarningCodes[i];
+    EXPECT_EQ(static_cast<size_t>(info.code), i) << info.name;
+    EXPECT_EQ(&WarningInfo(info.code), &info) << info.name;
+    EXPECT_EQ(WarningName(info.code), info.name);
+    EXPECT_EQ(WarningCodeNamed(info.name), info.code) << info.name;
+  }
+  EXPECT_EQ(WarningCodeNamed("partial"), std::nullopt);
+  EXPECT_EQ(WarningCodeNamed(""), std::nullopt);
+  EXPECT_EQ(WarningCodeNamed("Partial_QHAS"), std::nullopt);
+}
+
+TEST(WarningCodes, NamesAreUniqueSnakeCaseAndDescriptionsOneTableCell) {
+  std::set<std::string_view> names;
+  for (const WarningCodeInfo& info : kWarningCodes) {
+    EXPECT_TRUE(names.insert(info.name).second) << "twice: " << info.name;
+    ASSERT_FALSE(info.name.empty());
+    EXPECT_TRUE(info.name.front() >= 'a' && info.name.front() <= 'z') << info.name;
+    for (char c : info.name) EXPECT_TRUE((c >= 'a' && c <= 'z') || c == '_') << info.name;
+    EXPECT_GE(info.description.size(), 20u) << info.name;
+    EXPECT_EQ(info.description.find_first_of("|\n"), std::string_view::npos) << info.name;
+    EXPECT_NE(SeverityName(info.severity), "?") << info.name;
+    EXPECT_NE(SourceName(info.source), "?") << info.name;
+  }
+  EXPECT_EQ(names.size(), kWarningCodeCount);
+}
+
+TEST(WarningCodes, SomeCodesKeepTheirSeverityAndSource) {
+  EXPECT_EQ(WarningInfo(WarningCode::partial_qhas).severity, WarningSeverity::kDataLoss);
+  EXPECT_EQ(WarningInfo(WarningCode::partial_qhas).source, WarningSource::kJoin);
+  EXPECT_EQ(WarningInfo(WarningCode::reader).source, WarningSource::kReader);
+  EXPECT_EQ(WarningInfo(WarningCode::cold_only).severity, WarningSeverity::kInfo);
+  EXPECT_EQ(WarningInfo(WarningCode::cold_only).source, WarningSource::kAnalysis);
+  EXPECT_EQ(WarningInfo(WarningCode::cross_check_mismatch).severity, WarningSeverity::kWarning);
+  EXPECT_EQ(SeverityName(WarningSeverity::kDataLoss), "data-loss");
+  EXPECT_EQ(SourceName(WarningSource::kImport), "import");
+}
+
+// docs/errors.md's list of warning codes, as the registry declares them.
+std::string WarningCodesMarkdown() {
+  std::string out = "| severity | meaning |\n|---|---|\n";
+  for (auto s : {WarningSeverity::kInfo, WarningSeverity::kWarning, WarningSeverity::kDataLoss})
+    out += fmt::format("| {} | {} |\n", SeverityName(s), SeverityMeaning(s));
+  out += "\n| source | where it is noticed |\n|---|---|\n";
+  for (auto s : {WarningSource::kInput, WarningSource::kReader, WarningSource::kImport,
+                 WarningSource::kJoin, WarningSource::kAnalysis})
+    out += fmt::format("| {} | {} |\n", SourceName(s), SourceMeaning(s));
+  out += "\n| code | severity | source | when |\n|---|---|---|---|\n";
+  for (const WarningCodeInfo& info : kWarningCodes)
+    out += fmt::format("| `{}` | {} | {} | {} |\n", info.name, SeverityName(info.severity),
+                       SourceName(info.source), info.description);
+  return out;
+}
+
+TEST(WarningCodes, DocsListTheRegistry) {
+  const std::string path = std::string(HTPSCOPE_SOURCE_DIR) + "/docs/errors.md";
+  std::ifstream in(path);
+  std::string doc((std::istreambuf_iterator<char>(in)), {});
+  const std::string begin = "<!-- warning codes: begin -->\n", end = "<!-- warning codes: end -->";
+  size_t b = doc.find(begin), e = doc.find(end);
+  ASSERT_NE(b, std::string::npos);
+  ASSERT_NE(e, std::string::npos);
+  if (std::getenv("HTPSCOPE_UPDATE_DOCS")) {  // regenerate the section instead of checking it
+    std::ofstream(path) << doc.substr(0, b + begin.size()) << WarningCodesMarkdown()
+                        << doc.substr(e);
+    return;
+  }
+  EXPECT_EQ(doc.substr(b + begin.size(), e - b - begin.size()), WarningCodesMarkdown())
+      << "update docs/errors.md between the warning-code markers with the text above";
+}
+
+}  // namespace
+}  // namespace htpscope::warning_codes_test
