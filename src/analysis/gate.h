@@ -74,7 +74,7 @@ struct Gate {
   std::string family;   // "" for a run-level figure, else "op", "htp", "unit", "stage",
                         // "layer", "profile_op" or "module"
   std::string pattern;  // glob over item names ('*', '?'); "" for run-level figures
-  std::string field;    // "wall_us", "dpc_cycles", ...
+  std::string field;    // a figure's name (model/figures.h): wall_us, dpc_cycles, ...
   GateDirection direction = GateDirection::kAbove;
   double threshold = 0;  // in the figure's unit, or percent when `percent`
   bool percent = false;
@@ -102,7 +102,7 @@ struct GateSubject {
 
 // A subject whose change crossed the gate's threshold.
 struct GateExceedance {
-  std::string subject;  // "wall_us", "op:MatMul_2:dpc_cycles"
+  std::string subject;  // NAME or FAMILY:NAME:FIELD: wall_us, op:MatMul_2:dpc_cycles
   double change = 0;    // in `unit`
   std::string unit;     // the figure's unit ("us", "cycles", ...)
   std::optional<double> change_pct;

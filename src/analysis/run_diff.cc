@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <future>
 #include <set>
@@ -82,13 +83,15 @@ struct OpPools {
 
 struct SidePool {
   DiffSide side;
-  std::vector<double> wall, busy, overhead, work;  // executions 2..N of every run
-  std::vector<double> cold_wall, cold_busy, cold_overhead, cold_work;
-  std::vector<double> graph_wall, traced_work, domain, dpc_sum, op_instances, peak_vtcm;
-  std::vector<double> dram, vtcm, dram_read, dram_write, vtcm_read, vtcm_write;
+  // Each run-level figure's samples on the side (FigureInfo::samples says
+  // what they are), by Figure.
+  std::array<std::vector<double>, kFigureCount> samples;
   OpPools qnn, htp;
   std::map<uint32_t, UnitPool> units;
   std::optional<uint32_t> domain_tid;
+
+  std::vector<double>& operator[](Figure f) { return samples[static_cast<size_t>(f)]; }
+  const std::vector<double>& operator[](Figure f) const { return samples[static_cast<size_t>(f)]; }
 };
 
 template <typename T>
@@ -129,20 +132,20 @@ SidePool PoolSide(const std::vector<RunFacts>& runs) {
     for (size_t i = 0; i < executions.size(); ++i) {
       const CoarseExecution& e = executions[i];
       bool cold = i == 0;
-      Push(cold ? p.cold_wall : p.wall, e.graph_wall_us);
-      Push(cold ? p.cold_busy : p.busy, e.compute_busy_us);
-      Push(cold ? p.cold_overhead : p.overhead, e.overhead_us);
-      Push(cold ? p.cold_work : p.work, e.work_cycles);
+      Push(p[cold ? Figure::kColdWallUs : Figure::kWallUs], e.graph_wall_us);
+      Push(p[cold ? Figure::kColdComputeBusyUs : Figure::kComputeBusyUs], e.compute_busy_us);
+      Push(p[cold ? Figure::kColdOverheadUs : Figure::kOverheadUs], e.overhead_us);
+      Push(p[cold ? Figure::kColdWorkCycles : Figure::kWorkCycles], e.work_cycles);
       ++(cold ? p.side.cold_executions : p.side.steady_executions);
     }
     const RunFigures& f = run.figures;
     p.side.fine_sources.push_back(SourceName(f.fine_source));
     if (f.fine_source != Source::kNone) {
-      Push(p.graph_wall, f.graph_wall_cycles);
-      Push(p.traced_work, f.work_cycles);
-      Push(p.domain, f.domain_cycles);
-      Push(p.dpc_sum, f.dpc_sum_cycles);
-      Push(p.op_instances, f.op_instances);
+      Push(p[Figure::kGraphWallCycles], f.graph_wall_cycles);
+      Push(p[Figure::kTracedWorkCycles], f.work_cycles);
+      Push(p[Figure::kDomainCycles], f.domain_cycles);
+      Push(p[Figure::kDpcSumCycles], f.dpc_sum_cycles);
+      Push(p[Figure::kOpInstances], f.op_instances);
       if (!p.domain_tid) p.domain_tid = f.domain_tid;
       PoolGroups(run.qnn_ops, run, &facts.dims_instance, p.qnn);
       PoolGroups(run.htp_op_types, run, nullptr, p.htp);
@@ -153,15 +156,15 @@ SidePool PoolSide(const std::vector<RunFacts>& runs) {
       up.cycles_used.push_back(static_cast<double>(u.cycles_used));
       Push(up.utilization, SharePct(u.cycles_used, f.graph_wall_cycles));
     }
-    Push(p.peak_vtcm, f.peak_vtcm_bytes);
+    Push(p[Figure::kPeakVtcmBytes], f.peak_vtcm_bytes);
     if (facts.traffic) {
       const MemoryTraffic& t = *facts.traffic;
-      p.dram.push_back(static_cast<double>(t.dram_read_bytes + t.dram_write_bytes));
-      p.vtcm.push_back(static_cast<double>(t.vtcm_read_bytes + t.vtcm_write_bytes));
-      p.dram_read.push_back(static_cast<double>(t.dram_read_bytes));
-      p.dram_write.push_back(static_cast<double>(t.dram_write_bytes));
-      p.vtcm_read.push_back(static_cast<double>(t.vtcm_read_bytes));
-      p.vtcm_write.push_back(static_cast<double>(t.vtcm_write_bytes));
+      p[Figure::kDramBytes].push_back(static_cast<double>(t.dram_read_bytes + t.dram_write_bytes));
+      p[Figure::kVtcmBytes].push_back(static_cast<double>(t.vtcm_read_bytes + t.vtcm_write_bytes));
+      p[Figure::kDramReadBytes].push_back(static_cast<double>(t.dram_read_bytes));
+      p[Figure::kDramWriteBytes].push_back(static_cast<double>(t.dram_write_bytes));
+      p[Figure::kVtcmReadBytes].push_back(static_cast<double>(t.vtcm_read_bytes));
+      p[Figure::kVtcmWriteBytes].push_back(static_cast<double>(t.vtcm_write_bytes));
     }
     for (const MissingRow& m : run.missing)
       p.side.missing.push_back(
@@ -344,6 +347,8 @@ const NamedDelta* RunDiff::Find(std::string_view name) const {
   return nullptr;
 }
 
+const NamedDelta* RunDiff::Find(Figure figure) const { return Find(FigureName(figure)); }
+
 RunFacts CollectRunFacts(Run run, const SummaryOptions& options) {
   RunFacts facts;
   facts.run = std::make_shared<const Run>(std::move(run));
@@ -385,68 +390,64 @@ RunDiff DiffRuns(const std::vector<RunFacts>& runs_a, const std::vector<RunFacts
   d.a_domain_tid = a.domain_tid;
   d.b_domain_tid = b.domain_tid;
 
-  const std::string steady = "steady state: median over executions 2..N of every run";
-  const std::string cold = "cold first execution: median over runs";
-  const std::string traced = kTracedBasis;
-  const std::string qhas = "QHAS totals of the traced execution (median over runs)";
-  auto add = [&](const char* name, const char* label, const std::vector<double>& va,
-                 const std::vector<double>& vb, const char* unit, const std::string& basis) {
-    d.metrics.push_back({name, label, CompareSamples(va, vb, unit, basis)});
+  // What a side's samples are, by FigureInfo::samples.
+  auto basis_of = [](FigureSamples samples) -> std::string {
+    switch (samples) {
+      case FigureSamples::kSteadyExecutions:
+        return "steady state: median over executions 2..N of every run";
+      case FigureSamples::kColdExecutions:
+        return "cold first execution: median over runs";
+      case FigureSamples::kTracedExecution:
+      case FigureSamples::kNotCompared:
+        break;
+      case FigureSamples::kQhasTotals:
+        return "QHAS totals of the traced execution (median over runs)";
+    }
+    return kTracedBasis;
   };
-  add("wall_us", "graph wall", a.wall, b.wall, "us", steady);
-  add("compute_busy_us", "compute-busy", a.busy, b.busy, "us", steady);
-  add("overhead_us", "overhead (wall − busy)", a.overhead, b.overhead, "us", steady);
-  bool steady_work = !a.work.empty() && !b.work.empty();
-  if (steady_work) {
-    add("work_cycles", "work (thread-aggregate)", a.work, b.work, "cycles", steady);
-  } else {
-    add("work_cycles", "work (thread-aggregate)", a.traced_work, b.traced_work, "cycles",
-        traced + ": Σ slice durations");
-    if (!a.traced_work.empty() && !b.traced_work.empty())
-      d.notes.push_back(fmt::format(
-          "work_cycles compares the traced execution's Σ slice durations: side {} has no "
-          "steady-state \"Accelerator (execute) time (cycles)\"",
-          SideNames(a.work.empty(), b.work.empty())));
+  const std::string traced = kTracedBasis;
+  const std::vector<double>& traced_work_a = a[Figure::kTracedWorkCycles];
+  const std::vector<double>& traced_work_b = b[Figure::kTracedWorkCycles];
+  for (const FigureInfo& f : Figures()) {
+    const std::vector<double>* va = &a[f.figure];
+    const std::vector<double>* vb = &b[f.figure];
+    std::string basis = basis_of(f.samples);
+    // Work is compared on one basis on both sides: the steady state when both
+    // have it, else the traced Σ slice durations.
+    if (f.figure == Figure::kWorkCycles && (va->empty() || vb->empty())) {
+      if (!traced_work_a.empty() && !traced_work_b.empty())
+        d.notes.push_back(
+            fmt::format("{} compares the traced execution's Σ slice durations: side {} has no "
+                        "steady-state \"Accelerator (execute) time (cycles)\"",
+                        f.name, SideNames(va->empty(), vb->empty())));
+      va = &traced_work_a;
+      vb = &traced_work_b;
+      basis = traced + ": Σ slice durations";
+    }
+    d.metrics.push_back({f.name, f.label, CompareSamples(*va, *vb, f.unit, basis)});
   }
-  add("cold_wall_us", "graph wall (cold)", a.cold_wall, b.cold_wall, "us", cold);
-  add("cold_compute_busy_us", "compute-busy (cold)", a.cold_busy, b.cold_busy, "us", cold);
-  add("cold_overhead_us", "overhead (cold)", a.cold_overhead, b.cold_overhead, "us", cold);
-  add("cold_work_cycles", "work (cold, thread-aggregate)", a.cold_work, b.cold_work, "cycles",
-      cold);
-  add("graph_wall_cycles", "graph wall (traced)", a.graph_wall, b.graph_wall, "cycles", traced);
-  add("traced_work_cycles", "work (traced, thread-aggregate)", a.traced_work, b.traced_work,
-      "cycles", traced);
-  add("domain_cycles", "domain (busiest thread)", a.domain, b.domain, "cycles", traced);
-  add("dpc_sum_cycles", "Σ DPC", a.dpc_sum, b.dpc_sum, "cycles", traced);
-  add("op_instances", "op instances (tiles)", a.op_instances, b.op_instances, "instances", traced);
-  add("peak_vtcm_bytes", "peak VTCM", a.peak_vtcm, b.peak_vtcm, "bytes", traced);
-  add("dram_bytes", "DRAM traffic", a.dram, b.dram, "bytes", qhas);
-  add("vtcm_bytes", "VTCM traffic", a.vtcm, b.vtcm, "bytes", qhas);
-  add("dram_read_bytes", "DRAM read", a.dram_read, b.dram_read, "bytes", qhas);
-  add("dram_write_bytes", "DRAM write", a.dram_write, b.dram_write, "bytes", qhas);
-  add("vtcm_read_bytes", "VTCM read", a.vtcm_read, b.vtcm_read, "bytes", qhas);
-  add("vtcm_write_bytes", "VTCM write", a.vtcm_write, b.vtcm_write, "bytes", qhas);
 
   // The headline wall: µs when both sides have a steady state, never µs on
   // one side and cycles on the other.
-  if (!a.wall.empty() && !b.wall.empty()) {
-    d.wall_metric = "wall_us";
-  } else if (!a.graph_wall.empty() && !b.graph_wall.empty()) {
-    d.wall_metric = "graph_wall_cycles";
+  const bool wall_a = !a[Figure::kWallUs].empty(), wall_b = !b[Figure::kWallUs].empty();
+  if (wall_a && wall_b) {
+    d.wall_metric = FigureName(Figure::kWallUs);
+  } else if (!a[Figure::kGraphWallCycles].empty() && !b[Figure::kGraphWallCycles].empty()) {
+    d.wall_metric = FigureName(Figure::kGraphWallCycles);
     d.notes.push_back(fmt::format(
         "side {} has no profile with 2 or more executions: the wall is compared as the traced "
         "graph-wall cycles of the one execution each optrace/QHAS covers (cold where the "
         "runtrace shows it), not as steady-state µs",
-        SideNames(a.wall.empty(), b.wall.empty())));
+        SideNames(!wall_a, !wall_b)));
   } else {
     d.notes.push_back(
         "no wall figure on both sides: neither steady-state µs (a profile with 2 or more "
         "executions) nor a traced graph wall (an optrace or QHAS file)");
   }
-  if (d.wall_metric == "wall_us") {
-    const MetricDelta& w = d.Find("wall_us")->delta;
-    const MetricDelta& busy = d.Find("compute_busy_us")->delta;
-    const MetricDelta& over = d.Find("overhead_us")->delta;
+  if (wall_a && wall_b) {
+    const MetricDelta& w = d.Find(Figure::kWallUs)->delta;
+    const MetricDelta& busy = d.Find(Figure::kComputeBusyUs)->delta;
+    const MetricDelta& over = d.Find(Figure::kOverheadUs)->delta;
     if (w.change && busy.change && over.change && *w.change != 0) {
       double dc = *busy.change, dov = *over.change;
       if (*w.change < 0) {
@@ -482,7 +483,7 @@ RunDiff DiffRuns(const std::vector<RunFacts>& runs_a, const std::vector<RunFacts
     d.units.push_back(std::move(u));
   }
 
-  const MetricDelta& wall_cycles = d.Find("graph_wall_cycles")->delta;
+  const MetricDelta& wall_cycles = d.Find(Figure::kGraphWallCycles)->delta;
   for (const OpDelta& op : d.qnn_ops) {
     auto change = op.dpc_change_cycles();
     if (!change || *change == 0) continue;
@@ -516,23 +517,25 @@ RunDiff DiffRuns(const std::vector<RunFacts>& runs_a, const std::vector<RunFacts
 std::vector<GateSubject> GateSubjects(const RunDiff& diff) {
   std::vector<GateSubject> out;
   for (const auto& m : diff.metrics) out.push_back({"", "", m.name, &m.delta});
-  for (const auto& op : diff.qnn_ops) {
-    out.push_back({"op", op.name, "dpc_cycles", &op.dpc_cycles});
-    out.push_back({"op", op.name, "work_cycles", &op.work_cycles});
-    out.push_back({"op", op.name, "instances", &op.instances});
-  }
-  for (const auto& op : diff.htp_op_types) {
-    out.push_back({"htp", op.name, "dpc_cycles", &op.dpc_cycles});
-    out.push_back({"htp", op.name, "work_cycles", &op.work_cycles});
-    out.push_back({"htp", op.name, "instances", &op.instances});
-  }
+  auto add_ops = [&out](const char* family, const std::vector<OpDelta>& ops) {
+    for (const auto& op : ops) {
+      out.push_back({family, op.name, ItemFigureName(ItemFigure::kDpcCycles), &op.dpc_cycles});
+      out.push_back({family, op.name, ItemFigureName(ItemFigure::kWorkCycles), &op.work_cycles});
+      out.push_back({family, op.name, ItemFigureName(ItemFigure::kInstances), &op.instances});
+    }
+  };
+  add_ops("op", diff.qnn_ops);
+  add_ops("htp", diff.htp_op_types);
   for (const auto& u : diff.units) {
-    out.push_back({"unit", std::to_string(u.tid), "cycles_used", &u.cycles_used});
-    out.push_back({"unit", std::to_string(u.tid), "utilization_pct", &u.utilization_pct});
+    const std::string tid = std::to_string(u.tid);
+    out.push_back({"unit", tid, ItemFigureName(ItemFigure::kCyclesUsed), &u.cycles_used});
+    out.push_back({"unit", tid, ItemFigureName(ItemFigure::kUtilizationPct), &u.utilization_pct});
   }
   for (const auto& op : diff.profile_ops) {
-    out.push_back({"profile_op", op.name, "steady_cycles", &op.steady_cycles});
-    out.push_back({"profile_op", op.name, "cold_cycles", &op.cold_cycles});
+    out.push_back(
+        {"profile_op", op.name, ItemFigureName(ItemFigure::kSteadyCycles), &op.steady_cycles});
+    out.push_back(
+        {"profile_op", op.name, ItemFigureName(ItemFigure::kColdCycles), &op.cold_cycles});
   }
   AppendModuleGateSubjects(diff.modules, out);
   return out;

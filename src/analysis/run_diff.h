@@ -28,6 +28,7 @@
 #include "analysis/gate.h"
 #include "analysis/module_diff.h"
 #include "analysis/summary.h"
+#include "model/figures.h"
 #include "model/run.h"
 
 namespace htpscope {
@@ -119,21 +120,18 @@ struct DiffSide {
 };
 
 struct NamedDelta {
-  std::string name;   // the gate/JSON name, e.g. "wall_us"
-  std::string label;  // for people, e.g. "graph wall (steady)"
+  std::string name;   // the gate/JSON name: FigureInfo::name for a run's figure
+  std::string label;  // for people: FigureInfo::label for a run's figure
   MetricDelta delta;
 };
 
 struct RunDiff {
   DiffSide a, b;
-  // Run-level figures in report order: wall_us, compute_busy_us, overhead_us,
-  // work_cycles, cold_wall_us, cold_compute_busy_us, cold_overhead_us,
-  // cold_work_cycles, graph_wall_cycles, traced_work_cycles, domain_cycles,
-  // dpc_sum_cycles, op_instances, peak_vtcm_bytes, dram_bytes, vtcm_bytes,
-  // dram_read_bytes, dram_write_bytes, vtcm_read_bytes, vtcm_write_bytes.
+  // Every run-level figure of the registry (model/figures.h), in its order.
   std::vector<NamedDelta> metrics;
-  // The headline wall: "wall_us" when both sides have steady-state µs, else
-  // "graph_wall_cycles" when both have a traced execution, else "".
+  // The headline wall's name: Figure::kWallUs when both sides have
+  // steady-state µs, else Figure::kGraphWallCycles when both have a traced
+  // execution, else "".
   std::string wall_metric;
   std::optional<uint32_t> a_domain_tid, b_domain_tid;  // busiest thread of the first run
   std::vector<OpDelta> qnn_ops;       // sorted by |ΔDPC| (absent = 0), then |Δwork|, then name
@@ -153,6 +151,7 @@ struct RunDiff {
   ModuleDiff modules;
 
   const NamedDelta* Find(std::string_view name) const;
+  const NamedDelta* Find(Figure figure) const;
 };
 
 // Compares side A with side B.  Each side needs at least one run.

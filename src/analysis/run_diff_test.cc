@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "base/corpus_test_util.h"
 
@@ -256,6 +257,33 @@ TEST(RunDiffConstructed, NoiseWithinAndOutsideTheSpread) {
   EXPECT_FALSE(r2.passed);
   EXPECT_FALSE(r2.within_noise);
   EXPECT_EQ(GateExitStatus({r2}), 1);
+}
+
+// Every run-level figure of the registry, in its order, with its unit and
+// label; the gate subjects of ops, units and profile ops use the registry's
+// item figure names.
+TEST(RunDiffConstructed, MetricsAndGateFieldsFollowTheFigureRegistry) {
+  std::string root = TempDir("diff_registry");
+  RunFacts a = MakeRun(root, "a", SideA(), Executions(500, {100, 102, 98}, 60));
+  RunFacts b = MakeRun(root, "b", SideB(), Executions(480, {103, 105, 101}, 60));
+  RunDiff d = DiffRuns({a}, {b});
+  ASSERT_EQ(d.metrics.size(), kFigureCount);
+  for (size_t i = 0; i < kFigureCount; ++i) {
+    const FigureInfo& f = Figures()[i];
+    EXPECT_EQ(d.metrics[i].name, f.name);
+    EXPECT_EQ(d.metrics[i].label, f.label);
+    EXPECT_EQ(d.metrics[i].delta.unit, f.unit) << f.name;
+    EXPECT_EQ(d.Find(f.figure), &d.metrics[i]);
+  }
+  EXPECT_EQ(d.Find(Figure::kDpcSumCycles)->delta.a->median, 220);
+  EXPECT_EQ(d.Find(Figure::kDpcSumCycles)->delta.b->median, 260);
+  std::set<std::string> op_fields, unit_fields;
+  for (const GateSubject& s : GateSubjects(d)) {
+    if (s.family == "op" || s.family == "htp") op_fields.insert(s.field);
+    if (s.family == "unit") unit_fields.insert(s.field);
+  }
+  EXPECT_EQ(op_fields, (std::set<std::string>{"dpc_cycles", "work_cycles", "instances"}));
+  EXPECT_EQ(unit_fields, (std::set<std::string>{"cycles_used", "utilization_pct"}));
 }
 
 TEST(RunDiffConstructed, FewerThanThreeExecutionsMeansNoiseNotAssessed) {

@@ -16,6 +16,7 @@
 #include "cli/kept_until_exit.h"
 #include "cli/run_args.h"
 #include "cli/terminal.h"
+#include "model/figures.h"
 #include "model/run.h"
 #include "report/diff_report.h"
 #include "report/html_report.h"
@@ -23,7 +24,7 @@
 namespace htpscope::cli {
 namespace {
 
-constexpr char kFooter[] = R"(Sides:
+constexpr char kFooterSides[] = R"(Sides:
   htpscope diff A B             A and B are each one run: a directory or one artifact file.
   htpscope diff --a DIR --a DIR --b DIR ...
                                 repeated measurements: every directory given to --a (--b) is
@@ -34,15 +35,10 @@ constexpr char kFooter[] = R"(Sides:
 
 Gates (--fail-on EXPR, repeatable; quote EXPR for the shell):
   EXPR      := METRIC ('>' | '<') ['+' | '-'] NUMBER ['%']
-  METRIC    := wall_us | compute_busy_us | overhead_us | work_cycles | cold_wall_us
-             | cold_compute_busy_us | cold_overhead_us | cold_work_cycles | graph_wall_cycles
-             | traced_work_cycles | domain_cycles | dpc_sum_cycles | op_instances
-             | peak_vtcm_bytes | dram_bytes | vtcm_bytes | dram_read_bytes | dram_write_bytes
-             | vtcm_read_bytes | vtcm_write_bytes | total_seconds (--stages)
-             | op:GLOB:(dpc_cycles|work_cycles|instances)     per QNN op
-             | htp:GLOB:(dpc_cycles|work_cycles|instances)    per HTP op type
-             | unit:GLOB:(cycles_used|utilization_pct)        per hardware thread id
-             | stage:GLOB:seconds                             per lowering stage (--stages)
+)";
+
+constexpr char kFooterRest[] =
+    R"(             | stage:GLOB:seconds                             per lowering stage (--stages)
              | AI Hub profiles: inference_us | cold_inference_us | estimated_inference_us
              | first_load_us | warm_load_us | compile_us | inference_peak_memory_bytes
              | npu_layers_pct | npu_time_pct | fallback_layers | fallback_time_us | layers
@@ -58,6 +54,33 @@ Gates (--fail-on EXPR, repeatable; quote EXPR for the shell):
 
 Exit status: 0 every gate passed, 1 a regression, 2 bad input or a gate the inputs cannot
 evaluate.  Details: docs/diff.md)";
+
+// The footer of `diff --help`: the gate grammar's METRIC alternatives are
+// the registry's run-level figures (model/figures.h) and per-item fields.
+std::string DiffFooter() {
+  constexpr size_t kWidth = 95;  // columns of the wrapped list of names
+  std::vector<std::string> names;
+  for (const FigureInfo& f : Figures()) names.push_back(f.name);
+  names.push_back("total_seconds (--stages)");
+  std::string out = kFooterSides, line = "  METRIC    := " + names.front();
+  for (size_t i = 1; i < names.size(); ++i) {
+    if (line.size() + 3 + names[i].size() > kWidth) {
+      out += line + "\n";
+      line = "             | " + names[i];
+    } else {
+      line += " | " + names[i];
+    }
+  }
+  out += line + "\n";
+  auto item_line = [&out](const char* family, FigureItem item, const char* what) {
+    out += fmt::format("             | {:<46} {}\n",
+                       fmt::format("{}:GLOB:({})", family, ItemFigureNames(item, "|")), what);
+  };
+  item_line("op", FigureItem::kOp, "per QNN op");
+  item_line("htp", FigureItem::kOp, "per HTP op type");
+  item_line("unit", FigureItem::kUnit, "per hardware thread id");
+  return out + kFooterRest;
+}
 
 // The runs of one side, keeping only profile graph `graph` ("" keeps all);
 // `graph_names` gets the graphs of the side's first run.
@@ -198,7 +221,7 @@ void RegisterDiffCommand(CLI::App& app, CommandRegistry& registry) {
   cmd->add_option("--graph", options.graph,
                   "Only this graph of profiles that hold several (prefill, decode, ...); without "
                   "it, text and markdown compare each graph the two sides share in turn");
-  cmd->footer(kFooter);
+  cmd->footer(DiffFooter());
   registry.Add(cmd, [] {
     if (options.json) options.format = "json";
     // html is the JSON rendered as a page, for run diffs only.

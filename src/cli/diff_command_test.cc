@@ -7,10 +7,13 @@
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "base/corpus_test_util.h"
 #include "base/test_paths.h"
+#include "model/figures.h"
 
 namespace htpscope::diff_command_test {
 namespace {
@@ -59,6 +62,40 @@ TEST(DiffCommand, StagesTableAndGateExitCodes) {
   // Reversed, B is slower: any increase fails.
   EXPECT_EQ(RunHtpscope("diff --stages " + b + " " + a + " --fail-on 'stage:*:seconds>+0%'").status,
             1);
+}
+
+// The gate grammar of `diff --help` lists the figure registry: every
+// run-level figure among the METRIC alternatives, the item figures per
+// family, in lines of at most 95 columns.
+TEST(DiffCommand, HelpGrammarListsTheFigureRegistry) {
+  Result r = RunHtpscope("diff --help");
+  ASSERT_EQ(r.status, 0) << r.out;
+  const size_t begin = r.out.find("  METRIC    := wall_us | compute_busy_us | overhead_us"),
+               end = r.out.find(
+                   "             | op:GLOB:(dpc_cycles|work_cycles|instances)     "
+                   "per QNN op\n");
+  ASSERT_NE(begin, std::string::npos) << r.out;
+  ASSERT_NE(end, std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("             | htp:GLOB:(dpc_cycles|work_cycles|instances)    per HTP op "
+                       "type\n"),
+            std::string::npos);
+  EXPECT_NE(r.out.find("             | unit:GLOB:(cycles_used|utilization_pct)        per "
+                       "hardware thread id\n"),
+            std::string::npos);
+  std::istringstream metric(r.out.substr(begin, end - begin));
+  std::vector<std::string> names;
+  std::string line, word;
+  while (std::getline(metric, line)) {
+    EXPECT_LE(line.size(), 95u) << line;
+    std::istringstream words(line);
+    while (words >> word)
+      if (word != "METRIC" && word != ":=" && word != "|") names.push_back(word);
+  }
+  std::vector<std::string> expected;
+  for (const FigureInfo& f : Figures()) expected.push_back(f.name);
+  expected.push_back("total_seconds");
+  expected.push_back("(--stages)");
+  EXPECT_EQ(names, expected);
 }
 
 TEST(DiffCommand, HtmlFormatIsAPageOfTheDiffsJson) {

@@ -89,7 +89,7 @@ std::string WallSentence(const RunDiff& diff) {
            "more executions nor a traced graph wall from an optrace or QHAS file): only the "
            "figures below compare A and B.";
   const MetricDelta& d = w->delta;
-  const bool steady = diff.wall_metric == "wall_us";
+  const bool steady = diff.wall_metric == FigureName(Figure::kWallUs);
   std::string what = steady ? "steady-state graph wall"
                             : "traced graph wall (cycles of the one execution each trace covers; "
                               "no steady-state µs on both sides)";
@@ -109,7 +109,7 @@ std::string WallSentence(const RunDiff& diff) {
   } else {
     s = fmt::format("B's {} equals A's ({})", what, WithUnit(a, d.unit));
   }
-  const NamedDelta* work = diff.Find("work_cycles");
+  const NamedDelta* work = diff.Find(Figure::kWorkCycles);
   if (work && work->delta.both()) {
     const MetricDelta& k = work->delta;
     double wa = k.a->median, wb = k.b->median;
@@ -128,8 +128,8 @@ std::string WallSentence(const RunDiff& diff) {
                        basis);
   }
   if (steady && !d.within_noise && diff.wall_cause != WallCause::kUnknown) {
-    const MetricDelta& busy = diff.Find("compute_busy_us")->delta;
-    const MetricDelta& over = diff.Find("overhead_us")->delta;
+    const MetricDelta& busy = diff.Find(Figure::kComputeBusyUs)->delta;
+    const MetricDelta& over = diff.Find(Figure::kOverheadUs)->delta;
     bool gain = b < a;
     bool overhead = diff.wall_cause == WallCause::kOverhead;
     // "mostly" when the other part moved the same way.
@@ -144,14 +144,14 @@ std::string WallSentence(const RunDiff& diff) {
 }
 
 std::string ColdSentence(const RunDiff& diff) {
-  const NamedDelta* cold = diff.Find("cold_wall_us");
+  const NamedDelta* cold = diff.Find(Figure::kColdWallUs);
   if (!cold || !cold->delta.both()) return "";
   return fmt::format(" Cold first execution, kept apart: graph wall {} ({}).", Arrow(cold->delta),
                      Pct(cold->delta.change_pct));
 }
 
 std::string TracedSentence(const RunDiff& diff) {
-  const MetricDelta& wall = diff.Find("graph_wall_cycles")->delta;
+  const MetricDelta& wall = diff.Find(Figure::kGraphWallCycles)->delta;
   std::string s;
   std::vector<std::string> ops;
   for (size_t i = 0; i < diff.attribution.size() && i < 3; ++i) {
@@ -172,7 +172,7 @@ std::string TracedSentence(const RunDiff& diff) {
   } else if (!ops.empty()) {
     s += fmt::format(" The DPC changed most in {}.", fmt::join(ops, ", "));
   }
-  const MetricDelta& domain = diff.Find("domain_cycles")->delta;
+  const MetricDelta& domain = diff.Find(Figure::kDomainCycles)->delta;
   if (domain.both() && diff.a_domain_tid && diff.b_domain_tid) {
     if (*diff.a_domain_tid != *diff.b_domain_tid)
       s += fmt::format(" The busiest thread moved from {} to {} (domain {}).",
@@ -204,11 +204,11 @@ std::string NoiseSentence(const RunDiff& diff) {
   const NamedDelta* w = diff.Find(diff.wall_metric);
   if (!w || !w->delta.both()) return "";
   const MetricDelta& d = w->delta;
+  const bool executions = FindFigure(diff.wall_metric)->samples == FigureSamples::kSteadyExecutions;
   if (!d.noise_bound)
     return fmt::format(
         " Noise not assessed: fewer than {} {} on each side (A {}, B {}), so every change counts.",
-        kMinSamplesForNoise, diff.wall_metric == "wall_us" ? "steady-state executions" : "runs",
-        d.a->n, d.b->n);
+        kMinSamplesForNoise, executions ? "steady-state executions" : "runs", d.a->n, d.b->n);
   return fmt::format(" Noise bound for the wall: ±{} (3 × 1.4826 × MAD, A n {}, B n {}).",
                      WithUnit(*d.noise_bound, d.unit), d.a->n, d.b->n);
 }
@@ -222,11 +222,13 @@ std::string SideLine(const char* name, const DiffSide& side) {
                      side.steady_executions == 1 ? "" : "s", fmt::join(side.fine_sources, ", "));
 }
 
-void MetricRows(std::string& out, const RunDiff& diff, const std::vector<std::string>& names) {
+// The rows of the run-level figures of `group`, in registry order.
+void MetricRows(std::string& out, const RunDiff& diff, FigureGroup group) {
   out += fmt::format("  {:<40} {:>14} {:>14} {:>13} {:>9}  {}\n", "figure", "A", "B", "change", "%",
                      "noise");
-  for (const auto& name : names) {
-    const NamedDelta* m = diff.Find(name);
+  for (const FigureInfo& f : Figures()) {
+    if (f.group != group) continue;
+    const NamedDelta* m = diff.Find(f.figure);
     if (!m || (!m->delta.a && !m->delta.b)) continue;
     const MetricDelta& d = m->delta;
     out += fmt::format("  {:<40} {:>14} {:>14} {:>13} {:>9}  {}\n",
@@ -303,15 +305,6 @@ void GateRows(std::string& out, const std::vector<GateResult>& gates) {
                                    : "a gate could not be evaluated from these inputs");
 }
 
-const std::vector<std::string> kCoarse = {
-    "wall_us",      "compute_busy_us",      "overhead_us",      "work_cycles",
-    "cold_wall_us", "cold_compute_busy_us", "cold_overhead_us", "cold_work_cycles"};
-const std::vector<std::string> kTraced = {"graph_wall_cycles", "traced_work_cycles",
-                                          "domain_cycles", "dpc_sum_cycles", "op_instances"};
-const std::vector<std::string> kMemory = {"peak_vtcm_bytes", "dram_bytes",       "vtcm_bytes",
-                                          "dram_read_bytes", "dram_write_bytes", "vtcm_read_bytes",
-                                          "vtcm_write_bytes"};
-
 std::string RenderText(const RunDiff& diff, const std::vector<GateResult>& gates, int top_n) {
   std::string out = "htpscope diff: A = baseline, B = candidate\n";
   out += SideLine("A", diff.a);
@@ -319,14 +312,14 @@ std::string RenderText(const RunDiff& diff, const std::vector<GateResult>& gates
   AppendSection(out, "Verdict");
   out += "  " + DiffVerdict(diff) + "\n";
   AppendSection(out, "Coarse view (µs as printed by the profile viewer)");
-  MetricRows(out, diff, kCoarse);
+  MetricRows(out, diff, FigureGroup::kCoarse);
   out +=
       "  steady state = median over executions 2..N of every run on the side; cold = execution 1\n"
       "  work = thread-aggregate cycles (summed over threads): a volume, never a wall time\n";
   AppendSection(out, "Traced execution (cycles of the one execution each optrace/QHAS covers)");
-  MetricRows(out, diff, kTraced);
+  MetricRows(out, diff, FigureGroup::kTraced);
   AppendSection(out, "Memory (traced execution)");
-  MetricRows(out, diff, kMemory);
+  MetricRows(out, diff, FigureGroup::kMemory);
   AppendSection(out, "Units (traced execution)");
   if (diff.units.empty()) {
     out += "  (no per-thread view on either side)\n";
@@ -387,11 +380,9 @@ std::string RenderMarkdown(const RunDiff& diff, const std::vector<GateResult>& g
   out += MdEscape(DiffVerdict(diff)) + "\n\n";
   out += "| figure | A | B | change | noise |\n|---|--:|--:|--:|---|\n";
   // The headline figures only: the text and JSON formats have the rest.
-  const std::vector<std::string> names = {
-      "wall_us",           "compute_busy_us", "overhead_us",     "work_cycles", "cold_wall_us",
-      "graph_wall_cycles", "domain_cycles",   "peak_vtcm_bytes", "dram_bytes",  "vtcm_bytes"};
-  for (const auto& name : names) {
-    const NamedDelta* m = diff.Find(name);
+  for (const FigureInfo& f : Figures()) {
+    if (!f.headline) continue;
+    const NamedDelta* m = diff.Find(f.figure);
     if (!m || (!m->delta.a && !m->delta.b)) continue;
     const MetricDelta& d = m->delta;
     out +=
@@ -555,8 +546,8 @@ json RunDiffToJson(const RunDiff& diff, const std::vector<GateResult>& gates) {
                            {"a_op_id", OptionalJson(op.a_op_id)},
                            {"b_op_id", OptionalJson(op.b_op_id)},
                            {"steady_change_cycles", OptionalJson(op.steady_change_cycles())},
-                           {"steady_cycles", DeltaJson(op.steady_cycles)},
-                           {"cold_cycles", DeltaJson(op.cold_cycles)}});
+                           {ItemFigureName(ItemFigure::kSteadyCycles), DeltaJson(op.steady_cycles)},
+                           {ItemFigureName(ItemFigure::kColdCycles), DeltaJson(op.cold_cycles)}});
   j["profile_ops"] = profile_ops;
   j["modules"] = ModuleDiffToJson(diff.modules);
   j["gates"] = GatesJson(gates);

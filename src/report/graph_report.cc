@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "model/figures.h"
 #include "report/format_util.h"
 #include "report/json_values.h"
 #include "report/row_limit.h"
@@ -428,7 +429,7 @@ LazyObject GraphJson(const GraphView& v, const Run& run) {
       nj["start_cycle"] = node.start_cycles;
       nj["end_cycle"] = node.end_cycles;
       nj["duration_cycles"] = node.duration_cycles;
-      nj["work_cycles"] = node.work_cycles;
+      nj[ItemFigureName(ItemFigure::kWorkCycles)] = node.work_cycles;
     }
     return nj;
   });

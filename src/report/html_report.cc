@@ -17,6 +17,7 @@
 #endif
 
 #include "base/errors.h"
+#include "model/figures.h"
 #include "report/html_assets.h"  // generated from src/report/html/ at build time
 #include "report/summary_report.h"
 
@@ -93,7 +94,7 @@ json GroupTable(const LazyArray& groups, bool qnn, size_t max_rows) {
   columns.push_back(
       Column("dpc_cycles", "DPC cycles", "cycles", "Σ Dominant Path Cycles, once per op ID"));
   columns.push_back(Column("dpc_share_of_wall_pct", "% wall", "pct", "DPC ÷ graph wall cycles"));
-  columns.push_back(Column("work_cycles", "work cycles", "cycles",
+  columns.push_back(Column(ItemFigureName(ItemFigure::kWorkCycles), "work cycles", "cycles",
                            "Σ slice durations over threads: volume, not time"));
   columns.push_back(Column("work_share_pct", "% work", "pct", "of all work cycles"));
   columns.push_back(Column("instances", "instances", "count", "op IDs (tiles)"));
@@ -125,7 +126,8 @@ json InstanceTable(const Run& run, int64_t origin_cycles, size_t max_rows) {
               "first slice start, cycles since the first op"),
        Column("duration_cycles", "duration", "cycles", "args \"Duration (cycles)\""),
        Column("dpc_cycles", "DPC cycles", "cycles", "Dominant Path Cycles"),
-       Column("work_cycles", "work cycles", "cycles", "Σ its slices' durations"),
+       Column(ItemFigureName(ItemFigure::kWorkCycles), "work cycles", "cycles",
+              "Σ its slices' durations"),
        Column("slices", "slices", "count", "threads the op was split across"),
        Column("units", "units", "text"), Column("flags", "flags", "text")});
   std::vector<size_t> keep(run.op_instances.size());
@@ -223,8 +225,8 @@ json BuildUnitsMemory(const Run& run, const json& overview, const HtmlReportOpti
   const RunFigures& f = run.figures;
   json out;
   out["units"] = overview["units"];
-  out["graph_wall_cycles"] = overview["graph_wall_cycles"];
-  out["peak_vtcm_bytes"] = overview["peak_vtcm_bytes"];
+  for (Figure figure : {Figure::kGraphWallCycles, Figure::kPeakVtcmBytes})
+    out[FigureName(figure)] = overview[FigureName(figure)];
   std::optional<int64_t> origin = f.start_cycle;
   out["peak_vtcm_offset_cycles"] =
       f.peak_vtcm_cycle && origin ? json(*f.peak_vtcm_cycle - *origin) : json(nullptr);
@@ -251,10 +253,10 @@ json BuildUnitsMemory(const Run& run, const json& overview, const HtmlReportOpti
   if (!run.qhas_cores.empty()) {
     const QhasCoreRow& o = run.qhas_cores.front();
     out["traffic"] = {{"source", "QHAS htp_overall_summary (the traced execution)"},
-                      {"dram_read_bytes", o.total_dram_read_bytes},
-                      {"dram_write_bytes", o.total_dram_write_bytes},
-                      {"vtcm_read_bytes", o.total_vtcm_read_bytes},
-                      {"vtcm_write_bytes", o.total_vtcm_write_bytes}};
+                      {FigureName(Figure::kDramReadBytes), o.total_dram_read_bytes},
+                      {FigureName(Figure::kDramWriteBytes), o.total_dram_write_bytes},
+                      {FigureName(Figure::kVtcmReadBytes), o.total_vtcm_read_bytes},
+                      {FigureName(Figure::kVtcmWriteBytes), o.total_vtcm_write_bytes}};
   }
   return out;
 }

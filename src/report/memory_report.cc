@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "model/figures.h"
 #include "report/format_util.h"
 #include "report/json_values.h"
 #include "report/run_sections.h"
@@ -15,10 +16,10 @@ namespace {
 using nlohmann::json;
 
 void AddTraffic(json& j, const TrafficBytes& b) {
-  j["dram_read_bytes"] = b.dram_read;
-  j["dram_write_bytes"] = b.dram_write;
-  j["vtcm_read_bytes"] = b.vtcm_read;
-  j["vtcm_write_bytes"] = b.vtcm_write;
+  j[FigureName(Figure::kDramReadBytes)] = b.dram_read;
+  j[FigureName(Figure::kDramWriteBytes)] = b.dram_write;
+  j[FigureName(Figure::kVtcmReadBytes)] = b.vtcm_read;
+  j[FigureName(Figure::kVtcmWriteBytes)] = b.vtcm_write;
   j["vtcm_read_hit_pct"] = OptionalJson(b.vtcm_read_hit_pct());
 }
 
@@ -197,15 +198,15 @@ LazyObject MemoryJson(const MemoryView& m) {
     const SpillFillTotals& s = *m.spill_fill;
     json sf = {{"instances", s.instances},
                {"htp_op_types", s.htp_op_types},
-               {"work_cycles", OptionalJson(s.work_cycles)},
+               {ItemFigureName(ItemFigure::kWorkCycles), OptionalJson(s.work_cycles)},
                {"dpc_cycles", OptionalJson(s.dpc_cycles)},
                {"source", s.source}};
     if (s.bytes) {
       AddTraffic(sf, *s.bytes);
     } else {
-      for (const char* k :
-           {"dram_read_bytes", "dram_write_bytes", "vtcm_read_bytes", "vtcm_write_bytes"})
-        sf[k] = nullptr;
+      for (Figure f : {Figure::kDramReadBytes, Figure::kDramWriteBytes, Figure::kVtcmReadBytes,
+                       Figure::kVtcmWriteBytes})
+        sf[FigureName(f)] = nullptr;
     }
     j["spill_fill"] = sf;
   } else {

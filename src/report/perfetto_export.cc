@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "base/errors.h"
+#include "model/figures.h"
 #include "perfetto_trace_subset.pb.h"
 
 namespace htpscope {
@@ -419,7 +420,7 @@ class Writer {
       Annotate(event, "graph", ph.graph_name);
       Annotate(event, "start_cycle", *ph.start_cycle);
       if (auto cycles = ph.wall_cycles()) Annotate(event, "wall_cycles", *cycles);
-      Annotate(event, "wall_us", ph.wall_us());
+      Annotate(event, ItemFigureName(ItemFigure::kPhaseWallUs), ph.wall_us());
       if (auto ghz = ph.effective_ghz()) Annotate(event, "effective_ghz", *ghz);
     } else {
       Annotate(event, "start_cycle", *run_.figures.start_cycle);

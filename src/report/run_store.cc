@@ -80,6 +80,50 @@ void BindOrNull(SqliteStatement& st, int index, const std::string& text) {
   text.empty() ? st.BindNull(index) : st.BindText(index, text);
 }
 
+// The query of one run's samples of run-level figure `name`: the executions
+// of its first graph (as diff pools them) for the profile's figures, else the
+// traced execution's value in the runs table when an op-level source exists
+// (peak VTCM: whenever the run has one).
+std::string RunFigureSql(const std::string& name) {
+  const FigureInfo* f = FindFigure(name);
+  const char* value = nullptr;  // the column or expression of `executions`
+  if (f) {
+    switch (f->figure) {
+      case Figure::kWallUs:
+      case Figure::kColdWallUs:
+        value = "qnn_accelerator_us";
+        break;
+      case Figure::kComputeBusyUs:
+      case Figure::kColdComputeBusyUs:
+        value = "accelerator_us";
+        break;
+      case Figure::kOverheadUs:
+      case Figure::kColdOverheadUs:
+        value = "qnn_accelerator_us - accelerator_us";
+        break;
+      case Figure::kWorkCycles:
+      case Figure::kColdWorkCycles:
+        value = "accelerator_cycles";
+        break;
+      default:
+        break;
+    }
+  }
+  if (value)
+    return fmt::format(
+        "SELECT {} FROM executions WHERE run_id = ? AND graph_id = 0 AND cold = {} "
+        "AND {} IS NOT NULL ORDER BY execution",
+        value, f->samples == FigureSamples::kColdExecutions ? 1 : 0, value);
+  // The runs table's work column is the traced execution's work.
+  const std::string column =
+      f && f->figure == Figure::kTracedWorkCycles ? FigureName(Figure::kWorkCycles) : name;
+  if (f && f->figure == Figure::kPeakVtcmBytes)
+    return fmt::format("SELECT {0} FROM runs WHERE run_id = ? AND {0} IS NOT NULL", column);
+  return fmt::format(
+      "SELECT {0} FROM runs WHERE run_id = ? AND fine_source != 'none' AND {0} IS NOT NULL",
+      column);
+}
+
 }  // namespace
 
 void CheckRunStore(SqliteDb& db) {
@@ -190,24 +234,10 @@ IngestResult IngestRun(SqliteDb& db, const Run& run, const IngestOptions& option
 }
 
 const std::vector<TrendMetric>& TrendMetrics() {
-  static const std::vector<TrendMetric> metrics = {
-      {"wall_us", "us", "graph wall (QNN accelerator (execute) time), executions 2..N"},
-      {"compute_busy_us", "us", "compute-busy (Accelerator (execute) time), executions 2..N"},
-      {"overhead_us", "us", "graph wall − compute-busy, executions 2..N"},
-      {"work_cycles", "cycles", "Accelerator (execute) time (cycles), executions 2..N"},
-      {"cold_wall_us", "us", "graph wall of the cold first execution"},
-      {"cold_compute_busy_us", "us", "compute-busy of the cold first execution"},
-      {"cold_overhead_us", "us", "overhead of the cold first execution"},
-      {"cold_work_cycles", "cycles", "work cycles of the cold first execution"},
-      {"graph_wall_cycles", "cycles", "traced execution: span of the executed ops"},
-      {"traced_work_cycles", "cycles", "traced execution: Σ slice durations"},
-      {"domain_cycles", "cycles", "traced execution: the busiest thread's cycles_used"},
-      {"dpc_sum_cycles", "cycles", "traced execution: Σ dominant-path cycles"},
-      {"op_instances", "instances", "traced execution: executed op instances"},
-      {"peak_vtcm_bytes", "bytes", "traced execution: peak VTCM allocation"},
-  };
   static const std::vector<TrendMetric> all = [] {
-    std::vector<TrendMetric> m = metrics;
+    std::vector<TrendMetric> m;
+    for (const FigureInfo& f : Figures())
+      if (f.trend) m.push_back({f.name, f.unit, f.description});
     const auto& device = DeviceProfileTrendMetrics();
     m.insert(m.end(), device.begin(), device.end());
     return m;
@@ -240,32 +270,8 @@ std::vector<TrendPoint> ReadTrendPoints(SqliteDb& db, const TrendMetric& metric,
       points.push_back(std::move(p));
     }
   }
-  // The samples of one run: the executions of its first graph (as diff pools
-  // them), or the traced execution's figure when an op-level source exists.
-  std::string name = metric.name;
-  const bool cold = name.rfind("cold_", 0) == 0;
-  if (cold) name = name.substr(5);
-  std::string sql = DeviceProfileTrendSql(metric.name);
-  if (!sql.empty()) {
-    // An AI Hub or Genie figure: its own query.
-  } else if (name == "wall_us" || name == "compute_busy_us" || name == "overhead_us" ||
-             name == "work_cycles") {
-    const char* value = name == "wall_us"           ? "qnn_accelerator_us"
-                        : name == "compute_busy_us" ? "accelerator_us"
-                        : name == "overhead_us"     ? "qnn_accelerator_us - accelerator_us"
-                                                    : "accelerator_cycles";
-    sql = fmt::format(
-        "SELECT {} FROM executions WHERE run_id = ? AND graph_id = 0 AND cold = {} "
-        "AND {} IS NOT NULL ORDER BY execution",
-        value, cold ? 1 : 0, value);
-  } else {
-    const char* column = name == "traced_work_cycles" ? "work_cycles" : metric.name.c_str();
-    sql = fmt::format(
-        "SELECT {0} FROM runs WHERE run_id = ? AND fine_source != 'none' AND {0} IS NOT NULL",
-        column);
-    if (name == "peak_vtcm_bytes")
-      sql = "SELECT peak_vtcm_bytes FROM runs WHERE run_id = ? AND peak_vtcm_bytes IS NOT NULL";
-  }
+  std::string sql = DeviceProfileTrendSql(metric.name);  // an AI Hub or Genie figure's own query
+  if (sql.empty()) sql = RunFigureSql(metric.name);
   SqliteStatement samples(db, sql);
   for (auto& p : points) {
     samples.BindInt(1, p.run_id);

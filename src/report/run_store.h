@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "analysis/trend.h"
+#include "model/figures.h"
 #include "model/run.h"
 #include "report/sqlite_db.h"
 
@@ -52,12 +53,12 @@ IngestResult IngestRun(SqliteDb& db, const Run& run, const IngestOptions& option
 
 // A figure `trend` can follow, and where the store holds it.
 struct TrendMetric {
-  std::string name;   // "wall_us"
+  std::string name;   // FigureInfo::name (model/figures.h), or an AI Hub or Genie figure's
   std::string unit;   // "us", "cycles", "bytes", "instances"
   std::string basis;  // what a run's samples are, for people
 };
-// Every metric `trend --metric` accepts, in the order of diff's run-level
-// figures (docs/diff.md).
+// Every metric `trend --metric` accepts: the registry's figures the store
+// keeps (FigureInfo::trend), in diff's order, then the AI Hub and Genie ones.
 const std::vector<TrendMetric>& TrendMetrics();
 const TrendMetric* FindTrendMetric(const std::string& name);
 

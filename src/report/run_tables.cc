@@ -4,6 +4,7 @@
 
 #include <optional>
 
+#include "model/figures.h"
 #include "report/device_profile_tables.h"
 #include "report/run_tables_modules.h"
 #include "report/run_tables_profile.h"
@@ -59,7 +60,7 @@ std::vector<TableColumn> GroupColumns(const std::vector<OpGroupRow> Run::*table,
                  [table](const Run& r, size_t i, CellSink& s) {
                    s.Text(DpcBasisName((r.*table)[i].dpc_basis));
                  }),
-      IntColumn("work_cycles", "Σ slice durations: thread-aggregate work",
+      IntColumn(ItemFigureName(ItemFigure::kWorkCycles), "Σ slice durations: thread-aggregate work",
                 [table](const Run& r, size_t i, CellSink& s) { s.Int((r.*table)[i].work_cycles); }),
       IntColumn("instances", "op instances (op IDs, i.e. tiles)",
                 [table](const Run& r, size_t i, CellSink& s) { s.Int((r.*table)[i].instances); }),
@@ -83,29 +84,31 @@ std::vector<RunTable> MakeTables() {
             "fine_source", "where the op tables come from: optrace, qhas, profile or none",
             [](const Run& r, size_t, CellSink& s) { s.Text(SourceName(r.figures.fine_source)); }),
         IntColumn(
-            "graph_wall_cycles", "span of the executed ops (else QHAS timeline_cycles)",
+            FigureName(Figure::kGraphWallCycles),
+            "span of the executed ops (else QHAS timeline_cycles)",
             [](const Run& r, size_t, CellSink& s) { PutOptional(s, r.figures.graph_wall_cycles); }),
         IntColumn("start_cycle", "absolute cycle of the first executed slice",
                   [](const Run& r, size_t, CellSink& s) { PutOptional(s, r.figures.start_cycle); }),
         IntColumn("end_cycle", "absolute cycle of the last slice's end",
                   [](const Run& r, size_t, CellSink& s) { PutOptional(s, r.figures.end_cycle); }),
-        IntColumn("work_cycles", "Σ slice durations: thread-aggregate work",
+        // The traced execution's work: the figure traced_work_cycles.
+        IntColumn(FigureName(Figure::kWorkCycles), "Σ slice durations: thread-aggregate work",
                   [](const Run& r, size_t, CellSink& s) { PutOptional(s, r.figures.work_cycles); }),
         IntColumn(
-            "domain_cycles", "the busiest hardware thread's cycles_used",
+            FigureName(Figure::kDomainCycles), "the busiest hardware thread's cycles_used",
             [](const Run& r, size_t, CellSink& s) { PutOptional(s, r.figures.domain_cycles); }),
         IntColumn("domain_tid", "that thread",
                   [](const Run& r, size_t, CellSink& s) { PutOptional(s, r.figures.domain_tid); }),
         IntColumn(
-            "dpc_sum_cycles", "Σ dominant-path cycles: the dominant path's length",
+            FigureName(Figure::kDpcSumCycles), "Σ dominant-path cycles: the dominant path's length",
             [](const Run& r, size_t, CellSink& s) { PutOptional(s, r.figures.dpc_sum_cycles); }),
         IntColumn("idle_cycles", "graph wall − Σ DPC",
                   [](const Run& r, size_t, CellSink& s) { PutOptional(s, r.figures.idle_cycles); }),
         IntColumn(
-            "op_instances", "executed HTP op instances (op IDs)",
+            FigureName(Figure::kOpInstances), "executed HTP op instances (op IDs)",
             [](const Run& r, size_t, CellSink& s) { PutOptional(s, r.figures.op_instances); }),
         IntColumn(
-            "peak_vtcm_bytes", "peak VTCM allocation",
+            FigureName(Figure::kPeakVtcmBytes), "peak VTCM allocation",
             [](const Run& r, size_t, CellSink& s) { PutOptional(s, r.figures.peak_vtcm_bytes); }),
         IntColumn(
             "peak_vtcm_cycle", "absolute cycle of the first sample at the peak",
@@ -230,7 +233,7 @@ std::vector<RunTable> MakeTables() {
                      s.Text(DpcBasisName(o.dpc_basis));
                    })),
         IntColumn(
-            "work_cycles", "Σ its slices' durations",
+            ItemFigureName(ItemFigure::kWorkCycles), "Σ its slices' durations",
             inst([](const Run&, const OpInstanceRow& o, CellSink& s) { s.Int(o.work_cycles); })),
         IntColumn("first_start_cycle", "earliest slice start (absolute)",
                   inst([](const Run&, const OpInstanceRow& o, CellSink& s) {
@@ -357,7 +360,7 @@ std::vector<RunTable> MakeTables() {
                    [](const Run& r, size_t i, CellSink& s) { s.Text(r.phases[i].graph_name); }),
         IntColumn("wall_ticks", "19.2 MHz ticks",
                   [](const Run& r, size_t i, CellSink& s) { s.Int(r.phases[i].wall_ticks()); }),
-        RealColumn("wall_us", "ticks ÷ 19.2",
+        RealColumn(ItemFigureName(ItemFigure::kPhaseWallUs), "ticks ÷ 19.2",
                    [](const Run& r, size_t i, CellSink& s) { s.Real(r.phases[i].wall_us()); }),
         IntColumn(
             "start_cycle", "absolute HTP cycle",
@@ -381,15 +384,15 @@ std::vector<RunTable> MakeTables() {
         TextColumn(
             "htp_op_type", "the HTP op type the compiler chose",
             [](const Run& r, size_t i, CellSink& s) { s.Text(r.Str(r.traffic[i].htp_op_type)); }),
-        IntColumn("dram_read_bytes", "bytes read from DRAM",
+        IntColumn(FigureName(Figure::kDramReadBytes), "bytes read from DRAM",
                   [](const Run& r, size_t i, CellSink& s) { s.Int(r.traffic[i].dram_read_bytes); }),
         IntColumn(
-            "dram_write_bytes", "bytes written to DRAM",
+            FigureName(Figure::kDramWriteBytes), "bytes written to DRAM",
             [](const Run& r, size_t i, CellSink& s) { s.Int(r.traffic[i].dram_write_bytes); }),
-        IntColumn("vtcm_read_bytes", "bytes read from VTCM",
+        IntColumn(FigureName(Figure::kVtcmReadBytes), "bytes read from VTCM",
                   [](const Run& r, size_t i, CellSink& s) { s.Int(r.traffic[i].vtcm_read_bytes); }),
         IntColumn(
-            "vtcm_write_bytes", "bytes written to VTCM",
+            FigureName(Figure::kVtcmWriteBytes), "bytes written to VTCM",
             [](const Run& r, size_t i, CellSink& s) { s.Int(r.traffic[i].vtcm_write_bytes); }),
         TextColumn(
             "source", "qhas or htp_graph",
@@ -413,15 +416,15 @@ std::vector<RunTable> MakeTables() {
                    core([](const QhasCoreRow& c, CellSink& s) { s.Real(c.time_us); })),
         RealColumn("graph_execute_us", "QHAS graph_execute_us",
                    core([](const QhasCoreRow& c, CellSink& s) { s.Real(c.graph_execute_us); })),
-        IntColumn("dram_read_bytes", "QHAS total_dram_read",
+        IntColumn(FigureName(Figure::kDramReadBytes), "QHAS total_dram_read",
                   core([](const QhasCoreRow& c, CellSink& s) { s.Int(c.total_dram_read_bytes); })),
-        IntColumn("dram_write_bytes", "QHAS total_dram_write",
+        IntColumn(FigureName(Figure::kDramWriteBytes), "QHAS total_dram_write",
                   core([](const QhasCoreRow& c, CellSink& s) { s.Int(c.total_dram_write_bytes); })),
-        IntColumn("vtcm_read_bytes", "QHAS total_vtcm_read",
+        IntColumn(FigureName(Figure::kVtcmReadBytes), "QHAS total_vtcm_read",
                   core([](const QhasCoreRow& c, CellSink& s) { s.Int(c.total_vtcm_read_bytes); })),
-        IntColumn("vtcm_write_bytes", "QHAS total_vtcm_write",
+        IntColumn(FigureName(Figure::kVtcmWriteBytes), "QHAS total_vtcm_write",
                   core([](const QhasCoreRow& c, CellSink& s) { s.Int(c.total_vtcm_write_bytes); })),
-        IntColumn("peak_vtcm_bytes", "QHAS peak_vtcm_alloc",
+        IntColumn(FigureName(Figure::kPeakVtcmBytes), "QHAS peak_vtcm_alloc",
                   core([](const QhasCoreRow& c, CellSink& s) { s.Int(c.peak_vtcm_alloc_bytes); })),
         IntColumn("qnn_nodes", "QHAS qnn_nodes: rows of qnn_op_instances_nodes it has",
                   core([](const QhasCoreRow& c, CellSink& s) { s.Int(c.qnn_nodes); })),
@@ -431,7 +434,8 @@ std::vector<RunTable> MakeTables() {
                   core([](const QhasCoreRow& c, CellSink& s) { s.Int(c.listed_htp_nodes); })),
         BoolColumn("lists_complete", "the op lists cover every node",
                    core([](const QhasCoreRow& c, CellSink& s) { s.Bool(c.lists_complete); })),
-        IntColumn("work_cycles", "Σ htp_resources cycles_used: the core's thread-aggregate work",
+        IntColumn(FigureName(Figure::kWorkCycles),
+                  "Σ htp_resources cycles_used: the core's thread-aggregate work",
                   core([](const QhasCoreRow& c, CellSink& s) { s.Int(c.resources_cycles_used); })),
         IntColumn(
             "path_op_cycles", "Σ op rows of dominant_path_htp_N; null without that path",

@@ -6,6 +6,7 @@
 #include <array>
 
 #include "base/number_text.h"
+#include "model/figures.h"
 #include "report/format_util.h"
 #include "report/json_values.h"
 #include "report/run_sections.h"
@@ -169,7 +170,7 @@ void RollupRow(const Run& run, const OpRollupRow& o, JsonRow& row) {
   row.String("name", run.Str(o.name));
   row.String("type", run.Str(o.type));
   row.Number("instances", o.instances);
-  row.Number("work_cycles", o.work.Total());
+  row.Number(ItemFigureName(ItemFigure::kWorkCycles), o.work.Total());
   row.Number("dpc_cycles", o.dpc.Total());
   row.Optional("staging_share_of_work_pct",
                SharePct(o.work[RollupClass::kStaging], o.work.Total()));
@@ -230,16 +231,16 @@ void AddHardwareJson(const Summary& s, LazyObject& doc) {
     const QnnOpTrafficTable& t = *s.traffic;
     LazyObject table;
     table.members = {{"source", SourceName(s.run->traffic_source)},
-                     {"dram_read_bytes", t.totals.dram_read},
-                     {"vtcm_read_bytes", t.totals.vtcm_read},
+                     {FigureName(Figure::kDramReadBytes), t.totals.dram_read},
+                     {FigureName(Figure::kVtcmReadBytes), t.totals.vtcm_read},
                      {"vtcm_read_hit_pct", OptionalJson(t.totals.vtcm_read_hit_pct())}};
     table.AddRowArray("ops", t.ops.size(), [&t, &s](size_t i, JsonRow& row) {
       const QnnOpTraffic& op = t.ops[i];
       row.String("name", s.run->Str(op.name));
       row.String("type", s.run->Str(op.type));
       row.Number("instances", op.instances);
-      row.Number("dram_read_bytes", op.bytes.dram_read);
-      row.Number("vtcm_read_bytes", op.bytes.vtcm_read);
+      row.Number(FigureName(Figure::kDramReadBytes), op.bytes.dram_read);
+      row.Number(FigureName(Figure::kVtcmReadBytes), op.bytes.vtcm_read);
       row.Optional("vtcm_read_hit_pct", op.bytes.vtcm_read_hit_pct());
       row.Optional("dram_share_pct", op.dram_share_pct);
     });

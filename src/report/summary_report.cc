@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "model/figures.h"
 #include "report/format_util.h"
 #include "report/json_values.h"
 #include "report/module_report.h"
@@ -37,7 +38,7 @@ void GroupRow(const OpGroupRow& g, const Run& run, JsonRow& row) {
   row.Optional("dpc_cycles", g.dpc_cycles);
   row.String("dpc_basis", DpcBasisName(g.dpc_basis));
   row.Bool("dpc_lower_bound", g.dpc_lower_bound());
-  row.Number("work_cycles", g.work_cycles);
+  row.Number(ItemFigureName(ItemFigure::kWorkCycles), g.work_cycles);
   row.Number("instances", g.instances);
   row.Optional("dpc_share_of_wall_pct", shares.dpc_of_wall_pct);
   row.Optional("work_share_pct", shares.work_pct);
@@ -280,7 +281,7 @@ json ExecutionJson(const CoarseExecution& e, const Run& run) {
           {"qnn_accelerator_us", OptionalJson(e.graph_wall_us)},
           {"accelerator_us", OptionalJson(e.compute_busy_us)},
           {"accelerator_excluding_wait_us", OptionalJson(e.compute_excluding_wait_us)},
-          {"overhead_us", OptionalJson(e.overhead_us)},
+          {FigureName(Figure::kOverheadUs), OptionalJson(e.overhead_us)},
           {"overhead_pct", OptionalJson(e.overhead_pct)},
           {"rpc_us", OptionalJson(e.rpc_us)},
           {"qnn_execute_us", OptionalJson(e.qnn_execute_us)},
@@ -294,7 +295,7 @@ json SteadyJson(const std::optional<SteadyState>& steady) {
   return {{"first_index", steady->first_index},
           {"qnn_accelerator_us", StatsJson(steady->graph_wall_us)},
           {"accelerator_us", StatsJson(steady->compute_busy_us)},
-          {"overhead_us", StatsJson(steady->overhead_us)},
+          {FigureName(Figure::kOverheadUs), StatsJson(steady->overhead_us)},
           {"accelerator_cycles", StatsJson(steady->work_cycles)}};
 }
 
@@ -367,17 +368,17 @@ LazyObject SummaryJson(const Summary& s) {
 
   const bool fine = f.fine_source != Source::kNone;
   j["fine_source"] = fine ? json(SourceName(f.fine_source)) : json(nullptr);
-  j["graph_wall_cycles"] = OptionalJson(f.graph_wall_cycles);
+  j[FigureName(Figure::kGraphWallCycles)] = OptionalJson(f.graph_wall_cycles);
   j["start_cycle"] = OptionalJson(f.start_cycle);
   j["end_cycle"] = OptionalJson(f.end_cycle);
-  j["work_cycles"] = OptionalJson(f.work_cycles);
+  j[FigureName(Figure::kWorkCycles)] = OptionalJson(f.work_cycles);  // the traced execution's
   j["work_source"] = f.work_cycles ? json(SourceName(f.work_source)) : json(nullptr);
-  j["domain_cycles"] = OptionalJson(f.domain_cycles);
+  j[FigureName(Figure::kDomainCycles)] = OptionalJson(f.domain_cycles);
   j["domain_tid"] = OptionalJson(f.domain_tid);
-  j["dpc_sum_cycles"] = OptionalJson(f.dpc_sum_cycles);
+  j[FigureName(Figure::kDpcSumCycles)] = OptionalJson(f.dpc_sum_cycles);
   j["dpc_basis"] = f.dpc_sum_cycles ? json(DpcBasisName(f.dpc_basis)) : json(nullptr);
   j["idle_cycles"] = OptionalJson(f.idle_cycles);
-  j["op_instances"] = OptionalJson(f.op_instances);
+  j[FigureName(Figure::kOpInstances)] = OptionalJson(f.op_instances);
   doc.AddRowArray("ops", run.qnn_ops.size(),
                   [&run](size_t i, JsonRow& row) { GroupRow(run.qnn_ops[i], run, row); });
   doc.AddRowArray("htp_op_types", run.htp_op_types.size(),
@@ -386,7 +387,7 @@ LazyObject SummaryJson(const Summary& s) {
   for (const auto& c : s.categories)
     j["categories"].push_back({{"category", OpCategoryName(c.category)},
                                {"instances", c.instances},
-                               {"work_cycles", c.work_cycles},
+                               {ItemFigureName(ItemFigure::kWorkCycles), c.work_cycles},
                                {"dpc_cycles", c.dpc_cycles}});
   j["units"] = json::array();
   for (const auto& u : run.units)
@@ -397,7 +398,7 @@ LazyObject SummaryJson(const Summary& s) {
          {"busy_cycles", u.busy_cycles},
          {"utilization_pct", OptionalJson(SharePct(u.cycles_used, f.graph_wall_cycles))},
          {"slices", u.slices}});
-  j["peak_vtcm_bytes"] = OptionalJson(f.peak_vtcm_bytes);
+  j[FigureName(Figure::kPeakVtcmBytes)] = OptionalJson(f.peak_vtcm_bytes);
   j["peak_vtcm_cycle"] = OptionalJson(f.peak_vtcm_cycle);
   j["traced_execution"] = OptionalJson(f.traced_execution);
   j["runtrace_phases"] = json::array();
@@ -405,7 +406,7 @@ LazyObject SummaryJson(const Summary& s) {
     j["runtrace_phases"].push_back({{"execution", p.execution},
                                     {"phase", p.phase},
                                     {"wall_ticks", p.wall_ticks()},
-                                    {"wall_us", p.wall_us()},
+                                    {ItemFigureName(ItemFigure::kPhaseWallUs), p.wall_us()},
                                     {"wall_cycles", OptionalJson(p.wall_cycles())},
                                     {"effective_ghz", OptionalJson(p.effective_ghz())}});
   AddHardwareJson(s, doc);
