@@ -305,9 +305,7 @@ QnnProfileJson ReadQnnProfileJson(const std::string& path) {
 }
 
 QnnProfileJson ParseQnnProfileJson(const std::string& path, std::string_view json) {
-  simdjson::padded_string buffer(json);
-  BlankByteOrderMarkBeforeJson(buffer.data(), buffer.size());
-  return ParseQnnProfileBuffer(path, buffer);
+  return ParseQnnProfileBuffer(path, PaddedJsonText(json));
 }
 
 HeapCheckpoints ParseExecuTorchHeapFile(const std::string& path, std::string_view text) {
