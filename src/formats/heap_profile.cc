@@ -274,11 +274,6 @@ void CollectQnnCheckpoints(const std::vector<QnnProfileEvent>& events, const std
 
 // ---------------------------------------------------------------------------
 
-const char* HeapCheckpointName(HeapCheckpointKind kind) {
-  return kind == HeapCheckpointKind::kBeforeContextCreated ? "DSP:before_context_created"
-                                                           : "DSP:after_context_freed";
-}
-
 const char* HeapSourceFormatName(HeapSourceFormat format) {
   switch (format) {
     case HeapSourceFormat::kExecuTorchHeapFile:
@@ -291,12 +286,6 @@ const char* HeapSourceFormatName(HeapSourceFormat format) {
       return "QNN_PROFILE JSON";
   }
   return "unknown";
-}
-
-std::string HeapCheckpoint::Where() const {
-  if (line) return fmt::format("line {}", *line);
-  if (byte_offset) return fmt::format("byte {}", *byte_offset);
-  return "";
 }
 
 QnnProfileJson ReadQnnProfileJson(const std::string& path) {
