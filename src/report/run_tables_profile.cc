@@ -83,53 +83,42 @@ void AddProfileTables(std::vector<RunTable>& t) {
                     p.timestamp_us ? s.Int(static_cast<int64_t>(*p.timestamp_us)) : s.Null();
                   }))},
        [](const Run& r) { return r.profile_phases.size(); }});
-  t.push_back(
-      {"op_steady_state",
-       "one row per op of a graph from the profile's per-node cycles: cold execution and "
-       "steady state (executions 2..N), per graph by steady median",
-       {IntColumn("graph_id", "its graph",
-                  Op([](const Run&, const OpSteadyState& o, CellSink& s) { s.Int(o.graph); })),
-        TextColumn("graph", "its graph's name",
-                   Op([](const Run& r, const OpSteadyState& o, CellSink& s) {
-                     s.Text(r.graphs[o.graph].name);
-                   })),
-        TextColumn("name", "the op as the profile names it",
-                   Op([](const Run&, const OpSteadyState& o, CellSink& s) { s.Text(o.name); })),
-        IntColumn("op_id", "the n of OpId_n; null when not printed",
-                  Op([](const Run&, const OpSteadyState& o, CellSink& s) {
-                    o.op_id ? s.Int(*o.op_id) : s.Null();
-                  })),
-        IntColumn(
-            "cold_cycles", "its cycles in the graph's first execution (0 if absent)",
-            Op([](const Run&, const OpSteadyState& o, CellSink& s) { s.Int(o.cold_cycles); })),
-        BoolColumn("in_cold", "the first execution lists it",
-                   Op([](const Run&, const OpSteadyState& o, CellSink& s) { s.Bool(o.in_cold); })),
-        RealColumn("steady_median_cycles", "median over executions 2..N that list it",
-                   Op([](const Run&, const OpSteadyState& o, CellSink& s) {
-                     PutOptional(s, o.steady_median_cycles);
-                   })),
-        RealColumn("steady_min_cycles", "minimum over executions 2..N",
-                   Op([](const Run&, const OpSteadyState& o, CellSink& s) {
-                     PutOptional(s, o.steady_min_cycles);
-                   })),
-        RealColumn("steady_max_cycles", "maximum over executions 2..N",
-                   Op([](const Run&, const OpSteadyState& o, CellSink& s) {
-                     PutOptional(s, o.steady_max_cycles);
-                   })),
-        RealColumn("steady_mad_cycles", "median absolute deviation over executions 2..N",
-                   Op([](const Run&, const OpSteadyState& o, CellSink& s) {
-                     PutOptional(s, o.steady_mad_cycles);
-                   })),
-        IntColumn("steady_executions", "executions 2..N that list it",
-                  Op([](const Run&, const OpSteadyState& o, CellSink& s) {
-                    s.Int(o.steady_executions);
-                  })),
-        RealColumn("steady_share_pct",
-                   "steady median ÷ the steady median Accelerator (execute) time (cycles) × 100",
-                   Op([](const Run&, const OpSteadyState& o, CellSink& s) {
-                     o.steady_share ? s.Real(*o.steady_share * 100) : s.Null();
-                   }))},
-       [](const Run& r) { return SteadyOps(r, true).size(); }});
+  std::vector<TableColumn> steady = {
+      IntColumn("graph_id", "its graph",
+                Op([](const Run&, const OpSteadyState& o, CellSink& s) { s.Int(o.graph); })),
+      TextColumn("graph", "its graph's name",
+                 Op([](const Run& r, const OpSteadyState& o, CellSink& s) {
+                   s.Text(r.graphs[o.graph].name);
+                 })),
+      TextColumn("name", "the op as the profile names it",
+                 Op([](const Run&, const OpSteadyState& o, CellSink& s) { s.Text(o.name); })),
+      IntColumn("op_id", "the n of OpId_n; null when not printed",
+                Op([](const Run&, const OpSteadyState& o, CellSink& s) {
+                  o.op_id ? s.Int(*o.op_id) : s.Null();
+                })),
+      IntColumn("cold_cycles", "its cycles in the graph's first execution (0 if absent)",
+                Op([](const Run&, const OpSteadyState& o, CellSink& s) { s.Int(o.cold_cycles); })),
+      BoolColumn("in_cold", "the first execution lists it",
+                 Op([](const Run&, const OpSteadyState& o, CellSink& s) { s.Bool(o.in_cold); }))};
+  for (const SteadyStatistic& statistic : kSteadyStatistics)
+    steady.push_back(
+        RealColumn(statistic.name, statistic.description,
+                   Op([value = statistic.value](const Run&, const OpSteadyState& o, CellSink& s) {
+                     PutOptional(s, o.*value);
+                   })));
+  steady.push_back(IntColumn(
+      "steady_executions", "executions 2..N that list it",
+      Op([](const Run&, const OpSteadyState& o, CellSink& s) { s.Int(o.steady_executions); })));
+  steady.push_back(
+      RealColumn("steady_share_pct",
+                 "steady median ÷ the steady median Accelerator (execute) time (cycles) × 100",
+                 Op([](const Run&, const OpSteadyState& o, CellSink& s) {
+                   o.steady_share ? s.Real(*o.steady_share * 100) : s.Null();
+                 })));
+  t.push_back({"op_steady_state",
+               "one row per op of a graph from the profile's per-node cycles: cold execution and "
+               "steady state (executions 2..N), per graph by steady median",
+               std::move(steady), [](const Run& r) { return SteadyOps(r, true).size(); }});
 }
 
 }  // namespace htpscope
