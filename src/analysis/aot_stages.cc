@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 
+#include "analysis/name_regex.h"
 #include "base/errors.h"
 
 namespace htpscope {
@@ -42,12 +43,6 @@ bool ValidStageName(std::string_view name) {
           c == '-' || c == '.'))
       return false;
   return true;
-}
-
-std::unique_ptr<RE2> Compile(std::string_view regex) {
-  RE2::Options options;
-  options.set_log_errors(false);
-  return std::make_unique<RE2>(re2::StringPiece(regex.data(), regex.size()), options);
 }
 
 // Most first; equal times by name, so that the order does not depend on the
@@ -89,7 +84,7 @@ std::optional<StageMap> BuiltinStageMap(std::string_view name) {
 }
 
 void CheckStageRegex(std::string_view regex, const std::string& what, size_t offset) {
-  auto re = Compile(regex);
+  auto re = CompileRegex(regex);
   if (!re->ok())
     throw InputError(
         what, fmt::format("not a valid regular expression (RE2 syntax): {}", re->error()), offset);
@@ -97,17 +92,17 @@ void CheckStageRegex(std::string_view regex, const std::string& what, size_t off
 
 StageRule ParseStageRule(std::string_view spec) {
   const std::string what = fmt::format("--stage {}", spec);
-  size_t eq = spec.find('=');
-  if (eq == std::string_view::npos)
+  const std::optional<NameRegex> parts = SplitNameRegex(spec);
+  if (!parts)
     throw InputError(what, "expected NAME=REGEX, e.g. compile=to_edge_transform_and_lower", 0);
-  std::string_view name = spec.substr(0, eq), regex = spec.substr(eq + 1);
+  const auto [name, regex, regex_offset] = *parts;
   if (!ValidStageName(name))
     throw InputError(
         what, fmt::format("stage name \"{}\": use letters, digits, '_', '-' or '.'", name), 0);
   if (name == kOtherStage)
     throw InputError(what, "\"other\" is the stage of samples no stage matches", 0);
-  if (regex.empty()) throw InputError(what, "empty regular expression after '='", eq + 1);
-  CheckStageRegex(regex, what, eq + 1);
+  if (regex.empty()) throw InputError(what, "empty regular expression after '='", regex_offset);
+  CheckStageRegex(regex, what, regex_offset);
   return {std::string(name), std::string(regex)};
 }
 
@@ -126,14 +121,14 @@ StageMap OverrideStages(StageMap base, const std::vector<StageRule>& overrides) 
 FrameClasses ClassifyFrames(const std::vector<std::string>& frames, const StageMap& map) {
   std::vector<std::unique_ptr<RE2>> stages;
   for (const auto& s : map.stages) {
-    stages.push_back(Compile(s.regex));
+    stages.push_back(CompileRegex(s.regex));
     if (!stages.back()->ok())
       throw InputError(fmt::format("stage {}", s.name),
                        fmt::format("not a valid regular expression: {}", stages.back()->error()));
   }
   std::unique_ptr<RE2> gc;
   if (!map.gc_regex.empty()) {
-    gc = Compile(map.gc_regex);
+    gc = CompileRegex(map.gc_regex);
     if (!gc->ok())
       throw InputError("--gc-frame",
                        fmt::format("not a valid regular expression: {}", gc->error()));
@@ -143,11 +138,11 @@ FrameClasses ClassifyFrames(const std::vector<std::string>& frames, const StageM
   out.gc.assign(frames.size(), false);
   for (size_t f = 0; f < frames.size(); ++f) {
     for (size_t s = 0; s < stages.size(); ++s)
-      if (RE2::PartialMatch(frames[f], *stages[s])) {
+      if (RegexSearch(*stages[s], frames[f])) {
         out.stage[f] = static_cast<int>(s);
         break;
       }
-    out.gc[f] = gc && RE2::PartialMatch(frames[f], *gc);
+    out.gc[f] = gc && RegexSearch(*gc, frames[f]);
   }
   return out;
 }

@@ -8,15 +8,15 @@ namespace htpscope {
 namespace {
 
 // File order of two checkpoints of one file (lines, else byte offsets).
-bool Precedes(const HeapCheckpointRow& a, const HeapCheckpointRow& b) {
+bool Precedes(const HeapCheckpoint& a, const HeapCheckpoint& b) {
   if (a.line && b.line) return *a.line < *b.line;
   if (a.byte_offset && b.byte_offset) return *a.byte_offset < *b.byte_offset;
   return false;
 }
 
-std::string WhereList(const std::vector<const HeapCheckpointRow*>& found) {
+std::string WhereList(const std::vector<const HeapCheckpoint*>& found) {
   std::string out;
-  for (const HeapCheckpointRow* c : found) {
+  for (const HeapCheckpoint* c : found) {
     if (!out.empty()) out += ", ";
     out += c->Where();
   }
@@ -26,15 +26,15 @@ std::string WhereList(const std::vector<const HeapCheckpointRow*>& found) {
 }  // namespace
 
 HeapUsage AnalyzeHeap(const HeapFile& file) {
+  std::vector<const HeapCheckpoint*> found[2];  // by kind, in file order
+  for (const auto& c : file.checkpoints) found[static_cast<int>(c.kind)].push_back(&c);
   HeapUsage out;
   out.path = file.path;
   out.format = file.format;
   out.warnings = file.warnings;
-  std::vector<const HeapCheckpointRow*> found[2];
-  for (const auto& c : file.checkpoints) found[static_cast<int>(c.type)].push_back(&c);
-  std::optional<HeapCheckpointRow>* slots[2] = {&out.before, &out.after};
+  std::optional<HeapCheckpoint>* slots[2] = {&out.before, &out.after};
   for (int k = 0; k < 2; ++k) {
-    const char* name = HeapCheckpointTypeName(static_cast<HeapCheckpointType>(k));
+    const char* name = HeapCheckpointName(static_cast<HeapCheckpointKind>(k));
     if (found[k].empty()) {
       out.problems.push_back(fmt::format(
           "missing {}: the heap {} is unknown and so is the delta", name,

@@ -22,11 +22,11 @@ namespace htpscope {
 
 struct HeapUsage {
   std::string path;
-  std::optional<std::string> format;        // HeapFile::format; absent when unreadable
-  std::optional<HeapCheckpointRow> before;  // DSP:before_context_created, when unique
-  std::optional<HeapCheckpointRow> after;   // DSP:after_context_freed, when unique
-  std::optional<int64_t> delta_bytes;       // after − before; negative = heap released
-  std::vector<std::string> problems;        // "line 3: ..." — each withholds a number
+  std::optional<std::string> format;     // HeapFile::format; absent when unreadable
+  std::optional<HeapCheckpoint> before;  // DSP:before_context_created, when unique
+  std::optional<HeapCheckpoint> after;   // DSP:after_context_freed, when unique
+  std::optional<int64_t> delta_bytes;    // after − before; negative = heap released
+  std::vector<std::string> problems;     // "line 3: ..." — each withholds a number
   std::vector<std::string> warnings;
 
   bool ok() const { return problems.empty(); }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "base/text_util.h"
+
 namespace htpscope {
 namespace {
 
@@ -20,26 +22,12 @@ bool IsBlockKeyword(std::string_view s) {
   return false;
 }
 
-std::vector<std::string_view> Split(std::string_view s, char sep) {
-  std::vector<std::string_view> out;
-  size_t start = 0;
-  while (true) {
-    size_t at = s.find(sep, start);
-    if (at == std::string_view::npos) {
-      out.push_back(s.substr(start));
-      return out;
-    }
-    out.push_back(s.substr(start, at - start));
-    start = at + 1;
-  }
-}
-
 // "Conv_token_13_2" -> "Conv": ONNX Runtime's copy suffix "_token_<N>[_<N>...]".
 std::string_view DropTokenSuffix(std::string_view op) {
   size_t at = op.rfind("_token_");
   if (at == std::string_view::npos || at == 0) return op;
   std::string_view rest = op.substr(at + 7);
-  for (std::string_view part : Split(rest, '_'))
+  for (std::string_view part : SplitAt(rest, '_'))
     if (!AllDigits(part)) return op;
   return op.substr(0, at);
 }
@@ -47,7 +35,7 @@ std::string_view DropTokenSuffix(std::string_view op) {
 ModulePath FromOnnxScope(std::string_view name) {
   ModulePath out;
   std::vector<std::string_view> parts;
-  for (std::string_view p : Split(name, '/'))
+  for (std::string_view p : SplitAt(name, '/'))
     if (!p.empty()) parts.push_back(p);
   if (parts.size() < 2) {
     out.op = std::string(name);
@@ -68,7 +56,7 @@ constexpr std::string_view kOpNamespaces[] = {
 std::optional<ModulePath> FromDotted(std::string_view name) {
   if (!std::all_of(name.begin(), name.end(), [](char c) { return IsWordChar(c) || c == '.'; }))
     return std::nullopt;
-  std::vector<std::string_view> raw = Split(name, '.');
+  std::vector<std::string_view> raw = SplitAt(name, '.');
   for (std::string_view ns : kOpNamespaces)
     if (raw.front() == ns) return std::nullopt;
   for (std::string_view r : raw)
@@ -126,7 +114,7 @@ std::string JoinTokens(const std::vector<std::string_view>& tokens, size_t from)
 
 std::optional<ModulePath> FromSanitized(std::string_view name) {
   if (!std::all_of(name.begin(), name.end(), IsWordChar)) return std::nullopt;
-  std::vector<std::string_view> tokens = Split(name, '_');
+  std::vector<std::string_view> tokens = SplitAt(name, '_');
   // The op starts at the first token with an upper-case initial (an ONNX op type).
   size_t op_at = tokens.size();
   for (size_t i = 0; i < tokens.size(); ++i)

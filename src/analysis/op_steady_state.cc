@@ -34,11 +34,8 @@ std::vector<OpSteadyState> ComputeOpSteadyState(const Run& run) {
     rows.reserve(series.first_node.size());
     for (size_t i = 0; i < series.samples.size();) {
       const uint32_t s = series.samples[i].series;
-      const ProfileNodeRow* node = series.first_node[s];
       OpSteadyState op;
-      op.graph = g;
-      op.name = NodeDisplayName(*node);
-      op.op_id = node->op_id;
+      static_cast<ProfileOp&>(op) = ProfileOpOf(g, *series.first_node[s]);
       samples.clear();
       for (; i < series.samples.size() && series.samples[i].series == s; ++i) {
         const NodeSample& sample = series.samples[i];

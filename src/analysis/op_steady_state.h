@@ -12,16 +12,15 @@
 #include <string_view>
 #include <vector>
 
+#include "analysis/profile_node_series.h"
 #include "model/run.h"
 
 namespace htpscope {
 
-struct OpSteadyState {
-  uint32_t graph = 0;             // index into Run::graphs
-  std::string_view name;          // the op as the profile names it (qnn_op_name, else label)
-  std::optional<uint32_t> op_id;  // the n of OpId_n
-  int64_t cold_cycles = 0;        // the graph's first (cold) execution; 0 if absent there
-  bool in_cold = false;           // the cold execution lists the op
+// graph, name (qnn_op_name, else label) and op_id: the op (ProfileOp).
+struct OpSteadyState : ProfileOp {
+  int64_t cold_cycles = 0;  // the graph's first (cold) execution; 0 if absent there
+  bool in_cold = false;     // the cold execution lists the op
   std::optional<double> steady_median_cycles, steady_min_cycles, steady_max_cycles,
       steady_mad_cycles;      // over executions 2..N that list the op
   int steady_executions = 0;  // executions 2..N that list the op
@@ -29,6 +28,22 @@ struct OpSteadyState {
   // 2..N (a fraction, 0..1 when the per-op cycles add up to it); nullopt
   // without either.
   std::optional<double> steady_share;
+};
+
+// The steady-state statistics of an op, named as the summary JSON and the
+// op_steady_state table name them, in the order they give them.
+struct SteadyStatistic {
+  const char* name;
+  std::optional<double> OpSteadyState::*value;
+  const char* description;  // one line, for docs/tables.md
+};
+inline constexpr SteadyStatistic kSteadyStatistics[] = {
+    {"steady_median_cycles", &OpSteadyState::steady_median_cycles,
+     "median over executions 2..N that list it"},
+    {"steady_min_cycles", &OpSteadyState::steady_min_cycles, "minimum over executions 2..N"},
+    {"steady_max_cycles", &OpSteadyState::steady_max_cycles, "maximum over executions 2..N"},
+    {"steady_mad_cycles", &OpSteadyState::steady_mad_cycles,
+     "median absolute deviation over executions 2..N"},
 };
 
 // Per (graph, op) from the profile's per-node cycles, an op followed across

@@ -37,11 +37,8 @@ std::vector<OpWarmup> ComputeOpWarmup(const Run& run) {
         i = end;
         continue;
       }
-      const ProfileNodeRow* node = series.first_node[s];
       OpWarmup w;
-      w.graph = g;
-      w.name = NodeDisplayName(*node);
-      w.op_id = node->op_id;
+      static_cast<ProfileOp&>(w) = ProfileOpOf(g, *series.first_node[s]);
       samples.clear();
       uint32_t length = 0;
       for (size_t k = i; k < end && series.samples[k].execution == length; ++k, ++length) {

@@ -12,16 +12,15 @@
 #include <string_view>
 #include <vector>
 
+#include "analysis/profile_node_series.h"
 #include "model/run.h"
 
 namespace htpscope {
 
-struct OpWarmup {
-  uint32_t graph = 0;                  // index into Run::graphs
-  std::string_view name;               // the node as the profile names it ("conv_1", "Input")
-  std::optional<uint32_t> op_id;       // the n of OpId_n, when printed
-  int64_t cold_cycles = 0;             // execution 1 (power-on, VTCM acquire, caches)
-  std::optional<int64_t> warm_cycles;  // execution 2
+// graph, name ("conv_1", "Input") and op_id: the node's op (ProfileOp).
+struct OpWarmup : ProfileOp {
+  int64_t cold_cycles = 0;                     // execution 1 (power-on, VTCM acquire, caches)
+  std::optional<int64_t> warm_cycles;          // execution 2
   std::optional<double> steady_median_cycles;  // median over executions 3..N
   std::optional<double> cold_over_steady;      // cold ÷ steady median
   int executions = 0;                          // executions that list this node

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -39,6 +40,19 @@ GraphNodeSeries CollectNodeSeries(const Run& run, uint32_t graph);
 // The name of a profile node as reports show it: its QNN op name, else its label.
 inline std::string_view NodeDisplayName(const ProfileNodeRow& node) {
   return node.qnn_op_name.empty() ? std::string_view(node.label) : node.qnn_op_name;
+}
+
+// The op a series follows, as the per-op rows of the per-node cycles (op
+// warm-up, op steady state) name it.
+struct ProfileOp {
+  uint32_t graph = 0;             // index into Run::graphs
+  std::string_view name;          // NodeDisplayName of the node that started the series
+  std::optional<uint32_t> op_id;  // the n of OpId_n, when printed
+};
+
+// The op of graph `graph` whose series `node` started.
+inline ProfileOp ProfileOpOf(uint32_t graph, const ProfileNodeRow& node) {
+  return {graph, NodeDisplayName(node), node.op_id};
 }
 
 }  // namespace htpscope

@@ -2,6 +2,7 @@
 
 #include <absl/container/flat_hash_map.h>
 #include <fmt/format.h>
+#include <re2/re2.h>
 
 #include <algorithm>
 #include <array>
@@ -34,28 +35,25 @@ bool IsHmxWork(const OpInstanceRow& op) { return (op.flags & kFlagUsesHmx) != 0;
 }  // namespace
 
 UserGroup ParseUserGroup(std::string_view spec) {
-  size_t eq = spec.find('=');
-  if (eq == std::string_view::npos || eq == 0 || eq + 1 == spec.size())
+  const std::optional<NameRegex> parts = SplitNameRegex(spec);
+  if (!parts || parts->name.empty() || parts->regex.empty())
     throw std::invalid_argument(
         fmt::format("\"{}\": expected NAME=REGEX with both parts non-empty", spec));
   UserGroup g;
-  g.name = std::string(spec.substr(0, eq));
-  g.pattern = std::string(spec.substr(eq + 1));
-  try {
-    g.regex = std::regex(g.pattern, std::regex::ECMAScript);
-  } catch (const std::regex_error& e) {
+  g.name = std::string(parts->name);
+  g.pattern = std::string(parts->regex);
+  std::shared_ptr<const re2::RE2> regex = CompileRegex(g.pattern);
+  if (!regex->ok())
     throw std::invalid_argument(
-        fmt::format("\"{}\": invalid regular expression: {}", spec, e.what()));
-  }
+        fmt::format("\"{}\": invalid regular expression: {}", spec, regex->error()));
+  g.regex = std::move(regex);
   return g;
 }
 
 std::string_view Grouping::GroupName(std::string_view qnn_op_name,
                                      std::string_view htp_op_type) const {
   for (const auto& g : user) {
-    if (std::regex_search(qnn_op_name.begin(), qnn_op_name.end(), g.regex) ||
-        std::regex_search(htp_op_type.begin(), htp_op_type.end(), g.regex))
-      return g.name;
+    if (RegexSearch(*g.regex, qnn_op_name) || RegexSearch(*g.regex, htp_op_type)) return g.name;
   }
   std::string_view name = by == GroupBy::kQnnOp ? qnn_op_name : htp_op_type;
   return name.empty() ? std::string_view("(unnamed)") : name;

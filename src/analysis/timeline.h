@@ -7,14 +7,15 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
-#include <regex>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "analysis/concurrency.h"
 #include "analysis/dependency_graph.h"
+#include "analysis/name_regex.h"
 #include "model/run.h"
 
 namespace htpscope {
@@ -22,11 +23,11 @@ namespace htpscope {
 enum class GroupBy : uint8_t { kQnnOp, kHtpOpType };
 
 // --group NAME=REGEX: ops whose QNN op name, or else HTP op type, the regex
-// matches (anywhere: std::regex_search, ECMAScript) belong to group NAME.
+// matches (anywhere, RE2: analysis/name_regex.h) belong to group NAME.
 struct UserGroup {
   std::string name;
   std::string pattern;
-  std::regex regex;
+  std::shared_ptr<const re2::RE2> regex;  // `pattern` compiled
 };
 // Parses "NAME=REGEX"; throws std::invalid_argument on a missing name or
 // pattern or an invalid regex.

@@ -10,6 +10,19 @@ char LowerAscii(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A
 
 }  // namespace
 
+std::vector<std::string_view> SplitAt(std::string_view text, char separator) {
+  std::vector<std::string_view> out;
+  for (size_t start = 0;;) {
+    const size_t at = text.find(separator, start);
+    if (at == std::string_view::npos) {
+      out.push_back(text.substr(start));
+      return out;
+    }
+    out.push_back(text.substr(start, at - start));
+    start = at + 1;
+  }
+}
+
 std::string ToLower(std::string_view text) {
   std::string out(text);
   for (char& c : out) c = LowerAscii(c);

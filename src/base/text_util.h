@@ -5,6 +5,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace htpscope {
 
@@ -21,6 +22,10 @@ inline std::string_view Trim(std::string_view text) {
   while (!text.empty() && IsAsciiSpace(text.back())) text.remove_suffix(1);
   return text;
 }
+
+// The pieces of `text` between the `separator`s, white space kept: "a,,b"
+// gives {"a", "", "b"}, "a," gives {"a", ""}, "" gives {""}.
+std::vector<std::string_view> SplitAt(std::string_view text, char separator);
 
 // `text` with ASCII letters lower-cased.
 std::string ToLower(std::string_view text);

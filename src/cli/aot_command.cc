@@ -141,9 +141,8 @@ void RegisterAotCommand(CLI::App& app, CommandRegistry& registry) {
   cmd->add_option("--fail-on", o.fail_on,
                   "Gate: fail (exit 1) when EXPR holds, e.g. 'total_seconds>+5%'; repeatable")
       ->allow_extra_args(false);
-  auto* format = cmd->add_option("--format", o.format, "Output: text, markdown (PR comment), json")
-                     ->check(CLI::IsMember({"text", "markdown", "json"}));
-  cmd->add_flag("--json", o.json, "Same as --format json")->excludes(format);
+  AddFormatOptions(cmd, o.format, o.json, "Output: text, markdown (PR comment), json",
+                   {"text", "markdown", "json"});
   cmd->add_option("--svg", o.svg,
                   "Also write a flame graph (two profiles: differential, red slower / blue "
                   "faster) as a standalone SVG file");

@@ -135,4 +135,14 @@ int ReportParseError(CLI::App& app, const CLI::ParseError& error) {
   return 2;
 }
 
+void AddJsonFlag(CLI::App* cmd, bool& json, const std::string& schema_doc) {
+  cmd->add_flag("--json", json, "Print JSON (schema: " + schema_doc + ")");
+}
+
+void AddFormatOptions(CLI::App* cmd, std::string& format, bool& json, const std::string& help,
+                      const std::vector<std::string>& choices) {
+  auto* format_option = cmd->add_option("--format", format, help)->check(CLI::IsMember(choices));
+  cmd->add_flag("--json", json, "Same as --format json")->excludes(format_option);
+}
+
 }  // namespace htpscope::cli

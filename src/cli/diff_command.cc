@@ -204,11 +204,9 @@ void RegisterDiffCommand(CLI::App& app, CommandRegistry& registry) {
                   "Gate: fail (exit 1) when EXPR holds, e.g. 'wall_us>+5%'; repeatable; grammar "
                   "below")
       ->allow_extra_args(false);
-  auto* format_option =
-      cmd->add_option("--format", options.format,
-                      "Output: text, markdown (PR comment), json, junit, html (a standalone page)")
-          ->check(CLI::IsMember({"text", "markdown", "json", "junit", "html"}));
-  cmd->add_flag("--json", options.json, "Same as --format json")->excludes(format_option);
+  AddFormatOptions(cmd, options.format, options.json,
+                   "Output: text, markdown (PR comment), json, junit, html (a standalone page)",
+                   {"text", "markdown", "json", "junit", "html"});
   cmd->add_flag("--allow-mismatch", options.allow_mismatch,
                 "Join artifacts of a run that do not look like one run instead of refusing them");
   cmd->add_flag("--stages", options.stages,

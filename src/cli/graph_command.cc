@@ -4,6 +4,7 @@
 
 #include "base/errors.h"
 #include "base/suggest.h"
+#include "cli/cli_support.h"
 #include "cli/commands.h"
 #include "cli/kept_until_exit.h"
 #include "cli/output_file.h"
@@ -64,7 +65,7 @@ void RegisterGraphCommand(CLI::App& app, CommandRegistry& registry) {
   cmd->add_option("--drop-edge", o.drop_edges,
                   "What-if: recompute the critical path without the dependencies from op group A "
                   "to op group B (A->B, repeatable); prints the estimated wall saving");
-  cmd->add_flag("--json", o.json, "Print JSON (schema: docs/timeline-and-graph.md)");
+  AddJsonFlag(cmd, o.json, "docs/timeline-and-graph.md");
   AddTopOptions(cmd, o.top, o.all, "ops, dependencies and dominant-path groups");
   registry.Add(cmd, [] {
     GraphViewOptions options;

@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include "analysis/heap.h"
+#include "cli/cli_support.h"
 #include "cli/commands.h"
 #include "cli/terminal.h"
 #include "report/heap_report.h"
@@ -20,7 +21,7 @@ void RegisterHeapCommand(CLI::App& app, CommandRegistry& registry) {
       "per file (ExecuTorch heap file, profile-viewer text/CSV, QNN_PROFILE JSON)");
   cmd->add_option("files", options.inputs, "One file per run; several runs are shown together")
       ->required();
-  cmd->add_flag("--json", options.json, "Print JSON (schema: docs/lint-heap-memory.md)");
+  AddJsonFlag(cmd, options.json, "docs/lint-heap-memory.md");
   registry.Add(cmd, [] {
     std::vector<HeapUsage> runs;
     for (const auto& path : options.inputs) runs.push_back(ReadAndAnalyzeHeap(path));

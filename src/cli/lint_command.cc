@@ -28,7 +28,7 @@ void RegisterLintCommand(CLI::App& app, CommandRegistry& registry) {
   cmd->add_option("file", options.input,
                   "qnn-profile-viewer linting output (text or CSV) or snpe-diagview text")
       ->required();
-  cmd->add_flag("--json", options.json, "Print JSON (schema: docs/lint-heap-memory.md)");
+  AddJsonFlag(cmd, options.json, "docs/lint-heap-memory.md");
   cmd->add_option("--top", options.top_n, "Bottlenecks listed per graph")->check(AtLeast(1));
   cmd->add_option("--rows", options.rows, "Op-table rows per graph (most exposed first)")
       ->check(AtLeast(0));

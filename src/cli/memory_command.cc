@@ -13,19 +13,12 @@
 namespace htpscope::cli {
 
 void RegisterMemoryCommand(CLI::App& app, CommandRegistry& registry) {
-  struct Options {
-    RunArgs run;
-    bool json = false;
-    int top_n = 10;
-  };
-  static Options options;
+  static RunViewArgs options;
   auto* cmd = app.add_subcommand(
       "memory",
       "Memory view of one traced execution: peak VTCM allocation and when, DRAM/VTCM bytes in "
       "total and per op, Spill/Fill");
-  AddRunArgs(cmd, options.run);
-  cmd->add_flag("--json", options.json, "Print JSON (schema: docs/lint-heap-memory.md)");
-  cmd->add_option("--top", options.top_n, "Rows in the per-op tables")->check(AtLeast(1));
+  AddRunViewArgs(cmd, options, "docs/lint-heap-memory.md", "Rows in the per-op tables");
   registry.Add(cmd, [] {
     Run& run = KeepUntilExit(LoadRunFromArgs(options.run));
     if (!run.Gives(RunData::kTimedSlices) && !run.Gives(RunData::kQhasAnalysis) &&

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "base/errors.h"
+#include "cli/cli_support.h"
 
 namespace htpscope::cli {
 
@@ -18,6 +19,13 @@ void AddRunArgs(CLI::App* cmd, RunArgs& args) {
   cmd->add_option("--graph", args.graph,
                   "Only this graph of a profile that holds several (prefill, decode, ...), by the "
                   "name the profile gives it");
+}
+
+void AddRunViewArgs(CLI::App* cmd, RunViewArgs& args, const std::string& schema_doc,
+                    const std::string& top_help) {
+  AddRunArgs(cmd, args.run);
+  AddJsonFlag(cmd, args.json, schema_doc);
+  cmd->add_option("--top", args.top_n, top_help)->check(AtLeast(1));
 }
 
 void ReturnFreedMemory() { malloc_trim(0); }

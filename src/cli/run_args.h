@@ -19,6 +19,18 @@ struct RunArgs {
 // Adds the positional RUN argument(s), --allow-mismatch and --graph to `cmd`.
 void AddRunArgs(CLI::App* cmd, RunArgs& args);
 
+// The arguments of a command that shows one run: the run, --json and --top.
+struct RunViewArgs {
+  RunArgs run;
+  bool json = false;
+  int top_n = 10;
+};
+
+// Adds the run's arguments (AddRunArgs), --json (its schema documented in
+// `schema_doc`) and --top N (at least 1; `top_help` says of what) to `cmd`.
+void AddRunViewArgs(CLI::App* cmd, RunViewArgs& args, const std::string& schema_doc,
+                    const std::string& top_help);
+
 // What LoadRunFromArgs does with the memory that loading freed (the
 // readers' buffers: ~120 MB on an 80k-op run).
 enum class FreedMemory {

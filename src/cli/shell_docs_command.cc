@@ -2,6 +2,9 @@
 // hidden; the build writes htpscope.1 with it): both from the help texts.
 #include <fmt/format.h>
 
+#include <algorithm>
+
+#include "base/text_util.h"
 #include "cli/commands.h"
 #include "cli/version.h"
 #include "report/shell_docs.h"
@@ -20,14 +23,10 @@ CliOptionDoc OptionDoc(const CLI::Option* opt) {
     d.value_name = type.substr(0, type.find(':'));
     size_t open = type.find('{'), close = type.find('}');
     if (open != std::string::npos && close != std::string::npos && close > open) {
-      std::string list = type.substr(open + 1, close - open - 1);
-      for (size_t at = 0; at <= list.size();) {
-        size_t comma = list.find(',', at);
-        if (comma == std::string::npos) comma = list.size();
-        std::string choice = list.substr(at, comma - at);
-        choice.erase(0, choice.find_first_not_of(' '));
-        if (!choice.empty()) d.choices.push_back(choice);
-        at = comma + 1;
+      const std::string list = type.substr(open + 1, close - open - 1);
+      for (std::string_view choice : SplitAt(list, ',')) {
+        choice.remove_prefix(std::min(choice.size(), choice.find_first_not_of(' ')));
+        if (!choice.empty()) d.choices.emplace_back(choice);
       }
     }
   }

@@ -7,6 +7,7 @@
 
 #include "base/errors.h"
 #include "cli/commands.h"
+#include "cli/query_format_args.h"
 #include "cli/run_args.h"
 #include "cli/terminal.h"
 #include "report/run_sql.h"
@@ -20,8 +21,7 @@ void RegisterSqlCommand(CLI::App& app, CommandRegistry& registry) {
     RunArgs run;
     std::string db;
     std::string query;
-    std::string format = "table";
-    bool json = false;
+    QueryFormatArgs output;
   };
   static Options options;
   auto* cmd = app.add_subcommand(
@@ -38,9 +38,7 @@ void RegisterSqlCommand(CLI::App& app, CommandRegistry& registry) {
                   "SQL: one or more statements separated by ';'; every statement that returns "
                   "rows prints its result")
       ->required();
-  auto* format_option = cmd->add_option("--format", options.format, "Output: table, csv or json")
-                            ->check(CLI::IsMember({"table", "csv", "json"}));
-  cmd->add_flag("--json", options.json, "Same as --format json")->excludes(format_option);
+  AddQueryFormatArgs(cmd, options.output);
   cmd->footer(
       "Examples:\n"
       "  htpscope sql RUN -q 'select sum(dur_cycles) from slices'\n"
@@ -53,7 +51,7 @@ void RegisterSqlCommand(CLI::App& app, CommandRegistry& registry) {
     if (have_runs == !options.db.empty())
       throw UsageError(have_runs ? "give either runs or --db FILE, not both"
                                  : "give one or more runs, or --db FILE");
-    const QueryFormat format = ParseQueryFormat(options.json ? "json" : options.format);
+    const QueryFormat format = options.output.Chosen();
     std::optional<SqliteDb> db;
     try {
       if (have_runs) {

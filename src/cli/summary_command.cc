@@ -17,10 +17,7 @@
 namespace htpscope::cli {
 
 void RegisterSummaryCommand(CLI::App& app, CommandRegistry& registry) {
-  struct Options {
-    RunArgs run;
-    bool json = false;
-    int top_n = 10;
+  struct Options : RunViewArgs {
     std::optional<double> clock_ghz;
     std::string modules;  // "--modules[=DEPTH]": the depth, "" for the default
   };
@@ -29,9 +26,7 @@ void RegisterSummaryCommand(CLI::App& app, CommandRegistry& registry) {
       "summary",
       "Coarse (µs per execution) and fine (cycles per op and unit) views of one profiled "
       "run, with clock sanity, cross-checks and what is missing");
-  AddRunArgs(cmd, options.run);
-  cmd->add_flag("--json", options.json, "Print JSON (schema: docs/summary-json.md)");
-  cmd->add_option("--top", options.top_n, "Rows in the top-N op tables")->check(AtLeast(1));
+  AddRunViewArgs(cmd, options, "docs/summary-json.md", "Rows in the top-N op tables");
   cmd->add_option("--clock-ghz", options.clock_ghz,
                   "Plausible HTP clock for the cycles÷µs sanity check (default: the runtrace's "
                   "highest phase clock, "

@@ -77,7 +77,7 @@ void RegisterTimelineCommand(CLI::App& app, CommandRegistry& registry) {
                   "Window end: the last end of this op (QNN op name, HTP op type or group)");
   cmd->add_option("--width", o.width, "Columns of the text timeline")->check(Between(10, 1000));
   cmd->add_option("--svg", o.svg, "Also write the timeline as a standalone SVG file");
-  cmd->add_flag("--json", o.json, "Print JSON (schema: docs/timeline-and-graph.md)");
+  AddJsonFlag(cmd, o.json, "docs/timeline-and-graph.md");
   AddTopOptions(cmd, o.top, o.all, "op groups and warnings");
   registry.Add(cmd, [] {
     Run& run = KeepUntilExit(LoadRunFromArgs(o.run));

@@ -8,6 +8,7 @@
 #include "analysis/trend.h"
 #include "base/errors.h"
 #include "cli/commands.h"
+#include "cli/query_format_args.h"
 #include "cli/terminal.h"
 #include "report/run_store.h"
 #include "report/sqlite_db.h"
@@ -19,8 +20,7 @@ void RegisterTrendCommand(CLI::App& app, CommandRegistry& registry) {
   struct Options {
     std::string db, metric, label;
     int baseline = 1;
-    std::string format = "table";
-    bool json = false;
+    QueryFormatArgs output;
   };
   static Options options;
   auto* cmd = app.add_subcommand(
@@ -36,9 +36,7 @@ void RegisterTrendCommand(CLI::App& app, CommandRegistry& registry) {
                   "Compare each run with this many runs before it, pooled (default 1: the "
                   "previous run, as `diff PREVIOUS RUN` would)")
       ->check(CLI::PositiveNumber);
-  auto* format_option = cmd->add_option("--format", options.format, "Output: table, csv or json")
-                            ->check(CLI::IsMember({"table", "csv", "json"}));
-  cmd->add_flag("--json", options.json, "Same as --format json")->excludes(format_option);
+  AddQueryFormatArgs(cmd, options.output);
   cmd->footer(
       "Samples per run: the steady-state executions 2..N of its first graph for wall_us, "
       "compute_busy_us, overhead_us, work_cycles (the first execution for cold_*); one value "
@@ -70,7 +68,7 @@ void RegisterTrendCommand(CLI::App& app, CommandRegistry& registry) {
       throw InputError(options.db, options.label.empty()
                                        ? "the store holds no runs"
                                        : fmt::format("no run has the label {}", options.label));
-    const QueryFormat format = ParseQueryFormat(options.json ? "json" : options.format);
+    const QueryFormat format = options.output.Chosen();
     std::ostringstream out;
     WriteTrend(view, format, out);
     PrintText(out.str(), format != QueryFormat::kTable);

@@ -83,16 +83,24 @@ std::optional<int64_t> OptionalCount(JsonReader& reader, simdjson::ondemand::val
   return n;
 }
 
+// The counts of array `v`, none of them null; `list` names the array in
+// the error for a null ("a range").
+std::vector<int64_t> Counts(JsonReader& reader, simdjson::ondemand::value v, const std::string& ctx,
+                            std::string_view list) {
+  auto a = reader.Array(v, ctx);
+  std::vector<int64_t> out;
+  reader.Elements(a, ctx, [&](simdjson::ondemand::value e, size_t i) {
+    const auto n = OptionalCount(reader, e, fmt::format("{}[{}]", ctx, i));
+    if (!n) reader.Invalid(fmt::format("{}[{}]: null inside {}", ctx, i, list));
+    out.push_back(*n);
+  });
+  return out;
+}
+
 std::optional<AihubByteRange> OptionalRange(JsonReader& reader, simdjson::ondemand::value v,
                                             const std::string& ctx) {
   if (IsNull(reader, v, ctx)) return std::nullopt;
-  auto a = reader.Array(v, ctx);
-  std::vector<int64_t> ends;
-  reader.Elements(a, ctx, [&](simdjson::ondemand::value e, size_t i) {
-    const auto n = OptionalCount(reader, e, fmt::format("{}[{}]", ctx, i));
-    if (!n) reader.Invalid(fmt::format("{}[{}]: null inside a range", ctx, i));
-    ends.push_back(*n);
-  });
+  const std::vector<int64_t> ends = Counts(reader, v, ctx, "a range");
   if (ends.size() != 2)
     reader.Invalid(fmt::format("{}: expected [lower, upper] bytes, got {} value{}", ctx,
                                ends.size(), ends.size() == 1 ? "" : "s"));
@@ -104,14 +112,35 @@ std::optional<AihubByteRange> OptionalRange(JsonReader& reader, simdjson::ondema
 std::optional<std::vector<int64_t>> OptionalTimes(JsonReader& reader, simdjson::ondemand::value v,
                                                   const std::string& ctx) {
   if (IsNull(reader, v, ctx)) return std::nullopt;
-  auto a = reader.Array(v, ctx);
-  std::vector<int64_t> out;
-  reader.Elements(a, ctx, [&](simdjson::ondemand::value e, size_t i) {
-    const auto n = OptionalCount(reader, e, fmt::format("{}[{}]", ctx, i));
-    if (!n) reader.Invalid(fmt::format("{}[{}]: null inside a list of times", ctx, i));
-    out.push_back(*n);
-  });
-  return out;
+  return Counts(reader, v, ctx, "a list of times");
+}
+
+// A key of execution_summary holding one count, and which client writes it.
+struct AihubCountKey {
+  std::string_view key;
+  std::optional<int64_t> AihubProfile::*figure;
+  enum Client { kBoth, kQaiHub, kTetraHub } client = kBoth;
+  bool inference = false;  // one of the inference-time keys
+};
+constexpr AihubCountKey kAihubCountKeys[] = {
+    {"estimated_inference_time", &AihubProfile::estimated_inference_time_us, AihubCountKey::kQaiHub,
+     true},
+    {"execution_time", &AihubProfile::estimated_inference_time_us, AihubCountKey::kTetraHub, true},
+    {"estimated_inference_peak_memory", &AihubProfile::estimated_inference_peak_memory_bytes},
+    {"first_load_time", &AihubProfile::first_load_time_us},
+    {"load_time", &AihubProfile::first_load_time_us, AihubCountKey::kTetraHub},
+    {"first_load_peak_memory", &AihubProfile::first_load_peak_memory_bytes},
+    {"warm_load_time", &AihubProfile::warm_load_time_us},
+    {"warm_load_peak_memory", &AihubProfile::warm_load_peak_memory_bytes},
+    {"compile_time", &AihubProfile::compile_time_us},
+    {"compile_peak_memory", &AihubProfile::compile_peak_memory_bytes},
+    {"peak_memory_usage", &AihubProfile::compile_peak_memory_bytes, AihubCountKey::kTetraHub},
+};
+
+const AihubCountKey* FindCountKey(std::string_view key) {
+  for (const AihubCountKey& k : kAihubCountKeys)
+    if (k.key == key) return &k;
+  return nullptr;
 }
 
 // The stage whose figures `key` names with `suffix` ("first_load" +
@@ -135,33 +164,11 @@ void ReadSummary(JsonReader& reader, simdjson::ondemand::value v, AihubProfile& 
   reader.Fields(summary, "execution_summary",
                 [&](std::string_view key, simdjson::ondemand::value value) {
                   const std::string ctx = fmt::format("execution_summary.{}", key);
-                  auto count = [&] { return OptionalCount(reader, value, ctx); };
-                  if (key == "estimated_inference_time") {
-                    p.estimated_inference_time_us = count();
-                    qai = *has_inference_key = true;
-                  } else if (key == "execution_time") {  // tetra_hub
-                    p.estimated_inference_time_us = count();
-                    tetra = *has_inference_key = true;
-                  } else if (key == "estimated_inference_peak_memory") {
-                    p.estimated_inference_peak_memory_bytes = count();
-                  } else if (key == "first_load_time") {
-                    p.first_load_time_us = count();
-                  } else if (key == "load_time") {  // tetra_hub
-                    p.first_load_time_us = count();
-                    tetra = true;
-                  } else if (key == "first_load_peak_memory") {
-                    p.first_load_peak_memory_bytes = count();
-                  } else if (key == "warm_load_time") {
-                    p.warm_load_time_us = count();
-                  } else if (key == "warm_load_peak_memory") {
-                    p.warm_load_peak_memory_bytes = count();
-                  } else if (key == "compile_time") {
-                    p.compile_time_us = count();
-                  } else if (key == "compile_peak_memory") {
-                    p.compile_peak_memory_bytes = count();
-                  } else if (key == "peak_memory_usage") {  // tetra_hub
-                    p.compile_peak_memory_bytes = count();
-                    tetra = true;
+                  if (const AihubCountKey* k = FindCountKey(key)) {
+                    p.*k->figure = OptionalCount(reader, value, ctx);
+                    qai = qai || k->client == AihubCountKey::kQaiHub;
+                    tetra = tetra || k->client == AihubCountKey::kTetraHub;
+                    if (k->inference) *has_inference_key = true;
                   } else if (auto s = StageOf(key, "", "_memory_increase_range")) {
                     p.memory_increase[static_cast<int>(*s)] = OptionalRange(reader, value, ctx);
                   } else if (auto s2 = StageOf(key, "", "_memory_peak_range")) {

@@ -520,6 +520,20 @@ bool BlankByteOrderMarkBeforeJson(char* data, size_t size) {
   return true;
 }
 
+simdjson::padded_string PaddedJsonText(std::string_view json) {
+  simdjson::padded_string buffer(json);
+  BlankByteOrderMarkBeforeJson(buffer.data(), buffer.size());
+  return buffer;
+}
+
+AlignedBytes::AlignedBytes(std::string_view bytes)
+    : data_(reinterpret_cast<const uint8_t*>(bytes.data())) {
+  if (reinterpret_cast<uintptr_t>(data_) % alignof(uint64_t) == 0) return;
+  copy_.reset(new uint64_t[bytes.size() / 8 + 1]);
+  std::memcpy(copy_.get(), bytes.data(), bytes.size());
+  data_ = reinterpret_cast<const uint8_t*>(copy_.get());
+}
+
 std::string_view SkipByteOrderMark(std::string_view text) {
   if (text.substr(0, kUtf8Bom.size()) == kUtf8Bom) text.remove_prefix(kUtf8Bom.size());
   return text;

@@ -174,6 +174,22 @@ std::string ReadPrefix(const std::string& path, size_t max_bytes);
 // returns whether it did.
 inline constexpr size_t kByteOrderMarkLookaheadBytes = 64 << 10;
 bool BlankByteOrderMarkBeforeJson(char* data, size_t size);
+// `json` in a padded buffer, its byte order mark blanked as a file read
+// (ReadWholeFile) blanks it: how the JSON readers' Parse* functions take a
+// document given in memory.
+simdjson::padded_string PaddedJsonText(std::string_view json);
+// `bytes` in 8-byte aligned memory, for a reader that reads scalars in place
+// (FlatBuffers): the bytes themselves when they are aligned, else a copy.
+class AlignedBytes {
+ public:
+  explicit AlignedBytes(std::string_view bytes);
+  const uint8_t* data() const { return data_; }
+
+ private:
+  std::unique_ptr<uint64_t[]> copy_;
+  const uint8_t* data_ = nullptr;
+};
+
 // `text` without a leading UTF-8 byte order mark.
 std::string_view SkipByteOrderMark(std::string_view text);
 

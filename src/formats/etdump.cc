@@ -314,13 +314,8 @@ Etdump ParseEtdump(const std::string& path, std::string_view bytes) {
   if (buffer.size() >= FLATBUFFERS_MAX_BUFFER_SIZE)
     throw InputError(path, "an ETDump of 2 GiB or more is beyond what FlatBuffers can address", 0);
   // FlatBuffers reads scalars in place: give it 8-byte aligned memory.
-  std::unique_ptr<uint64_t[]> aligned;
-  const uint8_t* base = reinterpret_cast<const uint8_t*>(buffer.data());
-  if (reinterpret_cast<uintptr_t>(base) % alignof(uint64_t) != 0) {
-    aligned.reset(new uint64_t[buffer.size() / 8 + 1]);
-    std::memcpy(aligned.get(), buffer.data(), buffer.size());
-    base = reinterpret_cast<const uint8_t*>(aligned.get());
-  }
+  const AlignedBytes aligned(buffer);
+  const uint8_t* base = aligned.data();
   flatbuffers::Verifier verifier(base, buffer.size(), VerifierOptions(buffer.size()));
   if (!etdump::VerifySizePrefixedETDumpBuffer(verifier)) {
     auto [byte, what] = CorruptionLocator(base, buffer.size()).Locate();

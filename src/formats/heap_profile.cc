@@ -274,11 +274,6 @@ void CollectQnnCheckpoints(const std::vector<QnnProfileEvent>& events, const std
 
 // ---------------------------------------------------------------------------
 
-const char* HeapCheckpointName(HeapCheckpointKind kind) {
-  return kind == HeapCheckpointKind::kBeforeContextCreated ? "DSP:before_context_created"
-                                                           : "DSP:after_context_freed";
-}
-
 const char* HeapSourceFormatName(HeapSourceFormat format) {
   switch (format) {
     case HeapSourceFormat::kExecuTorchHeapFile:
@@ -293,21 +288,13 @@ const char* HeapSourceFormatName(HeapSourceFormat format) {
   return "unknown";
 }
 
-std::string HeapCheckpoint::Where() const {
-  if (line) return fmt::format("line {}", *line);
-  if (byte_offset) return fmt::format("byte {}", *byte_offset);
-  return "";
-}
-
 QnnProfileJson ReadQnnProfileJson(const std::string& path) {
   LoadedFile file = ReadWholeFile(path);
   return ParseQnnProfileBuffer(path, file.bytes);
 }
 
 QnnProfileJson ParseQnnProfileJson(const std::string& path, std::string_view json) {
-  simdjson::padded_string buffer(json);
-  BlankByteOrderMarkBeforeJson(buffer.data(), buffer.size());
-  return ParseQnnProfileBuffer(path, buffer);
+  return ParseQnnProfileBuffer(path, PaddedJsonText(json));
 }
 
 HeapCheckpoints ParseExecuTorchHeapFile(const std::string& path, std::string_view text) {

@@ -28,6 +28,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/heap_rows.h"
 #include "formats/profile_text.h"
 
 namespace htpscope {
@@ -67,27 +68,10 @@ QnnProfileJson ReadQnnProfileJson(const std::string& path);
 QnnProfileJson ParseQnnProfileJson(const std::string& path, std::string_view json);
 
 // ---------------------------------------------------------------------------
-// DSP heap checkpoints.
-
-enum class HeapCheckpointKind { kBeforeContextCreated, kAfterContextFreed };
-
-// "DSP:before_context_created" / "DSP:after_context_freed".
-const char* HeapCheckpointName(HeapCheckpointKind kind);
+// DSP heap checkpoints (base/heap_rows.h).
 
 enum class HeapSourceFormat { kExecuTorchHeapFile, kProfileText, kProfileCsv, kQnnProfileJson };
 const char* HeapSourceFormatName(HeapSourceFormat format);
-
-struct HeapCheckpoint {
-  HeapCheckpointKind kind = HeapCheckpointKind::kBeforeContextCreated;
-  std::string identifier;  // as written, e.g. "DSP:before_context_created (bytes)"
-  int64_t value_bytes = 0;
-  std::optional<uint64_t> line;         // 1-based line (text formats)
-  std::optional<uint64_t> byte_offset;  // JSON
-  std::string context;                  // "Init Stats", "messages[0] BACKEND_DEINIT", ...
-
-  // "line 3" or "byte 120", for messages.
-  std::string Where() const;
-};
 
 struct HeapCheckpoints {
   std::string path;

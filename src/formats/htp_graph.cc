@@ -350,58 +350,32 @@ HtpGraph ParseDocument(const std::string& path, simdjson::padded_string_view buf
   return out;
 }
 
-// A worker: parses one chunk of graph.nodes or graph.tensors members.
-class GraphWorker {
- public:
-  GraphWorker(const std::string& path, const KeptParams& kept) : path_(path), kept_(kept) {}
-
-  std::unique_ptr<GraphPart> Parse(const JsonChunk& chunk) {
-    auto part = std::make_unique<GraphPart>();
-    JsonReader reader(path_, chunk.view(), chunk.file_offset, &parser_);
-    auto members = reader.Root();
-    auto texts = std::make_shared<ParamTexts>();  // the chunk's nodes share it
-    reader.Fields(members, "members", [&](std::string_view id_text, value v) {
-      if (chunk.tag == kNodes)
-        part->nodes.push_back(ReadNode(reader, id_text, v, texts, &params_hint_, kept_));
-      else
-        part->tensors.push_back(ReadTensor(reader, id_text, v));
-    });
-    reader.ExpectEnd();
-    return part;
-  }
-
- private:
-  const std::string& path_;
-  const KeptParams& kept_;
-  simdjson::ondemand::parser parser_;
-  size_t params_hint_ = 0;  // the last node's scalar_params (see ReadNode)
-};
-
 std::optional<HtpGraph> ReadStreamed(const std::string& path, const ReadHtpGraphOptions& options,
                                      const KeptParams& kept) {
   auto select = [](const std::vector<std::string>& keys, bool is_array) {
     if (is_array || keys.size() != 2 || keys[0] != "graph") return 0;
     return keys[1] == "nodes" ? int{kNodes} : keys[1] == "tensors" ? int{kTensors} : 0;
   };
-  // Read whole when not streamed: the same cap (docs/robustness.md).
-  ChunkedFile file = OpenChunkedFile(path, select, options.chunk_bytes, true, ReadCap::kHeldWhole);
-  if (IsSmall(file, options.chunk_bytes)) return std::nullopt;  // one chunk: parsed whole
-  std::deque<GraphPart> parts;                                  // by streamed container
-  uint64_t chunks = 0;
-  const bool ok = ParseChunksInParallel<GraphPart>(
-      *file.chunker, options.threads, file.size, [&] { return GraphWorker(path, kept); },
-      [&](GraphPart&& part, const ChunkMergeInfo& info) {
-        while (parts.size() <= info.container) parts.emplace_back();
-        GraphPart& into = parts[info.container];
-        AppendChunk(std::move(part.nodes), &into.nodes, info);
-        AppendChunk(std::move(part.tensors), &into.tensors, info);
-        ++chunks;
-      });
-  if (!ok) return std::nullopt;
-  parts.resize(file.chunker->streamed_offsets().size());
-  return ParseStreamedSkeleton<HtpGraph>(
-      *file.chunker, chunks,
-      [&](const simdjson::padded_string& skeleton, StreamedContainers& containers) {
+  // Each worker keeps the last node's scalar_params count (see ReadNode).
+  auto read_chunk = [&kept, params_hint = size_t{0}](JsonReader& reader, const JsonChunk& chunk,
+                                                     GraphPart& part) mutable {
+    auto members = reader.Root();
+    auto texts = std::make_shared<ParamTexts>();  // the chunk's nodes share it
+    reader.Fields(members, "members", [&](std::string_view id_text, value v) {
+      if (chunk.tag == kNodes)
+        part.nodes.push_back(ReadNode(reader, id_text, v, texts, &params_hint, kept));
+      else
+        part.tensors.push_back(ReadTensor(reader, id_text, v));
+    });
+  };
+  auto merge = [](GraphPart& into, GraphPart&& part, const ChunkMergeInfo& info) {
+    AppendChunk(std::move(part.nodes), &into.nodes, info);
+    AppendChunk(std::move(part.tensors), &into.tensors, info);
+  };
+  return ReadStreamedJson<HtpGraph, GraphPart>(
+      path, select, options, read_chunk, merge,
+      [&](const simdjson::padded_string& skeleton, StreamedContainers& containers,
+          std::deque<GraphPart>& parts) {
         return ParseDocument(path, skeleton, kept, &containers, &parts);
       });
 }
@@ -419,9 +393,7 @@ HtpGraph ReadHtpGraph(const std::string& path, const ReadHtpGraphOptions& option
 }
 
 HtpGraph ParseHtpGraph(const std::string& path, std::string_view json) {
-  simdjson::padded_string buffer(json);
-  BlankByteOrderMarkBeforeJson(buffer.data(), buffer.size());  // as a file read does
-  return ParseDocument(path, buffer, KeptParams(kEveryParam));
+  return ParseDocument(path, PaddedJsonText(json), KeptParams(kEveryParam));
 }
 
 }  // namespace htpscope

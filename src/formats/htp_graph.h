@@ -21,6 +21,8 @@
 #include <variant>
 #include <vector>
 
+#include "formats/streamed_read_options.h"
+
 namespace htpscope {
 
 // The texts of scalar_params keys and string values, shared by the nodes
@@ -120,9 +122,8 @@ struct HtpGraph {
   uint64_t chunks_parsed = 0;  // chunks of nodes or tensors parsed in parallel; 0 when parsed whole
 };
 
-struct ReadHtpGraphOptions {
-  unsigned threads = 0;             // parser threads; 0 = one per core
-  size_t chunk_bytes = 512u << 10;  // target size of the chunks of members parsed in parallel
+// threads and chunk_bytes: of the members of graph.nodes and graph.tensors.
+struct ReadHtpGraphOptions : StreamedReadOptions {
   // The scalar_params keys each node keeps; empty keeps them all.  Every
   // param is checked either way (a malformed one is the same error): a
   // reader that needs a few of a node's ~14 params skips storing the rest,

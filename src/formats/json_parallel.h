@@ -26,6 +26,8 @@
 #include "base/errors.h"
 #include "formats/byte_source_open.h"
 #include "formats/json_chunker.h"
+#include "formats/json_util.h"
+#include "formats/streamed_read_options.h"
 
 namespace htpscope {
 
@@ -350,6 +352,69 @@ std::optional<Document> ParseStreamedSkeleton(const JsonChunker& chunker, uint64
   } catch (const InputError&) {
     return std::nullopt;  // reported with the right offset by the whole-file parse
   }
+}
+
+// A worker thread of ReadStreamedJson: parses each chunk with its own
+// simdjson parser (whose buffers serve every chunk of the thread) through
+// its copy of `read_chunk(JsonReader&, const JsonChunk&, Part&)`, which may
+// keep state from chunk to chunk.  The chunk must hold nothing more than
+// what `read_chunk` reads.
+template <typename Part, typename ReadChunk>
+class JsonChunkWorker {
+ public:
+  JsonChunkWorker(const std::string& path, ReadChunk read_chunk)
+      : path_(path), read_chunk_(std::move(read_chunk)) {}
+
+  std::unique_ptr<Part> Parse(const JsonChunk& chunk) {
+    auto part = std::make_unique<Part>();
+    JsonReader reader(path_, chunk.view(), chunk.file_offset, &parser_);
+    read_chunk_(reader, chunk, *part);
+    reader.ExpectEnd();
+    return part;
+  }
+
+ private:
+  const std::string& path_;
+  ReadChunk read_chunk_;
+  simdjson::ondemand::parser parser_;
+};
+
+// The streamed read of a JSON document whose big containers `select` picks
+// (the QHAS, runtrace and HTP graph readers): opens `path`, capped as a
+// whole read is (docs/robustness.md); parses the containers' chunks on
+// `options.threads` threads, each chunk into a Part by a JsonChunkWorker
+// with `read_chunk`; `merge(Part& into, Part&& chunk, const
+// ChunkMergeInfo&)` moves each chunk's part, in file order, into the part
+// of its container; then `parse_skeleton(skeleton, containers, parts)`
+// parses the rest of the document, taking streamed container i's part from
+// parts[i] (a std::deque<Part>).  nullopt when the file is smaller than one
+// chunk or cannot be read this way (ParseChunksInParallel,
+// ParseStreamedSkeleton): the caller then parses it whole.
+template <typename Document, typename Part, typename ReadChunk, typename Merge,
+          typename ParseSkeleton>
+std::optional<Document> ReadStreamedJson(const std::string& path, JsonStreamSelector select,
+                                         const StreamedReadOptions& options,
+                                         const ReadChunk& read_chunk, Merge&& merge,
+                                         ParseSkeleton&& parse_skeleton) {
+  ChunkedFile file = OpenChunkedFile(path, select, options.chunk_bytes, true, ReadCap::kHeldWhole);
+  if (IsSmall(file, options.chunk_bytes)) return std::nullopt;  // one chunk: parsed whole
+  std::deque<Part> parts;  // by streamed container (stable addresses)
+  uint64_t chunks = 0;
+  const bool ok = ParseChunksInParallel<Part>(
+      *file.chunker, options.threads, file.size,
+      [&] { return JsonChunkWorker<Part, ReadChunk>(path, read_chunk); },
+      [&](Part&& part, const ChunkMergeInfo& info) {
+        while (parts.size() <= info.container) parts.emplace_back();
+        merge(parts[info.container], std::move(part), info);
+        ++chunks;
+      });
+  if (!ok) return std::nullopt;
+  parts.resize(file.chunker->streamed_offsets().size());
+  return ParseStreamedSkeleton<Document>(
+      *file.chunker, chunks,
+      [&](const simdjson::padded_string& skeleton, StreamedContainers& containers) {
+        return parse_skeleton(skeleton, containers, parts);
+      });
 }
 
 }  // namespace htpscope

@@ -57,9 +57,7 @@ Optrace ReadOptrace(const std::string& path, const ReadOptraceOptions& options) 
 }
 
 Optrace ParseOptrace(const std::string& path, const char* json, size_t length, bool fast_paths) {
-  simdjson::padded_string buffer(json, length);
-  BlankByteOrderMarkBeforeJson(buffer.data(), buffer.size());  // as a file read does
-  return ParseWhole(path, buffer, fast_paths);
+  return ParseWhole(path, PaddedJsonText(std::string_view(json, length)), fast_paths);
 }
 
 }  // namespace htpscope

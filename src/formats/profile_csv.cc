@@ -704,15 +704,11 @@ class CsvParser {
 // A field quoted whole ("Msg Timestamp", as R's write.csv and QUOTE_ALL
 // writers put every field) is taken without its quotes.
 std::vector<std::string_view> SniffFields(std::string_view line) {
-  std::vector<std::string_view> out;
-  size_t pos = 0;
-  while (pos <= line.size()) {
-    size_t comma = std::min(line.find(',', pos), line.size());
-    std::string_view field = Trim(line.substr(pos, comma - pos));
+  std::vector<std::string_view> out = SplitAt(line, ',');
+  for (std::string_view& field : out) {
+    field = Trim(field);
     if (field.size() >= 2 && field.front() == '"' && field.back() == '"')
       field = Trim(field.substr(1, field.size() - 2));
-    out.push_back(field);
-    pos = comma + 1;
   }
   return out;
 }

@@ -216,12 +216,10 @@ std::vector<std::string>* LintNameList(LintEntry entry, ProfileNodeLint* lint) {
 
 std::vector<std::string> SplitResources(std::string_view text) {
   std::vector<std::string> out;
-  size_t pos = 0;
-  while (pos <= text.size()) {
-    size_t comma = std::min(text.find(',', pos), text.size());
-    std::string_view item = Trim(text.substr(pos, comma - pos));
-    pos = comma + 1;
-    if (comma == text.size()) {
+  const std::vector<std::string_view> items = SplitAt(text, ',');
+  for (size_t k = 0; k < items.size(); ++k) {
+    std::string_view item = Trim(items[k]);
+    if (k + 1 == items.size()) {
       // "DMA  cycles": a unit printed after the last resource.
       size_t space = item.find_last_of(" \t");
       if (space != std::string_view::npos &&

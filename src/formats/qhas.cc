@@ -134,68 +134,40 @@ Qhas ParseDocument(const std::string& path, simdjson::padded_string_view buffer,
   return out;
 }
 
-// A worker: parses one chunk of a section's rows.
-class RowsWorker {
- public:
-  explicit RowsWorker(const std::string& path) : path_(path) {}
-
-  std::unique_ptr<QhasRows> Parse(const JsonChunk& chunk) {
-    auto rows = std::make_unique<QhasRows>();
-    JsonReader reader(path_, chunk.view(), chunk.file_offset, &parser_);
-    auto array = reader.RootArray();
-    const auto kind = static_cast<RowKind>(chunk.tag);
-    // Row numbers in a chunk's messages are the chunk's own: an error sends
-    // the file to the whole parse, whose message is reported.
-    reader.Elements(array, "rows", [&](JsonReader::value row, size_t index) {
-      qhas_internal::ReadRow(reader, kind, "chunk", index, row, rows.get());
-    });
-    reader.ExpectEnd();
-    return rows;
-  }
-
- private:
-  const std::string& path_;
-  simdjson::ondemand::parser parser_;
-};
-
 // Reads `path` with its big sections' rows streamed in chunks on every core.
 // Returns nullopt when it cannot (layout or any error): parse it whole.
-std::optional<Qhas> ReadStreamed(const std::string& path, const ReadQhasOptions& options) {
+std::optional<Qhas> ReadStreamed(const std::string& path, const StreamedReadOptions& options) {
   // data.<section>.data arrays of the sections with many rows.
   auto select = [](const std::vector<std::string>& keys, bool is_array) {
     if (!is_array || keys.size() != 3 || keys[0] != "data" || keys[2] != "data") return 0;
     const auto kind = qhas_internal::KindOfSection(keys[1]);
     return kind ? static_cast<int>(*kind) : 0;
   };
-  // Read whole when not streamed: the same cap (docs/robustness.md).
-  ChunkedFile file = OpenChunkedFile(path, select, options.chunk_bytes, true, ReadCap::kHeldWhole);
-  if (IsSmall(file, options.chunk_bytes)) return std::nullopt;  // one chunk: parsed whole
-  std::deque<QhasRows> rows;  // by streamed container (stable addresses)
-  uint64_t chunks = 0;
-  const bool ok = ParseChunksInParallel<QhasRows>(
-      *file.chunker, options.threads, file.size, [&] { return RowsWorker(path); },
-      [&](QhasRows&& part, const ChunkMergeInfo& info) {
-        while (rows.size() <= info.container) rows.emplace_back();
-        QhasRows& into = rows[info.container];
-        AppendChunk(std::move(part.aggregates), &into.aggregates, info);
-        AppendChunk(std::move(part.instances), &into.instances, info);
-        AppendChunk(std::move(part.path), &into.path, info);
-        ++chunks;
-      });
-  if (!ok) return std::nullopt;
-  rows.resize(file.chunker->streamed_offsets().size());
-  return ParseStreamedSkeleton<Qhas>(
-      *file.chunker, chunks,
-      [&](const simdjson::padded_string& skeleton, StreamedContainers& containers) {
+  // Row numbers in a chunk's messages are the chunk's own: an error sends
+  // the file to the whole parse, whose message is reported.
+  auto read_chunk = [](JsonReader& reader, const JsonChunk& chunk, QhasRows& rows) {
+    const auto kind = static_cast<RowKind>(chunk.tag);
+    auto array = reader.RootArray();
+    reader.Elements(array, "rows", [&](JsonReader::value row, size_t index) {
+      qhas_internal::ReadRow(reader, kind, "chunk", index, row, &rows);
+    });
+  };
+  auto merge = [](QhasRows& into, QhasRows&& part, const ChunkMergeInfo& info) {
+    AppendChunk(std::move(part.aggregates), &into.aggregates, info);
+    AppendChunk(std::move(part.instances), &into.instances, info);
+    AppendChunk(std::move(part.path), &into.path, info);
+  };
+  return ReadStreamedJson<Qhas, QhasRows>(
+      path, select, options, read_chunk, merge,
+      [&](const simdjson::padded_string& skeleton, StreamedContainers& containers,
+          std::deque<QhasRows>& rows) {
         return ParseDocument(path, skeleton, {&containers, &rows});
       });
 }
 
 }  // namespace
 
-Qhas ReadQhas(const std::string& path) { return ReadQhasChunked(path, {}); }
-
-Qhas ReadQhasChunked(const std::string& path, const ReadQhasOptions& options) {
+Qhas ReadQhas(const std::string& path, const StreamedReadOptions& options) {
   if (std::optional<Qhas> streamed = ReadStreamed(path, options)) {
     malloc_trim(0);  // the workers' freed buffers (see ReadOptrace)
     return std::move(*streamed);
@@ -205,9 +177,7 @@ Qhas ReadQhasChunked(const std::string& path, const ReadQhasOptions& options) {
 }
 
 Qhas ParseQhas(const std::string& path, std::string_view json) {
-  simdjson::padded_string buffer(json);
-  BlankByteOrderMarkBeforeJson(buffer.data(), buffer.size());  // as a file read does
-  return ParseDocument(path, buffer);
+  return ParseDocument(path, PaddedJsonText(json));
 }
 
 }  // namespace htpscope

@@ -14,6 +14,8 @@
 #include <string_view>
 #include <vector>
 
+#include "formats/streamed_read_options.h"
+
 namespace htpscope {
 
 struct QhasResource {
@@ -89,20 +91,13 @@ struct Qhas {
   uint64_t chunks_parsed = 0;  // chunks of rows parsed in parallel; 0 when parsed whole
 };
 
-struct ReadQhasOptions {
-  unsigned threads = 0;             // parser threads; 0 = one per core
-  size_t chunk_bytes = 512u << 10;  // target size of the chunks of rows parsed in parallel
-};
-
 // Reads a QHAS file (plain or gzip).  The rows of the big sections
 // (htp_op_instances, qnn_op_instances_nodes, the op types, the dominant
-// paths) are streamed in chunks parsed on `threads` threads, so memory grows
-// with the rows kept, not with the file; a malformed file is parsed whole,
-// so results and errors never depend on the chunking.  Throws InputError
-// with the file name and byte offset on bad input.
-Qhas ReadQhas(const std::string& path);
-// The same, with chunks and threads as given (tests use small chunks).
-Qhas ReadQhasChunked(const std::string& path, const ReadQhasOptions& options);
+// paths) are streamed in chunks parsed on `options.threads` threads, so
+// memory grows with the rows kept, not with the file; a malformed file is
+// parsed whole, so results and errors never depend on the chunking.  Throws
+// InputError with the file name and byte offset on bad input.
+Qhas ReadQhas(const std::string& path, const StreamedReadOptions& options = {});
 Qhas ParseQhas(const std::string& path, std::string_view json);
 
 }  // namespace htpscope

@@ -204,8 +204,8 @@ void ExpectEveryLayoutReadsAlike(const std::string& name, const std::string& tex
     for (bool gzip : {false, true}) {
       SCOPED_TRACE(::testing::Message() << name << " " << testing_support::JsonLayoutName(layout)
                                         << (gzip ? " gz" : " plain"));
-      const Qhas q = ReadQhasChunked(testing_support::WriteTestFile("qhas_" + name, laid_out, gzip),
-                                     {2, chunk_bytes});
+      const Qhas q = ReadQhas(testing_support::WriteTestFile("qhas_" + name, laid_out, gzip),
+                              {2, chunk_bytes});
       EXPECT_GT(q.chunks_parsed, 1u);
       EXPECT_EQ(Describe(q), whole);
     }
@@ -234,13 +234,12 @@ TEST(QhasStreaming, ErrorsAreTheWholeParsesErrors) {
   for (bool gzip : {false, true}) {
     // Without the error, the same file is really cut into chunks.
     EXPECT_GT(
-        ReadQhasChunked(testing_support::WriteTestFile("qhas_mended", SyntheticQhas(100), gzip),
-                        {2, 1024})
+        ReadQhas(testing_support::WriteTestFile("qhas_mended", SyntheticQhas(100), gzip), {2, 1024})
             .chunks_parsed,
         1u);
     const std::string path = testing_support::WriteTestFile("qhas_error", text, gzip);
     try {
-      ReadQhasChunked(path, {2, 1024});
+      ReadQhas(path, {2, 1024});
       ADD_FAILURE() << "no error";
     } catch (const InputError& e) {
       // The same message, offset included, naming the file read.

@@ -428,14 +428,8 @@ QnnLogContent DecodeQnnProfileLog(const std::string& path, std::string_view byte
   // buffer of its own (qnn-net-run writes the prefix in front of it, not
   // with FinishSizePrefixed): verify and read it from 8-byte aligned memory.
   const std::string_view buffer = bytes.substr(kSizePrefixBytes);
-  std::unique_ptr<uint64_t[]> aligned;
-  const uint8_t* base = reinterpret_cast<const uint8_t*>(buffer.data());
-  if (reinterpret_cast<uintptr_t>(base) % alignof(uint64_t) != 0) {
-    aligned.reset(new uint64_t[buffer.size() / 8 + 1]);
-    std::memcpy(aligned.get(), buffer.data(), buffer.size());
-    base = reinterpret_cast<const uint8_t*>(aligned.get());
-  }
-  return Decoder(path, bytes.size(), base, buffer.size()).Run();
+  const AlignedBytes aligned(buffer);
+  return Decoder(path, bytes.size(), aligned.data(), buffer.size()).Run();
 #else
   throw InputError(path,
                    "htpscope was built without FlatBuffers (flatc and libflatbuffers-dev were not "

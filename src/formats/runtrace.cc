@@ -140,51 +140,27 @@ Runtrace ParseDocument(const std::string& path, simdjson::padded_string_view buf
   return out;
 }
 
-// A worker: parses one chunk of traceEvents.
-class EventsWorker {
- public:
-  explicit EventsWorker(const std::string& path) : path_(path) {}
-
-  std::unique_ptr<std::vector<RunPhase>> Parse(const JsonChunk& chunk) {
-    auto phases = std::make_unique<std::vector<RunPhase>>();
-    JsonReader reader(path_, chunk.view(), chunk.file_offset, &parser_);
-    auto events = reader.RootArray();
-    // Event numbers in a chunk's messages are the chunk's own: an error
-    // sends the file to the whole parse, whose message is reported.
-    reader.Elements(events, "traceEvents", [&](JsonReader::value ev, size_t index) {
-      ReadEvent(reader, ev, index, phases.get());
-    });
-    reader.set_scope("");
-    reader.ExpectEnd();
-    return phases;
-  }
-
- private:
-  const std::string& path_;
-  simdjson::ondemand::parser parser_;
-};
-
-std::optional<Runtrace> ReadStreamed(const std::string& path, const ReadRuntraceOptions& options) {
+std::optional<Runtrace> ReadStreamed(const std::string& path, const StreamedReadOptions& options) {
   auto select = [](const std::vector<std::string>& keys, bool is_array) {
     return is_array && keys.size() == 1 && keys[0] == "traceEvents" ? 1 : 0;
   };
-  // Read whole when not streamed: the same cap (docs/robustness.md).
-  ChunkedFile file = OpenChunkedFile(path, select, options.chunk_bytes, true, ReadCap::kHeldWhole);
-  if (IsSmall(file, options.chunk_bytes)) return std::nullopt;  // one chunk: parsed whole
-  std::deque<std::vector<RunPhase>> parts;                      // by streamed container
-  uint64_t chunks = 0;
-  const bool ok = ParseChunksInParallel<std::vector<RunPhase>>(
-      *file.chunker, options.threads, file.size, [&] { return EventsWorker(path); },
-      [&](std::vector<RunPhase>&& part, const ChunkMergeInfo& info) {
-        while (parts.size() <= info.container) parts.emplace_back();
-        for (RunPhase& phase : part) parts[info.container].push_back(std::move(phase));
-        ++chunks;
-      });
-  if (!ok) return std::nullopt;
-  parts.resize(file.chunker->streamed_offsets().size());
-  return ParseStreamedSkeleton<Runtrace>(
-      *file.chunker, chunks,
-      [&](const simdjson::padded_string& skeleton, StreamedContainers& containers) {
+  // Event numbers in a chunk's messages are the chunk's own: an error sends
+  // the file to the whole parse, whose message is reported.
+  auto read_chunk = [](JsonReader& reader, const JsonChunk&, std::vector<RunPhase>& phases) {
+    auto events = reader.RootArray();
+    reader.Elements(events, "traceEvents", [&](JsonReader::value ev, size_t index) {
+      ReadEvent(reader, ev, index, &phases);
+    });
+    reader.set_scope("");
+  };
+  auto merge = [](std::vector<RunPhase>& into, std::vector<RunPhase>&& part,
+                  const ChunkMergeInfo&) {
+    for (RunPhase& phase : part) into.push_back(std::move(phase));
+  };
+  return ReadStreamedJson<Runtrace, std::vector<RunPhase>>(
+      path, select, options, read_chunk, merge,
+      [&](const simdjson::padded_string& skeleton, StreamedContainers& containers,
+          std::deque<std::vector<RunPhase>>& parts) {
         return ParseDocument(path, skeleton, &containers, &parts);
       });
 }
@@ -201,18 +177,14 @@ const RunPhase* RunExecution::Find(std::string_view phase_name) const {
   return nullptr;
 }
 
-Runtrace ReadRuntrace(const std::string& path) { return ReadRuntraceChunked(path, {}); }
-
-Runtrace ReadRuntraceChunked(const std::string& path, const ReadRuntraceOptions& options) {
+Runtrace ReadRuntrace(const std::string& path, const StreamedReadOptions& options) {
   if (std::optional<Runtrace> streamed = ReadStreamed(path, options)) return std::move(*streamed);
   LoadedFile file = ReadWholeFile(path);
   return ParseDocument(path, file.bytes);
 }
 
 Runtrace ParseRuntrace(const std::string& path, std::string_view json) {
-  simdjson::padded_string buffer(json);
-  BlankByteOrderMarkBeforeJson(buffer.data(), buffer.size());  // as a file read does
-  return ParseDocument(path, buffer);
+  return ParseDocument(path, PaddedJsonText(json));
 }
 
 }  // namespace htpscope

@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include "formats/streamed_read_options.h"
+
 namespace htpscope {
 
 inline constexpr double kRuntraceTicksPerUs = 19.2;
@@ -55,17 +57,10 @@ struct Runtrace {
   uint64_t chunks_parsed = 0;  // chunks of events parsed in parallel; 0 when parsed whole
 };
 
-struct ReadRuntraceOptions {
-  unsigned threads = 0;             // parser threads; 0 = one per core
-  size_t chunk_bytes = 512u << 10;  // target size of the chunks of events parsed in parallel
-};
-
 // Reads a RUN_TRACE file (plain or gzip), its traceEvents streamed in chunks
-// parsed on every core (results and errors never depend on the chunking).
-// Throws InputError on bad input.
-Runtrace ReadRuntrace(const std::string& path);
-// The same, with chunks and threads as given (tests use small chunks).
-Runtrace ReadRuntraceChunked(const std::string& path, const ReadRuntraceOptions& options);
+// parsed on `options.threads` threads (results and errors never depend on
+// the chunking).  Throws InputError on bad input.
+Runtrace ReadRuntrace(const std::string& path, const StreamedReadOptions& options = {});
 Runtrace ParseRuntrace(const std::string& path, std::string_view json);
 
 }  // namespace htpscope

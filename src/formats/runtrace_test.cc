@@ -123,7 +123,7 @@ TEST(RuntraceStreaming, EveryLayoutPlainAndGzipGivesTheWholeParsesExecutions) {
         SCOPED_TRACE(::testing::Message()
                      << input.name << " " << testing_support::JsonLayoutName(layout)
                      << (gzip ? " gz" : " plain"));
-        const Runtrace r = ReadRuntraceChunked(
+        const Runtrace r = ReadRuntrace(
             testing_support::WriteTestFile("runtrace_" + input.name, laid_out, gzip), {2, 512});
         EXPECT_GT(r.chunks_parsed, 1u);
         EXPECT_EQ(Describe(r), whole);

@@ -85,14 +85,15 @@ inline void RequireFits(const CheckedSum& sum, const std::string& file, const ch
                                        what));
 }
 
-// Throws InputError naming `file` unless Σ value(row) over `rows` fits in
-// int64: every later sum of a subset of these (non-negative) values then fits
-// too, so no figure is ever a wrapped number.
+// Σ value(row) over `rows`; throws InputError naming `file` unless it fits
+// in int64: every later sum of a subset of these (non-negative) values then
+// fits too, so no figure is ever a wrapped number.
 template <typename Rows, typename Value>
-void RequireSumFits(const Rows& rows, Value value, const std::string& file, const char* what) {
+int64_t RequireSumFits(const Rows& rows, Value value, const std::string& file, const char* what) {
   CheckedSum sum;
   for (const auto& row : rows) sum += value(row);
   RequireFits(sum, file, what);
+  return sum.value();
 }
 
 }  // namespace htpscope::model_import

@@ -64,19 +64,16 @@ void ImportRuntrace(Runtrace&& runtrace, RuntraceTables& tables,
     Warn(warnings, WarningCode::reader, fmt::format("{}: {}", runtrace.path, w));
   for (const auto& e : runtrace.executions) {
     for (const auto& p : e.phases) {
-      PhaseRow row;
-      row.execution = e.index;
-      row.phase = p.name;
-      row.graph_name = p.graph_name;
-      row.start_ticks = p.start_ticks;
-      row.end_ticks = p.end_ticks;
-      if (p.has_cycles) {
-        row.start_cycle = p.start_cycles;
-        row.end_cycle = p.end_cycles;
-      }
-      row.reported_time_us = p.reported_time_us;
-      row.reported_ghz = p.reported_frequency_ghz;
-      tables.phases.push_back(std::move(row));
+      const auto cycle = [&p](int64_t c) { return p.has_cycles ? std::optional(c) : std::nullopt; };
+      tables.phases.push_back({.execution = e.index,
+                               .phase = p.name,
+                               .graph_name = p.graph_name,
+                               .start_ticks = p.start_ticks,
+                               .end_ticks = p.end_ticks,
+                               .start_cycle = cycle(p.start_cycles),
+                               .end_cycle = cycle(p.end_cycles),
+                               .reported_time_us = p.reported_time_us,
+                               .reported_ghz = p.reported_frequency_ghz});
     }
   }
 }

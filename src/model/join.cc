@@ -14,22 +14,6 @@
 #include "model/artifact_registry.h"
 
 namespace htpscope {
-namespace {
-
-// The sum of `values`, or an InputError naming `file` when it does not fit
-// in int64 (a wrapped figure must never be printed).
-template <typename Range, typename Value>
-int64_t CheckedTotal(const Range& rows, Value value, const std::string& file, const char* what) {
-  CheckedSum sum;
-  for (const auto& row : rows) sum += value(row);
-  if (sum.overflowed())
-    throw InputError(file, fmt::format("{} overflow a 64-bit count: the values are not cycles of "
-                                       "one execution",
-                                       what));
-  return sum.value();
-}
-
-}  // namespace
 
 void ChooseInstanceDpc(Run& run, const model_import::QhasFacts& qhas) {
   if (!run.Has(ArtifactKind::kOptrace)) return;  // QHAS instances carry QHAS's own sums
@@ -151,7 +135,7 @@ void BuildFigures(Run& run) {
     if (!f.graph_wall_cycles)
       throw InputError(trace_path, "the executed slices span more than 2^63 cycles");
     f.graph_wall_source = Source::kOptrace;
-    f.work_cycles = CheckedTotal(
+    f.work_cycles = model_import::RequireSumFits(
         run.slices, [](const SliceRow& s) { return s.dur_cycles; }, trace_path,
         "the slice durations");
     f.work_source = Source::kOptrace;
@@ -172,7 +156,7 @@ void BuildFigures(Run& run) {
     const bool instances_whole = f.fine_source == Source::kOptrace || core->lists_complete;
     if (instances_whole && !run.op_instances.empty()) {
       f.op_instances = static_cast<int64_t>(run.op_instances.size());
-      f.dpc_sum_cycles = CheckedTotal(
+      f.dpc_sum_cycles = model_import::RequireSumFits(
           run.op_instances, [](const OpInstanceRow& op) { return op.dpc_cycles; },
           run.artifacts.front().path, "the dominant-path cycles");
       f.dpc_basis = DpcBasis::kOptrace;

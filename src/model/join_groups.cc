@@ -79,29 +79,30 @@ void GroupsFromInstances(Run& run) {
   SortGroups(run.htp_op_types, run);
 }
 
+// The group of QHAS's aggregate row `row` (qnn_op_types or htp_op_types)
+// with its figures; the type and category are the caller's.
+OpGroupRow GroupOfQhasRow(Run& run, const QhasOpAggregate& row) {
+  OpGroupRow g;
+  g.name = run.strings.Intern(row.name);
+  g.dpc_cycles = row.dominant_path_cycles;
+  g.dpc_basis = DpcBasis::kQhas;
+  g.work_cycles = row.cycles;
+  g.instances = row.count;
+  g.source = Source::kQhas;
+  return g;
+}
+
 // Groups from QHAS's aggregate rows, when its per-instance lists are partial.
 void GroupsFromQhasRows(Run& run, const model_import::QhasFacts& qhas) {
   for (const auto& row : qhas.qnn_op_rows) {
-    OpGroupRow g;
-    g.name = run.strings.Intern(row.name);
+    OpGroupRow g = GroupOfQhasRow(run, row);
     g.type = run.strings.Intern(row.qnn_op_type);
     g.category = ClassifyOp("", row.qnn_op_type, 0);
-    g.dpc_cycles = row.dominant_path_cycles;
-    g.dpc_basis = DpcBasis::kQhas;
-    g.work_cycles = row.cycles;
-    g.instances = row.count;
-    g.source = Source::kQhas;
     run.qnn_ops.push_back(g);
   }
   for (const auto& row : qhas.htp_op_type_rows) {
-    OpGroupRow g;
-    g.name = run.strings.Intern(row.name);
+    OpGroupRow g = GroupOfQhasRow(run, row);
     g.category = ClassifyOp(row.name, "", 0);
-    g.dpc_cycles = row.dominant_path_cycles;
-    g.dpc_basis = DpcBasis::kQhas;
-    g.work_cycles = row.cycles;
-    g.instances = row.count;
-    g.source = Source::kQhas;
     run.htp_op_types.push_back(g);
   }
   SortGroups(run.qnn_ops, run);

@@ -68,19 +68,21 @@ void TrafficFromQhas(Run& run, const model_import::QhasFacts& qhas) {
   };
   for (const model_import::QhasOpTotals& t : qhas.op_totals) {
     const QhasOpInstance& i = qhas.instances[t.first_row];
-    TrafficRow row;
-    row.op_id = t.op_id;
-    row.htp_op_type = htp_op_types.Intern(i.htp_op);
-    row.qnn_op_name = name_of(t.op_id, i.qnn_op);
-    row.qnn_op_type = qnn_op_types.Intern(i.qnn_op_type);
-    row.category = classify(row.htp_op_type, row.qnn_op_type, model_import::QhasOpFlags(i));
-    row.dram_read_bytes = t.dram_read_bytes;
-    row.dram_write_bytes = t.dram_write_bytes;
-    row.vtcm_read_bytes = t.vtcm_read_bytes;
-    row.vtcm_write_bytes = t.vtcm_write_bytes;
-    row.cycles = t.cycles;
-    row.source = Source::kQhas;
-    run.traffic.push_back(row);
+    const StringId htp_op_type = htp_op_types.Intern(i.htp_op);
+    const StringId qnn_op_name = name_of(t.op_id, i.qnn_op);
+    const StringId qnn_op_type = qnn_op_types.Intern(i.qnn_op_type);
+    run.traffic.push_back(
+        {.op_id = t.op_id,
+         .htp_op_type = htp_op_type,
+         .qnn_op_name = qnn_op_name,
+         .qnn_op_type = qnn_op_type,
+         .category = classify(htp_op_type, qnn_op_type, model_import::QhasOpFlags(i)),
+         .dram_read_bytes = t.dram_read_bytes,
+         .dram_write_bytes = t.dram_write_bytes,
+         .vtcm_read_bytes = t.vtcm_read_bytes,
+         .vtcm_write_bytes = t.vtcm_write_bytes,
+         .cycles = t.cycles,
+         .source = Source::kQhas});
   }
   run.traffic_source = Source::kQhas;
 }

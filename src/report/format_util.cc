@@ -59,12 +59,13 @@ std::string Ellipsize(std::string_view text, size_t width) {
   return std::string(text.substr(0, cut)) + "…";
 }
 
-std::string XmlEscape(std::string_view text) {
+std::string XmlEscape(std::string_view text, MarkupEscape markup) {
+  const bool xml = markup == MarkupEscape::kXml;
   std::string out;
   out.reserve(text.size());
   for (size_t i = 0; i < text.size();) {
     unsigned char c = static_cast<unsigned char>(text[i]);
-    if (c < 0x80) {
+    if (c < 0x80 || !xml) {
       switch (c) {
         case '&':
           out += "&amp;";
@@ -79,10 +80,10 @@ std::string XmlEscape(std::string_view text) {
           out += "&quot;";
           break;
         case '\'':
-          out += "&apos;";
+          out += xml ? "&apos;" : "&#39;";
           break;
         default:
-          out += (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f
+          out += xml && ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f)
                      ? '?'
                      : static_cast<char>(c);
       }

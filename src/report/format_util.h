@@ -26,9 +26,13 @@ std::string Ellipsize(std::string_view text, size_t width);
 // with "…" when cut, so the tail that tells runs apart stays: at a '/' when
 // one falls in the first half of the kept tail.
 std::string EllipsizeLeft(const std::string& text, size_t width);
-// Escapes &, <, >, " and ' for XML text and attribute values (SVG, JUnit),
-// and replaces characters XML 1.0 forbids (control characters, invalid
-// UTF-8) with '?'.
-std::string XmlEscape(std::string_view text);
+// Which markup text is escaped for.
+enum class MarkupEscape {
+  kXml,   // XML text and attribute values (SVG, JUnit): ' as &apos;, and the
+          // characters XML 1.0 forbids (control characters, invalid UTF-8) as '?'
+  kHtml,  // HTML text and attribute values: ' as &#39;, every other byte as it is
+};
+// Escapes &, <, >, " and ' in `text` for `markup`.
+std::string XmlEscape(std::string_view text, MarkupEscape markup = MarkupEscape::kXml);
 
 }  // namespace htpscope

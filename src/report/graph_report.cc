@@ -566,8 +566,6 @@ LazyObject GraphJson(const GraphView& v, const Run& run) {
   return doc;
 }
 
-json GraphToJson(const GraphView& v, const Run& run) { return Materialize(GraphJson(v, run)); }
-
 std::string RenderGraphDot(const GraphView& v) {
   const DependencyGraph& g = v.graph;
   std::set<uint32_t> on_path(v.critical.nodes.begin(), v.critical.nodes.end());

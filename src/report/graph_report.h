@@ -25,7 +25,6 @@ std::string RenderGraphText(const GraphView& view, const Run& run, size_t max_ro
 // arrays (nodes, edges, producer_map, dominant_path.segments) built element by
 // element as they are written.  Holds references to `view` and `run`.
 LazyObject GraphJson(const GraphView& view, const Run& run);
-nlohmann::json GraphToJson(const GraphView& view, const Run& run);  // Materialize(GraphJson(…))
 std::string RenderGraphDot(const GraphView& view);
 
 // Escapes a string for a double-quoted DOT id or label: backslash, quote and

@@ -42,7 +42,7 @@ TEST(GraphReport, SharedConstantWarningWhatIfAndJson) {
   ASSERT_EQ(v.what_if.size(), 1u);
   EXPECT_EQ(v.what_if[0].saving_cycles, 300);
   EXPECT_EQ(v.wall_cycles, 800);
-  nlohmann::json j = GraphToJson(v, run);
+  nlohmann::json j = Materialize(GraphJson(v, run));
   ASSERT_EQ(j["shared_tensors"].size(), 2u);  // the input activation and the constant
   const auto& zeros = j["shared_tensors"][1];
   EXPECT_EQ(zeros["tensor"], "0x0000100200000008");

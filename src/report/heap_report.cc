@@ -11,7 +11,7 @@ namespace {
 
 using nlohmann::json;
 
-std::string BytesCell(const std::optional<HeapCheckpointRow>& c) {
+std::string BytesCell(const std::optional<HeapCheckpoint>& c) {
   if (!c) return "-";
   return fmt::format("{} ({})", GroupDigits(c->value_bytes), HumanBytes(c->value_bytes));
 }
@@ -24,7 +24,7 @@ std::string DeltaCell(const HeapUsage& run) {
                      d < 0 ? " heap released" : "");
 }
 
-json CheckpointJson(const std::optional<HeapCheckpointRow>& c) {
+json CheckpointJson(const std::optional<HeapCheckpoint>& c) {
   if (!c) return nullptr;
   return {{"identifier", c->identifier},
           {"bytes", c->value_bytes},

@@ -18,6 +18,7 @@
 
 #include "base/errors.h"
 #include "model/figures.h"
+#include "report/format_util.h"
 #include "report/html_assets.h"  // generated from src/report/html/ at build time
 #include "report/summary_report.h"
 
@@ -261,32 +262,6 @@ json BuildUnitsMemory(const Run& run, const json& overview, const HtmlReportOpti
   return out;
 }
 
-std::string EscapeHtmlText(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '&':
-        out += "&amp;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
 struct Substitution {
   std::string_view placeholder;
   std::string_view value;
@@ -494,7 +469,8 @@ std::string EscapeJsonForScript(std::string_view text) {
 std::string Page(const json& title, std::string_view data,
                  std::function<void(std::string&)> write_data = nullptr, size_t data_bytes = 0) {
   const std::string escaped_title =
-      EscapeHtmlText(title.is_string() ? title.get<std::string>() : std::string("htpscope report"));
+      XmlEscape(title.is_string() ? title.get<std::string>() : std::string("htpscope report"),
+                MarkupEscape::kHtml);
   return FillTemplate(html_assets::kReportHtml,
                       {{"{{TITLE}}", escaped_title},
                        {"/*{{CSS}}*/", html_assets::kReportCss},

@@ -218,6 +218,4 @@ LazyObject MemoryJson(const MemoryView& m) {
   return doc;
 }
 
-json MemoryToJson(const MemoryView& m) { return Materialize(MemoryJson(m)); }
-
 }  // namespace htpscope

@@ -17,6 +17,5 @@ std::string RenderMemoryText(const MemoryView& memory, int top_n);
 // The document `memory --json` prints, its per-op lists built as they are
 // written.  Holds a reference to `memory`.
 LazyObject MemoryJson(const MemoryView& memory);
-nlohmann::json MemoryToJson(const MemoryView& memory);  // materialized
 
 }  // namespace htpscope

@@ -15,7 +15,7 @@ TEST(MemoryReportCorpus, V8c8JsonAndText) {
   HTPSCOPE_REQUIRE_CORPUS("v8c8_256");
   htpscope::Run run = LoadRun({testing_support::CorpusRun("v8c8_256")});
   MemoryView m = AnalyzeMemory(run);
-  nlohmann::json j = MemoryToJson(m);
+  nlohmann::json j = Materialize(MemoryJson(m));
   EXPECT_EQ(j["schema"], "htpscope.memory/1");
   EXPECT_EQ(j["peak_vtcm"]["peak_bytes"], 919552);
   EXPECT_EQ(j["peak_vtcm"]["peak_cycle"], 1668827901191);
@@ -53,7 +53,7 @@ TEST(MemoryReport, NoDataAtAll) {
   run.label = "empty";
   MemoryView m;
   m.run = &run;
-  nlohmann::json j = MemoryToJson(m);
+  nlohmann::json j = Materialize(MemoryJson(m));
   EXPECT_TRUE(j["peak_vtcm"].is_null());
   EXPECT_TRUE(j["totals"].is_null());
   EXPECT_TRUE(j["spill_fill"].is_null());

@@ -86,6 +86,29 @@ std::string CsvNumber(std::optional<double> v) {
   return fmt::format("{}", *v);
 }
 
+// A row's error metrics and counts, in the order the JSON and the CSV give
+// them: the element counts, the metrics, then the non-finite counts.
+struct MetricField {
+  const char* key;
+  std::optional<double> ErrorMetrics::*value;
+};
+struct CountField {
+  const char* key;
+  uint64_t ErrorSums::*value;
+};
+constexpr CountField kElementCounts[] = {{"elements", &ErrorSums::elements},
+                                         {"compared_elements", &ErrorSums::compared}};
+constexpr MetricField kMetricFields[] = {{"mse", &ErrorMetrics::mse},
+                                         {"mean_abs", &ErrorMetrics::mean_abs},
+                                         {"max_abs", &ErrorMetrics::max_abs},
+                                         {"cosine", &ErrorMetrics::cosine},
+                                         {"snr_db", &ErrorMetrics::snr_db}};
+constexpr CountField kNonFiniteCounts[] = {{"reference_nan", &ErrorSums::reference_nan},
+                                           {"reference_inf", &ErrorSums::reference_inf},
+                                           {"device_nan", &ErrorSums::device_nan},
+                                           {"device_inf", &ErrorSums::device_inf},
+                                           {"nonfinite_mismatch", &ErrorSums::nonfinite_mismatch}};
+
 }  // namespace
 
 std::string FormatHandleLabel(const HandleRow& row) {
@@ -247,19 +270,10 @@ nlohmann::ordered_json NumericsToJson(const NumericsResult& result) {
     auto count = [&](uint64_t v) {
       return compared ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr);
     };
-    h["elements"] = count(row.sums.elements);
-    h["compared_elements"] = count(row.sums.compared);
-    h["mse"] = Number(row.metrics.mse);
-    h["mean_abs"] = Number(row.metrics.mean_abs);
-    h["max_abs"] = Number(row.metrics.max_abs);
-    h["cosine"] = Number(row.metrics.cosine);
-    h["snr_db"] = Number(row.metrics.snr_db);
+    for (const CountField& f : kElementCounts) h[f.key] = count(row.sums.*f.value);
+    for (const MetricField& f : kMetricFields) h[f.key] = Number(row.metrics.*f.value);
     h["gap"] = Number(row.gap);
-    h["reference_nan"] = count(row.sums.reference_nan);
-    h["reference_inf"] = count(row.sums.reference_inf);
-    h["device_nan"] = count(row.sums.device_nan);
-    h["device_inf"] = count(row.sums.device_inf);
-    h["nonfinite_mismatch"] = count(row.sums.nonfinite_mismatch);
+    for (const CountField& f : kNonFiniteCounts) h[f.key] = count(row.sums.*f.value);
     h["reference_preview"] = Values(row.reference_preview);
     h["device_preview"] = Values(row.device_preview);
     handles.push_back(std::move(h));
@@ -288,30 +302,14 @@ nlohmann::ordered_json NumericsToJson(const NumericsResult& result) {
 
 void WriteNumericsCsv(const NumericsResult& result, std::ostream& out) {
   CsvWriter csv(out);
-  csv.WriteRow({"order",
-                "handle",
-                "output_index",
-                "status",
-                "divergent",
-                "reference_tensor",
-                "device_tensor",
-                "reference_ops",
-                "runtime_ops",
-                "shape",
-                "elements",
-                "compared_elements",
-                "mse",
-                "mean_abs",
-                "max_abs",
-                "cosine",
-                "snr_db",
-                "reference_nan",
-                "reference_inf",
-                "device_nan",
-                "device_inf",
-                "nonfinite_mismatch",
-                "reference_preview",
-                "device_preview"});
+  std::vector<std::string> header = {
+      "order",         "handle",        "output_index", "status", "divergent", "reference_tensor",
+      "device_tensor", "reference_ops", "runtime_ops",  "shape"};
+  for (const CountField& f : kElementCounts) header.emplace_back(f.key);
+  for (const MetricField& f : kMetricFields) header.emplace_back(f.key);
+  for (const CountField& f : kNonFiniteCounts) header.emplace_back(f.key);
+  header.insert(header.end(), {"reference_preview", "device_preview"});
+  csv.WriteRow(header);
   for (size_t i = 0; i < result.rows.size(); ++i) {
     const HandleRow& row = result.rows[i];
     bool compared = row.status == HandleStatus::kCompared;
@@ -321,7 +319,7 @@ void WriteNumericsCsv(const NumericsResult& result, std::ostream& out) {
       for (double v : values) parts.push_back(CsvNumber(v));
       return fmt::format("{}", fmt::join(parts, " "));
     };
-    const std::vector<std::string> cells = {
+    std::vector<std::string> cells = {
         fmt::format("{}", i + 1),
         row.handle ? fmt::format("{}", *row.handle) : "",
         fmt::format("{}", row.output_index),
@@ -332,21 +330,12 @@ void WriteNumericsCsv(const NumericsResult& result, std::ostream& out) {
         fmt::format("{}", fmt::join(row.reference_ops, ";")),
         fmt::format("{}", fmt::join(row.runtime_ops, ";")),
         fmt::format("{}", fmt::join(row.shape, "x")),
-        count(row.sums.elements),
-        count(row.sums.compared),
-        CsvNumber(row.metrics.mse),
-        CsvNumber(row.metrics.mean_abs),
-        CsvNumber(row.metrics.max_abs),
-        CsvNumber(row.metrics.cosine),
-        CsvNumber(row.metrics.snr_db),
-        count(row.sums.reference_nan),
-        count(row.sums.reference_inf),
-        count(row.sums.device_nan),
-        count(row.sums.device_inf),
-        count(row.sums.nonfinite_mismatch),
-        preview(row.reference_preview),
-        preview(row.device_preview),
     };
+    for (const CountField& f : kElementCounts) cells.push_back(count(row.sums.*f.value));
+    for (const MetricField& f : kMetricFields) cells.push_back(CsvNumber(row.metrics.*f.value));
+    for (const CountField& f : kNonFiniteCounts) cells.push_back(count(row.sums.*f.value));
+    cells.push_back(preview(row.reference_preview));
+    cells.push_back(preview(row.device_preview));
     csv.WriteRow(cells);
   }
 }

@@ -55,96 +55,89 @@ void TimeIn(const Run& r, double time, std::string_view unit, CellSink& s) {
     s.Null();
 }
 
-using Cell = std::function<void(const Run&, size_t, CellSink&)>;
-TableColumn Column(std::string name, ColumnType type, std::string description, Cell cell) {
-  return {std::move(name), type, std::move(description), std::move(cell)};
-}
-
 }  // namespace
 
 RunTable ModulesTable() {
-  using T = ColumnType;
   return {
       "modules",
       "one row per module of the model (docs/modules.md): op time rolled up along the module "
       "path recovered from op names; the root first, parents before children",
-      {Column("path", T::kText,
-              "the module path, segments joined with '/'; \"\" for the root, \"(no module)\" "
-              "for ops whose name gives none",
-              [](const Run& r, size_t i, CellSink& s) { s.Text(NodeOf(r, i).path); }),
-       Column("name", T::kText, "its last segment (\"layers.3\")",
-              [](const Run& r, size_t i, CellSink& s) { s.Text(NodeOf(r, i).name); }),
-       Column("parent", T::kText, "the parent's path; null for the root",
-              [](const Run& r, size_t i, CellSink& s) {
-                const ModuleNode& n = NodeOf(r, i);
-                if (n.parent < 0)
-                  s.Null();
-                else
-                  s.Text(ModulesOf(r).tree.nodes[n.parent].path);
-              }),
-       Column("depth", T::kInt64, "0 for the root",
-              [](const Run& r, size_t i, CellSink& s) { s.Int(NodeOf(r, i).depth); }),
-       Column(
-           "time_cycles", T::kDouble,
-           "Σ time of the ops at or below it when the basis is in cycles, else null",
+      {TextColumn("path",
+                  "the module path, segments joined with '/'; \"\" for the root, \"(no module)\" "
+                  "for ops whose name gives none",
+                  [](const Run& r, size_t i, CellSink& s) { s.Text(NodeOf(r, i).path); }),
+       TextColumn("name", "its last segment (\"layers.3\")",
+                  [](const Run& r, size_t i, CellSink& s) { s.Text(NodeOf(r, i).name); }),
+       TextColumn("parent", "the parent's path; null for the root",
+                  [](const Run& r, size_t i, CellSink& s) {
+                    const ModuleNode& n = NodeOf(r, i);
+                    if (n.parent < 0)
+                      s.Null();
+                    else
+                      s.Text(ModulesOf(r).tree.nodes[n.parent].path);
+                  }),
+       IntColumn("depth", "0 for the root",
+                 [](const Run& r, size_t i, CellSink& s) { s.Int(NodeOf(r, i).depth); }),
+       RealColumn(
+           "time_cycles", "Σ time of the ops at or below it when the basis is in cycles, else null",
            [](const Run& r, size_t i, CellSink& s) { TimeIn(r, NodeOf(r, i).time, "cycles", s); }),
-       Column("time_us", T::kDouble, "the same when the basis is in µs, else null",
-              [](const Run& r, size_t i, CellSink& s) { TimeIn(r, NodeOf(r, i).time, "us", s); }),
-       Column("time_unit", T::kText, "cycles or us: which of time_cycles / time_us is set",
-              [](const Run& r, size_t, CellSink& s) {
-                s.Text(ModuleTimeUnit(ModulesOf(r).tree.basis));
-              }),
-       Column("basis", T::kText,
-              "what an op's time is: dpc_cycles, steady_median_cycles, execution_cycles or us",
-              [](const Run& r, size_t, CellSink& s) {
-                s.Text(ModuleTimeBasisName(ModulesOf(r).tree.basis));
-              }),
-       Column("share_pct", T::kDouble, "time ÷ the root's time × 100; null when that is 0",
-              [](const Run& r, size_t i, CellSink& s) {
-                const auto& v = NodeOf(r, i).share_pct;
-                if (v)
-                  s.Real(*v);
-                else
-                  s.Null();
-              }),
-       Column("ops", T::kInt64, "ops at or below it",
-              [](const Run& r, size_t i, CellSink& s) { s.Int(NodeOf(r, i).ops); }),
-       Column("self_time_cycles", T::kDouble,
-              "Σ time of the ops placed directly in it (cycles basis), else null",
-              [](const Run& r, size_t i, CellSink& s) {
-                TimeIn(r, NodeOf(r, i).self_time, "cycles", s);
-              }),
-       Column(
-           "self_time_us", T::kDouble, "the same in µs (µs basis), else null",
+       RealColumn(
+           "time_us", "the same when the basis is in µs, else null",
+           [](const Run& r, size_t i, CellSink& s) { TimeIn(r, NodeOf(r, i).time, "us", s); }),
+       TextColumn("time_unit", "cycles or us: which of time_cycles / time_us is set",
+                  [](const Run& r, size_t, CellSink& s) {
+                    s.Text(ModuleTimeUnit(ModulesOf(r).tree.basis));
+                  }),
+       TextColumn("basis",
+                  "what an op's time is: dpc_cycles, steady_median_cycles, execution_cycles or us",
+                  [](const Run& r, size_t, CellSink& s) {
+                    s.Text(ModuleTimeBasisName(ModulesOf(r).tree.basis));
+                  }),
+       RealColumn("share_pct", "time ÷ the root's time × 100; null when that is 0",
+                  [](const Run& r, size_t i, CellSink& s) {
+                    const auto& v = NodeOf(r, i).share_pct;
+                    if (v)
+                      s.Real(*v);
+                    else
+                      s.Null();
+                  }),
+       IntColumn("ops", "ops at or below it",
+                 [](const Run& r, size_t i, CellSink& s) { s.Int(NodeOf(r, i).ops); }),
+       RealColumn("self_time_cycles",
+                  "Σ time of the ops placed directly in it (cycles basis), else null",
+                  [](const Run& r, size_t i, CellSink& s) {
+                    TimeIn(r, NodeOf(r, i).self_time, "cycles", s);
+                  }),
+       RealColumn(
+           "self_time_us", "the same in µs (µs basis), else null",
            [](const Run& r, size_t i, CellSink& s) { TimeIn(r, NodeOf(r, i).self_time, "us", s); }),
-       Column("self_ops", T::kInt64, "ops placed directly in it",
-              [](const Run& r, size_t i, CellSink& s) { s.Int(NodeOf(r, i).self_ops); }),
-       Column("top_op", T::kText, "its longest op (at or below it); null without ops",
-              [](const Run& r, size_t i, CellSink& s) {
-                const ModuleNode& n = NodeOf(r, i);
-                if (n.top_ops.empty())
-                  s.Null();
-                else
-                  s.Text(ModulesOf(r).tree.ops[n.top_ops.front().op].name);
-              }),
-       Column("block_to_median_ratio", T::kDouble,
-              "a repeated block's time ÷ its family's median block; null for other modules",
-              [](const Run& r, size_t i, CellSink& s) {
-                const ModuleBlock* b = BlockRowOf(r, i);
-                if (b && b->ratio_to_median)
-                  s.Real(*b->ratio_to_median);
-                else
-                  s.Null();
-              }),
-       Column("block_finding", T::kText,
-              "slow or fast when the repeated-block rule names it, else null",
-              [](const Run& r, size_t i, CellSink& s) {
-                const ModuleBlock* b = BlockRowOf(r, i);
-                if (b && !b->finding.empty())
-                  s.Text(b->finding);
-                else
-                  s.Null();
-              })},
+       IntColumn("self_ops", "ops placed directly in it",
+                 [](const Run& r, size_t i, CellSink& s) { s.Int(NodeOf(r, i).self_ops); }),
+       TextColumn("top_op", "its longest op (at or below it); null without ops",
+                  [](const Run& r, size_t i, CellSink& s) {
+                    const ModuleNode& n = NodeOf(r, i);
+                    if (n.top_ops.empty())
+                      s.Null();
+                    else
+                      s.Text(ModulesOf(r).tree.ops[n.top_ops.front().op].name);
+                  }),
+       RealColumn("block_to_median_ratio",
+                  "a repeated block's time ÷ its family's median block; null for other modules",
+                  [](const Run& r, size_t i, CellSink& s) {
+                    const ModuleBlock* b = BlockRowOf(r, i);
+                    if (b && b->ratio_to_median)
+                      s.Real(*b->ratio_to_median);
+                    else
+                      s.Null();
+                  }),
+       TextColumn("block_finding", "slow or fast when the repeated-block rule names it, else null",
+                  [](const Run& r, size_t i, CellSink& s) {
+                    const ModuleBlock* b = BlockRowOf(r, i);
+                    if (b && !b->finding.empty())
+                      s.Text(b->finding);
+                    else
+                      s.Null();
+                  })},
       [](const Run& r) -> size_t {
         const RunModules& m = ModulesOf(r);
         return m.available() ? m.tree.nodes.size() : 0;

@@ -29,11 +29,6 @@ const std::vector<OpSteadyState>& SteadyOps(const Run& run, bool refresh) {
   return steady_cache.ops;
 }
 
-TableColumn Col(std::string name, ColumnType type, std::string description,
-                std::function<void(const Run&, size_t, CellSink&)> cell) {
-  return {std::move(name), type, std::move(description), std::move(cell)};
-}
-
 using PhaseCell = std::function<void(const Run&, const ProfilePhaseRow&, CellSink&)>;
 std::function<void(const Run&, size_t, CellSink&)> Phase(PhaseCell cell) {
   return [cell](const Run& r, size_t i, CellSink& s) { cell(r, r.profile_phases[i], s); };
@@ -47,89 +42,83 @@ std::function<void(const Run&, size_t, CellSink&)> Op(OpCell cell) {
 }  // namespace
 
 void AddProfileTables(std::vector<RunTable>& t) {
-  using T = ColumnType;
   t.push_back(
       {"profile_phases",
        "one row per figure of a phase of the profile (init, compose, finalize and its stages, "
        "execute, execute_ips, deinit), in clock order",
-       {Col("phase", T::kText, "init, compose, finalize, execute, execute_ips or deinit",
-            Phase([](const Run&, const ProfilePhaseRow& p, CellSink& s) {
-              s.Text(ProfilePhaseName(p.phase));
-            })),
-        Col("graph_id", T::kInt64, "its graph; null for the application's phases",
-            Phase([](const Run&, const ProfilePhaseRow& p, CellSink& s) {
-              p.graph ? s.Int(*p.graph) : s.Null();
-            })),
-        Col("graph", T::kText, "the graph as the profile labels it, \"\" when it names none",
+       {TextColumn("phase", "init, compose, finalize, execute, execute_ips or deinit",
+                   Phase([](const Run&, const ProfilePhaseRow& p, CellSink& s) {
+                     s.Text(ProfilePhaseName(p.phase));
+                   })),
+        IntColumn("graph_id", "its graph; null for the application's phases",
+                  Phase([](const Run&, const ProfilePhaseRow& p, CellSink& s) {
+                    p.graph ? s.Int(*p.graph) : s.Null();
+                  })),
+        TextColumn(
+            "graph", "the graph as the profile labels it, \"\" when it names none",
             Phase([](const Run&, const ProfilePhaseRow& p, CellSink& s) { s.Text(p.graph_name); })),
-        Col("execution", T::kInt64, "1-based within its graph, for an execution's rows; else null",
-            Phase([](const Run& r, const ProfilePhaseRow& p, CellSink& s) {
-              p.execution ? s.Int(r.executions[*p.execution].index) : s.Null();
-            })),
-        Col("stage", T::kText, "the figure: NetRun, a Backend line, or a stage",
+        IntColumn("execution", "1-based within its graph, for an execution's rows; else null",
+                  Phase([](const Run& r, const ProfilePhaseRow& p, CellSink& s) {
+                    p.execution ? s.Int(r.executions[*p.execution].index) : s.Null();
+                  })),
+        TextColumn(
+            "stage", "the figure: NetRun, a Backend line, or a stage",
             Phase([](const Run&, const ProfilePhaseRow& p, CellSink& s) { s.Text(p.stage); })),
-        Col("parent_stage", T::kText, "the figure it is a sub-event of; \"\" for a root line",
-            Phase(
-                [](const Run&, const ProfilePhaseRow& p, CellSink& s) { s.Text(p.parent_stage); })),
-        Col("source", T::kText, "NetRun, Backend or \"\"",
+        TextColumn("parent_stage", "the figure it is a sub-event of; \"\" for a root line",
+                   Phase([](const Run&, const ProfilePhaseRow& p, CellSink& s) {
+                     s.Text(p.parent_stage);
+                   })),
+        TextColumn(
+            "source", "NetRun, Backend or \"\"",
             Phase([](const Run&, const ProfilePhaseRow& p, CellSink& s) { s.Text(p.source); })),
-        Col("value", T::kDouble, "as printed, in `unit`; null when the line has none",
-            Phase([](const Run&, const ProfilePhaseRow& p, CellSink& s) {
-              PutOptional(s, p.value);
-            })),
-        Col("unit", T::kText, "us, cycles, count, inf/sec, ... (lower-cased)",
+        RealColumn("value", "as printed, in `unit`; null when the line has none",
+                   Phase([](const Run&, const ProfilePhaseRow& p, CellSink& s) {
+                     PutOptional(s, p.value);
+                   })),
+        TextColumn(
+            "unit", "us, cycles, count, inf/sec, ... (lower-cased)",
             Phase([](const Run&, const ProfilePhaseRow& p, CellSink& s) { s.Text(p.unit); })),
-        Col("timestamp_us", T::kInt64, "its block's Msg Timestamp (CSV profiles), else null",
-            Phase([](const Run&, const ProfilePhaseRow& p, CellSink& s) {
-              p.timestamp_us ? s.Int(static_cast<int64_t>(*p.timestamp_us)) : s.Null();
-            }))},
+        IntColumn("timestamp_us", "its block's Msg Timestamp (CSV profiles), else null",
+                  Phase([](const Run&, const ProfilePhaseRow& p, CellSink& s) {
+                    p.timestamp_us ? s.Int(static_cast<int64_t>(*p.timestamp_us)) : s.Null();
+                  }))},
        [](const Run& r) { return r.profile_phases.size(); }});
-  t.push_back(
-      {"op_steady_state",
-       "one row per op of a graph from the profile's per-node cycles: cold execution and "
-       "steady state (executions 2..N), per graph by steady median",
-       {Col("graph_id", T::kInt64, "its graph",
-            Op([](const Run&, const OpSteadyState& o, CellSink& s) { s.Int(o.graph); })),
-        Col("graph", T::kText, "its graph's name",
-            Op([](const Run& r, const OpSteadyState& o, CellSink& s) {
-              s.Text(r.graphs[o.graph].name);
-            })),
-        Col("name", T::kText, "the op as the profile names it",
-            Op([](const Run&, const OpSteadyState& o, CellSink& s) { s.Text(o.name); })),
-        Col("op_id", T::kInt64, "the n of OpId_n; null when not printed",
-            Op([](const Run&, const OpSteadyState& o, CellSink& s) {
-              o.op_id ? s.Int(*o.op_id) : s.Null();
-            })),
-        Col("cold_cycles", T::kInt64, "its cycles in the graph's first execution (0 if absent)",
-            Op([](const Run&, const OpSteadyState& o, CellSink& s) { s.Int(o.cold_cycles); })),
-        Col("in_cold", T::kBool, "the first execution lists it",
-            Op([](const Run&, const OpSteadyState& o, CellSink& s) { s.Bool(o.in_cold); })),
-        Col("steady_median_cycles", T::kDouble, "median over executions 2..N that list it",
-            Op([](const Run&, const OpSteadyState& o, CellSink& s) {
-              PutOptional(s, o.steady_median_cycles);
-            })),
-        Col("steady_min_cycles", T::kDouble, "minimum over executions 2..N",
-            Op([](const Run&, const OpSteadyState& o, CellSink& s) {
-              PutOptional(s, o.steady_min_cycles);
-            })),
-        Col("steady_max_cycles", T::kDouble, "maximum over executions 2..N",
-            Op([](const Run&, const OpSteadyState& o, CellSink& s) {
-              PutOptional(s, o.steady_max_cycles);
-            })),
-        Col("steady_mad_cycles", T::kDouble, "median absolute deviation over executions 2..N",
-            Op([](const Run&, const OpSteadyState& o, CellSink& s) {
-              PutOptional(s, o.steady_mad_cycles);
-            })),
-        Col("steady_executions", T::kInt64, "executions 2..N that list it",
-            Op([](const Run&, const OpSteadyState& o, CellSink& s) {
-              s.Int(o.steady_executions);
-            })),
-        Col("steady_share_pct", T::kDouble,
-            "steady median ÷ the steady median Accelerator (execute) time (cycles) × 100",
-            Op([](const Run&, const OpSteadyState& o, CellSink& s) {
-              o.steady_share ? s.Real(*o.steady_share * 100) : s.Null();
-            }))},
-       [](const Run& r) { return SteadyOps(r, true).size(); }});
+  std::vector<TableColumn> steady = {
+      IntColumn("graph_id", "its graph",
+                Op([](const Run&, const OpSteadyState& o, CellSink& s) { s.Int(o.graph); })),
+      TextColumn("graph", "its graph's name",
+                 Op([](const Run& r, const OpSteadyState& o, CellSink& s) {
+                   s.Text(r.graphs[o.graph].name);
+                 })),
+      TextColumn("name", "the op as the profile names it",
+                 Op([](const Run&, const OpSteadyState& o, CellSink& s) { s.Text(o.name); })),
+      IntColumn("op_id", "the n of OpId_n; null when not printed",
+                Op([](const Run&, const OpSteadyState& o, CellSink& s) {
+                  o.op_id ? s.Int(*o.op_id) : s.Null();
+                })),
+      IntColumn("cold_cycles", "its cycles in the graph's first execution (0 if absent)",
+                Op([](const Run&, const OpSteadyState& o, CellSink& s) { s.Int(o.cold_cycles); })),
+      BoolColumn("in_cold", "the first execution lists it",
+                 Op([](const Run&, const OpSteadyState& o, CellSink& s) { s.Bool(o.in_cold); }))};
+  for (const SteadyStatistic& statistic : kSteadyStatistics)
+    steady.push_back(
+        RealColumn(statistic.name, statistic.description,
+                   Op([value = statistic.value](const Run&, const OpSteadyState& o, CellSink& s) {
+                     PutOptional(s, o.*value);
+                   })));
+  steady.push_back(IntColumn(
+      "steady_executions", "executions 2..N that list it",
+      Op([](const Run&, const OpSteadyState& o, CellSink& s) { s.Int(o.steady_executions); })));
+  steady.push_back(
+      RealColumn("steady_share_pct",
+                 "steady median ÷ the steady median Accelerator (execute) time (cycles) × 100",
+                 Op([](const Run&, const OpSteadyState& o, CellSink& s) {
+                   o.steady_share ? s.Real(*o.steady_share * 100) : s.Null();
+                 })));
+  t.push_back({"op_steady_state",
+               "one row per op of a graph from the profile's per-node cycles: cold execution and "
+               "steady state (executions 2..N), per graph by steady median",
+               std::move(steady), [](const Run& r) { return SteadyOps(r, true).size(); }});
 }
 
 }  // namespace htpscope

@@ -134,16 +134,18 @@ std::string RenderOpSteadyStateText(const Summary& s, int top_n) {
   return out;
 }
 
-void OpSteadyStateRow(const Run& run, const OpSteadyState& op, JsonRow& row) {
+void ProfileOpRow(const Run& run, const ProfileOp& op, JsonRow& row) {
   row.String("graph", run.graphs[op.graph].name);
   row.String("name", op.name);
   row.Optional("op_id", op.op_id);
+}
+
+void OpSteadyStateRow(const Run& run, const OpSteadyState& op, JsonRow& row) {
+  ProfileOpRow(run, op, row);
   row.Number("cold_cycles", op.cold_cycles);
   row.Bool("in_cold", op.in_cold);
-  row.Optional("steady_median_cycles", op.steady_median_cycles);
-  row.Optional("steady_min_cycles", op.steady_min_cycles);
-  row.Optional("steady_max_cycles", op.steady_max_cycles);
-  row.Optional("steady_mad_cycles", op.steady_mad_cycles);
+  for (const SteadyStatistic& statistic : kSteadyStatistics)
+    row.Optional(statistic.name, op.*statistic.value);
   row.Number("steady_executions", op.steady_executions);
   if (op.steady_share)
     row.Number("steady_share_pct", *op.steady_share * 100);

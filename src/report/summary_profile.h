@@ -26,6 +26,10 @@ std::string RenderOpSteadyStateText(const Summary& summary, int top_n);
 // "op_steady_state" (every op, per graph by steady median) in `doc`.
 void AddProfilePhasesJson(const Summary& summary, LazyObject& doc);
 
+// graph (its name), name and op_id: how a JSON row of the per-node cycles
+// (op_warmup, op_steady_state) starts.
+void ProfileOpRow(const Run& run, const ProfileOp& op, JsonRow& row);
+
 // The per-op steady state row as JSON and the sql/Python table write it:
 // graph, name, op_id, cold_cycles, in_cold, steady_median_cycles,
 // steady_min_cycles, steady_max_cycles, steady_mad_cycles,

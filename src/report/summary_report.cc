@@ -264,9 +264,7 @@ void RenderOpWarmup(const Summary& s, int top_n, std::string& out) {
 }
 
 void OpWarmupRow(const Run& run, const OpWarmup& w, JsonRow& row) {
-  row.String("graph", run.graphs[w.graph].name);
-  row.String("name", w.name);
-  row.Optional("op_id", w.op_id);
+  ProfileOpRow(run, w, row);
   row.Number("executions", w.executions);
   row.Number("cold_cycles", w.cold_cycles);
   row.Optional("warm_cycles", w.warm_cycles);

@@ -378,6 +378,4 @@ LazyObject TimelineJson(const Timeline& t, const Run& run) {
   return doc;
 }
 
-json TimelineToJson(const Timeline& t, const Run& run) { return Materialize(TimelineJson(t, run)); }
-
 }  // namespace htpscope

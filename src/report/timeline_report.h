@@ -26,7 +26,6 @@ std::string RenderTimelineSvg(const Timeline& timeline, const Run& run);
 // The document `timeline --json` prints, its groups, rows' slices and
 // warnings built as they are written.  Holds references to its arguments.
 LazyObject TimelineJson(const Timeline& timeline, const Run& run);
-nlohmann::json TimelineToJson(const Timeline& timeline, const Run& run);  // materialized
 
 // Printable ASCII only (others become '?'), cut to `width` columns with ".."
 // at the end when longer.

@@ -76,7 +76,7 @@ TEST(TimelineReport, TextShowsRowsMarksAndGroupLines) {
 TEST(TimelineReport, JsonCarriesTheDocumentedFields) {
   htpscope::Run run = HostileNames();
   Timeline t = BuildTimeline(run, Grouping{}, {});
-  nlohmann::json j = TimelineToJson(t, run);
+  nlohmann::json j = Materialize(TimelineJson(t, run));
   ASSERT_EQ(j["groups"].size(), 3u);
   const auto& g = j["groups"][1];
   for (const char* key : {"name", "start_cycle", "end_cycle", "busy_cycles", "span_cycles",

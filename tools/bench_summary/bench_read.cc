@@ -42,7 +42,9 @@ int main(int argc, char** argv) {
       counts = fmt::format("\"events\": {}, \"slices\": {}, \"flows\": {}", t.events_read,
                            t.slices.size(), t.flows.size());
     } else if (kind == "qhas") {
-      const Qhas q = ReadQhasChunked(path, {threads, ReadQhasOptions().chunk_bytes});
+      StreamedReadOptions qhas_options;
+      qhas_options.threads = threads;
+      const Qhas q = ReadQhas(path, qhas_options);
       chunks = q.chunks_parsed;
       size_t path_rows = 0;
       for (const auto& [core, rows] : q.dominant_path) path_rows += rows.size();

@@ -293,6 +293,12 @@
     return el("div", { class: "share" }, chart,
       el("div", null, el("div", { class: "help" }, `share of ${col.label} over the rows shown (Σ ${fmtTyped(sum, col.type)})`), legend));
   }
+  // A table whose rows are built here, without a share chart: `columns` as
+  // [key, label, type] triples.
+  function builtTable(id, title, help, columns, rows) {
+    return makeTable({ title, help, columns: columns.map(([key, label, type]) => ({ key, label, type })), rows },
+                     id, { share: false });
+  }
   // Table spec from an array of objects (columns: the union of scalar keys).
   function tableFromObjects(objects, title, help) {
     const keys = [];
@@ -424,14 +430,11 @@
     if (steady) {
       const stats = [["graph wall µs", steady.qnn_accelerator_us], ["compute-busy µs", steady.accelerator_us],
                      ["overhead µs", steady.overhead_us], ["work cycles", steady.accelerator_cycles]].filter(([, s]) => s);
-      lines.push(makeTable({
-        title: `Steady state (${steadyN})`,
-        help: "median of an even count is the mean of the middle two; MAD = median absolute deviation",
-        columns: [{ key: "figure", label: "figure", type: "text" }, { key: "median", label: "median", type: "num" },
-                  { key: "min", label: "min", type: "num" }, { key: "max", label: "max", type: "num" },
-                  { key: "mad", label: "MAD", type: "num" }, { key: "n", label: "n", type: "count" }],
-        rows: stats.map(([n, s]) => [n, s.median, s.min, s.max, s.mad, s.n]),
-      }, "steady_state", { share: false }));
+      lines.push(builtTable("steady_state", `Steady state (${steadyN})`,
+        "median of an even count is the mean of the middle two; MAD = median absolute deviation",
+        [["figure", "figure", "text"], ["median", "median", "num"], ["min", "min", "num"], ["max", "max", "num"],
+         ["mad", "MAD", "num"], ["n", "n", "count"]],
+        stats.map(([n, s]) => [n, s.median, s.min, s.max, s.mad, s.n])));
     }
     // Less central facts fold away; a disagreeing cross-check stays open.
     const fold = (title, open, ...content) =>
@@ -458,14 +461,10 @@
         "Σ of the phases printed, not a clock reading" + ((fi.missing || []).length ? ` (none printed for: ${fi.missing.join(", ")})` : "")]);
       add("de-init", fi.deinit);
       lines.push(fold(isNum(fi.total_us) ? `Time to first inference: ${fmtTyped(fi.total_us)} µs` : "Phases before the first inference", true,
-        makeTable({
-          title: null,
-          help: "From the profile (µs as printed): NetRun's wall time of each phase where printed, else the Backend's; " +
-                "finalize stages are sub-events of QNN (finalize) time (docs/metrics.md).",
-          columns: [{ key: "phase", label: "phase", type: "text" }, { key: "us", label: "µs", type: "us" },
-                    { key: "from", label: "from", type: "text" }],
-          rows,
-        }, "first_inference", { share: false })));
+        builtTable("first_inference", null,
+          "From the profile (µs as printed): NetRun's wall time of each phase where printed, else the Backend's; " +
+          "finalize stages are sub-events of QNN (finalize) time (docs/metrics.md).",
+          [["phase", "phase", "text"], ["us", "µs", "us"], ["from", "from", "text"]], rows)));
     }
     const steadyOps = o.op_steady_state || [];
     if (steadyOps.length && o.fine_source !== "optrace" && o.fine_source !== "qhas")
@@ -481,14 +480,11 @@
     if (byUnit && byUnit.total) {
       const units = ["hmx", "hvx", "dma", "dma_wait", "sync", "other", "idle"];
       lines.push(fold(`Dominant path by hardware (${byUnit.source})`, false,
-        makeTable({
-          title: null,
-          help: "Each dominant-path segment goes to the unit of the op holding it (its flags: uses_hmx, uses_hvx, " +
-                "dma or dma_set, dma_wait, sync; other = none). The units sum to the path, which is the graph wall.",
-          columns: [{ key: "unit", label: "unit", type: "text" }, { key: "cycles", label: "path cycles", type: "cycles" },
-                    { key: "pct", label: "% path", type: "pct" }],
-          rows: units.map((u) => [u.replace("_", " "), byUnit.total[u + "_cycles"], (byUnit.share_of_path || {})[u + "_pct"]]),
-        }, "path_by_unit", { share: false }),
+        builtTable("path_by_unit", null,
+          "Each dominant-path segment goes to the unit of the op holding it (its flags: uses_hmx, uses_hvx, " +
+          "dma or dma_set, dma_wait, sync; other = none). The units sum to the path, which is the graph wall.",
+          [["unit", "unit", "text"], ["cycles", "path cycles", "cycles"], ["pct", "% path", "pct"]],
+          units.map((u) => [u.replace("_", " "), byUnit.total[u + "_cycles"], (byUnit.share_of_path || {})[u + "_pct"]])),
         makeTable(tableFromObjects(byUnit.ops || [], "Per QNN op", "cycles of the op's dominant-path segments, by unit" +
           (byUnit.ops_total_rows ? ` (the ${byUnit.ops.length} of ${byUnit.ops_total_rows} ops with the most path cycles)` : "")),
           "path_by_unit_ops", { share: false })));
