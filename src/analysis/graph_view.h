@@ -10,6 +10,8 @@
 
 #include "analysis/critical_path.h"
 #include "analysis/dependency_graph.h"
+#include "analysis/graph_compare.h"
+#include "analysis/op_groups.h"
 #include "analysis/timeline.h"
 #include "model/dominant_path.h"
 #include "model/run.h"

@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "analysis/group_reachability.h"
+#include "analysis/op_groups.h"
 #include "base/number_text.h"
 #include "base/sort_util.h"
 

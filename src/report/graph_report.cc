@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/op_groups.h"
 #include "report/format_util.h"
 #include "report/json_values.h"
 #include "report/row_limit.h"
