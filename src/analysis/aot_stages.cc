@@ -96,18 +96,20 @@ void CheckStageRegex(std::string_view regex, const std::string& what, size_t off
 }
 
 StageRule ParseStageRule(std::string_view spec) {
-  const std::string what = fmt::format("--stage {}", spec);
+  auto refused = [&](std::string problem, size_t offset) {
+    return ValueError(ValueRole::kStageRule, std::string(spec), std::move(problem), offset);
+  };
   size_t eq = spec.find('=');
   if (eq == std::string_view::npos)
-    throw InputError(what, "expected NAME=REGEX, e.g. compile=to_edge_transform_and_lower", 0);
+    throw refused("expected NAME=REGEX, e.g. compile=to_edge_transform_and_lower", 0);
   std::string_view name = spec.substr(0, eq), regex = spec.substr(eq + 1);
   if (!ValidStageName(name))
-    throw InputError(
-        what, fmt::format("stage name \"{}\": use letters, digits, '_', '-' or '.'", name), 0);
-  if (name == kOtherStage)
-    throw InputError(what, "\"other\" is the stage of samples no stage matches", 0);
-  if (regex.empty()) throw InputError(what, "empty regular expression after '='", eq + 1);
-  CheckStageRegex(regex, what, eq + 1);
+    throw refused(fmt::format("stage name \"{}\": use letters, digits, '_', '-' or '.'", name), 0);
+  if (name == kOtherStage) throw refused("\"other\" is the stage of samples no stage matches", 0);
+  if (regex.empty()) throw refused("empty regular expression after '='", eq + 1);
+  if (auto re = Compile(regex); !re->ok())
+    throw refused(fmt::format("not a valid regular expression (RE2 syntax): {}", re->error()),
+                  eq + 1);
   return {std::string(name), std::string(regex)};
 }
 
@@ -135,7 +137,7 @@ FrameClasses ClassifyFrames(const std::vector<std::string>& frames, const StageM
   if (!map.gc_regex.empty()) {
     gc = Compile(map.gc_regex);
     if (!gc->ok())
-      throw InputError("--gc-frame",
+      throw ValueError(ValueRole::kGcFramePattern, "",
                        fmt::format("not a valid regular expression: {}", gc->error()));
   }
   FrameClasses out;

@@ -65,7 +65,7 @@ struct GraphView {
   std::vector<WarningRow> warnings;
 };
 
-// Throws std::invalid_argument when an edge to drop names an unknown group,
+// Throws ValueError (kDroppedDependency) when an edge to drop names an unknown group,
 // and InputError when the run has neither an HTP graph nor an optrace.  The
 // dominant path is the run's, built when its optrace was imported.
 GraphView BuildGraphView(const Run& run, const GraphViewOptions& options);

@@ -1,6 +1,5 @@
 #include <fmt/format.h>
 
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -88,13 +87,7 @@ void RegisterGraphCommand(CLI::App& app, CommandRegistry& registry) {
       options.expected = ParseExpectedDag(o.expect, ReadInputText(o.expect));
     }
     Run& run = KeepUntilExit(LoadRunFromArgs(o.run));
-    const GraphView& view = KeepUntilExit([&] {
-      try {
-        return BuildGraphView(run, options);
-      } catch (const std::invalid_argument& e) {
-        throw UsageError(fmt::format("--drop-edge {}", e.what()));
-      }
-    }());
+    const GraphView& view = KeepUntilExit(BuildGraphView(run, options));
     // A name the graph has no group for is a mistake in the expectation or
     // the grouping, as in --drop-edge: the comparison would mean nothing.
     if (view.expect && !view.expect->unknown_names.empty())
