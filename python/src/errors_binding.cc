@@ -1,6 +1,7 @@
 // The library's exceptions as Python ones, with the CLI's messages (without
 // its "htpscope: error: " prefix).
 #include <exception>
+#include <string>
 
 #include "base/errors.h"
 #include "module.h"
@@ -24,6 +25,18 @@ void RaiseInputError(const InputError& e) {
   PyErr_SetObject(input_error_type, error.ptr());
 }
 
+// How to give the value an input needs, as the CLI says it with its options.
+std::string KeywordAdvice(ValueRole needed) {
+  switch (needed) {
+    case ValueRole::kTensorLayouts:
+      return " (manifest \"layout\", or ref_layout=/device_layout=)";
+    case ValueRole::kEtdumpDebugBuffer:
+      return " with debug_buffer= (or ref_debug_buffer=)";
+    default:
+      return "";
+  }
+}
+
 }  // namespace
 
 void BindErrors(py::module_& m) {
@@ -38,6 +51,8 @@ void BindErrors(py::module_& m) {
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
+    } catch (const InputNeedsValueError& e) {
+      RaiseInputError(InputError(e.file(), e.problem() + KeywordAdvice(e.needed())));
     } catch (const InputError& e) {
       RaiseInputError(e);
     } catch (const UsageError& e) {

@@ -24,8 +24,10 @@ using LoadedRunPtr = std::shared_ptr<const LoadedRun>;
 
 // Registers htpscope.InputError (a ValueError) and the translation of the
 // library's exceptions: InputError -> htpscope.InputError (with attributes
-// file, problem, byte_offset, line), UsageError -> ValueError, OutputError
-// -> OSError; std::invalid_argument stays pybind11's ValueError.
+// file, problem, byte_offset, line; an InputNeedsValueError's problem ends
+// with the keyword arguments that give the value), UsageError -> ValueError,
+// OutputError -> OSError; std::invalid_argument (ValueError too) stays
+// pybind11's ValueError.
 void BindErrors(py::module_& m);
 
 // load_run, the Run class, the table schema and run summaries.

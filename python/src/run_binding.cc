@@ -25,8 +25,9 @@ LoadedRunPtr Load(const std::vector<std::string>& inputs, const std::string& gra
   auto loaded = std::make_shared<LoadedRun>();
   try {
     loaded->run = LoadRun(inputs, options);
-  } catch (const std::invalid_argument& e) {  // graph= names no graph of the profile
-    throw UsageError(fmt::format("graph='{}': {}", graph, e.what()));
+  } catch (const ValueError& e) {
+    if (e.role() != ValueRole::kGraphName) throw;  // graph= names no graph of the profile
+    throw UsageError(fmt::format("graph='{}': {}", graph, e.problem()));
   } catch (const MismatchedArtifactsError& e) {
     // As the CLI says it, with the keyword argument in place of --allow-mismatch.
     throw InputError(e.file(), e.problem() +

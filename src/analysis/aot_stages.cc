@@ -91,18 +91,19 @@ void CheckStageRegex(std::string_view regex, const std::string& what, size_t off
 }
 
 StageRule ParseStageRule(std::string_view spec) {
-  const std::string what = fmt::format("--stage {}", spec);
+  auto refused = [&](std::string problem, size_t offset) {
+    return ValueError(ValueRole::kStageRule, std::string(spec), std::move(problem), offset);
+  };
   const std::optional<NameRegex> parts = SplitNameRegex(spec);
-  if (!parts)
-    throw InputError(what, "expected NAME=REGEX, e.g. compile=to_edge_transform_and_lower", 0);
+  if (!parts) throw refused("expected NAME=REGEX, e.g. compile=to_edge_transform_and_lower", 0);
   const auto [name, regex, regex_offset] = *parts;
   if (!ValidStageName(name))
-    throw InputError(
-        what, fmt::format("stage name \"{}\": use letters, digits, '_', '-' or '.'", name), 0);
-  if (name == kOtherStage)
-    throw InputError(what, "\"other\" is the stage of samples no stage matches", 0);
-  if (regex.empty()) throw InputError(what, "empty regular expression after '='", regex_offset);
-  CheckStageRegex(regex, what, regex_offset);
+    throw refused(fmt::format("stage name \"{}\": use letters, digits, '_', '-' or '.'", name), 0);
+  if (name == kOtherStage) throw refused("\"other\" is the stage of samples no stage matches", 0);
+  if (regex.empty()) throw refused("empty regular expression after '='", regex_offset);
+  if (auto re = CompileRegex(regex); !re->ok())
+    throw refused(fmt::format("not a valid regular expression (RE2 syntax): {}", re->error()),
+                  regex_offset);
   return {std::string(name), std::string(regex)};
 }
 
@@ -130,7 +131,7 @@ FrameClasses ClassifyFrames(const std::vector<std::string>& frames, const StageM
   if (!map.gc_regex.empty()) {
     gc = CompileRegex(map.gc_regex);
     if (!gc->ok())
-      throw InputError("--gc-frame",
+      throw ValueError(ValueRole::kGcFramePattern, "",
                        fmt::format("not a valid regular expression: {}", gc->error()));
   }
   FrameClasses out;

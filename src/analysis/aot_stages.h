@@ -48,9 +48,9 @@ std::vector<std::string> BuiltinStageMapNames();
 // A built-in map, or nullopt for an unknown name.
 std::optional<StageMap> BuiltinStageMap(std::string_view name);
 
-// Parses "NAME=REGEX" (`--stage`).  NAME is letters, digits, '_', '-' and
-// '.', and not "other"; REGEX must compile.  Throws InputError (file
-// "--stage <spec>", byte offset into the spec) otherwise.
+// Parses a stage rule "NAME=REGEX".  NAME is letters, digits, '_', '-' and
+// '.', and not "other"; REGEX must compile.  Throws ValueError (kStageRule,
+// the spec, the byte offset into it) otherwise.
 StageRule ParseStageRule(std::string_view spec);
 
 // Checks that `regex` compiles; throws InputError naming `what` otherwise.
@@ -88,7 +88,7 @@ struct StageAttribution {
 
 // Attributes every sample of `profile` to a stage of `map`.  `top_frames`
 // limits each stage's top_self_frames.  A stack without frames counts as the
-// frame "(no frame)".
+// frame "(no frame)".  Throws as ClassifyFrames.
 StageAttribution AttributeStages(const LoweringProfile& profile, const StageMap& map,
                                  size_t top_frames);
 
@@ -98,6 +98,8 @@ struct FrameClasses {
   std::vector<int> stage;
   std::vector<bool> gc;
 };
+// Throws InputError naming the stage when a stage's regex does not compile,
+// ValueError (kGcFramePattern) when the map's GC regex does not.
 FrameClasses ClassifyFrames(const std::vector<std::string>& frames, const StageMap& map);
 
 // A stack's stage (index into the map's stages, -1 for "other") and the depth

@@ -130,19 +130,22 @@ TEST(AotStages, StageRulesParseAndOverride) {
   auto error = [](const std::string& spec) {
     try {
       ParseStageRule(spec);
-    } catch (const InputError& e) {
+    } catch (const ValueError& e) {
       return e;
     }
     ADD_FAILURE() << spec;
-    return InputError("", "");
+    return ValueError(ValueRole::kGraphName, "", "");
   };
-  EXPECT_EQ(error("compile").byte_offset(), 0u);
-  EXPECT_EQ(error("other=x").byte_offset(), 0u);
-  EXPECT_EQ(error("bad name=x").byte_offset(), 0u);
-  InputError bad = error("compile=(unclosed");
-  EXPECT_EQ(bad.file(), "--stage compile=(unclosed");
-  EXPECT_EQ(bad.byte_offset(), 8u);
+  EXPECT_EQ(error("compile").offset(), 0u);
+  EXPECT_EQ(error("other=x").offset(), 0u);
+  EXPECT_EQ(error("bad name=x").offset(), 0u);
+  EXPECT_EQ(error("c=").offset(), 2u);
+  ValueError bad = error("compile=(unclosed");
+  EXPECT_EQ(bad.role(), ValueRole::kStageRule);
+  EXPECT_EQ(bad.value(), "compile=(unclosed");
+  EXPECT_EQ(bad.offset(), 8u);
   EXPECT_NE(bad.problem().find("missing )"), std::string::npos) << bad.what();
+  EXPECT_EQ(std::string(bad.what()), "stage rule compile=(unclosed: at byte 8: " + bad.problem());
 
   StageMap map = OverrideStages(*BuiltinStageMap("executorch-qnn"),
                                 {{"compile", "to_backend"}, {"export", "torch/export/"}});
@@ -150,6 +153,27 @@ TEST(AotStages, StageRulesParseAndOverride) {
   EXPECT_EQ(map.stages[1].regex, "to_backend");
   EXPECT_EQ(map.stages[2].name, "export");
   EXPECT_FALSE(BuiltinStageMap("tflite"));
+}
+
+TEST(AotStages, ABadGcPatternIsAValueErrorABadStageRegexNamesTheStage) {
+  StageMap map = *BuiltinStageMap("executorch-qnn");
+  map.gc_regex = "(oops";
+  try {
+    ClassifyFrames({"main"}, map);
+    ADD_FAILURE();
+  } catch (const ValueError& e) {
+    EXPECT_EQ(e.role(), ValueRole::kGcFramePattern);
+    EXPECT_EQ(e.value(), "");
+    EXPECT_EQ(e.problem().rfind("not a valid regular expression: ", 0), 0u) << e.what();
+  }
+  map.gc_regex = "";
+  map.stages[0].regex = "(oops";
+  try {
+    ClassifyFrames({"main"}, map);
+    ADD_FAILURE();
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.file(), "stage " + map.stages[0].name);
+  }
 }
 
 // The seed PR's figures (Qwen3-0.6B): quantize 548 -> 469 s, compile 929 -> 803 s.

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "analysis/dependency_graph.h"
+#include "analysis/op_groups.h"
 
 namespace htpscope {
 

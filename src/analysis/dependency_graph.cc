@@ -2,21 +2,17 @@
 
 #include <absl/container/flat_hash_map.h>
 #include <absl/container/flat_hash_set.h>
-#include <absl/strings/string_view.h>
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cstddef>
 #include <future>
-#include <map>
-#include <set>
 #include <span>
 #include <stdexcept>
 #include <utility>
 
 #include "base/errors.h"
 #include "base/sort_util.h"
-#include "base/text_util.h"
 
 namespace htpscope {
 namespace {
@@ -533,173 +529,6 @@ DependencyGraph BuildDependencyGraph(const Run& run) {
   g.tensors = std::move(classified.tensors);
   g.lists.consumers = std::move(classified.consumers);
   return g;
-}
-
-std::optional<uint32_t> NodeGroups::Find(std::string_view name) const {
-  if (!index.empty()) {
-    auto it = index.find(absl::string_view(name.data(), name.size()));
-    if (it == index.end()) return std::nullopt;
-    return it->second;
-  }
-  for (uint32_t i = 0; i < names.size(); ++i)
-    if (names[i] == name) return i;
-  return std::nullopt;
-}
-
-namespace {
-
-// Walks the edges of `kinds` out of every node of group `from`, depth first.
-// `visit(w)` is called for each edge's target w not yet walked through and
-// says whether to walk on from w (which is then never visited again).
-template <typename Visit>
-void WalkFromGroup(const DependencyGraph& graph, const NodeGroups& groups, uint32_t from,
-                   uint8_t kinds, Visit visit) {
-  std::vector<bool> seen(graph.nodes.size(), false);
-  std::vector<uint32_t> stack;
-  for (uint32_t v = 0; v < graph.nodes.size(); ++v)
-    if (groups.of_node[v] == from) stack.push_back(v);
-  while (!stack.empty()) {
-    uint32_t v = stack.back();
-    stack.pop_back();
-    for (uint32_t e : graph.out_edges[v]) {
-      if (!(graph.edges[e].kinds & kinds)) continue;
-      uint32_t w = graph.edges[e].to;
-      if (seen[w] || !visit(w)) continue;
-      seen[w] = true;
-      stack.push_back(w);
-    }
-  }
-}
-
-}  // namespace
-
-std::vector<SharedTensor> FindSharedTensors(const DependencyGraph& graph,
-                                            const NodeGroups& groups) {
-  std::vector<SharedTensor> out;
-  for (const auto& t : graph.tensors) {
-    std::optional<uint32_t> producer_group;
-    if (t.producer) producer_group = groups.of_node[*t.producer];
-    std::set<uint32_t> consumer_groups;
-    for (uint32_t c : t.consumers)
-      if (groups.of_node[c] != producer_group) consumer_groups.insert(groups.of_node[c]);
-    if (consumer_groups.size() < 2) continue;
-    SharedTensor s;
-    s.tensor = t.id;
-    s.kind = t.kind;
-    if (producer_group) s.producer_group = groups.names[*producer_group];
-    for (uint32_t gi : consumer_groups) s.consumer_groups.push_back(groups.names[gi]);
-    std::sort(s.consumer_groups.begin(), s.consumer_groups.end());
-    for (uint32_t c : t.consumers)
-      if (groups.of_node[c] != producer_group) s.consumer_ops.push_back(graph.nodes[c].id);
-    SortUnique(s.consumer_ops);
-    out.push_back(std::move(s));
-  }
-  return out;
-}
-
-std::vector<GroupedPredecessors> PredecessorsByGroup(const DependencyGraph& graph,
-                                                     const NodeGroups& groups, uint32_t node) {
-  std::map<uint32_t, std::vector<uint64_t>> by_group;
-  for (uint32_t e : graph.in_edges[node]) {
-    uint32_t from = graph.edges[e].from;
-    by_group[groups.of_node[from]].push_back(graph.nodes[from].id);
-  }
-  std::vector<GroupedPredecessors> out;
-  for (auto& [gi, ids] : by_group) {
-    SortUnique(ids);
-    out.push_back({groups.names[gi], std::move(ids)});
-  }
-  return out;
-}
-
-std::vector<ExpectedEdge> ParseExpectedDag(const std::string& path, std::string_view text) {
-  std::vector<ExpectedEdge> out;
-  int line_no = 0;
-  size_t pos = 0;
-  while (pos <= text.size()) {
-    size_t eol = text.find('\n', pos);
-    if (eol == std::string_view::npos) eol = text.size();
-    std::string_view line = text.substr(pos, eol - pos);
-    pos = eol + 1;
-    ++line_no;
-    if (size_t hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
-    std::string trimmed(Trim(line));
-    if (trimmed.empty()) continue;
-    size_t arrow = trimmed.find("->");
-    if (arrow == std::string::npos || trimmed.find("->", arrow + 2) != std::string::npos)
-      throw InputError(path, fmt::format("expected one edge \"A -> B\", got \"{}\"", trimmed),
-                       std::nullopt, line_no);
-    ExpectedEdge e{std::string(Trim(std::string_view(trimmed).substr(0, arrow))),
-                   std::string(Trim(std::string_view(trimmed).substr(arrow + 2))), line_no};
-    if (e.from.empty() || e.to.empty())
-      throw InputError(path, "an edge needs a name on both sides of \"->\"", std::nullopt, line_no);
-    if (e.from == e.to)
-      throw InputError(path, fmt::format("edge from \"{}\" to itself", e.from), std::nullopt,
-                       line_no);
-    out.push_back(std::move(e));
-  }
-  return out;
-}
-
-std::pair<std::string, std::string> ParseEdgeSpec(std::string_view spec) {
-  size_t arrow = spec.find("->");
-  std::string a(Trim(spec.substr(0, arrow == std::string_view::npos ? 0 : arrow)));
-  std::string b(arrow == std::string_view::npos ? "" : Trim(spec.substr(arrow + 2)));
-  if (a.empty() || b.empty() || b.find("->") != std::string::npos)
-    throw std::invalid_argument(fmt::format("\"{}\": expected A->B", spec));
-  return {a, b};
-}
-
-DagComparison CompareWithExpected(const DependencyGraph& graph, const NodeGroups& groups,
-                                  const std::vector<ExpectedEdge>& expected) {
-  DagComparison cmp;
-  std::set<std::string> named;
-  for (const auto& e : expected) named.insert({e.from, e.to});
-  std::set<uint32_t> named_groups;
-  for (const auto& name : named) {
-    auto gi = groups.Find(name);
-    if (gi)
-      named_groups.insert(*gi);
-    else
-      cmp.unknown_names.push_back(name);
-  }
-  // From each named group, walk through unnamed groups (and its own nodes)
-  // and stop at the first named group met; once over data edges only, once
-  // over every edge.
-  auto actual = [&](uint8_t kinds) {
-    std::set<std::pair<uint32_t, uint32_t>> found;
-    for (uint32_t a : named_groups)
-      WalkFromGroup(graph, groups, a, kinds, [&](uint32_t w) {
-        uint32_t gw = groups.of_node[w];
-        if (gw != a && named_groups.count(gw)) {
-          found.insert({a, gw});
-          return false;
-        }
-        return gw != a;  // own nodes are seeds already
-      });
-    return found;
-  };
-  auto data = actual(kDataEdges);
-  auto all = actual(kAllEdges);
-  std::set<std::pair<std::string, std::string>> expected_pairs;
-  for (const auto& e : expected) {
-    expected_pairs.insert({e.from, e.to});
-    auto a = groups.Find(e.from), b = groups.Find(e.to);
-    if (!a || !b || !all.count({*a, *b})) cmp.missing.push_back(e);
-  }
-  for (const auto& [a, b] : all) {
-    GroupEdge ge{groups.names[a], groups.names[b], data.count({a, b}) > 0};
-    if (expected_pairs.count({ge.from, ge.to}))
-      cmp.matched.push_back(ge);
-    else
-      cmp.extra.push_back(ge);
-  }
-  auto by_name = [](const GroupEdge& x, const GroupEdge& y) {
-    return std::tie(x.from, x.to) < std::tie(y.from, y.to);
-  };
-  std::sort(cmp.extra.begin(), cmp.extra.end(), by_name);
-  std::sort(cmp.matched.begin(), cmp.matched.end(), by_name);
-  return cmp;
 }
 
 }  // namespace htpscope

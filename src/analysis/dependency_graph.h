@@ -12,11 +12,10 @@
 //  * kEdgeDataFlow      — an optrace flow arrow of category input_output;
 //  * kEdgeSequencerFlow — an optrace flow arrow of category sequencer
 //                         (scheduling order between threads, not data).
-// Times are absolute HTP cycles; durations are cycles.
+// Times are absolute HTP cycles; durations are cycles.  The graph's op groups
+// and what is asked of them are in analysis/op_groups.h, its comparison with
+// an expected DAG in analysis/graph_compare.h.
 #pragma once
-
-#include <absl/container/flat_hash_map.h>
-#include <absl/strings/string_view.h>
 
 #include <cstdint>
 #include <optional>
@@ -139,96 +138,5 @@ struct DependencyGraph {
 // Builds the graph from whatever the run has: the HTP graph's nodes, the
 // optrace's op instances and flows, or both.
 DependencyGraph BuildDependencyGraph(const Run& run);
-
-// A partition of the nodes into named groups (by QNN op, HTP op type or user
-// groups).  `of_node[i]` indexes `names`.
-struct NodeGroups {
-  std::vector<std::string> names;  // in order of first appearance over the nodes
-  std::vector<uint32_t> of_node;
-  // name -> index into `names`; filled by GroupNodes (Find scans `names` when
-  // a hand-built partition leaves it empty).
-  absl::flat_hash_map<std::string, uint32_t> index;
-  std::optional<uint32_t> Find(std::string_view name) const;
-};
-// Groups each node under `name_of(node)`: a std::string, or a
-// std::string_view that outlives the call (no string is then built for a
-// node whose group is known).
-template <typename NameOf>
-NodeGroups GroupNodes(const DependencyGraph& graph, NameOf&& name_of) {
-  NodeGroups groups;
-  groups.of_node.reserve(graph.nodes.size());
-  // Groups are usually a few HTP ops each: room for that many, grown if not.
-  groups.index.reserve(graph.nodes.size() / 2);
-  for (const auto& n : graph.nodes) {
-    const auto& name = name_of(n);
-    const std::string_view view(name);
-    // The nodes of one op group mostly follow one another (sorted by start):
-    // the previous node's group is tried before the index.
-    if (!groups.of_node.empty() && groups.names[groups.of_node.back()] == view) {
-      groups.of_node.push_back(groups.of_node.back());
-      continue;
-    }
-    // Found, or added, with one hash of the name.
-    const absl::string_view key(view.data(), view.size());
-    const auto it = groups.index.lazy_emplace(key, [&](const auto& construct) {
-      construct(std::string(view), static_cast<uint32_t>(groups.names.size()));
-      groups.names.emplace_back(view);
-    });
-    groups.of_node.push_back(it->second);
-  }
-  return groups;
-}
-
-// A tensor (or op output) consumed by ops of more than one group other than
-// its producer's: with a static tensor or a constant copy this is the
-// signature of the compiler's constant de-duplication, which can tie branches
-// meant to be independent to one buffer.
-struct SharedTensor {
-  uint64_t tensor = 0;
-  TensorKind kind = TensorKind::kOther;
-  std::string producer_group;                // "" when no op produces it
-  std::vector<std::string> consumer_groups;  // sorted
-  std::vector<uint64_t> consumer_ops;        // sorted
-  bool constant() const { return kind == TensorKind::kStatic || kind == TensorKind::kConstantCopy; }
-};
-std::vector<SharedTensor> FindSharedTensors(const DependencyGraph& graph, const NodeGroups& groups);
-
-// Predecessors of each node, grouped by the predecessor's group.
-struct GroupedPredecessors {
-  std::string group;
-  std::vector<uint64_t> ops;  // predecessor op ids, sorted
-};
-std::vector<GroupedPredecessors> PredecessorsByGroup(const DependencyGraph& graph,
-                                                     const NodeGroups& groups, uint32_t node);
-
-// An expected DAG: lines "A -> B" over group names; '#' starts a comment.
-struct ExpectedEdge {
-  std::string from, to;
-  int line = 0;
-};
-// Throws InputError naming `path` and the line of a malformed entry.
-std::vector<ExpectedEdge> ParseExpectedDag(const std::string& path, std::string_view text);
-
-// "A->B" or "A -> B" (one --drop-edge) into its two names; throws
-// std::invalid_argument.
-std::pair<std::string, std::string> ParseEdgeSpec(std::string_view spec);
-
-struct GroupEdge {
-  std::string from, to;
-  bool data = false;  // false: only sequencer arrows make this dependency
-};
-
-// The compiled graph's group-level edges among the groups the expectation
-// names: A -> B when a path leads from A to B that crosses no other named
-// group (unnamed groups are transparent, so format and DMA ops in between do
-// not hide a dependency).
-struct DagComparison {
-  std::vector<ExpectedEdge> missing;       // expected, absent from the compiled graph
-  std::vector<GroupEdge> extra;            // in the compiled graph, not expected
-  std::vector<GroupEdge> matched;          // in both
-  std::vector<std::string> unknown_names;  // named by the expectation, absent from the graph
-};
-DagComparison CompareWithExpected(const DependencyGraph& graph, const NodeGroups& groups,
-                                  const std::vector<ExpectedEdge>& expected);
 
 }  // namespace htpscope

@@ -12,10 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "analysis/group_reachability.h"
-#include "analysis/timeline.h"
-#include "base/corpus_test_util.h"
-#include "base/errors.h"
+#include "analysis/dependency_graph_test_util.h"
 #include "base/op_vocabulary.h"
 #include "model/fake_run_test_util.h"
 
@@ -27,33 +24,13 @@ using testing_support::FakeRun;
 using testing_support::FakeSlice;
 using testing_support::HtpGraphJson;
 using testing_support::OptraceJson;
+using testing_support::TwoBranchesSharingOneConstant;
 
-constexpr uint64_t kInput = 0x0000000100000002;
-constexpr uint64_t kBranchA = 0x0000000200000010;
-constexpr uint64_t kBranchB = 0x0000000300000020;
-constexpr uint64_t kOutput = 0x0000000400000003;
-constexpr uint64_t kZeros = 0x0000100200000008;  // the de-duplicated all-zero constant
-
-// Two branches meant to be independent, each with its own scratch constant,
-// after the compiler merged the two constants into one static tensor.
-Run TwoBranchesSharingOneConstant() {
-  std::string graph = HtpGraphJson({{kInput, "q::*InputSlice", "Input", {}},
-                                    {kBranchA, "q::Conv", "branch_a", {kInput, kZeros}},
-                                    {kBranchB, "q::Conv", "branch_b", {kInput, kZeros}}},
-                                   {kZeros});
-  std::string trace = OptraceJson({
-      {kInput, "Input", "q::*InputSlice", "dma", 256, 0, 100},
-      {kBranchA, "branch_a", "q::Conv", "uses_hvx", 512, 100, 400},
-      {kBranchB, "branch_b", "q::Conv", "uses_hvx", 513, 100, 300},
-      // The output slice is not in the HTP graph: its inputs come from the trace.
-      {kOutput, "Output", "q::*OutputSlice", "dma", 256, 500, 50, {kBranchA, kBranchB, kBranchA}},
-  });
-  return FakeRun(trace, graph);
-}
-
-NodeGroups ByQnnOp(const DependencyGraph& g) {
-  return GroupNodes(g, [](const DepNode& n) { return std::string(n.qnn_op_name); });
-}
+constexpr uint64_t kInput = testing_support::kTwoBranchesInput;
+constexpr uint64_t kBranchA = testing_support::kTwoBranchesA;
+constexpr uint64_t kBranchB = testing_support::kTwoBranchesB;
+constexpr uint64_t kOutput = testing_support::kTwoBranchesOutput;
+constexpr uint64_t kZeros = testing_support::kTwoBranchesZeros;
 
 // A node's, tensor's and edge list's views point into the graph's own
 // storage: moved (constructed or assigned), the graph keeps them valid.
@@ -109,81 +86,6 @@ TEST(DependencyGraph, TwoIndependentBranchesSharingOneConstant) {
   EXPECT_EQ(zeros->kind, TensorKind::kStatic);
   EXPECT_FALSE(zeros->producer);
   EXPECT_EQ(zeros->consumers.size(), 2u);
-
-  NodeGroups groups = ByQnnOp(g);
-  auto shared = FindSharedTensors(g, groups);
-  ASSERT_EQ(shared.size(), 2u);  // by tensor id
-  EXPECT_EQ(shared[1].tensor, kZeros);
-  EXPECT_TRUE(shared[1].constant());
-  EXPECT_EQ(shared[1].producer_group, "");
-  EXPECT_EQ(shared[1].consumer_groups, (std::vector<std::string>{"branch_a", "branch_b"}));
-  EXPECT_EQ(shared[1].consumer_ops, (std::vector<uint64_t>{kBranchA, kBranchB}));
-  // The input feeds both branches too: an activation read by two groups is
-  // listed, but it is no constant.
-  EXPECT_EQ(shared[0].tensor, kInput);
-  EXPECT_EQ(shared[0].kind, TensorKind::kActivation);
-  EXPECT_EQ(shared[0].producer_group, "Input");
-  EXPECT_FALSE(shared[0].constant());
-
-  auto preds = PredecessorsByGroup(g, groups, g.index.at(kOutput));
-  ASSERT_EQ(preds.size(), 2u);
-  EXPECT_EQ(preds[0].group, "branch_a");
-  EXPECT_EQ(preds[0].ops, (std::vector<uint64_t>{kBranchA}));
-
-  GroupReachability reach(g, groups, kDataEdges);
-  uint32_t in = *groups.Find("Input"), a = *groups.Find("branch_a"), b = *groups.Find("branch_b"),
-           out = *groups.Find("Output");
-  EXPECT_TRUE(reach.Reaches(in, out));
-  EXPECT_TRUE(reach.Reaches(a, out));
-  EXPECT_FALSE(reach.Reaches(a, b));
-  EXPECT_FALSE(reach.Reaches(b, a));
-  EXPECT_FALSE(reach.Reaches(out, in));
-}
-
-TEST(DependencyGraph, ExpectedDagMissingExtraAndUnknown) {
-  htpscope::Run run = TwoBranchesSharingOneConstant();
-  DependencyGraph g = BuildDependencyGraph(run);
-  NodeGroups groups = ByQnnOp(g);
-  auto expected = ParseExpectedDag("expect.txt",
-                                   "# the intended DAG\n"
-                                   "Input -> branch_a\n"
-                                   "\n"
-                                   "branch_a -> Output   # trailing comment\n"
-                                   "branch_a -> branch_b\n"
-                                   "ghost -> Output\n");
-  ASSERT_EQ(expected.size(), 4u);
-  EXPECT_EQ(expected[2].line, 5);
-  DagComparison c = CompareWithExpected(g, groups, expected);
-  // Missing: branch_a -> branch_b (no such dependency) and ghost -> Output.
-  ASSERT_EQ(c.missing.size(), 2u);
-  EXPECT_EQ(c.missing[0].from, "branch_a");
-  EXPECT_EQ(c.missing[0].to, "branch_b");
-  EXPECT_EQ(c.unknown_names, (std::vector<std::string>{"ghost"}));
-  // Extra: Input -> branch_b and branch_b -> Output.
-  ASSERT_EQ(c.extra.size(), 2u);
-  EXPECT_EQ(c.extra[0].from, "Input");
-  EXPECT_EQ(c.extra[0].to, "branch_b");
-  EXPECT_TRUE(c.extra[0].data);
-  EXPECT_EQ(c.extra[1].from, "branch_b");
-  EXPECT_EQ(c.matched.size(), 2u);
-
-  // Unnamed groups are transparent: Input -> Output through the branches.
-  auto through = CompareWithExpected(g, groups, ParseExpectedDag("e", "Input -> Output"));
-  EXPECT_TRUE(through.missing.empty());
-  EXPECT_TRUE(through.extra.empty());
-}
-
-TEST(DependencyGraph, ExpectedDagSyntaxErrorsNameTheLine) {
-  try {
-    ParseExpectedDag("dag.txt", "a -> b\nc d\n");
-    FAIL();
-  } catch (const InputError& e) {
-    EXPECT_EQ(e.line(), 2u);
-    EXPECT_NE(std::string(e.what()).find("dag.txt"), std::string::npos);
-  }
-  EXPECT_THROW(ParseExpectedDag("d", "a -> "), InputError);
-  EXPECT_THROW(ParseExpectedDag("d", "a -> a"), InputError);
-  EXPECT_THROW(ParseExpectedDag("d", "a -> b -> c"), InputError);
 }
 
 TEST(DependencyGraph, FlowsBecomeEdgesBySliceEnds) {
@@ -294,47 +196,6 @@ TEST(DependencyGraph, RandomFlowsMatchTheFirstSliceAtEachPoint) {
   EXPECT_EQ(edges, expected);
 }
 
-TEST(DependencyGraphCorpus, NativeMatmulsShareDeduplicatedStaticTensors) {
-  HTPSCOPE_REQUIRE_CORPUS("native_256");
-  htpscope::Run run = LoadRun({testing_support::CorpusRun("native_256")});
-  DependencyGraph g = BuildDependencyGraph(run);
-  EXPECT_EQ(g.graph_nodes, 64u);
-  EXPECT_EQ(g.flows_unmatched, 0u);
-  NodeGroups groups = ByQnnOp(g);
-  auto shared = FindSharedTensors(g, groups);
-  std::vector<uint64_t> constants;
-  for (const auto& s : shared)
-    if (s.constant()) {
-      constants.push_back(s.tensor);
-      EXPECT_EQ(s.consumer_groups.size(), 8u);
-      EXPECT_EQ(s.consumer_groups.front(), "MatMul_0");
-      EXPECT_EQ(s.kind, TensorKind::kStatic);
-    }
-  EXPECT_EQ(constants, (std::vector<uint64_t>{0x0000100200000008, 0x0000126300000019}));
-  // $Shape tensors read by Input and Output slices are listed, not flagged.
-  const DepTensor* shape = g.FindTensor(0x0000100382d28377);
-  ASSERT_NE(shape, nullptr);
-  EXPECT_EQ(shape->kind, TensorKind::kShape);
-}
-
-TEST(DependencyGraphCorpus, V8c8WeightsCopiedOnceForEightMatmuls) {
-  HTPSCOPE_REQUIRE_CORPUS("v8c8_256");
-  htpscope::Run run = LoadRun({testing_support::CorpusRun("v8c8_256")});
-  DependencyGraph g = BuildDependencyGraph(run);
-  EXPECT_EQ(g.nodes.size(), 53u);   // 26 graph nodes + 27 executed ops the graph lacks
-  EXPECT_EQ(g.flows_matched, 72u);  // 92 arrows, 20 of them from tid-1 tensors
-  NodeGroups groups = ByQnnOp(g);
-  auto shared = FindSharedTensors(g, groups);
-  int copies = 0;
-  for (const auto& s : shared)
-    if (s.kind == TensorKind::kConstantCopy) {
-      ++copies;
-      EXPECT_EQ(s.consumer_groups.size(), 8u);
-      EXPECT_TRUE(s.producer_group == "$Const_11" || s.producer_group == "$Const_12");
-    }
-  EXPECT_EQ(copies, 2);
-}
-
 // A random compiled graph (no optrace) against edges and tensors worked out
 // one by one from the node rows: producers by node id, else the first node
 // listing the id as an output; constants by $Const QNN op or static type.
@@ -438,29 +299,6 @@ TEST(DependencyGraph, RandomGraphMatchesEdgesAndTensorsWorkedOutByHand) {
     EXPECT_EQ(t.kind, kind) << OpIdHex(t.id);
     ++expected;
   }
-}
-
-TEST(DependencyGraphCorpus, Chain8ExpectedChainMatches) {
-  HTPSCOPE_REQUIRE_CORPUS("chain8_archive");
-  htpscope::Run run = LoadRun({testing_support::CorpusRun("chain8_archive")});
-  DependencyGraph g = BuildDependencyGraph(run);
-  NodeGroups groups = ByQnnOp(g);
-  std::string dag = "Input -> MatMul_0\n";
-  for (int i = 0; i < 7; ++i) dag += fmt::format("MatMul_{} -> MatMul_{}\n", i, i + 1);
-  dag += "MatMul_7 -> Output\n";
-  DagComparison c = CompareWithExpected(g, groups, ParseExpectedDag("chain.txt", dag));
-  EXPECT_TRUE(c.missing.empty());
-  EXPECT_TRUE(c.unknown_names.empty());
-  EXPECT_EQ(c.matched.size(), 9u);
-  EXPECT_TRUE(c.extra.empty());
-  // Claiming the matmuls independent shows the chain as extra edges.
-  DagComparison flat = CompareWithExpected(
-      g, groups, ParseExpectedDag("flat.txt", "Input -> MatMul_0\nInput -> MatMul_1\n"));
-  ASSERT_EQ(flat.missing.size(), 1u);  // Input -> MatMul_1 only through MatMul_0
-  EXPECT_EQ(flat.missing[0].to, "MatMul_1");
-  ASSERT_EQ(flat.extra.size(), 1u);
-  EXPECT_EQ(flat.extra[0].from, "MatMul_0");
-  EXPECT_EQ(flat.extra[0].to, "MatMul_1");
 }
 
 }  // namespace

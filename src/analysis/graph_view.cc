@@ -109,9 +109,9 @@ GraphView BuildGraphView(const Run& run, const GraphViewOptions& options) {
   for (const auto& [a, b] : options.drop_edges) {
     auto ga = v.groups.Find(a), gb = v.groups.Find(b);
     if (!ga || !gb)
-      throw std::invalid_argument(fmt::format("{} -> {}: no op group named \"{}\"{}", a, b,
-                                              !ga ? a : b,
-                                              DidYouMean(!ga ? a : b, v.groups.names)));
+      throw ValueError(ValueRole::kDroppedDependency, fmt::format("{} -> {}", a, b),
+                       fmt::format("no op group named \"{}\"{}", !ga ? a : b,
+                                   DidYouMean(!ga ? a : b, v.groups.names)));
     all_drops.push_back({*ga, *gb});
     CriticalPath p = LongestPath(v.graph, v.groups, kAllEdges, {{*ga, *gb}});
     v.what_if.push_back(

@@ -10,6 +10,8 @@
 
 #include "analysis/critical_path.h"
 #include "analysis/dependency_graph.h"
+#include "analysis/graph_compare.h"
+#include "analysis/op_groups.h"
 #include "analysis/timeline.h"
 #include "model/dominant_path.h"
 #include "model/run.h"
@@ -63,7 +65,7 @@ struct GraphView {
   std::vector<WarningRow> warnings;
 };
 
-// Throws std::invalid_argument when an edge to drop names an unknown group,
+// Throws ValueError (kDroppedDependency) when an edge to drop names an unknown group,
 // and InputError when the run has neither an HTP graph nor an optrace.  The
 // dominant path is the run's, built when its optrace was imported.
 GraphView BuildGraphView(const Run& run, const GraphViewOptions& options);

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <random>
 
+#include "analysis/dependency_graph_test_util.h"
+
 namespace htpscope::group_reachability_test {
 namespace {
 
@@ -130,6 +132,23 @@ TEST(GroupReachability, AgreesWithThePlainWalkOnRandomGraphs) {
   // Both answers occur often enough for the comparison to mean something.
   EXPECT_GT(positives, pairs / 10);
   EXPECT_LT(positives, pairs * 9 / 10);
+}
+
+// Two branches fed by one input and read by one output, sharing a constant:
+// data dependencies link the input to the output through both branches,
+// never one branch to the other.
+TEST(GroupReachability, TwoBranchesSharingOneConstantStayIndependent) {
+  htpscope::Run run = testing_support::TwoBranchesSharingOneConstant();
+  DependencyGraph g = BuildDependencyGraph(run);
+  NodeGroups groups = testing_support::GroupsByQnnOp(g);
+  GroupReachability reach(g, groups, kDataEdges);
+  uint32_t in = *groups.Find("Input"), a = *groups.Find("branch_a"), b = *groups.Find("branch_b"),
+           out = *groups.Find("Output");
+  EXPECT_TRUE(reach.Reaches(in, out));
+  EXPECT_TRUE(reach.Reaches(a, out));
+  EXPECT_FALSE(reach.Reaches(a, b));
+  EXPECT_FALSE(reach.Reaches(b, a));
+  EXPECT_FALSE(reach.Reaches(out, in));
 }
 
 }  // namespace

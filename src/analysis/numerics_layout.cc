@@ -109,16 +109,16 @@ PairGeometry ResolveGeometry(const TensorEntry& ref, const TensorEntry& dev,
     const TensorEntry& open = ref_open ? ref : dev;
     const TensorEntry& known = ref_open ? dev : ref;
     if (fits_converted && fits_same && probe.transposed)
-      throw InputError(
+      throw InputNeedsValueError(
           open.data.path,
           fmt::format("{}: layout is ambiguous: {} tensor \"{}\" is {} {} and {} tensor \"{}\" "
-                      "{} states no layout, which fits both {} and {}; state it (manifest "
-                      "\"layout\", or --ref-layout/--device-layout)",
+                      "{} states no layout, which fits both {} and {}; state it",
                       RowLabel(row), ref_open ? "device" : "reference", known.name,
                       ref_open ? row.device_layout : row.reference_layout,
                       FormatShape(known.data.shape), ref_open ? "reference" : "device", open.name,
                       FormatShape(open.data.shape), LayoutLabel(open, stated),
-                      LayoutLabel(open, opposite)));
+                      LayoutLabel(open, opposite)),
+          ValueRole::kTensorLayouts);
     if (fits_converted && !fits_same) {
       (ref_open ? ref_layout : dev_layout) = opposite;
       (ref_open ? row.reference_layout : row.device_layout) =
@@ -128,31 +128,32 @@ PairGeometry ResolveGeometry(const TensorEntry& ref, const TensorEntry& dev,
 
   bool convert =
       IsChannelsLayout(ref_layout) && IsChannelsLayout(dev_layout) && ref_layout != dev_layout;
-  // `as_reference` shows the device shape in the reference layout; `hint` says how to fix it.
-  auto mismatch = [&](std::string as_reference, std::string hint) {
-    throw InputError(
-        dev.data.path,
-        fmt::format("{}: shape mismatch: reference tensor \"{}\" ({}) has shape {}{} but device "
-                    "tensor \"{}\" has shape {}{}{}; shapes must agree (size-1 dimensions aside), "
-                    "nothing is broadcast{}",
-                    RowLabel(row), ref.name, ref.data.path, FormatShape(r),
-                    row.reference_layout.empty() ? "" : " " + row.reference_layout, dev.name,
-                    FormatShape(d), row.device_layout.empty() ? "" : " " + row.device_layout,
-                    as_reference, hint));
+  // `as_reference` shows the device shape in the reference layout;
+  // `unstated_layouts`: whether stating the layouts may settle it.
+  auto mismatch = [&](std::string as_reference, bool unstated_layouts) {
+    std::string problem = fmt::format(
+        "{}: shape mismatch: reference tensor \"{}\" ({}) has shape {}{} but device "
+        "tensor \"{}\" has shape {}{}{}; shapes must agree (size-1 dimensions aside), "
+        "nothing is broadcast",
+        RowLabel(row), ref.name, ref.data.path, FormatShape(r),
+        row.reference_layout.empty() ? "" : " " + row.reference_layout, dev.name, FormatShape(d),
+        row.device_layout.empty() ? "" : " " + row.device_layout, as_reference);
+    if (!unstated_layouts) throw InputError(dev.data.path, std::move(problem));
+    throw InputNeedsValueError(dev.data.path,
+                               problem + "; if one side is channels-last, state the layouts",
+                               ValueRole::kTensorLayouts);
   };
   if (convert) {
     std::vector<int64_t> d_as_ref = OtherLayoutShape(d, dev_layout);
     if (d_as_ref != r)
-      mismatch(fmt::format(" = {} as {}", FormatShape(d_as_ref), row.reference_layout), "");
+      mismatch(fmt::format(" = {} as {}", FormatShape(d_as_ref), row.reference_layout), false);
     g.layout_converted = true;
     ConversionDims(r, ref_layout, g);
   } else if (Squeezed(r) != Squeezed(d)) {
     bool permuted = r.size() >= 3 && r.size() == d.size() &&
                     (OtherLayoutShape(d, TensorLayout::kChannelsLast) == r ||
                      OtherLayoutShape(d, TensorLayout::kChannelsFirst) == r);
-    mismatch("", permuted ? "; if one side is channels-last, state the layouts (manifest "
-                            "\"layout\", or --ref-layout/--device-layout)"
-                          : "");
+    mismatch("", permuted);
   }
   return g;
 }

@@ -32,8 +32,9 @@ struct PairGeometry {
 };
 
 // Decides the geometry of a pair and fills the row's layout labels.  Throws
-// InputError (naming both tensors and files) when the shapes do not agree or
-// the layout is ambiguous.
+// InputError (naming both tensors and files) when the shapes do not agree,
+// an InputNeedsValueError (kTensorLayouts) when stating the layouts would
+// settle it: the layout is ambiguous, or a side may be channels-last.
 PairGeometry ResolveGeometry(const TensorEntry& ref, const TensorEntry& dev,
                              const NumericsOptions& options, HandleRow& row);
 

@@ -11,12 +11,27 @@
 #include <fstream>
 #include <functional>
 #include <limits>
+#include <optional>
 
 #include "base/errors.h"
 #include "formats/tensor_test_util.h"
 
 namespace htpscope::numerics_test {
 namespace {
+
+// The value an error of `compare` says would settle it; nullopt for another
+// InputError.
+std::optional<ValueRole> NeededValue(const std::function<void()>& compare) {
+  try {
+    compare();
+  } catch (const InputNeedsValueError& e) {
+    return e.needed();
+  } catch (const InputError&) {
+    return std::nullopt;
+  }
+  ADD_FAILURE() << "no error";
+  return std::nullopt;
+}
 
 namespace fs = std::filesystem;
 constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -397,6 +412,8 @@ TEST_F(NumericsTest, ShapeMismatchIsAnErrorNeverABroadcast) {
   auto plain_ref = Raw("e", DType::kFloat32, {1, 3, 4, 5}, Iota(60));
   EXPECT_NE(ErrorOf([&] { Compare(plain_ref, plain); }).find("state the layouts"),
             std::string::npos);
+  EXPECT_EQ(NeededValue([&] { Compare(plain_ref, plain); }), ValueRole::kTensorLayouts);
+  EXPECT_EQ(NeededValue([&] { Compare(ref, dev); }), std::nullopt);  // no layout would help
   // Size-1 dimensions do not move elements, so [1, 6] and [6] compare.
   EXPECT_EQ(
       Compare(Raw("f", DType::kFloat32, {1, 6}, Iota(6)), Raw("g", DType::kFloat32, {6}, Iota(6)))
@@ -424,8 +441,9 @@ TEST_F(NumericsTest, UnstatedLayoutIsInferredOnlyWhenTheShapesDecide) {
             dir_ +
                 "/r3.raw: tensor \"r3\": layout is ambiguous: device tensor \"d3\" is NHWC "
                 "[1, 2, 2, 2] and reference tensor \"r3\" [1, 2, 2, 2] states no layout, which "
-                "fits both NHWC and NCHW; state it (manifest \"layout\", or "
-                "--ref-layout/--device-layout)");
+                "fits both NHWC and NCHW; state it");
+  // The caller says how to state the layouts (options, keyword arguments).
+  EXPECT_EQ(NeededValue([&] { Compare(ambiguous_ref, nhwc_dev); }), ValueRole::kTensorLayouts);
   // [1, 4, 1, 1] fits both too, but with one pixel both orders coincide.
   EXPECT_EQ(Compare(Raw("r4", DType::kFloat32, {1, 4, 1, 1}, Iota(4)),
                     Raw("d4", DType::kFloat32, {1, 1, 1, 4}, Iota(4), "NHWC"))

@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "analysis/group_reachability.h"
+#include "analysis/op_groups.h"
 #include "base/number_text.h"
 #include "base/sort_util.h"
 
@@ -182,7 +183,8 @@ Timeline BuildTimeline(const Run& run, const Grouping& grouping, const TimelineW
   }
   t.window_start_cycles = std::max(t.window_start_cycles, t.graph_start_cycles);
   t.window_end_cycles = std::min(t.window_end_cycles, t.graph_end_cycles);
-  if (t.window_end_cycles <= t.window_start_cycles)
+  if (t.window_end_cycles < t.window_start_cycles ||
+      (t.window_end_cycles == t.window_start_cycles && !window.allow_empty))
     throw std::invalid_argument(fmt::format(
         "the window is empty: it starts at graph cycle {} and ends at graph cycle {}",
         t.window_start_cycles - t.graph_start_cycles, t.window_end_cycles - t.graph_start_cycles));
@@ -277,7 +279,9 @@ Timeline BuildTimeline(const Run& run, const Grouping& grouping, const TimelineW
     TimelineRow row;
     row.tid = tid;
     row.kind = UnitKindOfTid(tid);
-    t.rows.push_back(row);
+    for (const auto& thread : run.thread_names)
+      if (thread.tid == tid) row.name = thread.name;  // the last, should the trace name it twice
+    t.rows.push_back(std::move(row));
   }
   std::vector<std::vector<Interval>> row_intervals(t.rows.size());
   for (uint32_t k = 0; k < t.slices.size(); ++k) {

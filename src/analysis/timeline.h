@@ -74,6 +74,9 @@ const char* MarkName(SliceMark mark);  // "spill/fill", ...
 struct TimelineWindow {
   std::optional<int64_t> from_cycle, to_cycle;
   std::optional<std::string> from_op, to_op;
+  // A window of no cycle (a trace whose slices all sit at one cycle) gives a
+  // timeline of zero length, its slices all kept, instead of an error.
+  bool allow_empty = false;
 };
 
 struct TimelineSlice {
@@ -87,6 +90,7 @@ struct TimelineSlice {
 struct TimelineRow {
   uint32_t tid = 0;
   UnitKind kind = UnitKind::kUnknown;
+  std::string name;              // the trace's name for the thread; "" when it gives none
   std::vector<uint32_t> slices;  // into Timeline::slices, by start
   int64_t busy_cycles = 0;       // Σ clipped slice durations
   int64_t active_cycles = 0;     // union: cycles with something running
@@ -120,7 +124,8 @@ struct Timeline {
   int64_t window_cycles() const { return window_end_cycles - window_start_cycles; }
 };
 
-// Throws std::invalid_argument when the window is empty or names no op.
+// Throws std::invalid_argument when the run has no slice, the window names
+// no op, or it is empty (unless window.allow_empty).
 Timeline BuildTimeline(const Run& run, const Grouping& grouping, const TimelineWindow& window);
 
 // Adds `serialized_groups` warnings: compute groups that ran back to back

@@ -94,6 +94,36 @@ TEST(Timeline, WindowByCyclesAndByOpsClipsSlices) {
   EXPECT_THROW(BuildTimeline(run, Grouping{}, empty), std::invalid_argument);
 }
 
+// Rows carry the trace's thread names; a trace whose slices all sit at one
+// cycle has an empty window, refused unless the caller allows it.
+TEST(Timeline, RowNamesAndAnEmptyWholeTrace) {
+  auto run = FakeRun(OptraceJson(TiledOp()), "");
+  run.thread_names = {{513, "hvx one"}, {256, "main"}};
+  Timeline named = BuildTimeline(run, Grouping{}, {});
+  ASSERT_EQ(named.rows.size(), 5u);
+  EXPECT_EQ(named.rows[0].name, "main");
+  EXPECT_EQ(named.rows[1].name, "");
+  EXPECT_EQ(named.rows[2].name, "hvx one");
+
+  auto instant =
+      FakeRun(OptraceJson({{0x0000000100000002, "Input", "q::*InputSlice", "dma", 256, 5, 0},
+                           {0x0000000200000010, "conv", "q::Conv", "uses_hvx", 512, 5, 0}}),
+              "");
+  EXPECT_THROW(BuildTimeline(instant, Grouping{}, {}), std::invalid_argument);
+  TimelineWindow whole;
+  whole.allow_empty = true;
+  Timeline t = BuildTimeline(instant, Grouping{}, whole);
+  EXPECT_EQ(t.window_cycles(), 0);
+  EXPECT_EQ(t.slices.size(), 2u);
+  ASSERT_EQ(t.rows.size(), 2u);
+  EXPECT_EQ(t.rows[1].tid, 512u);
+  EXPECT_EQ(t.rows[1].slices, std::vector<uint32_t>{1});
+  // A window that ends before it starts stays an error.
+  whole.from_cycle = 1;
+  whole.to_cycle = 0;
+  EXPECT_THROW(BuildTimeline(run, Grouping{}, whole), std::invalid_argument);
+}
+
 // Stage 1 on two HVX threads, Spill and Fill on the main thread, then stage 2
 // on HMX.  With `dependent`, stage 2 reads stage 1's output.
 Run HandoffRun(bool dependent) {

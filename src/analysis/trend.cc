@@ -1,6 +1,8 @@
 #include "analysis/trend.h"
 
-#include <stdexcept>
+#include <string>
+
+#include "base/errors.h"
 
 namespace htpscope {
 
@@ -24,7 +26,8 @@ const char* TrendMarkName(TrendMark mark) {
 
 std::vector<TrendRow> ComputeTrend(std::vector<TrendPoint> points, int baseline_runs,
                                    const std::string& unit) {
-  if (baseline_runs < 1) throw std::invalid_argument("--baseline: expected 1 or more runs");
+  if (baseline_runs < 1)
+    throw ValueError(ValueRole::kTrendBaselineRuns, "", "expected 1 or more runs");
   std::vector<TrendRow> rows;
   std::vector<size_t> with_samples;  // rows that have samples, in order
   for (auto& point : points) {

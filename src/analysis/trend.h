@@ -52,7 +52,7 @@ struct TrendRow {
 // `htpscope diff --a EARLIER... --b RUN` compares a figure: medians, and a
 // change within kNoiseSigmas × the combined robust σ is "within noise".
 // With too few samples on both sides the noise is not assessed and any
-// change is marked up or down.  Throws std::invalid_argument when
+// change is marked up or down.  Throws ValueError (kTrendBaselineRuns) when
 // baseline_runs < 1.
 std::vector<TrendRow> ComputeTrend(std::vector<TrendPoint> points, int baseline_runs,
                                    const std::string& unit);

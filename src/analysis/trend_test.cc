@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
+#include "base/errors.h"
+
 namespace htpscope::trend_test {
 namespace {
 
@@ -42,7 +46,13 @@ TEST(Trend, PoolsSeveralBaselineRunsAndSaysWhenNoiseIsNotAssessed) {
   EXPECT_EQ(rows[3].mark, TrendMark::kDown);
   EXPECT_FALSE(rows[1].noise_assessed);  // one sample a side
   EXPECT_EQ(rows[1].mark, TrendMark::kUp);
-  EXPECT_THROW(ComputeTrend({}, 0, "us"), std::invalid_argument);
+  try {
+    ComputeTrend({}, 0, "us");
+    ADD_FAILURE();
+  } catch (const ValueError& e) {
+    EXPECT_EQ(e.role(), ValueRole::kTrendBaselineRuns);
+    EXPECT_EQ(std::string(e.what()), "baseline runs: expected 1 or more runs");
+  }
 }
 
 }  // namespace

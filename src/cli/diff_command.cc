@@ -101,9 +101,6 @@ std::vector<RunFacts> LoadSide(const std::vector<std::string>& inputs,
       side.push_back(CollectRunFacts(std::move(run), summary_options));  // not a copy
     } catch (const MismatchedArtifactsError& e) {
       throw InputError(e.file(), e.problem() + " (--allow-mismatch joins them anyway)");
-    } catch (const std::invalid_argument& e) {
-      if (graph.empty()) throw;
-      throw UsageError(fmt::format("--graph {}: {}", graph, e.what()));
     }
   }
   return side;

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "cli/cli_test_util.h"
 #include "formats/linting_example_test_util.h"
@@ -69,6 +70,16 @@ TEST(DiffGraphs, JsonOfSeveralGraphsNeedsGraph) {
   auto bad = RunCli("diff " + SideA() + " " + SideA() + " --graph nope", "diff_graphs_bad");
   EXPECT_EQ(bad.status, 2);
   EXPECT_NE(bad.err.find("no graph named \"nope\""), std::string::npos) << bad.err;
+  // Every command names the option the graph name came from.
+  const std::string said =
+      "htpscope: error: --graph nope: no graph named \"nope\" in the profile (graphs: "
+      "model.prefill, model.decode)\n";
+  EXPECT_EQ(bad.err, said);
+  for (const std::string& command : std::vector<std::string>{"summary", "lint", "timeline"}) {
+    auto one = RunCli(command + " " + SideA() + " --graph nope", "diff_graphs_bad_" + command);
+    EXPECT_EQ(one.status, 2) << command;
+    EXPECT_EQ(one.err, said) << command;
+  }
 }
 
 }  // namespace

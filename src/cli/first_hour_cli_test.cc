@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <string>
+#include <vector>
 
 #include "base/test_paths.h"
 #include "cli/cli_test_util.h"
@@ -176,6 +177,17 @@ TEST(FirstHourCli, GraphExpectExitStatus) {
   EXPECT_EQ(drop.status, 2);
   EXPECT_NE(drop.err.find("no op group named \"" + to + "x\" (did you mean \""), std::string::npos)
       << drop.err;
+  // A dependency to drop is "A->B", spaces around the names allowed.
+  CliResult spaced =
+      RunCli("graph " + kExample + " --json --drop-edge ' " + from + " -> " + to + " '");
+  ASSERT_EQ(spaced.status, 0) << spaced.err;
+  EXPECT_EQ(nlohmann::json::parse(spaced.out)["what_if"][0]["dropped"][0],
+            (nlohmann::json{{"from", from}, {"to", to}}));
+  for (const std::string& spec : std::vector<std::string>{"a-b", "a->", "a->b->c"}) {
+    CliResult bad = RunCli("graph " + kExample + " --drop-edge '" + spec + "'");
+    EXPECT_EQ(bad.status, 2) << spec;
+    EXPECT_EQ(bad.err, "htpscope: error: --drop-edge \"" + spec + "\": expected A->B\n");
+  }
 }
 
 TEST(FirstHourCli, BashCompletionCompletesCommandsOptionsAndChoices) {

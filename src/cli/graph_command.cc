@@ -1,9 +1,12 @@
 #include <fmt/format.h>
 
-#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
 
 #include "base/errors.h"
 #include "base/suggest.h"
+#include "base/text_util.h"
 #include "cli/cli_support.h"
 #include "cli/commands.h"
 #include "cli/kept_until_exit.h"
@@ -21,6 +24,16 @@ Grouping MakeGrouping(const std::vector<std::string>& groups, const std::string&
 void AddTopOptions(CLI::App* cmd, size_t& top, bool& all, const std::string& what);
 
 namespace {
+
+// One --drop-edge, "A->B" or "A -> B", into its two op group names.
+std::pair<std::string, std::string> ParseDroppedEdge(std::string_view spec) {
+  const size_t arrow = spec.find("->");
+  std::string a(Trim(spec.substr(0, arrow == std::string_view::npos ? 0 : arrow)));
+  std::string b(arrow == std::string_view::npos ? "" : Trim(spec.substr(arrow + 2)));
+  if (a.empty() || b.empty() || b.find("->") != std::string::npos)
+    throw UsageError(fmt::format("--drop-edge \"{}\": expected A->B", spec));
+  return {a, b};
+}
 
 // "expect.txt line 3: no op group named "MatMul_9" (did you mean "MatMul_0"?)".
 std::string UnknownGroupMessage(const std::string& path, const std::vector<ExpectedEdge>& edges,
@@ -70,24 +83,12 @@ void RegisterGraphCommand(CLI::App& app, CommandRegistry& registry) {
   registry.Add(cmd, [] {
     GraphViewOptions options;
     options.grouping = MakeGrouping(o.groups, o.group_by);
-    for (const auto& spec : o.drop_edges) {
-      try {
-        options.drop_edges.push_back(ParseEdgeSpec(spec));
-      } catch (const std::invalid_argument& e) {
-        throw UsageError(fmt::format("--drop-edge {}", e.what()));
-      }
-    }
+    for (const auto& spec : o.drop_edges) options.drop_edges.push_back(ParseDroppedEdge(spec));
     if (!o.expect.empty()) {
       options.expected = ParseExpectedDag(o.expect, ReadInputText(o.expect));
     }
     Run& run = KeepUntilExit(LoadRunFromArgs(o.run));
-    const GraphView& view = KeepUntilExit([&] {
-      try {
-        return BuildGraphView(run, options);
-      } catch (const std::invalid_argument& e) {
-        throw UsageError(fmt::format("--drop-edge {}", e.what()));
-      }
-    }());
+    const GraphView& view = KeepUntilExit(BuildGraphView(run, options));
     // A name the graph has no group for is a mistake in the expectation or
     // the grouping, as in --drop-edge: the comparison would mean nothing.
     if (view.expect && !view.expect->unknown_names.empty())

@@ -43,12 +43,7 @@ void RegisterLintCommand(CLI::App& app, CommandRegistry& registry) {
   registry.Add(cmd, [] {
     LoadOptions load;
     load.graph = options.graph;
-    Run profile;
-    try {
-      profile = LoadRun({options.input}, load);
-    } catch (const std::invalid_argument& e) {
-      throw UsageError(fmt::format("--graph {}: {}", options.graph, e.what()));
-    }
+    Run profile = LoadRun({options.input}, load);
     if (!profile.HasProfile())
       throw InputError(options.input,
                        fmt::format("is {}: expected qnn-profile-viewer linting output (text or "

@@ -19,6 +19,7 @@
 #include "cli/commands.h"
 #include "cli/progress.h"
 #include "cli/terminal.h"
+#include "cli/value_roles.h"
 #include "cli/version.h"
 #include "model/input_text.h"
 #include "report/text_sanitize.h"
@@ -92,12 +93,18 @@ int main(int argc, char** argv) {
     htpscope::cli::StopProgress();
     PrintUnreportedInputWarnings();
     return status;
+  } catch (const InputNeedsValueError& e) {  // said with the option that gives the value
+    htpscope::cli::StopProgress();
+    PrintUnreportedInputWarnings();
+    return Fail("error", htpscope::cli::WithOptionAdvice(e).what(), kExitBadInput);
   } catch (const InputError& e) {
     htpscope::cli::StopProgress();
     PrintUnreportedInputWarnings();
     return Fail("error", e.what(), kExitBadInput);
   } catch (const UsageError& e) {
     return Fail("error", e.what(), kExitBadInput);
+  } catch (const ValueError& e) {  // an option value a lower layer refused: named by its option
+    return Fail("error", htpscope::cli::OptionMessage(e), kExitBadInput);
   } catch (const std::invalid_argument& e) {  // an option value the analysis cannot use
     return Fail("error", e.what(), kExitBadInput);
   } catch (const OutputError& e) {

@@ -136,6 +136,20 @@ TEST_F(NumericsCommandTest, BadInputExitsTwoWithFileNamed) {
   CliRun ambiguous = Numerics("ref dev");
   EXPECT_EQ(ambiguous.status, 2);
   EXPECT_NE(ambiguous.err.find("layout is ambiguous"), std::string::npos) << ambiguous.err;
+  // How to settle it is said with the options that do.
+  EXPECT_NE(ambiguous.err.find("which fits both NHWC and NCHW; state it (manifest \"layout\", or "
+                               "--ref-layout/--device-layout)\n"),
+            std::string::npos)
+      << ambiguous.err;
+  // An ETDump without its debug buffer: the options that give one.
+  Write("dump.etdp", std::string("\0\0\0\0ED00", 8) + std::string(8, '\0'));
+  CliRun etdump = Numerics("dump.etdp dev");
+  EXPECT_EQ(etdump.status, 2);
+  EXPECT_NE(etdump.err.find("dump.etdp: is an ExecuTorch ETDump: its tensors are in the debug "
+                            "buffer the runtime wrote beside it; give it with --debug-buffer (or "
+                            "--ref-debug-buffer)\n"),
+            std::string::npos)
+      << etdump.err;
 
   Write("wide/manifest.json", R"({"tensors": [{"name": "a__debugID_0", "file": "a.raw",
     "dtype": "uint8", "shape": [8], "quantization": {"scale": 0.5, "offset": 10}}]})");

@@ -1,10 +1,8 @@
 #include "cli/run_args.h"
 
-#include <fmt/format.h>
 #include <malloc.h>
 
 #include <filesystem>
-#include <stdexcept>
 
 #include "base/errors.h"
 #include "cli/cli_support.h"
@@ -38,8 +36,6 @@ Run LoadRunFromArgs(const RunArgs& args, FreedMemory freed) {
     Run run = LoadRun(args.inputs, options);
     if (freed == FreedMemory::kReturn) ReturnFreedMemory();
     return run;
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(fmt::format("--graph {}: {}", args.graph, e.what()));
   } catch (const MismatchedArtifactsError& e) {
     throw InputError(e.file(), e.problem() +
                                    " (give the files of one run, or --allow-mismatch to join "

@@ -80,5 +80,19 @@ TEST(StoreCli, NotAStoreIsABadInput) {
   EXPECT_NE(r.err.find("x.db"), std::string::npos) << r.err;
 }
 
+// A SQLite file of another kind (an exported run): the error says how to
+// make a store.
+TEST(StoreCli, ADatabaseThatIsNoStoreSaysHowToMakeOne) {
+  const std::string run = Quote(OneOpRun("store_export", "conv", 150));
+  const std::string db = testing_support::TempDir("store_export_db") + "/run.db";
+  CliResult r = RunCli("export " + run + " --sqlite " + Quote(db));
+  ASSERT_EQ(r.status, 0) << r.err;
+  r = RunCli("trend --db " + Quote(db) + " --metric graph_wall_cycles");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "htpscope: error: " + db +
+                       ": not an htpscope store of runs (no store_info table); create one with "
+                       "`htpscope ingest RUN --db FILE`\n");
+}
+
 }  // namespace
 }  // namespace htpscope::store_cli_test

@@ -48,8 +48,9 @@ void CheckQhasUnitTypes(Run& run, const model_import::QhasFacts& qhas);
 bool QhasTrafficAllZero(const model_import::QhasFacts& qhas);
 // Warns (multi_core_qhas) when QHAS describes several HTP cores.
 void NoteQhasCores(Run& run);
-// Keeps only graph `name` of the profile's tables; throws std::invalid_argument,
-// listing the graphs there are, when the profile has no graph of that name.
+// Keeps only graph `name` of the profile's tables; throws ValueError
+// (kGraphName), listing the graphs there are, when the profile has no graph
+// of that name.
 void SelectGraph(Run& run, const std::string& name);
 // Fills run.profile_phases from the profile's blocks and metrics (after
 // SelectGraph: only the kept graph's rows and the application's).

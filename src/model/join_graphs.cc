@@ -3,8 +3,7 @@
 // the statistics blocks that name that graph or none.
 #include <fmt/format.h>
 
-#include <stdexcept>
-
+#include "base/errors.h"
 #include "model/join.h"
 
 namespace htpscope {
@@ -17,9 +16,11 @@ void SelectGraph(Run& run, const std::string& name) {
     if (run.graphs[g].name == name) chosen = g;
   }
   if (!chosen)
-    throw std::invalid_argument(fmt::format(
-        "no graph named \"{}\" in the profile ({})", name,
-        names.empty() ? "it names no graph" : fmt::format("graphs: {}", fmt::join(names, ", "))));
+    throw ValueError(
+        ValueRole::kGraphName, name,
+        fmt::format("no graph named \"{}\" in the profile ({})", name,
+                    names.empty() ? "it names no graph"
+                                  : fmt::format("graphs: {}", fmt::join(names, ", "))));
   // Which blocks stay: executions of the chosen graph, and statistics blocks
   // whose graph label names it (or names no graph).
   std::vector<bool> keep(run.profile_blocks.size(), false);

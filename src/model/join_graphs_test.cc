@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "base/errors.h"
 #include "formats/linting_example_test_util.h"
 #include "model/run.h"
 
@@ -45,10 +46,12 @@ TEST(SelectGraph, UnknownNameListsTheGraphsThereAre) {
   try {
     LoadRun({TwoGraphCsv()}, options);
     FAIL() << "no error";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_STREQ(e.what(),
-                 "no graph named \"model.encode\" in the profile (graphs: model.prefill, "
-                 "model.decode)");
+  } catch (const ValueError& e) {
+    EXPECT_EQ(e.role(), ValueRole::kGraphName);
+    EXPECT_EQ(e.value(), "model.encode");
+    EXPECT_EQ(e.problem(),
+              "no graph named \"model.encode\" in the profile (graphs: model.prefill, "
+              "model.decode)");
   }
 }
 

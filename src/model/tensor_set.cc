@@ -237,9 +237,10 @@ TensorSet LoadTensorSet(const std::string& path, const std::string& manifest_ove
   if (!fs::exists(path, ec)) throw InputError(path, "does not exist");
   if (IsEtdumpFile(path)) {
     if (debug_buffer.empty())
-      throw InputError(path,
-                       "is an ExecuTorch ETDump: its tensors are in the debug buffer the runtime "
-                       "wrote beside it; give it with --debug-buffer (or --ref-debug-buffer)");
+      throw InputNeedsValueError(path,
+                                 "is an ExecuTorch ETDump: its tensors are in the debug buffer "
+                                 "the runtime wrote beside it; give it",
+                                 ValueRole::kEtdumpDebugBuffer);
     return LoadEtdumpTensorSet(path, debug_buffer);
   }
   if (HasExtension(path, ".json")) {

@@ -65,7 +65,8 @@ struct TensorSet {
 //    without a manifest are an error, since their dtype and shape are unknown;
 //  * a .json file: a manifest, files relative to its directory;
 //  * a .npy file: a set of that one tensor.
-// Throws InputError naming the file (and tensor) for every problem.
+// Throws InputError naming the file (and tensor) for every problem; an
+// InputNeedsValueError (kEtdumpDebugBuffer) for an ETDump without `debug_buffer`.
 TensorSet LoadTensorSet(const std::string& path, const std::string& manifest_override = "",
                         const std::string& debug_buffer = "");
 

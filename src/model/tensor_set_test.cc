@@ -72,6 +72,22 @@ TEST_F(TensorSetTest, DirectoryProblemsAreClear) {
             std::string::npos);
 }
 
+// An ETDump's tensors are in its debug buffer: without one the caller is
+// told which value to give, in its own terms (an option, a keyword).
+TEST_F(TensorSetTest, AnEtdumpNeedsItsDebugBuffer) {
+  std::string dump = Write("run.etdp", std::string("\0\0\0\0ED00", 8) + std::string(8, '\0'));
+  try {
+    LoadTensorSet(dump);
+    ADD_FAILURE();
+  } catch (const InputNeedsValueError& e) {
+    EXPECT_EQ(e.needed(), ValueRole::kEtdumpDebugBuffer);
+    EXPECT_EQ(e.file(), dump);
+    EXPECT_EQ(e.problem(),
+              "is an ExecuTorch ETDump: its tensors are in the debug buffer the runtime wrote "
+              "beside it; give it");
+  }
+}
+
 TEST(TensorSetGraphOrder, SortsNodesByCyclesStartThenTensorIndex) {
   HtpGraph graph;
   auto node = [&](uint64_t id, std::string grouping, std::optional<int64_t> start, int64_t index) {
@@ -318,7 +334,7 @@ TEST_F(EtdumpTensorSetTest, BadTensorDescriptionsNameTheEtdumpAndTable) {
   EXPECT_NE(ErrorOf([&] {
               Load({DebugEvent(0, "FLOAT", "[4]", 0)}, buffer);
               LoadTensorSet(etdump_);
-            }).find("give it with --debug-buffer"),
+            }).find("debug buffer the runtime wrote beside it; give it"),
             std::string::npos);
   EXPECT_NE(ErrorOf([&] {
               testing_support::WriteEtdump(

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/op_groups.h"
 #include "model/figures.h"
 #include "report/format_util.h"
 #include "report/json_values.h"
@@ -115,10 +116,12 @@ std::string DotEscape(std::string_view text) {
   return out;
 }
 
-std::string RenderGraphText(const GraphView& v, const Run& run, size_t max_rows) {
+namespace {
+
+// The graph's size: ops and where they come from, groups, dependencies by
+// source, tensors, flows matched and the producer map.
+void AppendGraphOverview(std::string& out, const GraphView& v) {
   const DependencyGraph& g = v.graph;
-  const RowLimit limit{max_rows};
-  std::string out;
   std::map<uint8_t, size_t> by_kind;
   for (const auto& e : g.edges)
     for (uint8_t bit : {kEdgeGraphInput, kEdgeTraceInput, kEdgeDataFlow, kEdgeSequencerFlow})
@@ -145,37 +148,42 @@ std::string RenderGraphText(const GraphView& v, const Run& run, size_t max_rows)
         "  producer map: {} output tensors named by the HTP graph, {} of them carry their "
         "producer's id\n",
         FormatCount(g.producer_map.size()), FormatCount(identity));
+}
 
+// Each pair of groups linked by node edges, with how many and their sources.
+void AppendGroupDependencies(std::string& out, const GraphView& v, const RowLimit& limit) {
+  const DependencyGraph& g = v.graph;
   AppendSection(out, "Dependencies between op groups (predecessor group -> group: node edges)");
-  {
-    // ((from group, to group), (node edges, kinds)) in group order: the node
-    // edges between groups sorted, then each pair's run summed.
-    std::vector<std::pair<std::pair<uint32_t, uint32_t>, uint8_t>> between;
-    for (const auto& e : g.edges) {
-      uint32_t a = v.groups.of_node[e.from], b = v.groups.of_node[e.to];
-      if (a != b) between.push_back({{a, b}, e.kinds});
-    }
-    std::sort(between.begin(), between.end(),
-              [](const auto& x, const auto& y) { return x.first < y.first; });
-    std::vector<std::pair<std::pair<uint32_t, uint32_t>, std::pair<size_t, uint8_t>>> group_edges;
-    for (const auto& [ab, kinds] : between) {
-      if (group_edges.empty() || group_edges.back().first != ab)
-        group_edges.push_back({ab, {0, 0}});
-      ++group_edges.back().second.first;
-      group_edges.back().second.second |= kinds;
-    }
-    if (group_edges.empty()) out += "  (none)\n";
-    const size_t shown = limit.Shown(group_edges.size());
-    size_t i = 0;
-    for (const auto& [ab, info] : group_edges) {
-      if (i++ == shown) break;
-      out += fmt::format("  {} -> {}: {} ({})\n", AsciiFit(v.groups.names[ab.first], 60),
-                         AsciiFit(v.groups.names[ab.second], 60), info.first,
-                         EdgeKindNames(info.second));
-    }
-    AppendMoreLine(out, group_edges.size(), shown, "group dependencies");
+  // ((from group, to group), (node edges, kinds)) in group order: the node
+  // edges between groups sorted, then each pair's run summed.
+  std::vector<std::pair<std::pair<uint32_t, uint32_t>, uint8_t>> between;
+  for (const auto& e : g.edges) {
+    uint32_t a = v.groups.of_node[e.from], b = v.groups.of_node[e.to];
+    if (a != b) between.push_back({{a, b}, e.kinds});
   }
+  std::sort(between.begin(), between.end(),
+            [](const auto& x, const auto& y) { return x.first < y.first; });
+  std::vector<std::pair<std::pair<uint32_t, uint32_t>, std::pair<size_t, uint8_t>>> group_edges;
+  for (const auto& [ab, kinds] : between) {
+    if (group_edges.empty() || group_edges.back().first != ab) group_edges.push_back({ab, {0, 0}});
+    ++group_edges.back().second.first;
+    group_edges.back().second.second |= kinds;
+  }
+  if (group_edges.empty()) out += "  (none)\n";
+  const size_t shown = limit.Shown(group_edges.size());
+  size_t i = 0;
+  for (const auto& [ab, info] : group_edges) {
+    if (i++ == shown) break;
+    out += fmt::format("  {} -> {}: {} ({})\n", AsciiFit(v.groups.names[ab.first], 60),
+                       AsciiFit(v.groups.names[ab.second], 60), info.first,
+                       EdgeKindNames(info.second));
+  }
+  AppendMoreLine(out, group_edges.size(), shown, "group dependencies");
+}
 
+// Each op (in node order) with its predecessors, grouped by their op group.
+void AppendPredecessors(std::string& out, const GraphView& v, const RowLimit& limit) {
+  const DependencyGraph& g = v.graph;
   AppendSection(out, "Predecessors of each op, grouped by op group");
   const size_t ops_shown = limit.Shown(g.nodes.size());
   for (uint32_t n = 0; n < ops_shown; ++n) {
@@ -194,7 +202,10 @@ std::string RenderGraphText(const GraphView& v, const Run& run, size_t max_rows)
                     list.empty() ? "(none)" : list);
   }
   AppendMoreLine(out, g.nodes.size(), ops_shown, "ops");
+}
 
+// The tensors read by several op groups, constants flagged.
+void AppendSharedTensors(std::string& out, const GraphView& v, const RowLimit& limit) {
   AppendSection(out,
                 "Shared tensors (read by ops of more than one op group besides their producer)");
   if (v.shared_tensors.empty()) out += "  (none)\n";
@@ -212,187 +223,232 @@ std::string RenderGraphText(const GraphView& v, const Run& run, size_t max_rows)
     out +=
         "  static and constant_copy tensors are flagged: the compiler de-duplicates byte-identical "
         "constants, tying branches to one buffer; shape tensors are read-only metadata\n";
+}
 
-  if (v.expect) {
-    AppendSection(out, "Expected DAG vs compiled graph (groups named by the expectation)");
-    const auto& c = *v.expect;
-    out += fmt::format("  matched {}, missing {}, extra {}\n", c.matched.size(), c.missing.size(),
-                       c.extra.size());
-    const size_t missing_shown = limit.Shown(c.missing.size());
-    for (size_t i = 0; i < missing_shown; ++i)
-      out += fmt::format("  missing: {} -> {} (line {})\n", AsciiFit(c.missing[i].from, 60),
-                         AsciiFit(c.missing[i].to, 60), c.missing[i].line);
-    AppendMoreLine(out, c.missing.size(), missing_shown, "missing edges");
-    const size_t extra_shown = limit.Shown(c.extra.size());
-    for (size_t i = 0; i < extra_shown; ++i)
-      out += fmt::format("  extra:   {} -> {}{}\n", AsciiFit(c.extra[i].from, 60),
-                         AsciiFit(c.extra[i].to, 60),
-                         c.extra[i].data ? "" : " (sequencer order only)");
-    AppendMoreLine(out, c.extra.size(), extra_shown, "extra edges");
-    for (const auto& n : c.unknown_names)
-      out += fmt::format("  unknown: {} is no op group of this graph\n", AsciiFit(n, 60));
-  }
+// The expected DAG's missing, extra and unknown edges.
+void AppendExpectedDag(std::string& out, const DagComparison& c, const RowLimit& limit) {
+  AppendSection(out, "Expected DAG vs compiled graph (groups named by the expectation)");
+  out += fmt::format("  matched {}, missing {}, extra {}\n", c.matched.size(), c.missing.size(),
+                     c.extra.size());
+  const size_t missing_shown = limit.Shown(c.missing.size());
+  for (size_t i = 0; i < missing_shown; ++i)
+    out += fmt::format("  missing: {} -> {} (line {})\n", AsciiFit(c.missing[i].from, 60),
+                       AsciiFit(c.missing[i].to, 60), c.missing[i].line);
+  AppendMoreLine(out, c.missing.size(), missing_shown, "missing edges");
+  const size_t extra_shown = limit.Shown(c.extra.size());
+  for (size_t i = 0; i < extra_shown; ++i)
+    out +=
+        fmt::format("  extra:   {} -> {}{}\n", AsciiFit(c.extra[i].from, 60),
+                    AsciiFit(c.extra[i].to, 60), c.extra[i].data ? "" : " (sequencer order only)");
+  AppendMoreLine(out, c.extra.size(), extra_shown, "extra edges");
+  for (const auto& n : c.unknown_names)
+    out += fmt::format("  unknown: {} is no op group of this graph\n", AsciiFit(n, 60));
+}
 
+// The critical path's length and its heaviest steps, in path order.
+void AppendCriticalPath(std::string& out, const GraphView& v, const RowLimit& limit) {
+  const DependencyGraph& g = v.graph;
   AppendSection(
       out,
       "Critical path (longest path by measured op durations over data and sequencer dependencies)");
   if (v.critical.nodes.empty()) {
     out += "  (no timed ops)\n";
-  } else {
-    out += fmt::format("  {} cycles = {} of the {}-cycle graph wall; {} ops\n",
-                       GroupDigits(v.critical.length_cycles),
-                       ShareText(v.critical.length_cycles, v.wall_cycles),
-                       v.wall_cycles ? GroupDigits(*v.wall_cycles) : "?", v.critical.nodes.size());
-    out += fmt::format("  {:>3}  {:<24} {:<30} {:<18} {:>12} {:>8}\n", "#", "op group",
-                       "HTP op type", "op id", "cycles", "of wall");
-    // A long path shows its heaviest steps, in path order ('#' = position).
-    const size_t steps_shown = limit.Shown(v.critical.nodes.size());
-    std::vector<size_t> steps(v.critical.nodes.size());
-    for (size_t k = 0; k < steps.size(); ++k) steps[k] = k;
-    std::stable_sort(steps.begin(), steps.end(), [&](size_t a, size_t b) {
-      return g.nodes[v.critical.nodes[a]].duration_cycles >
-             g.nodes[v.critical.nodes[b]].duration_cycles;
-    });
-    steps.resize(steps_shown);
-    std::sort(steps.begin(), steps.end());
-    int64_t left_out_cycles = v.critical.length_cycles;
-    for (size_t k : steps) {
-      const uint32_t n = v.critical.nodes[k];
-      const DepNode& node = g.nodes[n];
-      left_out_cycles -= node.duration_cycles;
-      out += fmt::format("  {:>3}  {:<24} {:<30} {:<18} {:>12} {:>8}\n", k + 1,
-                         AsciiFit(v.groups.names[v.groups.of_node[n]], 24),
-                         AsciiFit(node.htp_op_type, 30), OpIdHex(node.id),
-                         GroupDigits(node.duration_cycles),
-                         ShareText(node.duration_cycles, v.wall_cycles));
-    }
-    AppendMoreLine(out, v.critical.nodes.size(), steps_shown, "shorter steps",
-                   fmt::format(", {} cycles", GroupDigits(left_out_cycles)));
-    out +=
-        "  cycles = an op's measured duration (first slice start to last slice end); the path "
-        "assumes unlimited units and no dispatch cost\n";
+    return;
   }
-  if (!v.what_if.empty()) {
-    AppendSection(
-        out,
-        "What-if: dependencies dropped (ESTIMATE: durations as measured, resources not modelled)");
-    for (const auto& w : v.what_if) {
-      std::vector<std::string> names;
-      for (const auto& [a, b] : w.dropped)
-        names.push_back(AsciiFit(a, 40) + "->" + AsciiFit(b, 40));
-      out += fmt::format(
-          "  drop {}: {} node edges removed; critical path {} cycles; estimated wall saving {} "
-          "cycles ({} of the wall){}\n",
-          fmt::join(names, ", "), w.edges_removed, GroupDigits(w.critical_path_cycles),
-          GroupDigits(w.saving_cycles), ShareText(w.saving_cycles, v.wall_cycles),
-          w.edges_removed == 0 ? " - no direct dependency between these groups" : "");
-    }
+  out += fmt::format("  {} cycles = {} of the {}-cycle graph wall; {} ops\n",
+                     GroupDigits(v.critical.length_cycles),
+                     ShareText(v.critical.length_cycles, v.wall_cycles),
+                     v.wall_cycles ? GroupDigits(*v.wall_cycles) : "?", v.critical.nodes.size());
+  out += fmt::format("  {:>3}  {:<24} {:<30} {:<18} {:>12} {:>8}\n", "#", "op group", "HTP op type",
+                     "op id", "cycles", "of wall");
+  // A long path shows its heaviest steps, in path order ('#' = position).
+  const size_t steps_shown = limit.Shown(v.critical.nodes.size());
+  std::vector<size_t> steps(v.critical.nodes.size());
+  for (size_t k = 0; k < steps.size(); ++k) steps[k] = k;
+  std::stable_sort(steps.begin(), steps.end(), [&](size_t a, size_t b) {
+    return g.nodes[v.critical.nodes[a]].duration_cycles >
+           g.nodes[v.critical.nodes[b]].duration_cycles;
+  });
+  steps.resize(steps_shown);
+  std::sort(steps.begin(), steps.end());
+  int64_t left_out_cycles = v.critical.length_cycles;
+  for (size_t k : steps) {
+    const uint32_t n = v.critical.nodes[k];
+    const DepNode& node = g.nodes[n];
+    left_out_cycles -= node.duration_cycles;
+    out += fmt::format("  {:>3}  {:<24} {:<30} {:<18} {:>12} {:>8}\n", k + 1,
+                       AsciiFit(v.groups.names[v.groups.of_node[n]], 24),
+                       AsciiFit(node.htp_op_type, 30), OpIdHex(node.id),
+                       GroupDigits(node.duration_cycles),
+                       ShareText(node.duration_cycles, v.wall_cycles));
   }
+  AppendMoreLine(out, v.critical.nodes.size(), steps_shown, "shorter steps",
+                 fmt::format(", {} cycles", GroupDigits(left_out_cycles)));
+  out +=
+      "  cycles = an op's measured duration (first slice start to last slice end); the path "
+      "assumes unlimited units and no dispatch cost\n";
+}
 
-  if (v.dominant) {
-    const int64_t wall = v.dominant->wall_cycles, idle = v.dominant->idle_cycles;
-    AppendSection(out, "Dominant path (QHAS method, recomputed from the optrace)");
+// Each what-if: the dependencies dropped and the estimated saving.
+void AppendWhatIf(std::string& out, const GraphView& v) {
+  AppendSection(
+      out,
+      "What-if: dependencies dropped (ESTIMATE: durations as measured, resources not modelled)");
+  for (const auto& w : v.what_if) {
+    std::vector<std::string> names;
+    for (const auto& [a, b] : w.dropped) names.push_back(AsciiFit(a, 40) + "->" + AsciiFit(b, 40));
     out += fmt::format(
-        "  {} segments over the {}-cycle wall, {} idle cycles; at each cycle the running slice "
-        "of highest priority (HMX > HVX > DMA read > DMA write > checkpoint > sync, then lowest "
-        "thread id)\n",
-        FormatCount(run.dominant_path.size()), GroupDigits(wall), GroupDigits(idle));
-    const std::vector<uint32_t> node_of_slice = NodeOfEachSlice(v, run);
-    auto by_op = DominantByOp(v, run, node_of_slice);
-    // Per group with slices, by dp cycles (most first), then by name (unique).
-    std::vector<int64_t> group_cycles(v.groups.names.size(), 0);
-    std::vector<bool> group_seen(v.groups.names.size(), false);
-    for (size_t i = 0; i < run.slices.size(); ++i) {
-      const uint32_t gi = v.groups.of_node[node_of_slice[i]];
-      group_cycles[gi] += run.slice_dominant_cycles[i];
-      group_seen[gi] = true;
-    }
-    std::vector<std::pair<std::string, int64_t>> groups;
-    for (size_t gi = 0; gi < group_cycles.size(); ++gi)
-      if (group_seen[gi]) groups.emplace_back(v.groups.names[gi], group_cycles[gi]);
-    std::sort(groups.begin(), groups.end(), [](const auto& a, const auto& b) {
-      return a.second != b.second ? a.second > b.second : a.first < b.first;
-    });
-    out += fmt::format("  {:<30} {:>12} {:>8}\n", "op group", "dp cycles", "of wall");
-    const size_t groups_shown = limit.Shown(groups.size());
-    for (size_t k = 0; k < groups_shown; ++k)
-      out += fmt::format("  {:<30} {:>12} {:>8}\n", AsciiFit(groups[k].first, 30),
-                         GroupDigits(groups[k].second), ShareText(groups[k].second, wall));
-    int64_t rest_cycles = 0;
-    for (size_t k = groups_shown; k < groups.size(); ++k) rest_cycles += groups[k].second;
-    AppendMoreLine(out, groups.size(), groups_shown, "op groups",
-                   fmt::format(", {} dp cycles", GroupDigits(rest_cycles)));
-    out +=
-        fmt::format("  {:<30} {:>12} {:>8}\n", "(idle)", GroupDigits(idle), ShareText(idle, wall));
-    bool header = false;
-    size_t multi = 0, multi_shown = 0;
-    for (const auto& o : by_op) {
-      if (o.slices < 2) continue;
-      if (++multi > limit.Shown(by_op.size())) continue;
-      ++multi_shown;
-      if (!header) {
-        out +=
-            "  multi-slice ops: dominant-path cycles summed over their slices vs the optrace's "
-            "DPC (one slice's value, repeated on every slice)\n";
-        header = true;
-      }
-      out += fmt::format("    {} {:<24} {} slices: {} cycles (optrace DPC {})\n", OpIdHex(o.op_id),
-                         AsciiFit(o.group, 24), o.slices, GroupDigits(o.dp_cycles),
-                         GroupDigits(o.trace_dpc_cycles));
-    }
-    AppendMoreLine(out, multi, multi_shown, "multi-slice ops");
-    if (v.dominant_vs_qhas) {
-      const auto& c = *v.dominant_vs_qhas;
-      if (c.identical())
-        out += fmt::format(
-            "  QHAS dominant_path_htp_0: identical, {} of {} rows (op, start, end, partial), idle "
-            "{} cycles on both\n",
-            FormatCount(c.matched_rows), FormatCount(c.qhas_rows), GroupDigits(c.qhas_idle_cycles));
-      else {
-        out += fmt::format(
-            "  QHAS dominant_path_htp_0: DIFFERS - {} of {} recomputed rows match; QHAS has {} "
-            "rows\n",
-            FormatCount(c.matched_rows), FormatCount(c.ours_rows), FormatCount(c.qhas_rows));
-        for (const auto& d : c.differences) out += "    " + d + "\n";
-      }
-    } else if (v.has_qhas) {
-      out += "  QHAS has no dominant_path_htp_0 section to compare with\n";
-    }
+        "  drop {}: {} node edges removed; critical path {} cycles; estimated wall saving {} "
+        "cycles ({} of the wall){}\n",
+        fmt::join(names, ", "), w.edges_removed, GroupDigits(w.critical_path_cycles),
+        GroupDigits(w.saving_cycles), ShareText(w.saving_cycles, v.wall_cycles),
+        w.edges_removed == 0 ? " - no direct dependency between these groups" : "");
   }
-  if (v.critical_vs_qhas) {
-    const auto& a = *v.critical_vs_qhas;
-    AppendSection(out, "Critical path vs QHAS dominant_path_htp_0 (op ids)");
-    out += fmt::format(
-        "  on both: {}; only on the critical path: {}; only on QHAS's path: {} ({} dp cycles)\n",
-        FormatCount(a.both.size()), FormatCount(a.only_critical.size()),
-        FormatCount(a.only_qhas.size()), GroupDigits(a.only_qhas_cycles));
-    auto names = [&](const std::vector<uint64_t>& ids) {
-      std::vector<std::string> parts;
-      for (size_t i = 0; i < ids.size() && i < 12; ++i) {
-        const DepNode* n = g.Find(ids[i]);
-        parts.push_back(
-            fmt::format("{} ({})", OpIdHex(ids[i]),
-                        n ? AsciiFit(v.groups.names[v.groups.of_node[g.index.at(ids[i])]], 30)
-                          : std::string("?")));
-      }
-      if (ids.size() > 12)
-        parts.push_back(fmt::format("... {} more", FormatCount(ids.size() - 12)));
-      return fmt::format("{}", fmt::join(parts, ", "));
-    };
-    if (!a.only_critical.empty()) out += "  only critical: " + names(a.only_critical) + "\n";
-    if (!a.only_qhas.empty()) out += "  only QHAS: " + names(a.only_qhas) + "\n";
-    out +=
-        "  the two differ by design: the critical path follows dependencies only, QHAS's path "
-        "covers every cycle of the wall (resource waits and DMA included)\n";
+}
+
+// The dominant path's cycles per op group (most first), then the idle cycles.
+void AppendDominantByGroup(std::string& out, const GraphView& v, const Run& run,
+                           const std::vector<uint32_t>& node_of_slice, const RowLimit& limit) {
+  const int64_t wall = v.dominant->wall_cycles, idle = v.dominant->idle_cycles;
+  // Per group with slices, by dp cycles (most first), then by name (unique).
+  std::vector<int64_t> group_cycles(v.groups.names.size(), 0);
+  std::vector<bool> group_seen(v.groups.names.size(), false);
+  for (size_t i = 0; i < run.slices.size(); ++i) {
+    const uint32_t gi = v.groups.of_node[node_of_slice[i]];
+    group_cycles[gi] += run.slice_dominant_cycles[i];
+    group_seen[gi] = true;
   }
-  if (!v.warnings.empty()) {
-    AppendSection(out, "Warnings");
-    const size_t warnings_shown = limit.Shown(v.warnings.size());
-    for (size_t k = 0; k < warnings_shown; ++k)
-      out += fmt::format("  [{}] {}\n", WarningName(v.warnings[k].code),
-                         AsciiFit(v.warnings[k].message, 2000));
-    AppendMoreLine(out, v.warnings.size(), warnings_shown, "warnings");
+  std::vector<std::pair<std::string, int64_t>> groups;
+  for (size_t gi = 0; gi < group_cycles.size(); ++gi)
+    if (group_seen[gi]) groups.emplace_back(v.groups.names[gi], group_cycles[gi]);
+  std::sort(groups.begin(), groups.end(), [](const auto& a, const auto& b) {
+    return a.second != b.second ? a.second > b.second : a.first < b.first;
+  });
+  out += fmt::format("  {:<30} {:>12} {:>8}\n", "op group", "dp cycles", "of wall");
+  const size_t groups_shown = limit.Shown(groups.size());
+  for (size_t k = 0; k < groups_shown; ++k)
+    out += fmt::format("  {:<30} {:>12} {:>8}\n", AsciiFit(groups[k].first, 30),
+                       GroupDigits(groups[k].second), ShareText(groups[k].second, wall));
+  int64_t rest_cycles = 0;
+  for (size_t k = groups_shown; k < groups.size(); ++k) rest_cycles += groups[k].second;
+  AppendMoreLine(out, groups.size(), groups_shown, "op groups",
+                 fmt::format(", {} dp cycles", GroupDigits(rest_cycles)));
+  out += fmt::format("  {:<30} {:>12} {:>8}\n", "(idle)", GroupDigits(idle), ShareText(idle, wall));
+}
+
+// The ops of several slices: their dominant-path cycles summed against the
+// optrace's DPC.
+void AppendMultiSliceOps(std::string& out, const std::vector<OpDominant>& by_op,
+                         const RowLimit& limit) {
+  bool header = false;
+  size_t multi = 0, multi_shown = 0;
+  for (const auto& o : by_op) {
+    if (o.slices < 2) continue;
+    if (++multi > limit.Shown(by_op.size())) continue;
+    ++multi_shown;
+    if (!header) {
+      out +=
+          "  multi-slice ops: dominant-path cycles summed over their slices vs the optrace's "
+          "DPC (one slice's value, repeated on every slice)\n";
+      header = true;
+    }
+    out += fmt::format("    {} {:<24} {} slices: {} cycles (optrace DPC {})\n", OpIdHex(o.op_id),
+                       AsciiFit(o.group, 24), o.slices, GroupDigits(o.dp_cycles),
+                       GroupDigits(o.trace_dpc_cycles));
   }
+  AppendMoreLine(out, multi, multi_shown, "multi-slice ops");
+}
+
+// The recomputed dominant path against QHAS's dominant_path_htp_0.
+void AppendDominantVsQhas(std::string& out, const GraphView& v) {
+  if (v.dominant_vs_qhas) {
+    const auto& c = *v.dominant_vs_qhas;
+    if (c.identical())
+      out += fmt::format(
+          "  QHAS dominant_path_htp_0: identical, {} of {} rows (op, start, end, partial), idle "
+          "{} cycles on both\n",
+          FormatCount(c.matched_rows), FormatCount(c.qhas_rows), GroupDigits(c.qhas_idle_cycles));
+    else {
+      out += fmt::format(
+          "  QHAS dominant_path_htp_0: DIFFERS - {} of {} recomputed rows match; QHAS has {} "
+          "rows\n",
+          FormatCount(c.matched_rows), FormatCount(c.ours_rows), FormatCount(c.qhas_rows));
+      for (const auto& d : c.differences) out += "    " + d + "\n";
+    }
+  } else if (v.has_qhas) {
+    out += "  QHAS has no dominant_path_htp_0 section to compare with\n";
+  }
+}
+
+// The dominant path recomputed from the optrace: per op group, the
+// multi-slice ops, and the comparison with QHAS.
+void AppendDominantPath(std::string& out, const GraphView& v, const Run& run,
+                        const RowLimit& limit) {
+  AppendSection(out, "Dominant path (QHAS method, recomputed from the optrace)");
+  out += fmt::format(
+      "  {} segments over the {}-cycle wall, {} idle cycles; at each cycle the running slice "
+      "of highest priority (HMX > HVX > DMA read > DMA write > checkpoint > sync, then lowest "
+      "thread id)\n",
+      FormatCount(run.dominant_path.size()), GroupDigits(v.dominant->wall_cycles),
+      GroupDigits(v.dominant->idle_cycles));
+  const std::vector<uint32_t> node_of_slice = NodeOfEachSlice(v, run);
+  AppendDominantByGroup(out, v, run, node_of_slice, limit);
+  AppendMultiSliceOps(out, DominantByOp(v, run, node_of_slice), limit);
+  AppendDominantVsQhas(out, v);
+}
+
+// The critical path's ops against QHAS's dominant path's.
+void AppendCriticalVsQhas(std::string& out, const GraphView& v) {
+  const DependencyGraph& g = v.graph;
+  const auto& a = *v.critical_vs_qhas;
+  AppendSection(out, "Critical path vs QHAS dominant_path_htp_0 (op ids)");
+  out += fmt::format(
+      "  on both: {}; only on the critical path: {}; only on QHAS's path: {} ({} dp cycles)\n",
+      FormatCount(a.both.size()), FormatCount(a.only_critical.size()),
+      FormatCount(a.only_qhas.size()), GroupDigits(a.only_qhas_cycles));
+  auto names = [&](const std::vector<uint64_t>& ids) {
+    std::vector<std::string> parts;
+    for (size_t i = 0; i < ids.size() && i < 12; ++i) {
+      const DepNode* n = g.Find(ids[i]);
+      parts.push_back(
+          fmt::format("{} ({})", OpIdHex(ids[i]),
+                      n ? AsciiFit(v.groups.names[v.groups.of_node[g.index.at(ids[i])]], 30)
+                        : std::string("?")));
+    }
+    if (ids.size() > 12) parts.push_back(fmt::format("... {} more", FormatCount(ids.size() - 12)));
+    return fmt::format("{}", fmt::join(parts, ", "));
+  };
+  if (!a.only_critical.empty()) out += "  only critical: " + names(a.only_critical) + "\n";
+  if (!a.only_qhas.empty()) out += "  only QHAS: " + names(a.only_qhas) + "\n";
+  out +=
+      "  the two differ by design: the critical path follows dependencies only, QHAS's path "
+      "covers every cycle of the wall (resource waits and DMA included)\n";
+}
+
+void AppendGraphWarnings(std::string& out, const GraphView& v, const RowLimit& limit) {
+  AppendSection(out, "Warnings");
+  const size_t warnings_shown = limit.Shown(v.warnings.size());
+  for (size_t k = 0; k < warnings_shown; ++k)
+    out += fmt::format("  [{}] {}\n", WarningName(v.warnings[k].code),
+                       AsciiFit(v.warnings[k].message, 2000));
+  AppendMoreLine(out, v.warnings.size(), warnings_shown, "warnings");
+}
+
+}  // namespace
+
+std::string RenderGraphText(const GraphView& v, const Run& run, size_t max_rows) {
+  const RowLimit limit{max_rows};
+  std::string out;
+  AppendGraphOverview(out, v);
+  AppendGroupDependencies(out, v, limit);
+  AppendPredecessors(out, v, limit);
+  AppendSharedTensors(out, v, limit);
+  if (v.expect) AppendExpectedDag(out, *v.expect, limit);
+  AppendCriticalPath(out, v, limit);
+  if (!v.what_if.empty()) AppendWhatIf(out, v);
+  if (v.dominant) AppendDominantPath(out, v, run, limit);
+  if (v.critical_vs_qhas) AppendCriticalVsQhas(out, v);
+  if (!v.warnings.empty()) AppendGraphWarnings(out, v, limit);
   return out;
 }
 

@@ -16,6 +16,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "analysis/timeline.h"
 #include "base/errors.h"
 #include "model/figures.h"
 #include "report/format_util.h"
@@ -164,15 +165,21 @@ json InstanceTable(const Run& run, int64_t origin_cycles, size_t max_rows) {
   return table;
 }
 
-json BuildTimeline(const Run& run, const HtmlReportOptions& options) {
+// The "timeline" section: the run's thread timeline over the whole trace
+// (analysis/timeline.h), each thread's slices downsampled to bars.
+json TimelineSection(const Run& run, const HtmlReportOptions& options) {
   const RunFigures& fine = run.figures;
   const int64_t origin = *fine.start_cycle;
   const int64_t wall = std::max<int64_t>(*fine.graph_wall_cycles, 1);
   const int width_px = std::max(options.timeline_width_px, 1);
   const double pixel_cycles = static_cast<double>(wall) / width_px;
 
-  std::map<uint32_t, std::vector<uint32_t>> by_tid;
-  for (uint32_t i = 0; i < run.slices.size(); ++i) by_tid[run.slices[i].tid].push_back(i);
+  // The whole trace's window holds every slice, unclipped, even when the
+  // trace spans no cycle.
+  TimelineWindow whole_trace;
+  whole_trace.allow_empty = true;
+  const Timeline timeline =
+      run.slices.empty() ? Timeline{} : BuildTimeline(run, Grouping{}, whole_trace);
 
   StringTable strings;
   std::map<int, int> description_of_type;  // HTP op type string -> description string
@@ -181,8 +188,11 @@ json BuildTimeline(const Run& run, const HtmlReportOptions& options) {
   // Declared once: GCC 12 -O3 mistakes a vector destroyed at the end of each
   // iteration for a use after free (-Wuse-after-free).
   std::vector<TimelineBar> bars;
-  for (auto& [tid, indices] : by_tid) {
-    bars = DownsampleThreadSlices(run.slices, std::move(indices), origin, pixel_cycles);
+  std::vector<uint32_t> indices;
+  for (const TimelineRow& row : timeline.rows) {
+    indices.clear();
+    for (uint32_t k : row.slices) indices.push_back(timeline.slices[k].slice);
+    bars = DownsampleThreadSlices(run.slices, indices, origin, pixel_cycles);
     total_bars += bars.size();
     json rows = json::array();
     for (const auto& b : bars) {
@@ -197,12 +207,9 @@ json BuildTimeline(const Run& run, const HtmlReportOptions& options) {
            strings.Index(run.Str(op.qnn_op_name)), strings.Index(run.Str(op.qnn_op_type)), htp_type,
            op.dpc_cycles, op.flags, OpCategoryName(op.category), OpIdHex(s.op_id)}));
     }
-    std::string name;
-    for (const auto& t : run.thread_names)
-      if (t.tid == tid) name = t.name;
-    threads.push_back({{"tid", tid},
-                       {"kind", UnitKindName(UnitKindOfTid(tid))},
-                       {"name", name},
+    threads.push_back({{"tid", row.tid},
+                       {"kind", UnitKindName(row.kind)},
+                       {"name", row.name},
                        {"bars", std::move(rows)}});
   }
   json descriptions = json::array();
@@ -405,7 +412,7 @@ LazyObject BuildLazyReportModel(const Summary& summary, const HtmlReportOptions&
   std::future<json> timeline;
   if (trace_fine)
     timeline = std::async(std::launch::async | std::launch::deferred,
-                          [&run, &options] { return BuildTimeline(run, options); });
+                          [&run, &options] { return TimelineSection(run, options); });
 
   // The per-op lists are built only as far as the page shows them.
   LazyObject overview = SummaryJson(summary);

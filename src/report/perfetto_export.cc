@@ -505,8 +505,8 @@ class Writer {
 PerfettoStats WritePerfettoTrace(const Run& run, const PerfettoOptions& options, std::ostream& out,
                                  const std::string& name) {
   if (options.clock_ghz && !(std::isfinite(*options.clock_ghz) && *options.clock_ghz > 0))
-    throw std::invalid_argument(
-        fmt::format("--clock-ghz {}: expected a positive number of GHz", *options.clock_ghz));
+    throw ValueError(ValueRole::kClockGhz, fmt::format("{}", *options.clock_ghz),
+                     "expected a positive number of GHz");
   return Writer(run, options, out, name).Write();
 }
 

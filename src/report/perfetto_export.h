@@ -51,7 +51,7 @@ struct PerfettoStats {
 // Writes `run` as a Perfetto trace to `out`; `name` names the destination in
 // OutputError messages.  Throws InputError (naming the run) when it has
 // nothing with HTP cycles to draw (no optrace slices, counters or runtrace
-// phases with cycles), std::invalid_argument for a bad clock, OutputError
+// phases with cycles), ValueError (kClockGhz) for a bad clock, OutputError
 // when `out` refuses the bytes.
 PerfettoStats WritePerfettoTrace(const Run& run, const PerfettoOptions& options, std::ostream& out,
                                  const std::string& name);

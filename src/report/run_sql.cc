@@ -200,8 +200,7 @@ QueryFormat ParseQueryFormat(std::string_view name) {
   if (name == "table") return QueryFormat::kTable;
   if (name == "csv") return QueryFormat::kCsv;
   if (name == "json") return QueryFormat::kJson;
-  throw std::invalid_argument(
-      fmt::format("--format {}: expected table, csv or json", std::string(name)));
+  throw ValueError(ValueRole::kQueryOutputFormat, std::string(name), "expected table, csv or json");
 }
 
 int RunSqlQuery(SqliteDb& db, std::string_view sql, QueryFormat format, std::ostream& out,

@@ -33,7 +33,8 @@ void InsertRunRows(SqliteDb& db, const Run& run, int64_t run_id,
 
 // How query results are printed.
 enum class QueryFormat { kTable, kCsv, kJson };
-// "table", "csv", "json" -> the format; throws std::invalid_argument otherwise.
+// "table", "csv", "json" -> the format; throws ValueError (kQueryOutputFormat)
+// otherwise.
 QueryFormat ParseQueryFormat(std::string_view name);
 
 // Runs `sql` (one or more statements separated by ';') against `db` and

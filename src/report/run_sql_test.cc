@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "base/corpus_test_util.h"
+#include "base/errors.h"
 #include "model/fake_run_test_util.h"
 #include "report/run_tables.h"
 
@@ -96,6 +97,20 @@ TEST(RunSql, TableAndJsonFormats) {
   // Several statements: every one that returns rows prints its result.
   EXPECT_EQ(Query(db, "create table t(x); insert into t values (1); select x from t; select 2 y"),
             "x\r\n1\r\n\r\ny\r\n2\r\n");
+}
+
+TEST(RunSql, QueryFormatsByName) {
+  EXPECT_EQ(ParseQueryFormat("table"), QueryFormat::kTable);
+  EXPECT_EQ(ParseQueryFormat("csv"), QueryFormat::kCsv);
+  EXPECT_EQ(ParseQueryFormat("json"), QueryFormat::kJson);
+  try {
+    ParseQueryFormat("xml");
+    ADD_FAILURE();
+  } catch (const ValueError& e) {
+    EXPECT_EQ(e.role(), ValueRole::kQueryOutputFormat);
+    EXPECT_EQ(e.value(), "xml");
+    EXPECT_EQ(e.problem(), "expected table, csv or json");
+  }
 }
 
 TEST(RunSql, BadSqlCarriesSqlitesMessage) {

@@ -128,9 +128,8 @@ std::string RunFigureSql(const std::string& name) {
 
 void CheckRunStore(SqliteDb& db) {
   if (!HasTable(db, "store_info"))
-    throw InputError(db.path(),
-                     "not an htpscope store of runs (no store_info table); create "
-                     "one with `htpscope ingest RUN --db FILE`");
+    throw InputNeedsValueError(db.path(), "not an htpscope store of runs (no store_info table)",
+                               ValueRole::kRunStore);
   int version = StoredSchemaVersion(db);
   if (version != kRunStoreSchemaVersion)
     throw InputError(db.path(), fmt::format("a store of schema version {}; this htpscope reads "

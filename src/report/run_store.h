@@ -30,7 +30,8 @@ inline constexpr int kRunStoreSchemaVersion = 1;
 void InitRunStore(SqliteDb& db);
 
 // Checks that `db` is a store of this version (for reading).  Throws
-// InputError naming the file otherwise.
+// InputError naming the file otherwise: an InputNeedsValueError (kRunStore)
+// when it is no store at all.
 void CheckRunStore(SqliteDb& db);
 
 struct IngestOptions {
