@@ -1,5 +1,5 @@
 // The compiled graph against an expected DAG over op group names
-// (formats/expected_dag.h): which expected dependencies it lacks, which it
+// (base/expected_edge.h): which expected dependencies it lacks, which it
 // has beyond them, and which names it has no group for.
 #pragma once
 
@@ -8,7 +8,7 @@
 
 #include "analysis/dependency_graph.h"
 #include "analysis/op_groups.h"
-#include "formats/expected_dag.h"
+#include "base/expected_edge.h"
 
 namespace htpscope {
 

@@ -7,6 +7,7 @@
 
 #include "analysis/dependency_graph_test_util.h"
 #include "base/corpus_test_util.h"
+#include "formats/expected_dag.h"
 #include "model/run.h"
 
 namespace htpscope::graph_compare_test {

@@ -85,7 +85,7 @@ void RegisterGraphCommand(CLI::App& app, CommandRegistry& registry) {
     options.grouping = MakeGrouping(o.groups, o.group_by);
     for (const auto& spec : o.drop_edges) options.drop_edges.push_back(ParseDroppedEdge(spec));
     if (!o.expect.empty()) {
-      options.expected = ParseExpectedDag(o.expect, ReadInputText(o.expect));
+      options.expected = LoadExpectedDag(o.expect);
     }
     Run& run = KeepUntilExit(LoadRunFromArgs(o.run));
     const GraphView& view = KeepUntilExit(BuildGraphView(run, options));

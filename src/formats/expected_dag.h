@@ -8,12 +8,9 @@
 #include <string_view>
 #include <vector>
 
-namespace htpscope {
+#include "base/expected_edge.h"
 
-struct ExpectedEdge {
-  std::string from, to;  // op group names, trimmed, never empty
-  int line = 0;          // 1-based line of the file
-};
+namespace htpscope {
 
 // The edges of `text` (the file `path`'s content) in file order.  Throws
 // InputError naming `path` and the line of a malformed entry: no "->" or

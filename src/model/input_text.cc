@@ -1,6 +1,7 @@
 #include "model/input_text.h"
 
 #include "formats/byte_source.h"
+#include "formats/expected_dag.h"
 #include "formats/input_files.h"
 
 namespace htpscope {
@@ -14,5 +15,9 @@ std::string ReadInputText(const std::string& path) {
 }
 
 std::vector<std::string> TakeUnreportedInputWarnings() { return TakeInputWarnings(); }
+
+std::vector<ExpectedEdge> LoadExpectedDag(const std::string& path) {
+  return ParseExpectedDag(path, ReadInputText(path));
+}
 
 }  // namespace htpscope

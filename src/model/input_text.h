@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "base/expected_edge.h"
+
 namespace htpscope {
 
 // The whole content of `path` ("-" is standard input), gzip inflated,
@@ -14,6 +16,11 @@ namespace htpscope {
 // Throws InputError naming the file when it cannot be read, is not a file,
 // or exceeds the in-memory cap (HTPSCOPE_MAX_IN_MEMORY_BYTES).
 std::string ReadInputText(const std::string& path);
+
+// The edges of the expected-DAG file `path` (formats/expected_dag.h: one
+// "A -> B" per line), read as ReadInputText reads it.  Throws InputError
+// naming the file and line of a malformed entry.
+std::vector<ExpectedEdge> LoadExpectedDag(const std::string& path);
 
 // Warnings of the input layer (gzip trailing garbage ignored, ...) about
 // files whose reader did not report them, as "<path>: <warning>"; each is

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "base/corpus_test_util.h"
+#include "formats/expected_dag.h"
 #include "model/fake_run_test_util.h"
 
 namespace htpscope::graph_report_test {
