@@ -250,7 +250,7 @@ void RenderOpWarmup(const Summary& s, int top_n, std::string& out) {
                                               ? std::string("(unnamed)")
                                               : TerminalSafe(run.graphs[w.graph].name));
       out += fmt::format("    {:<34} {:>13} {:>13} {:>15} {:>13}\n", "op", "exec 1 (cold)",
-                         "exec 2", "steady median", "cold÷steady");
+                         "exec 2", "median 3..N", "cold÷median");
     }
     if (shown++ >= top_n) continue;
     out +=
@@ -260,7 +260,8 @@ void RenderOpWarmup(const Summary& s, int top_n, std::string& out) {
                     w.cold_over_steady ? fmt::format("{:.1f}×", *w.cold_over_steady) : "-");
   }
   out +=
-      "  steady median = median over executions 3..N; cycles as the profile prints them per node\n";
+      "  median 3..N = median over executions 3..N, execution 2 shown apart (the per-op steady\n"
+      "  state's median is over 2..N); cycles as the profile prints them per node\n";
 }
 
 void OpWarmupRow(const Run& run, const OpWarmup& w, JsonRow& row) {
