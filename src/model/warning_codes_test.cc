@@ -8,7 +8,6 @@
 #include <iterator>
 #include <set>
 #include <string>
-#include <type_traits>
 
 #include "base/test_paths.h"
 #include "model/tables.h"
@@ -18,9 +17,15 @@ namespace {
 
 // A warning is made from a registry entry only: a code given as a string
 // does not compile.
-static_assert(std::is_constructible_v<WarningRow, WarningCode, std::string>);
-static_assert(!std::is_constructible_v<WarningRow, const char*, std::string>);
-static_assert(!std::is_constructible_v<WarningRow, std::string, std::string>);
+// (Brace initialisation: clang before 16 has no parenthesised aggregate
+// initialisation, so std::is_constructible says false for an aggregate.)
+template <typename Code>
+concept WarningRowFrom = requires(Code code, std::string message) {
+  WarningRow{code, message};
+};
+static_assert(WarningRowFrom<WarningCode>);
+static_assert(!WarningRowFrom<const char*>);
+static_assert(!WarningRowFrom<std::string>);
 static_assert(WarningName(WarningCode::partial_qhas) == "partial_qhas");
 static_assert(WarningCodeNamed("partial_qhas") == WarningCode::partial_qhas);
 
