@@ -190,7 +190,8 @@ std::string RenderModulesText(const RunModules& m, int depth, int top_n) {
                 [](const ModuleBlock* a, const ModuleBlock* b) { return a->index < b->index; });
       shown.swap(keep);
     }
-    out += fmt::format("    {:<16}  {:>14}  {:>8}  {:>6}\n", "block", unit, "× median", "ops");
+    out +=
+        fmt::format("    {:<16}  {:>14}  {:>8}  {:>6}\n", "block", unit, "× median", OpNoun(m, 2));
     for (const auto* b : shown) {
       std::string note = b->finding;
       if (f.compared && !b->same_structure) note += note.empty() ? "ops differ" : ", ops differ";
