@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "analysis/device_profile_summary.h"
+#include "analysis/module_run.h"
 
 namespace htpscope {
 
@@ -68,6 +69,18 @@ AihubSide CollectAihub(const std::vector<const Run*>& runs) {
     s.layers.push_back(static_cast<double>(sum.layers));
   }
   return s;
+}
+
+// The module trees of each side's layers (analysis/module_run.h), module by
+// module.
+ModuleDiff DiffAihubModules(const std::vector<const Run*>& a, const std::vector<const Run*>& b) {
+  std::vector<ModuleTree> trees;
+  trees.reserve(a.size() + b.size());
+  for (const auto* side : {&a, &b})
+    for (const Run* r : *side) trees.push_back(ComputeRunModules(*r).tree);
+  std::vector<const ModuleTree*> ta, tb;
+  for (size_t i = 0; i < trees.size(); ++i) (i < a.size() ? ta : tb).push_back(&trees[i]);
+  return DiffModules(ta, tb);
 }
 
 }  // namespace
@@ -165,6 +178,7 @@ DeviceProfileDiff DiffAihubRuns(const std::vector<const Run*>& a,
   for (const auto& l : d.layers) moved += l.unit_changed() ? 1 : 0;
   if (moved > 0)
     d.notes.push_back(fmt::format("{} layer{} changed compute unit", moved, moved == 1 ? "" : "s"));
+  d.modules = DiffAihubModules(a, b);
   return d;
 }
 
@@ -254,6 +268,7 @@ std::vector<GateSubject> GateSubjects(const DeviceProfileDiff& d) {
     out.push_back({"layer", l.key, "time_us", &l.time_us});
     out.push_back({"layer", l.key, "cycles", &l.cycles});
   }
+  AppendModuleGateSubjects(d.modules, out);
   return out;
 }
 

@@ -12,6 +12,8 @@
 // and per layer (family "layer", fields time_us and cycles): layers match by
 // name, the k-th layer of a name on A with the k-th of that name on B (a
 // repeated name's key is "name#k" from k = 2), so repeats keep their order.
+// and per module of the model (family "module", field us): each run's layers
+// rolled up their module paths (analysis/module_run.h, docs/modules.md).
 //
 // Genie run-level figures: ttft_us, token_rate (toks/s), prompt_rate
 // (toks/s), query_us (the query event's duration): the queries 2..N of each
@@ -48,6 +50,8 @@ struct DeviceProfileDiff {
   // AI Hub only: every layer of either side, in B's order, A-only layers
   // after the B layer they followed on A; units that changed, fallbacks.
   std::vector<LayerDelta> layers;
+  // AI Hub only: the layers' execution_time by module (analysis/module_diff.h).
+  ModuleDiff modules;
   std::vector<std::string> notes;
 
   const NamedDelta* Find(std::string_view name) const;
@@ -60,7 +64,8 @@ DeviceProfileDiff DiffAihubRuns(const std::vector<const Run*>& a, const std::vec
 DeviceProfileDiff DiffGenieRuns(const std::vector<const Run*>& a, const std::vector<const Run*>& b);
 
 // The figures gates may test: run-level metrics (family "") and, for AI
-// Hub, every layer (family "layer", name = its key: time_us, cycles).
+// Hub, every layer (family "layer", name = its key: time_us, cycles) and
+// every module (family "module", name = its path: us).
 std::vector<GateSubject> GateSubjects(const DeviceProfileDiff& diff);
 
 }  // namespace htpscope

@@ -120,3 +120,64 @@ TEST(GenieDiff, ASingleQueryDialogStandsInAndSaysSo) {
 
 }  // namespace
 }  // namespace htpscope::device_profile_diff_test
+
+namespace htpscope::device_profile_diff_test {
+namespace {
+
+std::string Testdata(const std::string& name) {
+  return std::string(HTPSCOPE_SOURCE_DIR) + "/src/formats/testdata/" + name;
+}
+
+const ModuleDelta* ModuleAt(const DeviceProfileDiff& d, std::string_view path) {
+  for (const auto& m : d.modules.modules)
+    if (m.path == path) return &m;
+  return nullptr;
+}
+
+// aihub_profile_decoder4{,_slower}.json (analysis/module_run_test.cc says
+// how they are built): layer 2's mlp down_proj went from 150 to 640 µs, so
+// layer 2 from 753 to 1,243 µs; nothing else changed.
+TEST(AihubDiff, ModulesNameTheLayerThatGotSlower) {
+  htpscope::Run a = LoadRun({Testdata("aihub_profile_decoder4.json")});
+  htpscope::Run b = LoadRun({Testdata("aihub_profile_decoder4_slower.json")});
+  const DeviceProfileDiff d = DiffAihubRuns({&a}, {&b});
+  EXPECT_EQ(d.modules.basis, "aihub_layer_us");
+  EXPECT_EQ(d.modules.unit, "us");
+  EXPECT_TRUE(d.modules.has_modules);
+  EXPECT_EQ(d.modules.slowest_block, "model/layers.2");
+  const ModuleDelta* l2 = ModuleAt(d, "model/layers.2");
+  ASSERT_NE(l2, nullptr);
+  EXPECT_DOUBLE_EQ(*l2->time.a_value(), 753);
+  EXPECT_DOUBLE_EQ(*l2->time.b_value(), 753 + 490);
+  EXPECT_DOUBLE_EQ(*ModuleAt(d, "model/layers.2/mlp/down_proj")->time.change, 490);
+  EXPECT_DOUBLE_EQ(*ModuleAt(d, "(all)")->time.change, 490);
+  for (const char* same : {"model/layers.0", "model/layers.1", "model/layers.3", "lm_head"})
+    EXPECT_DOUBLE_EQ(*ModuleAt(d, same)->time.change, 0) << same;
+  // The largest changes first: the root and every module down to down_proj
+  // by +490, the others 0.
+  ASSERT_GE(d.modules.modules.size(), 6u);
+  EXPECT_DOUBLE_EQ(*d.modules.modules[4].time.change, 490);
+  EXPECT_DOUBLE_EQ(*d.modules.modules[5].time.change, 0);
+  // The layer itself, by name.
+  const auto layer = std::find_if(d.layers.begin(), d.layers.end(), [](const LayerDelta& l) {
+    return l.time_us.change && *l.time_us.change != 0;
+  });
+  ASSERT_NE(layer, d.layers.end());
+  EXPECT_EQ(layer->key, "/model/layers.2/mlp/down_proj/MatMul");
+
+  // Gates on module times, in µs.
+  GateResult blocks = Gate(d, "module:model/layers.*:us>+20%");
+  EXPECT_TRUE(blocks.evaluated);
+  EXPECT_FALSE(blocks.passed);
+  ASSERT_FALSE(blocks.exceeded.empty());
+  EXPECT_EQ(blocks.exceeded.front().subject, "module:model/layers.2:us");
+  GateResult layer0 = Gate(d, "module:model/layers.0:us>+1%");
+  EXPECT_TRUE(layer0.evaluated);
+  EXPECT_TRUE(layer0.passed);
+  EXPECT_EQ(layer0.compared, 1);
+  EXPECT_FALSE(Gate(d, "module:(all):us>+10%").passed);                 // +13.3 %
+  EXPECT_FALSE(Gate(d, "module:model/layers.*:cycles>+1%").evaluated);  // no cycles basis
+}
+
+}  // namespace
+}  // namespace htpscope::device_profile_diff_test

@@ -66,6 +66,38 @@ void ProfileOps(const Run& run, std::vector<ModuleOpInput>& out, ModuleTimeBasis
   basis = any_steady ? ModuleTimeBasis::kSteadyMedianCycles : ModuleTimeBasis::kExecutionCycles;
 }
 
+// Each AI Hub layer's execution_time with the unit it ran on; false when no
+// layer has one.
+bool AihubLayerOps(const Run& run, std::vector<ModuleOpInput>& out,
+                   std::vector<std::string>& notes) {
+  if (!run.aihub || run.aihub->layers.empty()) return false;
+  int64_t untimed = 0;
+  for (const AihubLayerRow& l : run.aihub->layers) {
+    if (!l.time_us) {
+      ++untimed;
+      continue;
+    }
+    out.push_back({l.name, static_cast<double>(*l.time_us), "", l.compute_unit, l.type});
+  }
+  if (out.empty()) {
+    notes.push_back(
+        "the AI Hub profile's layers have no execution_time (profiles before version 1.2 have "
+        "none): no per-layer time");
+    return false;
+  }
+  if (untimed > 0)
+    notes.push_back(fmt::format("{} AI Hub layer(s) without an execution_time left out", untimed));
+  return true;
+}
+
+// The note of a run whose HTP op times win over its AI Hub profile's layers.
+void NoteAihubLeftOut(const Run& run, std::vector<std::string>& notes) {
+  if (run.aihub && !run.aihub->layers.empty())
+    notes.push_back(
+        "the AI Hub profile's per-layer times are not in this tree (one basis per tree): "
+        "summarise the AI Hub profile alone for its modules");
+}
+
 }  // namespace
 
 std::vector<ModuleOpInput> RunModuleOps(const Run& run, ModuleTimeBasis& basis, std::string& source,
@@ -77,11 +109,20 @@ std::vector<ModuleOpInput> RunModuleOps(const Run& run, ModuleTimeBasis& basis, 
   if ((fine == Source::kOptrace || fine == Source::kQhas) && DpcOps(run, out, notes)) {
     basis = ModuleTimeBasis::kDpcCycles;
     source = SourceName(fine);
+    NoteAihubLeftOut(run, notes);
     return out;
   }
   out.clear();
   ProfileOps(run, out, basis, steady_executions, notes);
-  if (!out.empty()) source = "profile";
+  if (!out.empty()) {
+    source = "profile";
+    NoteAihubLeftOut(run, notes);
+    return out;
+  }
+  if (AihubLayerOps(run, out, notes)) {
+    basis = ModuleTimeBasis::kAihubLayerMicroseconds;
+    source = "aihub";
+  }
   return out;
 }
 

@@ -5,10 +5,13 @@
 //  2. else, from the profile's per-node cycles, each op's median over the
 //     steady-state executions 2..N of its graph (a profile with one
 //     execution: that execution's cycles, labelled as such);
-//  3. else no tree (the run has no per-op figure).
-// One basis for the whole tree, never mixed.  Other inputs (an AI Hub
-// profile's per-layer µs) feed BuildModuleTree directly with
-// ModuleTimeBasis::kMicroseconds.
+//  3. else, from an AI Hub profile (Run::aihub), each layer's execution_time
+//     (µs: the runtime's time per layer, not a DPC figure) with the compute
+//     unit it ran on; layers without an execution_time are left out;
+//  4. else no tree (the run has no per-op figure).
+// One basis for the whole tree, never mixed: a run holding both HTP op
+// times and an AI Hub profile has the HTP tree, and a note says the AI Hub
+// layers are left out.
 #pragma once
 
 #include <string>
@@ -21,7 +24,7 @@ namespace htpscope {
 
 struct RunModules {
   ModuleTree tree;
-  std::string source;  // "optrace", "qhas", "profile" or "none"
+  std::string source;  // "optrace", "qhas", "profile", "aihub" or "none"
   // Steady-state executions per op's graph (profile basis; 0 otherwise).
   int steady_executions = 0;
   std::vector<std::string> notes;  // what was left out, and why

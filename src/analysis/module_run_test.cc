@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "base/corpus_test_util.h"
 #include "formats/linting_example_test_util.h"
@@ -217,6 +219,167 @@ TEST(RunModules, CorpusQairt247DecodeHasOneModule) {
   EXPECT_EQ(m.tree.Find("rms_norm")->ops, 2);
   EXPECT_EQ(m.tree.unplaced_ops(), 64);
   EXPECT_EQ(m.tree.nodes.size(), 3u);  // the root, rms_norm, (no module)
+}
+
+}  // namespace
+}  // namespace htpscope::module_run_test
+
+namespace htpscope::module_run_test {
+namespace {
+
+// aihub_profile_decoder4.json: an AI Hub profile (qai_hub 1.2 layout) of a
+// 4-layer Llama-style decoder exported to ONNX, layer names its ONNX scopes.
+// Each decoder layer has 17 layers: input_layernorm 12, q_proj 60, k_proj
+// 30, v_proj 30, the attention MatMul 25, Softmax 15, MatMul_1 25, o_proj 60,
+// Add 5, post_attention_layernorm 12, gate_proj 150, up_proj 150, act_fn's
+// Sigmoid 8 and Mul 6, mlp's Mul 6, down_proj 150, Add_1 5 µs: 749 µs.
+// Layer 1's Softmax fell back to the CPU (95 µs): 829; layer 2's gate_proj
+// is 154: 753; layer 3's q_proj 62 and up_proj 146: 747.  Around them:
+// embed_tokens' Gather on the CPU (180), the final norm on the GPU (20),
+// lm_head on the NPU (420).  _slower.json is the same with layer 2's
+// down_proj at 640 µs.
+constexpr double kLayerUs[] = {749, 829, 753, 747};
+
+// The raw file, read apart from htpscope's reader: {name, unit, µs} per layer.
+struct RawLayer {
+  std::string name, unit;
+  double us = 0;
+};
+std::vector<RawLayer> RawLayers(const std::string& file) {
+  std::ifstream in(ProfileTestdata(file));
+  nlohmann::json j = nlohmann::json::parse(in);
+  std::vector<RawLayer> out;
+  for (const auto& l : j["execution_detail"])
+    out.push_back({l["name"], l["compute_unit"], l["execution_time"].get<double>()});
+  return out;
+}
+
+TEST(RunModules, AihubDecoderLayersRollUpByModuleSplitByComputeUnit) {
+  htpscope::Run run = LoadRun({ProfileTestdata("aihub_profile_decoder4.json")});
+  RunModules m = ComputeRunModules(run);
+  ASSERT_TRUE(m.available());
+  EXPECT_EQ(m.source, "aihub");
+  EXPECT_EQ(m.tree.basis, ModuleTimeBasis::kAihubLayerMicroseconds);
+  EXPECT_TRUE(m.notes.empty()) << m.notes.front();
+  const ModuleTree& t = m.tree;
+  EXPECT_EQ(t.ops.size(), 4u * 17 + 3);
+  EXPECT_EQ(t.unplaced_ops(), 0);
+
+  // By hand (see above).
+  EXPECT_DOUBLE_EQ(12 + 60 + 30 + 30 + 25 + 15 + 25 + 60 + 5 + 12 + 150 + 150 + 8 + 6 + 6 + 150 + 5,
+                   kLayerUs[0]);
+  for (int l = 0; l < 4; ++l)
+    EXPECT_DOUBLE_EQ(TimeOf(t, "model/layers." + std::to_string(l)), kLayerUs[l]) << l;
+  EXPECT_DOUBLE_EQ(t.total, 749 + 829 + 753 + 747 + 180 + 20 + 420);
+  EXPECT_DOUBLE_EQ(TimeOf(t, "model"), 749 + 829 + 753 + 747 + 180 + 20);
+  EXPECT_DOUBLE_EQ(TimeOf(t, "lm_head"), 420);
+  EXPECT_DOUBLE_EQ(TimeOf(t, "model/layers.0/self_attn"), 60 + 30 + 30 + 25 + 15 + 25 + 60);
+  EXPECT_DOUBLE_EQ(TimeOf(t, "model/layers.0/mlp"), 150 + 150 + 8 + 6 + 6 + 150);
+  // The NPU/CPU/GPU split: the root, the model, layer 1 and its attention.
+  const ModuleNode& root = t.nodes[0];
+  EXPECT_DOUBLE_EQ(root.Unit("NPU")->time, 3698 - 180 - 95 - 20);
+  EXPECT_EQ(root.Unit("NPU")->ops, 4 * 17 + 1 - 1);  // + lm_head − layer 1's Softmax
+  EXPECT_DOUBLE_EQ(root.Unit("CPU")->time, 180 + 95);
+  EXPECT_EQ(root.Unit("CPU")->ops, 2);
+  EXPECT_DOUBLE_EQ(root.Unit("GPU")->time, 20);
+  EXPECT_EQ(root.Unit("GPU")->ops, 1);
+  EXPECT_DOUBLE_EQ(root.off_npu_time(), 295);
+  const ModuleNode* l1 = t.Find("model/layers.1");
+  EXPECT_DOUBLE_EQ(l1->Unit("NPU")->time, 829 - 95);
+  EXPECT_EQ(l1->Unit("NPU")->ops, 16);
+  EXPECT_DOUBLE_EQ(l1->Unit("CPU")->time, 95);
+  EXPECT_EQ(l1->Unit("GPU"), nullptr);
+  EXPECT_DOUBLE_EQ(t.Find("model/layers.1/self_attn")->Unit("CPU")->time, 95);
+  EXPECT_DOUBLE_EQ(t.Find("model/layers.0")->off_npu_time(), 0);
+  EXPECT_DOUBLE_EQ(t.Find("model/embed_tokens")->Unit("CPU")->time, 180);
+  EXPECT_EQ(t.Find("model/embed_tokens")->Unit("NPU"), nullptr);
+  EXPECT_DOUBLE_EQ(t.Find("model/norm")->Unit("GPU")->time, 20);
+
+  // Every module against the raw file: Σ execution_time (and per unit) of
+  // the layers whose name starts with "/<path>/".
+  const std::vector<RawLayer> raw = RawLayers("aihub_profile_decoder4.json");
+  for (const ModuleNode& n : t.nodes) {
+    if (n.depth == 0) continue;
+    const std::string prefix = "/" + n.path + "/";
+    double all = 0, npu = 0, cpu = 0, gpu = 0;
+    int64_t layers = 0;
+    for (const auto& l : raw) {
+      if (l.name.rfind(prefix, 0) != 0) continue;
+      all += l.us;
+      ++layers;
+      (l.unit == "NPU" ? npu : l.unit == "CPU" ? cpu : gpu) += l.us;
+    }
+    EXPECT_DOUBLE_EQ(n.time, all) << n.path;
+    EXPECT_EQ(n.ops, layers) << n.path;
+    auto unit_time = [&](std::string_view u) { return n.Unit(u) ? n.Unit(u)->time : 0.0; };
+    EXPECT_DOUBLE_EQ(unit_time("NPU"), npu) << n.path;
+    EXPECT_DOUBLE_EQ(unit_time("CPU"), cpu) << n.path;
+    EXPECT_DOUBLE_EQ(unit_time("GPU"), gpu) << n.path;
+  }
+
+  // The layers that left the NPU, by module (the tree's order: layer 1,
+  // then embed_tokens, then norm).
+  std::vector<std::string> off;
+  for (uint32_t i : OffNpuOps(t))
+    off.push_back(t.ops[i].compute_unit + " " + t.ops[i].type + " " + t.ops[i].name);
+  EXPECT_EQ(off, (std::vector<std::string>{"CPU Softmax /model/layers.1/self_attn/Softmax",
+                                           "CPU Gather /model/embed_tokens/Gather",
+                                           "GPU RmsNorm /model/norm/Mul_1"}));
+
+  // The repeated blocks: 4 alike (the CPU Softmax is the same op), median
+  // (749 + 753) / 2, none far from it.
+  ASSERT_EQ(t.families.size(), 1u);
+  const ModuleBlockFamily& f = t.families[0];
+  EXPECT_EQ(t.nodes[f.parent].path, "model");
+  EXPECT_EQ(f.alike, 4u);
+  EXPECT_TRUE(f.compared);
+  EXPECT_DOUBLE_EQ(f.median, (749 + 753) / 2.0);
+  EXPECT_DOUBLE_EQ(f.min, 747);
+  EXPECT_DOUBLE_EQ(f.max, 829);
+  for (const auto& b : f.blocks) EXPECT_EQ(b.finding, "") << b.index;
+  EXPECT_DOUBLE_EQ(*f.blocks[1].ratio_to_median, 829 / 751.0);
+}
+
+TEST(RunModules, AihubDecoderSlowerLayerIsNamedSlow) {
+  RunModules m =
+      ComputeRunModules(LoadRun({ProfileTestdata("aihub_profile_decoder4_slower.json")}));
+  const ModuleTree& t = m.tree;
+  // Layer 2's down_proj 150 → 640 µs: 753 + 490.
+  EXPECT_DOUBLE_EQ(TimeOf(t, "model/layers.2"), 753 + 490);
+  EXPECT_DOUBLE_EQ(TimeOf(t, "model/layers.2/mlp/down_proj"), 640);
+  EXPECT_DOUBLE_EQ(t.Find("model/layers.2")->Unit("NPU")->time, 753 + 490);
+  ASSERT_EQ(t.families.size(), 1u);
+  const ModuleBlockFamily& f = t.families[0];
+  // Blocks 749, 829, 1243, 747: median (749 + 829) / 2 = 789.
+  EXPECT_DOUBLE_EQ(f.median, 789);
+  EXPECT_EQ(f.blocks[2].finding, "slow");
+  EXPECT_DOUBLE_EQ(*f.blocks[2].ratio_to_median, 1243 / 789.0);
+  for (int i : {0, 1, 3}) EXPECT_EQ(f.blocks[i].finding, "") << i;
+}
+
+TEST(RunModules, AihubLayersWithoutTimesOrBesideHtpTimesGiveNoAihubTree) {
+  // A profile before version 1.2: layers without execution_time.
+  RunModules v0 = ComputeRunModules(LoadRun({ProfileTestdata("aihub_profile_v0.json")}));
+  EXPECT_FALSE(v0.available());
+  ASSERT_FALSE(v0.notes.empty());
+  EXPECT_NE(v0.notes.front().find("no execution_time"), std::string::npos) << v0.notes.front();
+  // One layer of aihub_profile.json has no time: left out, said so.
+  RunModules one = ComputeRunModules(LoadRun({ProfileTestdata("aihub_profile.json")}));
+  EXPECT_TRUE(one.available());
+  EXPECT_EQ(one.tree.ops.size(), 7u);
+  EXPECT_EQ(one.notes,
+            (std::vector<std::string>{"1 AI Hub layer(s) without an execution_time left out"}));
+  // Beside an HTP profile the HTP op times make the tree (one basis); the
+  // AI Hub layers are left out, said so.
+  RunModules both = ComputeRunModules(LoadRun({ProfileTestdata("ort_qnn_ep_resnet_modules.csv"),
+                                               ProfileTestdata("aihub_profile_decoder4.json")}));
+  EXPECT_EQ(both.source, "profile");
+  EXPECT_EQ(both.tree.basis, ModuleTimeBasis::kSteadyMedianCycles);
+  EXPECT_EQ(both.tree.ops.size(), 54u);
+  EXPECT_FALSE(both.tree.has_compute_units());
+  ASSERT_EQ(both.notes.size(), 1u);
+  EXPECT_NE(both.notes[0].find("AI Hub profile's per-layer times are not in this tree"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -20,7 +20,7 @@ struct Draft {
   double self_time = 0, time = 0;
   int64_t self_ops = 0, ops = 0;
   std::vector<ModuleTopOp> top;
-  std::vector<std::pair<std::string, double>> by_unit;
+  std::vector<ModuleUnitTime> by_unit;
   bool unplaced = false;
 };
 
@@ -63,11 +63,10 @@ class Builder {
       KeepTop(d.top, {op, time});
       if (unit.empty()) continue;
       auto it = std::find_if(d.by_unit.begin(), d.by_unit.end(),
-                             [&](const auto& p) { return p.first == unit; });
-      if (it == d.by_unit.end())
-        d.by_unit.emplace_back(unit, time);
-      else
-        it->second += time;
+                             [&](const ModuleUnitTime& u) { return u.unit == unit; });
+      if (it == d.by_unit.end()) it = d.by_unit.insert(d.by_unit.end(), {unit, 0, 0});
+      it->time += time;
+      it->ops += 1;
     }
   }
 
@@ -113,7 +112,46 @@ void SplitKnownHeads(std::vector<ModulePath>& paths) {
   }
 }
 
+// NPU, GPU, CPU first, then other units by name.
+int UnitRank(std::string_view unit) {
+  if (unit == kNpuUnit) return 0;
+  if (unit == "GPU") return 1;
+  if (unit == "CPU") return 2;
+  return 3;
+}
+
 }  // namespace
+
+const ModuleUnitTime* ModuleNode::Unit(std::string_view unit) const {
+  for (const auto& u : by_unit)
+    if (u.unit == unit) return &u;
+  return nullptr;
+}
+
+double ModuleNode::off_npu_time() const {
+  double t = 0;
+  for (const auto& u : by_unit)
+    if (u.unit != kNpuUnit) t += u.time;
+  return t;
+}
+
+int64_t ModuleNode::off_npu_ops() const {
+  int64_t n = 0;
+  for (const auto& u : by_unit)
+    if (u.unit != kNpuUnit) n += u.ops;
+  return n;
+}
+
+std::vector<uint32_t> OffNpuOps(const ModuleTree& tree) {
+  std::vector<std::vector<uint32_t>> by_node(tree.nodes.size());
+  for (uint32_t i = 0; i < tree.ops.size(); ++i) {
+    const ModuleOp& op = tree.ops[i];
+    if (!op.compute_unit.empty() && op.compute_unit != kNpuUnit) by_node[op.node].push_back(i);
+  }
+  std::vector<uint32_t> out;
+  for (const auto& ops : by_node) out.insert(out.end(), ops.begin(), ops.end());
+  return out;
+}
 
 const char* ModuleTimeBasisName(ModuleTimeBasis basis) {
   switch (basis) {
@@ -125,12 +163,17 @@ const char* ModuleTimeBasisName(ModuleTimeBasis basis) {
       return "execution_cycles";
     case ModuleTimeBasis::kMicroseconds:
       return "us";
+    case ModuleTimeBasis::kAihubLayerMicroseconds:
+      return "aihub_layer_us";
   }
   return "us";
 }
 
 const char* ModuleTimeUnit(ModuleTimeBasis basis) {
-  return basis == ModuleTimeBasis::kMicroseconds ? "us" : "cycles";
+  return basis == ModuleTimeBasis::kMicroseconds ||
+                 basis == ModuleTimeBasis::kAihubLayerMicroseconds
+             ? "us"
+             : "cycles";
 }
 
 const char* ModuleTimeBasisLabel(ModuleTimeBasis basis) {
@@ -143,6 +186,9 @@ const char* ModuleTimeBasisLabel(ModuleTimeBasis basis) {
       return "cycles per op of the profile's only execution (no steady state)";
     case ModuleTimeBasis::kMicroseconds:
       return "µs per op as the input prints them";
+    case ModuleTimeBasis::kAihubLayerMicroseconds:
+      return "AI Hub per-layer execution_time in µs (the runtime's time per layer, not optrace "
+             "DPC cycles), summed";
   }
   return "";
 }
@@ -183,6 +229,7 @@ ModuleTree BuildModuleTree(const std::vector<ModuleOpInput>& ops, ModuleTimeBasi
     op.op = std::move(p.op);
     op.graph = ops[i].graph;
     op.compute_unit = ops[i].compute_unit;
+    op.type = ops[i].type;
     op.spelling = p.spelling;
     op.time = std::max(0.0, ops[i].time);
     op.node = builder.NodeAt(segments, unplaced);
@@ -224,8 +271,12 @@ ModuleTree BuildModuleTree(const std::vector<ModuleOpInput>& ops, ModuleTimeBasi
     n.self_ops = draft.self_ops;
     if (tree.total > 0) n.share_pct = draft.time / tree.total * 100.0;
     n.top_ops = std::move(draft.top);
-    n.time_by_unit = std::move(draft.by_unit);
-    std::sort(n.time_by_unit.begin(), n.time_by_unit.end());
+    n.by_unit = std::move(draft.by_unit);
+    std::sort(n.by_unit.begin(), n.by_unit.end(),
+              [](const ModuleUnitTime& a, const ModuleUnitTime& b) {
+                int ra = UnitRank(a.unit), rb = UnitRank(b.unit);
+                return ra != rb ? ra < rb : a.unit < b.unit;
+              });
     n.unplaced = draft.unplaced;
     if (!n.unplaced && d != 0) n.block = BlockOf(n.name);
     tree.nodes.push_back(std::move(n));

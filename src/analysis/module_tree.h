@@ -4,8 +4,11 @@
 // Rules and examples: docs/modules.md.
 //
 // The builder is pure: it takes one time per op, all on one basis (DPC
-// cycles of the traced execution, steady-state median cycles per op, or µs),
-// and never mixes bases.  module_run.h feeds it from a run.
+// cycles of the traced execution, steady-state median cycles per op, an AI
+// Hub layer's execution_time, or µs), and never mixes bases.  module_run.h
+// feeds it from a run.  When the input says where each op ran (an AI Hub
+// profile's compute unit per layer), every module also has its time and op
+// count per compute unit, and the ops that left the NPU are named.
 #pragma once
 
 #include <cstdint>
@@ -24,8 +27,12 @@ enum class ModuleTimeBasis : uint8_t {
   kSteadyMedianCycles,  // each op's median cycles over executions 2..N (profile)
   kExecutionCycles,     // the cycles of a profile's only execution (no steady state)
   kMicroseconds,        // µs per op, as an input prints them
+  // An AI Hub profile's per-layer execution_time (µs): the runtime's time per
+  // layer, not a dominant-path figure (docs/formats-beyond-sdk.md).
+  kAihubLayerMicroseconds,
 };
-// "dpc_cycles", "steady_median_cycles", "execution_cycles", "us".
+// "dpc_cycles", "steady_median_cycles", "execution_cycles", "us",
+// "aihub_layer_us".
 const char* ModuleTimeBasisName(ModuleTimeBasis basis);
 // "cycles" or "us".
 const char* ModuleTimeUnit(ModuleTimeBasis basis);
@@ -41,6 +48,19 @@ struct ModuleOpInput {
   // Where it ran ("NPU", "CPU", "GPU") when the input says (an AI Hub
   // profile's compute unit per layer); "" when unknown.
   std::string compute_unit = "";
+  // Its type when the input gives one apart from the name (an AI Hub
+  // layer's "type": "Softmax", "MatMul"); "" otherwise.
+  std::string type = "";
+};
+
+// The compute unit ops run on when they stay on the HTP.
+inline constexpr std::string_view kNpuUnit = "NPU";
+
+// Time and ops of a module on one compute unit.
+struct ModuleUnitTime {
+  std::string unit;  // "NPU", "GPU", "CPU", "UNSPECIFIED", or as the input writes it
+  double time = 0;   // Σ time of its ops at or below the module on that unit
+  int64_t ops = 0;
 };
 
 // The repeated-block rule (docs/modules.md, "Repeated blocks"): a block is
@@ -76,9 +96,16 @@ struct ModuleNode {
   std::vector<ModuleTopOp> top_ops;  // the longest ops at or below it (ModuleTreeOptions::top_ops)
   std::optional<BlockIndex> block;   // when its name is a repeated block ("layers.3")
   bool unplaced = false;             // the "(no module)" node: ops whose name gives no module
-  // Σ time per compute unit of the ops at or below it, by unit name; empty
-  // when no op says where it ran (ModuleOpInput::compute_unit).
-  std::vector<std::pair<std::string, double>> time_by_unit;
+  // Σ time and ops per compute unit of the ops at or below it: NPU, GPU,
+  // CPU first (those present), then other units by name; empty when no op
+  // says where it ran (ModuleOpInput::compute_unit).  Ops without a unit
+  // are in no entry.
+  std::vector<ModuleUnitTime> by_unit;
+  // The entry of `unit`, or nullptr.
+  const ModuleUnitTime* Unit(std::string_view unit) const;
+  // Σ over the entries of every unit but the NPU ("left the NPU").
+  double off_npu_time() const;
+  int64_t off_npu_ops() const;
 };
 
 struct ModuleOp {
@@ -86,6 +113,7 @@ struct ModuleOp {
   std::string op;    // copy index dropped (ModulePath::op)
   std::string graph;
   std::string compute_unit;  // "" when unknown
+  std::string type;          // "" when the input gives none
   ModuleSpelling spelling = ModuleSpelling::kNone;
   uint32_t node = 0;  // the module it is placed in (index into ModuleTree::nodes)
   double time = 0;
@@ -127,7 +155,14 @@ struct ModuleTree {
   // The ops whose names gave no module: the "(no module)" node's.
   int64_t unplaced_ops() const { return ops_by_spelling[0]; }
   bool empty() const { return ops.empty(); }
+  // Some op says where it ran (the root has a compute-unit split).
+  bool has_compute_units() const { return !nodes.empty() && !nodes[0].by_unit.empty(); }
 };
+
+// The ops that say they ran on a unit other than the NPU, grouped by the
+// module they are placed in (modules in tree order), each module's in input
+// order.  Empty when no op says where it ran.
+std::vector<uint32_t> OffNpuOps(const ModuleTree& tree);
 
 struct ModuleTreeOptions {
   size_t top_ops = 5;  // top ops kept per node

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 namespace htpscope::module_tree_test {
 namespace {
 
@@ -207,18 +209,41 @@ namespace htpscope::module_tree_test {
 namespace {
 
 TEST(ModuleTreeTest, ComputeUnitsRollUpWhenTheInputSaysWhereOpsRan) {
-  std::vector<ModuleOpInput> ops = {{"/m/layers.0/MatMul", 100, "", "NPU"},
-                                    {"/m/layers.0/Gather", 30, "", "CPU"},
+  std::vector<ModuleOpInput> ops = {{"/m/layers.0/MatMul", 100, "", "NPU", "MatMul"},
+                                    {"/m/layers.0/Gather", 30, "", "CPU", "Gather"},
                                     {"/m/layers.1/MatMul", 90, "", "NPU"},
-                                    {"/m/layers.1/Softmax", 10, ""}};
-  ModuleTree t = BuildModuleTree(ops, ModuleTimeBasis::kMicroseconds);
-  using Units = std::vector<std::pair<std::string, double>>;
-  EXPECT_EQ(t.Find("m/layers.0")->time_by_unit, (Units{{"CPU", 30}, {"NPU", 100}}));
-  EXPECT_EQ(t.Find("m")->time_by_unit, (Units{{"CPU", 30}, {"NPU", 190}}));
-  EXPECT_EQ(t.Find("m/layers.1")->time_by_unit, (Units{{"NPU", 90}}));  // Softmax: unknown
-  EXPECT_TRUE(BuildModuleTree({{"/a/X", 1, ""}}, ModuleTimeBasis::kMicroseconds)
-                  .nodes[0]
-                  .time_by_unit.empty());
+                                    {"/m/layers.1/Resize", 12, "", "GPU"},
+                                    {"/m/layers.1/Softmax", 10, ""},
+                                    {"/m/Argmax", 7, "", "CPU"}};
+  ModuleTree t = BuildModuleTree(ops, ModuleTimeBasis::kAihubLayerMicroseconds);
+  auto units = [&](std::string_view path) {
+    std::vector<std::tuple<std::string, double, int64_t>> out;
+    for (const auto& u : t.Find(path)->by_unit) out.emplace_back(u.unit, u.time, u.ops);
+    return out;
+  };
+  using Units = std::vector<std::tuple<std::string, double, int64_t>>;
+  // NPU, GPU, CPU in that order whatever the input order.
+  EXPECT_EQ(units("m/layers.0"), (Units{{"NPU", 100, 1}, {"CPU", 30, 1}}));
+  EXPECT_EQ(units("m/layers.1"), (Units{{"NPU", 90, 1}, {"GPU", 12, 1}}));  // Softmax: unknown
+  EXPECT_EQ(units("m"), (Units{{"NPU", 190, 2}, {"GPU", 12, 1}, {"CPU", 37, 2}}));
+  EXPECT_DOUBLE_EQ(t.Find("m")->off_npu_time(), 12 + 30 + 7);
+  EXPECT_EQ(t.Find("m")->off_npu_ops(), 3);
+  EXPECT_EQ(t.Find("m/layers.1")->Unit("GPU")->ops, 1);
+  EXPECT_EQ(t.Find("m/layers.1")->Unit("CPU"), nullptr);
+  EXPECT_TRUE(t.has_compute_units());
+  // Off the NPU: grouped by module in tree order (m's own op first, a parent
+  // precedes its children; then layers.0, 130, before layers.1, 112).
+  std::vector<std::string> off;
+  for (uint32_t i : OffNpuOps(t)) off.push_back(t.ops[i].name);
+  EXPECT_EQ(off,
+            (std::vector<std::string>{"/m/Argmax", "/m/layers.0/Gather", "/m/layers.1/Resize"}));
+  EXPECT_EQ(t.ops[OffNpuOps(t)[1]].type, "Gather");
+  ModuleTree unknown = BuildModuleTree({{"/a/X", 1, ""}}, ModuleTimeBasis::kMicroseconds);
+  EXPECT_TRUE(unknown.nodes[0].by_unit.empty());
+  EXPECT_FALSE(unknown.has_compute_units());
+  EXPECT_TRUE(OffNpuOps(unknown).empty());
+  EXPECT_STREQ(ModuleTimeBasisName(ModuleTimeBasis::kAihubLayerMicroseconds), "aihub_layer_us");
+  EXPECT_STREQ(ModuleTimeUnit(ModuleTimeBasis::kAihubLayerMicroseconds), "us");
 }
 
 }  // namespace

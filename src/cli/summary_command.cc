@@ -60,17 +60,19 @@ void RegisterSummaryCommand(CLI::App& app, CommandRegistry& registry) {
       LazyObject doc = SummaryJson(summary);
       if (run.aihub || run.genie) AddDeviceProfilesJson(run, doc.members);
       PrintJson(doc);
-    } else if (run.OnlyDeviceProfiles()) {
-      // AI Hub and Genie profiles alone: their own figures, no HTP sections.
-      PrintReport(RenderDeviceProfilesText(run, options.top_n, true));
     } else {
-      std::string text = RenderSummaryText(summary, options.top_n);
-      if (modules->count() > 0)
-        text += RenderModulesText(
-            summary.modules,
-            options.modules.empty() ? kDefaultModuleDepth : std::stoi(options.modules),
-            options.top_n);
-      PrintReport(text + RenderDeviceProfilesText(run, options.top_n, false));
+      const int depth = options.modules.empty() ? kDefaultModuleDepth : std::stoi(options.modules);
+      if (run.OnlyDeviceProfiles()) {
+        // AI Hub and Genie profiles alone: their own figures, no HTP sections;
+        // the module tree of an AI Hub profile's layers after them.
+        std::string text = RenderDeviceProfilesText(run, options.top_n, true);
+        if (modules->count() > 0) text += RenderModulesText(summary.modules, depth, options.top_n);
+        PrintReport(text);
+      } else {
+        std::string text = RenderSummaryText(summary, options.top_n);
+        if (modules->count() > 0) text += RenderModulesText(summary.modules, depth, options.top_n);
+        PrintReport(text + RenderDeviceProfilesText(run, options.top_n, false));
+      }
     }
     return 0;
   });

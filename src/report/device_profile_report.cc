@@ -10,6 +10,8 @@
 #include "report/format_util.h"
 #include "report/gate_report.h"
 #include "report/json_values.h"
+#include "report/module_diff_report.h"
+#include "report/module_report.h"
 #include "report/run_sections.h"
 #include "report/text_sanitize.h"
 
@@ -372,6 +374,7 @@ json DeviceDiffToJson(const DeviceProfileDiff& d, const std::vector<GateResult>&
                            {"compute_unit_changed", l.unit_changed()},
                            {"time_us", DeltaJson(l.time_us)},
                            {"cycles", DeltaJson(l.cycles)}});
+  if (d.kind == "aihub") j["modules"] = ModuleDiffToJson(d.modules);
   j["notes"] = d.notes;
   j["gates"] = GatesJson(gates);
   j["exit_status"] = GateExitStatus(gates);
@@ -420,6 +423,7 @@ std::string RenderDeviceDiff(const DeviceProfileDiff& d, const std::vector<GateR
                            SignedCell(l.time_us.change), OpMatchName(l.status));
       }
     }
+    AppendModuleDiffMarkdown(d.modules, top_n, out);
     if (!gates.empty()) {
       out += "\n| gate | result | detail |\n|---|---|---|\n";
       for (const auto& g : gates)
@@ -456,6 +460,7 @@ std::string RenderDeviceDiff(const DeviceProfileDiff& d, const std::vector<GateR
     if (layers.size() > static_cast<size_t>(top_n))
       out += fmt::format("  … {} more (--top, or --format json for all)\n",
                          FormatCount(layers.size() - top_n));
+    AppendModuleDiffText(d.modules, top_n, out);
   }
   if (!d.notes.empty()) {
     out += "\n";
@@ -533,6 +538,8 @@ std::string RenderDeviceProfilesHtml(const Run& run) {
           H(l.compute_unit), Us(l.time_us), Us(l.cycles));
     out += "</table>\n";
     for (const auto& n : s.notes) out += "<p class=\"note\">" + H(n) + "</p>\n";
+    // Its layers by the model's own modules, with where they ran.
+    out += RenderModulesHtml(ComputeRunModules(run), kDefaultModuleDepth);
   }
   if (run.genie) {
     const GenieSummary s = SummarizeGenie(*run.genie);

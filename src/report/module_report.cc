@@ -36,6 +36,86 @@ std::string BlockPath(const ModuleTree& t, const ModuleBlockFamily& f) {
 
 json OptionalNumber(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
 
+// What the tree's source is called in a sentence ("from the AI Hub profile").
+std::string ModuleSourceText(const std::string& source) {
+  return source == "aihub" ? "AI Hub profile" : source;
+}
+
+// What an op is called: an AI Hub profile's ops are its layers.
+std::string OpNoun(const RunModules& m, int64_t count) {
+  const bool layers = m.source == "aihub";
+  return count == 1 ? (layers ? "layer" : "op") : (layers ? "layers" : "ops");
+}
+
+// The node's label in a depth-limited table: indented, "/…" when cut.
+std::string ModuleLabel(const ModuleNode& n, int depth) {
+  std::string name = n.depth == 0 ? "(all)" : TerminalSafe(n.name);
+  if (n.depth >= depth && !n.children.empty()) name += "/…";
+  return std::string(2 * std::max(0, n.depth - 1), ' ') + name;
+}
+
+// The share of the node's time off the NPU; "-" when nothing left it.
+std::string OffNpuShare(const ModuleNode& n) {
+  if (n.off_npu_ops() == 0 || n.time <= 0) return "-";
+  return fmt::format("{:.1f} %", n.off_npu_time() / n.time * 100.0);
+}
+
+// Where the ops ran, by module down to `depth`, then the ops that left the
+// NPU grouped by their module (docs/modules.md, "AI Hub profiles").
+void AppendComputeUnitsText(const RunModules& m, int depth, std::string& out) {
+  const ModuleTree& t = m.tree;
+  const char* unit = ModuleTimeUnit(t.basis);
+  const std::vector<ModuleUnitTime>& units = t.nodes[0].by_unit;
+  out += fmt::format("\n  Where the {} ran, by module: {} and {} per compute unit\n", OpNoun(m, 2),
+                     unit, OpNoun(m, 2));
+  std::string head = fmt::format("  {:<{}}", "module", kNameWidth);
+  for (const auto& u : units)
+    head += fmt::format("  {:>12}  {:>6}", TerminalSafe(u.unit) + " " + unit, OpNoun(m, 2));
+  out += head + fmt::format("  {:>8}\n", "off NPU");
+  for (const auto& n : t.nodes) {
+    if (n.depth > depth) continue;
+    std::string line =
+        fmt::format("  {:<{}}", Ellipsize(ModuleLabel(n, depth), kNameWidth), kNameWidth);
+    for (const auto& u : units) {
+      const ModuleUnitTime* here = n.Unit(u.unit);
+      line += here
+                  ? fmt::format("  {:>12}  {:>6}", FormatFigure(here->time), FormatCount(here->ops))
+                  : fmt::format("  {:>12}  {:>6}", "-", "-");
+    }
+    out += line + fmt::format("  {:>8}\n", OffNpuShare(n));
+  }
+  const std::vector<uint32_t> off = OffNpuOps(t);
+  const ModuleNode& root = t.nodes[0];
+  if (off.empty()) {
+    out += fmt::format("  Every {} ran on the NPU.\n", OpNoun(m, 1));
+    return;
+  }
+  out += fmt::format("\n  Off the NPU, by module: {} of {} {}, {} {} = {} of the time\n",
+                     FormatCount(root.off_npu_ops()), FormatCount(t.ops.size()), OpNoun(m, 2),
+                     FormatFigure(root.off_npu_time()), unit, OffNpuShare(root));
+  uint32_t module = UINT32_MAX;
+  for (uint32_t i : off) {
+    const ModuleOp& op = t.ops[i];
+    if (op.node != module) {
+      module = op.node;
+      const ModuleNode& n = t.nodes[module];
+      int64_t count = 0;
+      double time = 0;
+      for (uint32_t j : off)
+        if (t.ops[j].node == module) {
+          ++count;
+          time += t.ops[j].time;
+        }
+      out += fmt::format("    {}: {} {}, {} {}\n", TerminalSafe(n.path.empty() ? "(all)" : n.path),
+                         FormatCount(count), OpNoun(m, count), FormatFigure(time), unit);
+    }
+    out += fmt::format("      {:<4} {:>10} {}  {:>7}  {}{}\n", TerminalSafe(op.compute_unit),
+                       FormatFigure(op.time), unit,
+                       t.total > 0 ? fmt::format("{:.1f} %", op.time / t.total * 100.0) : "-",
+                       op.type.empty() ? "" : TerminalSafe(op.type) + "  ", TerminalSafe(op.name));
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> ModuleFindings(const ModuleTree& t) {
@@ -62,22 +142,23 @@ std::string RenderModulesText(const RunModules& m, int depth, int top_n) {
   const char* unit = ModuleTimeUnit(t.basis);
   out += fmt::format("  time: {}", ModuleTimeBasisLabel(t.basis));
   if (m.steady_executions > 0) out += fmt::format(" ({} steady executions)", m.steady_executions);
-  out += fmt::format("; from the {}\n", m.source);
-  out += fmt::format("  {} ops: {}\n", FormatCount(t.ops.size()), SpellingCounts(t));
+  out += fmt::format("; from the {}\n", ModuleSourceText(m.source));
+  out += fmt::format("  {} {}: {}\n", FormatCount(t.ops.size()), OpNoun(m, t.ops.size()),
+                     SpellingCounts(t));
   for (const auto& n : m.notes) out += "  note: " + TerminalSafe(n) + "\n";
   out += fmt::format("  {:<{}}  {:>14}  {:>7}  {:>6}  {}\n", "module", kNameWidth, unit, "share",
-                     "ops", "longest op");
+                     OpNoun(m, 2), fmt::format("longest {}", OpNoun(m, 1)));
   for (const auto& n : t.nodes) {
     if (n.depth > depth) continue;
-    std::string name = n.depth == 0 ? "(all)" : TerminalSafe(n.name);
-    if (n.depth >= depth && !n.children.empty()) name += "/…";
-    std::string label = std::string(2 * std::max(0, n.depth - 1), ' ') + name;
+    std::string label = ModuleLabel(n, depth);
     std::string longest =
         n.top_ops.empty() ? std::string() : TerminalSafe(t.ops[n.top_ops.front().op].name);
     out += fmt::format("  {:<{}}  {:>14}  {:>7}  {:>6}  {}\n", Ellipsize(label, kNameWidth),
                        kNameWidth, FormatFigure(n.time), ModuleShareText(n.share_pct),
                        FormatCount(n.ops), EllipsizeLeft(longest, kOpWidth));
   }
+
+  if (t.has_compute_units()) AppendComputeUnitsText(m, depth, out);
 
   if (t.families.empty()) return out;
   out += fmt::format(
@@ -109,10 +190,15 @@ std::string RenderModulesText(const RunModules& m, int depth, int top_n) {
                 [](const ModuleBlock* a, const ModuleBlock* b) { return a->index < b->index; });
       shown.swap(keep);
     }
-    out += fmt::format("    {:<16}  {:>14}  {:>8}  {:>6}\n", "block", unit, "× median", "ops");
+    out +=
+        fmt::format("    {:<16}  {:>14}  {:>8}  {:>6}\n", "block", unit, "× median", OpNoun(m, 2));
     for (const auto* b : shown) {
       std::string note = b->finding;
       if (f.compared && !b->same_structure) note += note.empty() ? "ops differ" : ", ops differ";
+      if (const ModuleNode& n = t.nodes[b->node]; n.off_npu_ops() > 0)
+        note += fmt::format("{}{} {} off the NPU ({} {})", note.empty() ? "" : ", ",
+                            FormatCount(n.off_npu_ops()), OpNoun(m, n.off_npu_ops()),
+                            FormatFigure(n.off_npu_time()), unit);
       std::string line =
           fmt::format("    {:<16}  {:>14}  {:>8}  {:>6}  {}",
                       Ellipsize(TerminalSafe(t.nodes[b->node].name), 16), FormatFigure(b->time),
@@ -160,9 +246,13 @@ json ModulesToJson(const RunModules& m) {
               {"block", n.block ? json{{"keyword", n.block->keyword}, {"index", n.block->index}}
                                 : json(nullptr)},
               {"top_ops", json::array()}};
-    if (!n.time_by_unit.empty()) {
+    if (!n.by_unit.empty()) {
       node["time_by_unit"] = json::object();
-      for (const auto& [unit, time] : n.time_by_unit) node["time_by_unit"][unit] = time;
+      node["ops_by_unit"] = json::object();
+      for (const auto& u : n.by_unit) {
+        node["time_by_unit"][u.unit] = u.time;
+        node["ops_by_unit"][u.unit] = u.ops;
+      }
     }
     for (const auto& top : n.top_ops)
       node["top_ops"].push_back(
@@ -202,7 +292,79 @@ json ModulesToJson(const RunModules& m) {
   }
   j["families"] = std::move(families);
   j["findings"] = std::move(findings);
+  if (t.has_compute_units()) {
+    json off = json::array();
+    for (uint32_t i : OffNpuOps(t)) {
+      const ModuleOp& op = t.ops[i];
+      off.push_back({{"name", op.name},
+                     {"type", op.type},
+                     {"compute_unit", op.compute_unit},
+                     {"time", op.time},
+                     {"module", t.nodes[op.node].path}});
+    }
+    j["off_npu_ops"] = std::move(off);
+  }
   return j;
+}
+
+std::string RenderModulesHtml(const RunModules& m, int depth) {
+  const ModuleTree& t = m.tree;
+  bool any = false;
+  for (const auto& n : t.nodes) any = any || (n.depth > 0 && !n.unplaced);
+  if (!m.available() || !any) return "";
+  auto h = [](std::string_view s) { return XmlEscape(s); };
+  const char* unit = ModuleTimeUnit(t.basis);
+  const std::vector<ModuleUnitTime>& units = t.nodes[0].by_unit;
+  std::string out = "<h2>Modules: time by the model's own modules</h2>\n<p class=\"note\">Time: " +
+                    h(ModuleTimeBasisLabel(t.basis)) + " (" + unit + "); from the " +
+                    h(ModuleSourceText(m.source)) + ". docs/modules.md</p>\n";
+  out += fmt::format("<table><tr><th>module</th><th>{}</th><th>share</th><th>{}</th>", unit,
+                     OpNoun(m, 2));
+  for (const auto& u : units)
+    out += fmt::format("<th>{} {}</th><th>{}</th>", h(u.unit), unit, OpNoun(m, 2));
+  if (!units.empty()) out += "<th>off NPU</th>";
+  out += "</tr>\n";
+  for (const auto& n : t.nodes) {
+    if (n.depth > depth) continue;
+    out += fmt::format(
+        "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>"
+        "<td class=\"n\">{}</td>",
+        h(n.depth == 0 ? std::string("(all)") : n.path), FormatFigure(n.time),
+        ModuleShareText(n.share_pct), FormatCount(n.ops));
+    for (const auto& u : units) {
+      const ModuleUnitTime* here = n.Unit(u.unit);
+      out += here ? fmt::format("<td class=\"n\">{}</td><td class=\"n\">{}</td>",
+                                FormatFigure(here->time), FormatCount(here->ops))
+                  : std::string("<td class=\"n\">-</td><td class=\"n\">-</td>");
+    }
+    if (!units.empty()) out += "<td class=\"n\">" + OffNpuShare(n) + "</td>";
+    out += "</tr>\n";
+  }
+  out += "</table>\n";
+  const std::vector<uint32_t> off = OffNpuOps(t);
+  if (!off.empty()) {
+    out += fmt::format(
+        "<h3>Off the NPU, by module</h3>\n<table><tr><th>module</th><th>unit</th><th>type</th>"
+        "<th>{}</th><th>{}</th></tr>\n",
+        unit, m.source == "aihub" ? "layer" : "op");
+    for (uint32_t i : off) {
+      const ModuleOp& op = t.ops[i];
+      out += fmt::format(
+          "<tr class=\"fallback\"><td>{}</td><td>{}</td><td>{}</td><td class=\"n\">{}</td>"
+          "<td>{}</td></tr>\n",
+          h(t.nodes[op.node].path), h(op.compute_unit), h(op.type), FormatFigure(op.time),
+          h(op.name));
+    }
+    out += "</table>\n";
+  }
+  std::vector<std::string> findings = ModuleFindings(t);
+  if (!findings.empty()) {
+    out += "<h3>Blocks far from their siblings</h3>\n<ul>\n";
+    for (const auto& f : findings) out += "<li>" + h(f) + "</li>\n";
+    out += "</ul>\n";
+  }
+  for (const auto& n : m.notes) out += "<p class=\"note\">" + h(n) + "</p>\n";
+  return out;
 }
 
 }  // namespace htpscope

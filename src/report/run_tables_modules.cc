@@ -10,6 +10,8 @@
 namespace htpscope {
 namespace {
 
+size_t AihubLayersOf(const Run& run) { return run.aihub ? run.aihub->layers.size() : 0; }
+
 // The module tree of `run`, computed once for consecutive reads of the same
 // run on this thread (a table is read cell by cell).  A run at the same
 // address with other contents (a run freed and another loaded there) is told
@@ -18,14 +20,15 @@ const RunModules& ModulesOf(const Run& run) {
   struct Cached {
     const Run* run = nullptr;
     std::string label;
-    size_t qnn_ops = 0, profile_nodes = 0, executions = 0;
+    size_t qnn_ops = 0, profile_nodes = 0, executions = 0, aihub_layers = 0;
     std::optional<int64_t> dpc_sum;
     std::unique_ptr<RunModules> modules;
   };
   thread_local Cached cache;
   if (cache.modules && cache.run == &run && cache.label == run.label &&
       cache.qnn_ops == run.qnn_ops.size() && cache.profile_nodes == run.profile_nodes.size() &&
-      cache.executions == run.executions.size() && cache.dpc_sum == run.figures.dpc_sum_cycles)
+      cache.executions == run.executions.size() && cache.dpc_sum == run.figures.dpc_sum_cycles &&
+      cache.aihub_layers == AihubLayersOf(run))
     return *cache.modules;
   cache.modules = std::make_unique<RunModules>(ComputeRunModules(run));
   cache.run = &run;
@@ -34,6 +37,7 @@ const RunModules& ModulesOf(const Run& run) {
   cache.profile_nodes = run.profile_nodes.size();
   cache.executions = run.executions.size();
   cache.dpc_sum = run.figures.dpc_sum_cycles;
+  cache.aihub_layers = AihubLayersOf(run);
   return *cache.modules;
 }
 
@@ -53,6 +57,25 @@ void TimeIn(const Run& r, double time, std::string_view unit, CellSink& s) {
     s.Real(time);
   else
     s.Null();
+}
+
+// The node's time (µs basis) or op count on compute unit `unit` ("" for
+// every unit but the NPU); null when no op of the run says where it ran.
+void UnitTimeUs(const Run& r, size_t i, std::string_view unit, CellSink& s) {
+  const ModuleTree& t = ModulesOf(r).tree;
+  if (!t.has_compute_units() || ModuleTimeUnit(t.basis) != std::string_view("us")) return s.Null();
+  const ModuleNode& n = t.nodes[i];
+  if (unit.empty()) return s.Real(n.off_npu_time());
+  const ModuleUnitTime* u = n.Unit(unit);
+  s.Real(u ? u->time : 0.0);
+}
+void UnitOps(const Run& r, size_t i, std::string_view unit, CellSink& s) {
+  const ModuleTree& t = ModulesOf(r).tree;
+  if (!t.has_compute_units()) return s.Null();
+  const ModuleNode& n = t.nodes[i];
+  if (unit.empty()) return s.Int(n.off_npu_ops());
+  const ModuleUnitTime* u = n.Unit(unit);
+  s.Int(u ? u->ops : 0);
 }
 
 }  // namespace
@@ -89,7 +112,8 @@ RunTable ModulesTable() {
                     s.Text(ModuleTimeUnit(ModulesOf(r).tree.basis));
                   }),
        TextColumn("basis",
-                  "what an op's time is: dpc_cycles, steady_median_cycles, execution_cycles or us",
+                  "what an op's time is: dpc_cycles, steady_median_cycles, execution_cycles, us or "
+                  "aihub_layer_us (an AI Hub layer's execution_time)",
                   [](const Run& r, size_t, CellSink& s) {
                     s.Text(ModuleTimeBasisName(ModulesOf(r).tree.basis));
                   }),
@@ -137,7 +161,28 @@ RunTable ModulesTable() {
                       s.Text(b->finding);
                     else
                       s.Null();
-                  })},
+                  }),
+       RealColumn("npu_time_us",
+                  "Σ µs of its ops that ran on the NPU, when the input says where each op ran (an "
+                  "AI Hub profile's compute units); else null",
+                  [](const Run& r, size_t i, CellSink& s) { UnitTimeUs(r, i, "NPU", s); }),
+       RealColumn("gpu_time_us", "the same on the GPU",
+                  [](const Run& r, size_t i, CellSink& s) { UnitTimeUs(r, i, "GPU", s); }),
+       RealColumn("cpu_time_us", "the same on the CPU",
+                  [](const Run& r, size_t i, CellSink& s) { UnitTimeUs(r, i, "CPU", s); }),
+       RealColumn("off_npu_time_us",
+                  "the same on every unit but the NPU (GPU, CPU, unspecified): the time that left "
+                  "the NPU",
+                  [](const Run& r, size_t i, CellSink& s) { UnitTimeUs(r, i, "", s); }),
+       IntColumn("npu_ops",
+                 "its ops (AI Hub layers) that ran on the NPU, when the input says; else null",
+                 [](const Run& r, size_t i, CellSink& s) { UnitOps(r, i, "NPU", s); }),
+       IntColumn("gpu_ops", "the same on the GPU",
+                 [](const Run& r, size_t i, CellSink& s) { UnitOps(r, i, "GPU", s); }),
+       IntColumn("cpu_ops", "the same on the CPU",
+                 [](const Run& r, size_t i, CellSink& s) { UnitOps(r, i, "CPU", s); }),
+       IntColumn("off_npu_ops", "the same on every unit but the NPU",
+                 [](const Run& r, size_t i, CellSink& s) { UnitOps(r, i, "", s); })},
       [](const Run& r) -> size_t {
         const RunModules& m = ModulesOf(r);
         return m.available() ? m.tree.nodes.size() : 0;
