@@ -88,11 +88,11 @@ TEST(AihubModulesCli, SummaryJsonSqlAndReportCarryTheSplit) {
   EXPECT_DOUBLE_EQ(root["time_by_unit"]["CPU"].get<double>(), 275);
   EXPECT_EQ(root["ops_by_unit"]["NPU"], 68);
   EXPECT_EQ(root["ops_by_unit"]["GPU"], 1);
-  ASSERT_EQ(m["off_npu_ops"].size(), 3u);
-  EXPECT_EQ(m["off_npu_ops"][0]["name"], "/model/layers.1/self_attn/Softmax");
-  EXPECT_EQ(m["off_npu_ops"][0]["module"], "model/layers.1/self_attn");
-  EXPECT_EQ(m["off_npu_ops"][0]["compute_unit"], "CPU");
-  EXPECT_DOUBLE_EQ(m["off_npu_ops"][0]["time"].get<double>(), 95);
+  ASSERT_EQ(m["off_npu_op_list"].size(), 3u);
+  EXPECT_EQ(m["off_npu_op_list"][0]["name"], "/model/layers.1/self_attn/Softmax");
+  EXPECT_EQ(m["off_npu_op_list"][0]["module"], "model/layers.1/self_attn");
+  EXPECT_EQ(m["off_npu_op_list"][0]["compute_unit"], "CPU");
+  EXPECT_DOUBLE_EQ(m["off_npu_op_list"][0]["time"].get<double>(), 95);
 
   CliResult sql = RunCli("sql " + kA +
                              " --format csv -q \"select path, time_us, npu_time_us, cpu_time_us, "

@@ -302,7 +302,7 @@ json ModulesToJson(const RunModules& m) {
                      {"time", op.time},
                      {"module", t.nodes[op.node].path}});
     }
-    j["off_npu_ops"] = std::move(off);
+    j["off_npu_op_list"] = std::move(off);
   }
   return j;
 }
