@@ -34,7 +34,9 @@ bool DpcOps(const Run& run, std::vector<ModuleOpInput>& out, std::vector<std::st
 }
 
 // Per (graph, op) the profile's per-node cycles (op_steady_state.h): the
-// median over executions 2..N, or the only execution's cycles.
+// median over executions 2..N, or the only execution's cycles.  An op whose
+// profile row names the ONNX nodes it came from (ONNX Runtime's "ONNX Source
+// Ops") is placed by the first of them: the user's node name, not the EP's.
 void ProfileOps(const Run& run, std::vector<ModuleOpInput>& out, ModuleTimeBasis& basis,
                 int& steady_executions, std::vector<std::string>& notes) {
   const bool named_graphs = run.graphs.size() > 1;
@@ -42,20 +44,29 @@ void ProfileOps(const Run& run, std::vector<ModuleOpInput>& out, ModuleTimeBasis
   for (const auto& e : run.executions)
     if (e.graph < executions.size() && e.block < run.profile_blocks.size()) ++executions[e.graph];
   bool any_single = false, any_steady = false;
-  int64_t cold_only = 0;
+  int64_t cold_only = 0, by_source = 0;
   for (const OpSteadyState& op : ComputeOpSteadyState(run)) {
     const std::string graph = named_graphs ? run.graphs[op.graph].name : std::string();
+    std::string_view name = FirstSourceOp(op.source_ops);
+    if (name.empty()) name = op.name;
     if (executions[op.graph] == 1) {
       any_single = true;
-      out.push_back({std::string(op.name), static_cast<double>(op.cold_cycles), graph});
+      out.push_back({std::string(name), static_cast<double>(op.cold_cycles), graph});
     } else if (op.steady_median_cycles) {
       any_steady = true;
       steady_executions = std::max(steady_executions, op.steady_executions);
-      out.push_back({std::string(op.name), *op.steady_median_cycles, graph});
+      out.push_back({std::string(name), *op.steady_median_cycles, graph});
     } else {
       ++cold_only;
+      continue;
     }
+    by_source += name != op.name;
   }
+  if (by_source > 0)
+    notes.push_back(fmt::format(
+        "{} op(s) named and placed by their first ONNX source op (the profile's \"ONNX Source "
+        "Ops\" column), not their QNN op name",
+        by_source));
   if (cold_only > 0)
     notes.push_back(
         fmt::format("{} op(s) listed only in the cold first execution left out", cold_only));

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "base/text_util.h"
+
 namespace htpscope {
 namespace {
 
@@ -69,6 +71,11 @@ GraphNodeSeries CollectNodeSeries(const Run& run, uint32_t graph) {
     std::stable_sort(out.samples.begin(), out.samples.end(),
                      [](const NodeSample& a, const NodeSample& b) { return a.series < b.series; });
   return out;
+}
+
+std::string_view FirstSourceOp(std::optional<std::string_view> source_ops) {
+  if (!source_ops) return {};
+  return Trim(source_ops->substr(0, source_ops->find(';')));
 }
 
 }  // namespace htpscope

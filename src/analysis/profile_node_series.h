@@ -48,11 +48,22 @@ struct ProfileOp {
   uint32_t graph = 0;             // index into Run::graphs
   std::string_view name;          // NodeDisplayName of the node that started the series
   std::optional<uint32_t> op_id;  // the n of OpId_n, when printed
+  // The ONNX nodes it was built from, ';'-separated, as the node that started
+  // the series gives them (ProfileNodeRow::source_ops: ONNX Runtime's "ONNX
+  // Source Ops"); "" for an empty cell, nullopt when the profile has no such
+  // column.
+  std::optional<std::string_view> source_ops;
 };
 
 // The op of graph `graph` whose series `node` started.
 inline ProfileOp ProfileOpOf(uint32_t graph, const ProfileNodeRow& node) {
-  return {graph, NodeDisplayName(node), node.op_id};
+  std::optional<std::string_view> source_ops;
+  if (node.source_ops) source_ops = node.source_ops.ValueOrEmpty();
+  return {graph, NodeDisplayName(node), node.op_id, source_ops};
 }
+
+// The first ONNX node of `source_ops` ("/l1/conv/Conv" of
+// "/l1/conv/Conv;/l1/relu/Relu"), trimmed; "" when there is none.
+std::string_view FirstSourceOp(std::optional<std::string_view> source_ops);
 
 }  // namespace htpscope

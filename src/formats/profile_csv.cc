@@ -36,13 +36,27 @@
 //    the overlapping ops.  ONNX Runtime writes every sub-event as SUB-EVENT:
 //    there linting rows follow their node row flat, and rows with no number
 //    right after an overlap entry name the overlapping ops.
-//  * A header row in the middle of the file (a second run appended to it)
-//    closes the current blocks.
+//  * A header row in the middle of the file (two files concatenated: no
+//    QNN tool writes a second header into a file) closes the current blocks.
 //
 // With the 8th column "ONNX Source Ops" the identifier is everything before
 // the last field, so an identifier may still contain commas; a source-op list
-// containing commas must then be quoted.  Without a header row, 7 columns are
-// assumed and an unquoted identifier may contain commas.
+// containing commas must then be quoted.  The last field of a per-node row is
+// kept as the node's source ops (ProfileNode::source_ops).  Without a header
+// row, 7 columns are assumed and an unquoted identifier may contain commas.
+//
+// Sessions (docs/profile-readers.md, "ONNX Runtime's QNN EP CSV"): ONNX
+// Runtime opens the file in append mode at every extraction of events and
+// writes the header only when the file does not exist yet, so every
+// inference session using the same profiling_file_path appends its rows
+// with no marker.  A session's load binary / compose / finalize rows all
+// come at its creation, before its first execution: in a file without
+// NETRUN rows or preamble (ONNX Runtime's layout), an INIT, COMPOSE or
+// FINALIZE row after an execution row ("(execute" in its identifier, or
+// Message EXECUTE...) starts the next session, and so does a header after
+// data rows.  With more than one, every block is named after its session
+// (graph_name "session N") and a warning gives the count; sessions whose
+// rows interleave (two sessions running at once) cannot be told apart.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -122,6 +136,9 @@ bool IsThousandsGrouped(std::string_view text) {
 // One data row, its columns trimmed.
 struct Row {
   std::string_view timestamp, time, identifier, level;
+  // The "ONNX Source Ops" cell when the header declares that column and the
+  // row has it.
+  std::optional<std::string_view> source_ops;
   std::string message, unit, source;  // message and source upper-, unit lower-cased
   int depth = 0;
 };
@@ -267,7 +284,17 @@ class CsvParser {
                        kHeader, kCsvSourceOpsColumn));
     columns_ = names.size();
     header_seen_ = true;
-    // A header after data rows: another run was appended; start new blocks.
+    // A header after data rows: another file's rows follow (another session
+    // in ONNX Runtime's layout); start new blocks.
+    if (session_rows_) {
+      StartSession();
+    } else {
+      CloseBlocks();
+    }
+  }
+
+  // Forgets the open blocks: the next row of every kind opens a new one.
+  void CloseBlocks() {
     for (auto& c : current_) c = Current{};
     last_root_.reset();
     roles_.clear();
@@ -275,15 +302,26 @@ class CsvParser {
     graph_label_.clear();
   }
 
+  // The rows from here on are another session's.
+  void StartSession() {
+    CloseBlocks();
+    ++session_;
+    session_lines_.push_back(line_);
+    session_rows_ = false;
+    session_executed_ = false;
+  }
+
   // The identifier: the rest of the record after the 6th comma (7 columns),
-  // or up to the last field ("ONNX Source Ops").
-  std::string_view IdentifierOf(const CsvRecord& record) {
+  // or up to the last field ("ONNX Source Ops", then set in *source_ops).
+  std::string_view IdentifierOf(const CsvRecord& record,
+                                std::optional<std::string_view>* source_ops) {
     size_t n = record.fields.size();
     if (columns_ == kCsvColumnCount + 1) {
       if (n == kCsvColumnCount) {
         Warn("row has no \"ONNX Source Ops\" column although the header declares it");
         return record.fields[6];
       }
+      *source_ops = record.fields[n - 1];
       if (n == kCsvColumnCount + 1) return record.fields[6];
       size_t last = record.field_begin[n - 1];  // just after the comma before the last field
       return std::string_view(text_).substr(record.field_begin[6],
@@ -302,7 +340,8 @@ class CsvParser {
     r.unit = ToLower(Trim(f[3]));
     r.source = ToUpper(Trim(f[4]));
     r.level = Trim(f[5]);
-    r.identifier = Trim(IdentifierOf(record));
+    r.identifier = Trim(IdentifierOf(record, &r.source_ops));
+    if (r.source_ops) r.source_ops = Trim(*r.source_ops);
     r.depth = profile_internal::CsvEventDepth(r.level);
     if (r.depth < 0)
       Fail(
@@ -394,6 +433,13 @@ class CsvParser {
     // Only an EXECUTE row names an execution: a NETRUN FINALIZE row "Graph
     // N: NAME" is that graph's preparation (its Finalize block).
     Kind kind = Classify(r.message, r.identifier, r.unit);
+    if (r.source == "NETRUN") netrun_seen_ = true;
+    if ((kind == kInit || kind == kCompose || kind == kFinalize) && session_executed_)
+      StartSession();
+    session_rows_ = true;
+    if (kind == kExecute &&
+        (r.message.substr(0, 7) == "EXECUTE" || Contains(ToLower(r.identifier), "(execute")))
+      session_executed_ = true;
     Current& c = current_[kind];
     std::string id(r.identifier);  // "null" never splits, though its metric is "NetRun"
     bool repeated = !EqualsIgnoreCase(id, "null") && c.root_ids.count(id) > 0;
@@ -451,10 +497,12 @@ class CsvParser {
         block.graph_name = graph_->name;
       }
       report_.raw.push_back(std::move(block));
+      raw_session_.push_back(session_);
       c.block = BlockRef{true, report_.raw.size() - 1};
     } else {
       block.title = std::string(kKindTitles[kind]);
       report_.statistics.push_back(std::move(block));
+      statistics_session_.push_back(session_);
       c.block = BlockRef{false, report_.statistics.size() - 1};
     }
   }
@@ -604,6 +652,7 @@ class CsvParser {
     if (EndsWithCycles(label)) label = Trim(label.substr(0, label.size() - 8));
     SetProfileNodeLabel(label, &node);
     node.cycles = cycles;
+    if (r.source_ops) node.source_ops.Make() = std::string(*r.source_ops);
     b.nodes.push_back(std::move(node));
     node_ = static_cast<int>(b.nodes.size()) - 1;
     node_skipped_ = false;
@@ -655,7 +704,31 @@ class CsvParser {
     return Role::kOpName;
   }
 
+  // Names every block after its session when the file holds several in
+  // ONNX Runtime's layout (no NETRUN rows, no preamble).
+  void NameSessions() {
+    if (session_ == 1 || netrun_seen_ || !report_.header.empty()) return;
+    auto name = [](ProfileBlock& b, int session) {
+      b.graph_name = fmt::format("session {}", session);
+      b.graph = b.graph_name;
+    };
+    for (size_t i = 0; i < report_.raw.size(); ++i) name(report_.raw[i], raw_session_[i]);
+    for (size_t i = 0; i < report_.statistics.size(); ++i)
+      name(report_.statistics[i], statistics_session_[i]);
+    std::string starts;
+    for (uint64_t line : session_lines_)
+      starts += fmt::format("{}{}", starts.empty() ? "" : ", ", line);
+    warnings_.Add(session_lines_.front(),
+                  fmt::format("the file holds {} inference sessions, kept apart as graphs "
+                              "\"session 1\" .. \"session {}\" (ONNX Runtime appends every "
+                              "session to the same file with no marker; sessions 2.. start at "
+                              "lines {}: a load binary / compose / finalize row after an "
+                              "execution, or a repeated header)",
+                              session_, session_, starts));
+  }
+
   void Finish() {
+    NameSessions();
     if (graph_rows_seen_) {
       size_t unnamed = 0;
       int first = 0;
@@ -689,6 +762,14 @@ class CsvParser {
   std::string graph_label_;
   bool graph_rows_seen_ = false;
   bool thousands_warned_ = false;
+  bool netrun_seen_ = false;
+  // Sessions (see the top of the file): the one at hand (from 1), whether it
+  // has rows and execution rows yet, where each after the first starts, and
+  // the session of each block of report_.raw and report_.statistics.
+  int session_ = 1;
+  bool session_rows_ = false, session_executed_ = false;
+  std::vector<uint64_t> session_lines_;
+  std::vector<int> raw_session_, statistics_session_;
   std::optional<BlockRef> last_root_;
   size_t last_root_index_ = 0;
   std::vector<Role> roles_;             // of the last row at each depth, down to the row at hand

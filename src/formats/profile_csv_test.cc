@@ -178,19 +178,25 @@ TEST(ProfileCsv, CommaInsideIdentifier) {
   EXPECT_EQ(Value(b, "time, with a comma"), 12);
 }
 
-TEST(ProfileCsv, RepeatedHeaderFromAppendedRuns) {
-  // ONNX Runtime appends to the file: a second session may repeat the header.
+TEST(ProfileCsv, RepeatedHeaderFromConcatenatedFiles) {
+  // ONNX Runtime writes the header only into a new file; two of its files
+  // concatenated repeat it.  Each part is a session of its own
+  // (profile_csv_sessions_test.cc).
   constexpr char kRun[] =
       "UNKNOWN,INIT,100,US,BACKEND,ROOT,QNN (load binary) time\n"
       "UNKNOWN,EXECUTE,50,US,BACKEND,ROOT,QNN accelerator (execute) time\n";
   std::string text = std::string(kHeader) + kRun + kHeader + kRun;
   ProfileReport r = ParseProfileCsv(kPath, text);
-  EXPECT_TRUE(r.warnings.empty());
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_TRUE(Contains(r.warnings[0], "2 inference sessions")) << r.warnings[0];
   ASSERT_EQ(r.statistics.size(), 2u);
   EXPECT_EQ(r.statistics[0].title, "Init Stats");
+  EXPECT_EQ(r.statistics[0].graph_name, "session 1");
   EXPECT_EQ(r.statistics[1].title, "Init Stats");
+  EXPECT_EQ(r.statistics[1].graph_name, "session 2");
   ASSERT_EQ(r.Executions().size(), 2u);
   EXPECT_EQ(r.Executions()[1]->execution, 2);
+  EXPECT_EQ(r.Executions()[1]->graph_execution, 1);
   EXPECT_EQ(Value(*r.Executions()[1], "QNN accelerator (execute) time"), 50);
 }
 

@@ -25,9 +25,12 @@
 //    diagview flavour ("Layer Times:", "2: name:OpId_21 (cycles) : 147075 cycles : DSP").
 //
 // CSV layouts understood (formats.md §5.3, profile_csv.cc):
-//  * ONNX Runtime's QNN EP: the 7-column header (an 8th "ONNX Source Ops" is
-//    tolerated), per-node rows with Message NODE, linting rows flat at
-//    SUB-EVENT level, unquoted identifiers that may contain commas;
+//  * ONNX Runtime's QNN EP: the 7-column header, or 8 with "ONNX Source Ops"
+//    (the ONNX nodes each QNN op came from, kept per node), per-node rows
+//    with Message NODE, linting rows flat at SUB-EVENT level, unquoted
+//    identifiers that may contain commas; several inference sessions
+//    appended to one file are told apart (profile_csv.cc) and become graphs
+//    "session 1", "session 2", ...;
 //  * qnn-profile-viewer (QAIRT 2.4x): a preamble of "key, value" lines
 //    (log location, viewer / application / backend versions), a header whose
 //    fields are separated by ", ", Message = the phase (INIT, EXECUTE, ...),
@@ -96,6 +99,12 @@ struct ProfileNode {
   // the node's 240.
   Boxed<ProfileNodeLint> lint;
   bool has_lint() const { return static_cast<bool>(lint); }
+  // ONNX Runtime's "ONNX Source Ops" cell of the row, trimmed, as written:
+  // the ONNX node names the QNN op was built from, ';'-separated
+  // ("/layer1/conv/Conv;/layer1/relu/Relu"); "" when the column is there and
+  // the cell empty (no trace entry for the op); none when the file has no
+  // such column (every other layout) or the row lacks the cell.
+  Boxed<std::string> source_ops;
 };
 
 // A group of metrics: one "Execute Stat N" block of the raw dump, one
@@ -104,7 +113,9 @@ struct ProfileNode {
 struct ProfileBlock {
   std::string title;  // "Execute Stat 1", "Execute Stats (Average)", "Init Stats", "Create From
                       // Binary Stats"
-  std::string graph;  // "Graph 0 (model)" when the section names one, else ""
+  // "Graph 0 (model)" when the section names one; "session 2" for a block
+  // of an ONNX Runtime CSV holding several sessions; else "".
+  std::string graph;
   int execution = 0;  // N of "Execute Stat N"; 0 for statistics sections
   std::vector<ProfileMetric> metrics;
   ProfilePhase phase = ProfilePhase::kOther;
@@ -122,7 +133,9 @@ struct ProfileBlock {
   // label as the file prints it ("Graph 0 (model)", "Graph 0: model.prefill").
   // An execution block whose graph the file does not name has graph_index
   // nullopt and graph_name "": all such blocks form one unnamed graph (ONNX
-  // Runtime's CSV names none; a profile of one graph often names none).
+  // Runtime's CSV names none; a profile of one graph often names none).  An
+  // ONNX Runtime CSV holding several inference sessions names every block
+  // after its session: graph_name "session N" (N from 1, file order).
   std::optional<int> graph_index;  // N of "Graph N ..."
   std::string graph_name;          // "model.prefill"; "" when the file gives no name
   // Execution blocks (execution > 0): the 1-based number of this execution
@@ -211,9 +224,12 @@ ProfileReport ParseProfileText(const std::string& path, std::string_view text);
 // DE-INIT rows statistics blocks "Init Stats" / "Compose Graphs Stats" / "Finalize Stats" /
 // "De-Init Stats", INF/SEC rows "Execute Stats (Overall)" (BACKEND- typed rows, whose repeats split
 // executions too: see profile_csv.cc), each block with its ProfilePhase; sub-events of a root row
-// not in cycles (the FINALIZE stages) become metrics whose `parent` is that row. Throws InputError
-// naming the file and the 1-based line (of the record's first line when a quoted field spans lines)
-// with the cause.
+// not in cycles (the FINALIZE stages) become metrics whose `parent` is that row.  An ONNX Runtime
+// CSV of several inference sessions (a load binary / compose / finalize row after an execution,
+// or a header in the middle) has its blocks named "session N" (graph_name), with a warning
+// giving the count; an "ONNX Source Ops" column is kept per node (ProfileNode::source_ops).
+// Throws InputError naming the file and the 1-based line (of the record's first line when a
+// quoted field spans lines) with the cause.
 ProfileReport ReadProfileCsv(const std::string& path);
 ProfileReport ParseProfileCsv(const std::string& path, std::string_view text);
 

@@ -98,6 +98,7 @@ void ImportProfile(ProfileReport&& profile, ProfileTables& tables,
       node.op_id = n.op_id;
       node.cycles = n.cycles;
       node.lint = std::move(n.lint);
+      node.source_ops = std::move(n.source_ops);
       tables.profile_nodes.push_back(std::move(node));
     }
     std::vector<ProfileNode>().swap(b->nodes);

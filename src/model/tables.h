@@ -178,6 +178,10 @@ struct ProfileNodeRow {
   // executions holds millions of node rows, most without them).
   Boxed<ProfileNodeLint> lint;
   bool has_lint() const { return static_cast<bool>(lint); }
+  // ONNX Runtime's "ONNX Source Ops" cell: the ONNX node names the op was
+  // built from, ';'-separated, as written; "" for an empty cell; none when
+  // the profile has no such column (ProfileNode::source_ops).
+  Boxed<std::string> source_ops;
 };
 
 // One executed slice of an op on one hardware thread (the optrace's pid-0

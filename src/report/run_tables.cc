@@ -488,7 +488,14 @@ std::vector<RunTable> MakeTables() {
         IntColumn("overlap_cycles", "Overlap time",
                   [](const Run& r, size_t i, CellSink& s) {
                     PutOptional(s, r.profile_nodes[i].lint.ValueOrEmpty().overlap_cycles);
-                  })},
+                  }),
+        TextColumn("source_ops",
+                   "the ONNX nodes the op was built from, ';'-separated, as ONNX Runtime's "
+                   "\"ONNX Source Ops\" cell gives them; null when the profile has no such column",
+                   [](const Run& r, size_t i, CellSink& s) {
+                     const Boxed<std::string>& ops = r.profile_nodes[i].source_ops;
+                     ops ? s.Text(ops.ValueOrEmpty()) : s.Null();
+                   })},
        [](const Run& r) { return r.profile_nodes.size(); }});
   t.push_back(
       {"cross_checks",

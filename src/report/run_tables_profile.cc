@@ -115,6 +115,13 @@ void AddProfileTables(std::vector<RunTable>& t) {
                  Op([](const Run&, const OpSteadyState& o, CellSink& s) {
                    o.steady_share ? s.Real(*o.steady_share * 100) : s.Null();
                  })));
+  steady.push_back(TextColumn(
+      "source_ops",
+      "the ONNX nodes it was built from, ';'-separated (ONNX Runtime's \"ONNX Source Ops\"); "
+      "null when the profile has no such column",
+      Op([](const Run&, const OpSteadyState& o, CellSink& s) {
+        o.source_ops ? s.Text(*o.source_ops) : s.Null();
+      })));
   t.push_back({"op_steady_state",
                "one row per op of a graph from the profile's per-node cycles: cold execution and "
                "steady state (executions 2..N), per graph by steady median",

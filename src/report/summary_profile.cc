@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "base/number_text.h"
 #include "report/format_util.h"
 #include "report/json_values.h"
@@ -96,6 +98,10 @@ std::string RenderOpSteadyStateText(const Summary& s, int top_n) {
   std::optional<uint32_t> graph;
   int shown = 0;
   size_t in_graph = 0;
+  // The ONNX nodes each op came from, when the profile names any.
+  const bool sources =
+      std::any_of(s.op_steady_state.begin(), s.op_steady_state.end(),
+                  [](const OpSteadyState& op) { return op.source_ops && !op.source_ops->empty(); });
   auto close_graph = [&] {
     if (graph && in_graph > static_cast<size_t>(top_n))
       out += fmt::format("    ... {} more ops (summary --json lists every op)\n",
@@ -113,24 +119,35 @@ std::string RenderOpSteadyStateText(const Summary& s, int top_n) {
                       total ? fmt::format(" (steady median Accelerator (execute) time {} cycles)",
                                           FormatFigure(*total))
                             : std::string());
-      out += fmt::format("    {:<34} {:>13} {:>12} {:>10} {:>10} {:>9} {:>7}\n", "op",
-                         "steady median", "cold exec 1", "min", "max", "MAD", "share");
+      out += fmt::format("    {:<34} {:>13} {:>12} {:>10} {:>10} {:>9} {:>7}{}\n", "op",
+                         "steady median", "cold exec 1", "min", "max", "MAD", "share",
+                         sources ? "  ONNX source ops" : "");
     }
     ++in_graph;
     if (shown++ >= top_n) continue;
+    std::string source;
+    if (sources)
+      source = "  " + (op.source_ops && !op.source_ops->empty()
+                           ? Ellipsize(TerminalSafe(*op.source_ops), 60)
+                           : std::string("-"));
     out += fmt::format(
-        "    {:<34} {:>13} {:>12} {:>10} {:>10} {:>9} {:>7}\n",
+        "    {:<34} {:>13} {:>12} {:>10} {:>10} {:>9} {:>7}{}\n",
         Ellipsize(TerminalSafe(op.name), 34), OrDash(op.steady_median_cycles, -1),
         op.in_cold ? GroupDigits(op.cold_cycles) : std::string("-"),
         OrDash(op.steady_min_cycles, -1), OrDash(op.steady_max_cycles, -1),
         OrDash(op.steady_mad_cycles, -1),
-        op.steady_share ? fmt::format("{:.1f} %", *op.steady_share * 100) : std::string("-"));
+        op.steady_share ? fmt::format("{:.1f} %", *op.steady_share * 100) : std::string("-"),
+        source);
   }
   close_graph();
   out +=
       "  cycles as the profile prints them per node (thread-aggregate at detailed level);\n"
       "  median, min, max and MAD over executions 2..N; share = steady median ÷ the steady\n"
       "  median Accelerator (execute) time (cycles).\n";
+  if (sources)
+    out +=
+        "  ONNX source ops: the ONNX nodes each QNN op was built from, ';'-separated, as ONNX\n"
+        "  Runtime's \"ONNX Source Ops\" column gives them.\n";
   return out;
 }
 
@@ -151,6 +168,8 @@ void OpSteadyStateRow(const Run& run, const OpSteadyState& op, JsonRow& row) {
     row.Number("steady_share_pct", *op.steady_share * 100);
   else
     row.Null("steady_share_pct");
+  // Only from a profile with ONNX Runtime's "ONNX Source Ops" column.
+  if (op.source_ops) row.String("source_ops", *op.source_ops);
 }
 
 void AddProfilePhasesJson(const Summary& s, LazyObject& doc) {
