@@ -58,10 +58,11 @@ void RegisterSummaryCommand(CLI::App& app, CommandRegistry& registry) {
     const Summary& summary = KeepUntilExit(Summarize(run, summary_options));
     if (options.json) {
       LazyObject doc = SummaryJson(summary);
-      if (run.aihub || run.genie) AddDeviceProfilesJson(run, doc.members);
+      AddDeviceProfilesJson(run, doc.members);  // nothing for a run without device profiles
       PrintJson(doc);
     } else if (run.OnlyDeviceProfiles()) {
-      // AI Hub and Genie profiles alone: their own figures, no HTP sections.
+      // Device profiles alone (AI Hub, Genie, a runner's log): their own
+      // figures, no HTP sections.
       PrintReport(RenderDeviceProfilesText(run, options.top_n, true));
     } else {
       std::string text = RenderSummaryText(summary, options.top_n);
