@@ -526,6 +526,24 @@ def main():
                               for name, suffix in (("v1_2.json", ""), ("v0.json", "_v0"),
                                                    ("tetra.json", "_tetra"))}
     seeds["genie_profile"] = {"genie.json": testdata_file("genie_profile.json")}
+    # ExecuTorch LLM runner logs: the unit tests' example, an older runner's
+    # fields, a CUDA build's GPU fields with CRLF, PyTorch's benchmark observer.
+    seeds["llm_runner_stats"] = {
+        "example.log": testdata_file("llm_runner_stats.log"),
+        "older.log": 'loading\nPyTorchObserver {"prompt_tokens":5,"generated_tokens":9,'
+                     '"inference_start_ms":100,"prompt_eval_end_ms":130}\n',
+        "gpu_crlf.log": 'I/ExecuTorch: x PyTorchObserver {"prompt_tokens":3,"generated_tokens":4,'
+                        '"model_load_start_ms":1,"model_load_end_ms":2,"inference_start_ms":3,'
+                        '"inference_end_ms":9,"prompt_eval_end_ms":5,"first_token_ms":5,'
+                        '"aggregate_sampling_time_ms":0,"gpu_total_bytes":25769803776,'
+                        '"gpu_free_before_load_bytes":25000000000,'
+                        '"gpu_free_after_load_bytes":21000000000,'
+                        '"gpu_free_after_generate_bytes":20500000000,'
+                        '"gpu_peak_usage_mb":5004.25,"SCALING_FACTOR_UNITS_PER_SECOND":1000}\r\n',
+        "benchmark.log": 'PyTorchObserver {"type": "NET", "unit": "us", "metric": "latency", '
+                         '"value": "5123"}\nPyTorchObserver {"prompt_tokens":1,'
+                         '"generated_tokens":2}\n',
+    }
     etdumps = etdump_seeds()
     if etdumps:
         seeds["etdump"] = etdumps
@@ -576,6 +594,15 @@ def main():
         "Accelerator (execute) time (cycles)", "Wait (Scheduler) time", "Overlap time",
         "Overlap (wait) time", "Resources", "HVX, DMA", ":OpId_", " (cycles)", "1,000",
         "9223372036854775808", "ONNX Source Ops", "DSP:before_context_created"])
+    write_text_dict("llm_runner_stats", [
+        "PyTorchObserver {", "PyTorchObserver ", "\n", "\r\n", "{", "}", "[", "]", ",", ":",
+        "\"", "\\", "-", "1e3", "0.5", "9223372036854775808", "9300000000000000",
+        "\"prompt_tokens\":", "\"generated_tokens\":", "\"model_load_start_ms\":",
+        "\"model_load_end_ms\":", "\"inference_start_ms\":", "\"inference_end_ms\":",
+        "\"prompt_eval_end_ms\":", "\"first_token_ms\":", "\"aggregate_sampling_time_ms\":",
+        "\"gpu_total_bytes\":", "\"gpu_free_before_load_bytes\":",
+        "\"gpu_free_after_load_bytes\":", "\"gpu_free_after_generate_bytes\":",
+        "\"gpu_peak_usage_mb\":", "\"SCALING_FACTOR_UNITS_PER_SECOND\":", "\"metric\":"])
     write_text_dict("profile_text", [
         "qnn-profile-viewer: ", "qnn-net-run: ", "Backend: ", "Execute Stats (Average):",
         "Execute Stats:", "Execute Stat ", "Printing All Data Received From Back End",

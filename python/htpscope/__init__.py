@@ -100,8 +100,9 @@ class Run:
     ``executions``, ``ops``, ``htp_op_types``, ``op_instances``, ``slices``,
     ``units``, ``counters``, ``phases``, ``traffic``, ``qhas_cores``, ``dominant_path``,
     ``profile_nodes``, ``cross_checks``, ``warnings``, ``profile_phases``,
-    ``op_steady_state``, ``modules``, and for AI Hub and Genie profiles ``aihub_stages``,
-    ``aihub_samples``, ``aihub_layers``, ``genie_events``, ``genie_metrics`` (``TABLES``).
+    ``op_steady_state``, ``modules``, for AI Hub and Genie profiles ``aihub_stages``,
+    ``aihub_samples``, ``aihub_layers``, ``genie_events``, ``genie_metrics``, and for an
+    ExecuTorch LLM runner's log ``llm_generations`` (``TABLES``).
 
     Column types: INTEGER -> int64 (pandas' nullable ``Int64`` when the
     column has a null in this run), REAL -> float64 (NaN for null),

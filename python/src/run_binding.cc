@@ -68,7 +68,7 @@ std::string SummaryJson(const Run& run, std::optional<double> clock_ghz) {
   Summary summary = Summarize(run, options);
   // Names come from files: invalid UTF-8 is replaced, never fatal.
   nlohmann::json doc = SummaryToJson(summary);
-  if (run.aihub || run.genie) AddDeviceProfilesJson(run, doc);  // as summary --json
+  AddDeviceProfilesJson(run, doc);  // as summary --json
   return doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 

@@ -261,6 +261,92 @@ DeviceProfileDiff DiffGenieRuns(const std::vector<const Run*>& a,
   return d;
 }
 
+namespace {
+
+struct LlmRunnerSide {
+  Samples ttft, cold_ttft, prefill, prefill_rate, decode, decode_rate, generation, model_load,
+      prompt_tokens, generated_tokens, gpu_peak;
+  int single_generation_logs = 0;
+};
+
+LlmRunnerSide CollectLlmRunner(const std::vector<const Run*>& runs) {
+  LlmRunnerSide s;
+  for (const Run* r : runs) {
+    if (!r->llm_runner) throw std::invalid_argument(r->label + ": not an ExecuTorch runner log");
+    const LlmRunnerSummary sum = SummarizeLlmRunner(*r->llm_runner);
+    const auto& gens = r->llm_runner->generations;
+    if (gens.empty()) continue;
+    AddOptional(s.cold_ttft, gens.front().ttft_us);
+    AddOptional(s.model_load, sum.model_load_us);
+    const size_t from = gens.size() >= 2 ? 1 : 0;
+    if (from == 0) ++s.single_generation_logs;
+    for (size_t i = from; i < gens.size(); ++i) {
+      const LlmGenerationRow& g = gens[i];
+      AddOptional(s.ttft, g.ttft_us);
+      AddOptional(s.prefill, g.prefill_us);
+      AddOptional(s.prefill_rate, g.prefill_rate_tps);
+      AddOptional(s.decode, g.decode_us);
+      AddOptional(s.decode_rate, g.decode_rate_tps);
+      AddOptional(s.generation, g.inference_us);
+    }
+    for (const auto& g : gens) {
+      AddOptional(s.prompt_tokens, g.prompt_tokens);
+      AddOptional(s.generated_tokens, g.generated_tokens);
+      AddOptional(s.gpu_peak, g.gpu_peak_usage_mb);
+    }
+  }
+  return s;
+}
+
+}  // namespace
+
+DeviceProfileDiff DiffLlmRunnerRuns(const std::vector<const Run*>& a,
+                                    const std::vector<const Run*>& b) {
+  if (a.empty() || b.empty()) throw std::invalid_argument("each side needs at least one run");
+  DeviceProfileDiff d;
+  d.kind = "llm_runner";
+  d.a_labels = Labels(a);
+  d.b_labels = Labels(b);
+  const LlmRunnerSide sa = CollectLlmRunner(a), sb = CollectLlmRunner(b);
+  const char* steady =
+      "generations 2..N of each log, pooled (a log's only generation when it has one); the "
+      "runner's wall clock, ms resolution";
+  auto add = [&d](const char* name, const char* label, const Samples& x, const Samples& y,
+                  const char* unit, const char* basis) {
+    d.metrics.push_back({name, label, CompareSamples(x, y, unit, basis)});
+  };
+  add("ttft_us", "time to first token", sa.ttft, sb.ttft, "us", steady);
+  add("cold_ttft_us", "time to first token (cold first generation)", sa.cold_ttft, sb.cold_ttft,
+      "us", "each log's first generation");
+  add("prefill_us", "prefill (prompt eval, tokenizing included)", sa.prefill, sb.prefill, "us",
+      steady);
+  add("prefill_token_rate", "prefill rate", sa.prefill_rate, sb.prefill_rate, "toks/s", steady);
+  add("decode_us", "decode", sa.decode, sb.decode, "us", steady);
+  add("decode_token_rate", "decode rate", sa.decode_rate, sb.decode_rate, "toks/s", steady);
+  add("generation_us", "total inference (one generation)", sa.generation, sb.generation, "us",
+      steady);
+  add("model_load_us", "model load", sa.model_load, sb.model_load, "us",
+      "each log's first measured model load");
+  add("prompt_tokens", "prompt tokens", sa.prompt_tokens, sb.prompt_tokens, "tokens",
+      "per generation");
+  add("generated_tokens", "generated tokens", sa.generated_tokens, sb.generated_tokens, "tokens",
+      "per generation");
+  add("gpu_peak_usage_mb", "GPU peak usage", sa.gpu_peak, sb.gpu_peak, "MiB",
+      "per generation, where the runner measured it");
+  if (sa.single_generation_logs > 0 || sb.single_generation_logs > 0)
+    d.notes.push_back(
+        "a log of one generation has no steady state: its only (cold) generation stands in for "
+        "ttft_us, prefill_us, prefill_token_rate, decode_us, decode_token_rate and generation_us");
+  const NamedDelta* pt = d.Find("prompt_tokens");
+  const NamedDelta* gt = d.Find("generated_tokens");
+  if ((pt && pt->delta.change && *pt->delta.change != 0) ||
+      (gt && gt->delta.change && *gt->delta.change != 0))
+    d.notes.push_back(
+        "the sides processed different token counts: times and rates depend on them, compare "
+        "like with like");
+  return d;
+}
+
 std::vector<GateSubject> GateSubjects(const DeviceProfileDiff& d) {
   std::vector<GateSubject> out;
   for (const auto& m : d.metrics) out.push_back({"", "", m.name, &m.delta});

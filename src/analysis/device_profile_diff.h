@@ -20,6 +20,14 @@
 // dialog, pooled (a dialog of one query gives that query, the basis says
 // so); cold_ttft_us: each dialog's first query; init_us, free_us: one per
 // dialog; prompt_tokens, generated_tokens: per query.
+//
+// ExecuTorch LLM runner logs (the runner's own wall-clock timings): ttft_us,
+// prefill_us, prefill_token_rate (toks/s), decode_us, decode_token_rate
+// (toks/s), generation_us (inference_end − inference_start): generations
+// 2..N of each log, pooled (a log of one generation gives that one, a note
+// says so); cold_ttft_us: each log's first generation; model_load_us: each
+// log's first measured load; prompt_tokens, generated_tokens: per
+// generation; gpu_peak_usage_mb: per generation, where given.
 #pragma once
 
 #include <optional>
@@ -44,7 +52,7 @@ struct LayerDelta {
 };
 
 struct DeviceProfileDiff {
-  std::string kind;                             // "aihub" or "genie"
+  std::string kind;                             // "aihub", "genie" or "llm_runner"
   std::vector<std::string> a_labels, b_labels;  // one per run
   std::vector<NamedDelta> metrics;              // in the order of the header's list
   // AI Hub only: every layer of either side, in B's order, A-only layers
@@ -58,10 +66,14 @@ struct DeviceProfileDiff {
 };
 
 // Each side needs at least one run, each with an AI Hub profile
-// (Run::aihub) — or each with a Genie profile (Run::genie).
+// (Run::aihub) — or each with a Genie profile (Run::genie), or each with a
+// runner's log.
 // Throws std::invalid_argument otherwise.
 DeviceProfileDiff DiffAihubRuns(const std::vector<const Run*>& a, const std::vector<const Run*>& b);
 DeviceProfileDiff DiffGenieRuns(const std::vector<const Run*>& a, const std::vector<const Run*>& b);
+// Each run with an ExecuTorch runner's log (Run::llm_runner).
+DeviceProfileDiff DiffLlmRunnerRuns(const std::vector<const Run*>& a,
+                                    const std::vector<const Run*>& b);
 
 // The figures gates may test: run-level metrics (family "") and, for AI
 // Hub, every layer (family "layer", name = its key: time_us, cycles) and

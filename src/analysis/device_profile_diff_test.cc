@@ -1,6 +1,6 @@
-// Diffs of AI Hub and Genie profiles written from their definitions
-// (examples/docs/aihub, examples/docs/genie): every expected figure is
-// computed here from the values the files hold.
+// Diffs of AI Hub and Genie profiles and ExecuTorch runner logs written from
+// their definitions (examples/docs/aihub, genie, llm_runner): every expected
+// figure is computed here from the values the files hold.
 #include "analysis/device_profile_diff.h"
 
 #include <gtest/gtest.h>
@@ -116,6 +116,41 @@ TEST(GenieDiff, ASingleQueryDialogStandsInAndSaysSo) {
   EXPECT_DOUBLE_EQ(*same.Find("ttft_us")->delta.change, 0);
   EXPECT_TRUE(same.notes.empty());
   EXPECT_THROW(DiffAihubRuns({&a}, {&a}), std::invalid_argument);
+}
+
+TEST(LlmRunnerDiff, SteadyGenerationsPooledWithGates) {
+  htpscope::Run a = LoadRun({Example("llm_runner/a.log")});
+  htpscope::Run b = LoadRun({Example("llm_runner/b.log")});
+  const DeviceProfileDiff d = DiffLlmRunnerRuns({&a}, {&b});
+  EXPECT_EQ(d.kind, "llm_runner");
+  // Generations 2..3 of each log (ms as written: inference_start, prompt_eval_end =
+  // first_token, inference_end).
+  const double a_ttft = Median({(5561.0 - 5400) * 1000, (8558.0 - 8400) * 1000});
+  const double b_ttft = Median({(6285.0 - 6100) * 1000, (9582.0 - 9400) * 1000});
+  const NamedDelta* ttft = d.Find("ttft_us");
+  ASSERT_NE(ttft, nullptr);
+  EXPECT_DOUBLE_EQ(*ttft->delta.a_value(), a_ttft);
+  EXPECT_DOUBLE_EQ(*ttft->delta.b_value(), b_ttft);
+  EXPECT_NEAR(*ttft->delta.change_pct, (b_ttft - a_ttft) / a_ttft * 100, 1e-9);  // +15.0 %
+  EXPECT_DOUBLE_EQ(*d.Find("cold_ttft_us")->delta.change,
+                   (2660.0 - 2401) * 1000 - (2315.0 - 2101) * 1000);
+  const double a_rate = Median({96 / ((8350.0 - 5561) / 1000), 96 / ((11290.0 - 8558) / 1000)});
+  const double b_rate = Median({96 / ((9300.0 - 6285) / 1000), 96 / ((12650.0 - 9582) / 1000)});
+  EXPECT_NEAR(*d.Find("decode_token_rate")->delta.a_value(), a_rate, 1e-9);
+  EXPECT_NEAR(*d.Find("decode_token_rate")->delta.change_pct, (b_rate - a_rate) / a_rate * 100,
+              1e-9);  // −9.2 %
+  EXPECT_DOUBLE_EQ(*d.Find("generation_us")->delta.b_value(),
+                   Median({(9300.0 - 6100) * 1000, (12650.0 - 9400) * 1000}));
+  // A loaded its model once (2098 − 120 ms); B's stats were reset after a warmup.
+  EXPECT_DOUBLE_EQ(*d.Find("model_load_us")->delta.a_value(), 1978000);
+  EXPECT_FALSE(d.Find("model_load_us")->delta.b_value());
+  EXPECT_FALSE(d.Find("gpu_peak_usage_mb")->delta.a_value());
+  EXPECT_FALSE(Gate(d, "ttft_us>+10%").passed);
+  EXPECT_FALSE(Gate(d, "decode_token_rate<-5%").passed);
+  EXPECT_TRUE(Gate(d, "ttft_us>+20%").passed);
+  EXPECT_TRUE(Gate(d, "decode_token_rate<-10%").passed);
+  EXPECT_TRUE(d.notes.empty());
+  EXPECT_THROW(DiffGenieRuns({&a}, {&b}), std::invalid_argument);
 }
 
 }  // namespace

@@ -13,6 +13,13 @@ std::optional<SampleStats> StatsOfInts(const std::vector<int64_t>& values, size_
   return ComputeStats(std::move(d));
 }
 
+void AddIfGiven(std::vector<double>& samples, std::optional<int64_t> v) {
+  if (v) samples.push_back(static_cast<double>(*v));
+}
+void AddIfGiven(std::vector<double>& samples, std::optional<double> v) {
+  if (v) samples.push_back(*v);
+}
+
 bool EndsWith(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
@@ -172,6 +179,97 @@ GenieSummary SummarizeGenie(const GenieProfileTables& t) {
       "prompt.last_usec); rates are Genie's tokens per second; the first query of a dialog is "
       "cold, queries 2..N the steady state");
   if (t.has_trace_events) s.notes.push_back("traceEvents (trace profiling) present, not read");
+  return s;
+}
+
+LlmRunnerSummary SummarizeLlmRunner(const LlmRunnerStatsTables& t) {
+  LlmRunnerSummary s;
+  s.tables = &t;
+  if (!t.generations.empty()) s.cold = &t.generations.front();
+  for (const auto& g : t.generations)
+    if (g.model_load_us) {
+      s.model_load_us = g.model_load_us;
+      s.model_load_generation = g.generation;
+      break;
+    }
+  if (t.generations.size() >= 2) {
+    LlmRunnerSteady st;
+    st.last = static_cast<int>(t.generations.size());
+    std::vector<double> ttft, prefill, prefill_rate, decode, decode_rate, inference;
+    for (size_t i = 1; i < t.generations.size(); ++i) {
+      const LlmGenerationRow& g = t.generations[i];
+      AddIfGiven(ttft, g.ttft_us);
+      AddIfGiven(prefill, g.prefill_us);
+      AddIfGiven(prefill_rate, g.prefill_rate_tps);
+      AddIfGiven(decode, g.decode_us);
+      AddIfGiven(decode_rate, g.decode_rate_tps);
+      AddIfGiven(inference, g.inference_us);
+    }
+    st.ttft_us = ComputeStats(std::move(ttft));
+    st.prefill_us = ComputeStats(std::move(prefill));
+    st.prefill_rate_tps = ComputeStats(std::move(prefill_rate));
+    st.decode_us = ComputeStats(std::move(decode));
+    st.decode_rate_tps = ComputeStats(std::move(decode_rate));
+    st.inference_us = ComputeStats(std::move(inference));
+    s.steady = st;
+  }
+
+  s.notes.push_back(
+      "the runner's own definitions (ExecuTorch stats.h): prefill is prompt_eval_end − "
+      "inference_start (tokenizing included), TTFT first_token − inference_start, decode "
+      "inference_end − prompt_eval_end, total inference_end − inference_start; rates are tokens "
+      "÷ those times; the first generation is cold, generations 2..N the steady state");
+  // Figures a line's timestamps should give but cannot: out of order.
+  std::vector<std::string> disordered;
+  auto check = [&disordered](const LlmGenerationRow& g, const char* figure,
+                             std::optional<int64_t> earlier, std::optional<int64_t> later,
+                             const std::optional<int64_t>& value) {
+    if (earlier && later && !value)
+      disordered.push_back(
+          fmt::format("{} of generation {} (line {})", figure, g.generation, g.line));
+  };
+  int repeated_loads = 0, reset_loads = 0;
+  for (size_t i = 0; i < t.generations.size(); ++i) {
+    const LlmGenerationRow& g = t.generations[i];
+    check(g, "prefill", g.inference_start_us, g.prompt_eval_end_us, g.prefill_us);
+    check(g, "TTFT", g.inference_start_us, g.first_token_us, g.ttft_us);
+    check(g, "decode", g.prompt_eval_end_us, g.inference_end_us, g.decode_us);
+    check(g, "total inference", g.inference_start_us, g.inference_end_us, g.inference_us);
+    if (g.model_load_start_us == 0 && g.model_load_end_us == 0)
+      ++reset_loads;
+    else
+      check(g, "model load", g.model_load_start_us, g.model_load_end_us, g.model_load_us);
+    if (i > 0 && g.model_load_us && g.model_load_start_us == t.generations[0].model_load_start_us &&
+        g.model_load_end_us == t.generations[0].model_load_end_us)
+      ++repeated_loads;
+  }
+  if (!disordered.empty())
+    s.notes.push_back(
+        fmt::format("timestamps out of order, figure not given: {}", fmt::join(disordered, ", ")));
+  if (repeated_loads > 0)
+    s.notes.push_back(fmt::format(
+        "{} later generation{} repeat{} generation 1's model load timestamps: one load, "
+        "reported again (the runner does not reset its stats between generations)",
+        repeated_loads, repeated_loads == 1 ? "" : "s", repeated_loads == 1 ? "s" : ""));
+  if (reset_loads > 0)
+    s.notes.push_back(fmt::format(
+        "{} generation{} with model_load_start_ms = model_load_end_ms = 0: the model was loaded "
+        "before (the runner resets its stats after a warmup), no load time",
+        reset_loads, reset_loads == 1 ? "" : "s"));
+  bool older = false;
+  for (const auto& g : t.generations)
+    older = older || !g.inference_end_us || !g.first_token_us || !g.model_load_end_us;
+  if (older)
+    s.notes.push_back(
+        "some stats lines lack fields (older runners print fewer): their figures are absent, "
+        "not 0");
+  if (t.other_observer_lines > 0)
+    s.notes.push_back(fmt::format(
+        "{} PyTorchObserver line{} of PyTorch's benchmark observer ({{type, metric, value}}) "
+        "passed over",
+        t.other_observer_lines, t.other_observer_lines == 1 ? "" : "s"));
+  if (!t.unknown_keys.empty())
+    s.notes.push_back(fmt::format("stats keys not read: {}", fmt::join(t.unknown_keys, ", ")));
   return s;
 }
 

@@ -12,7 +12,11 @@
 //    the clock;
 //  * Genie: per dialog, init time (GenieDialog_create's init-time), each
 //    query's TTFT, prompt and generation rates and token counts, the free
-//    time; the first query is cold, queries 2..N the steady state.
+//    time; the first query is cold, queries 2..N the steady state;
+//  * an ExecuTorch LLM runner's log: each generation's TTFT, prefill and
+//    decode times and rates by the runner's own definitions (its wall clock
+//    on the host, ms resolution, not HTP cycles); the first generation is
+//    cold, generations 2..N the steady state.
 #pragma once
 
 #include <cstdint>
@@ -100,5 +104,24 @@ struct GenieSummary {
 };
 
 GenieSummary SummarizeGenie(const GenieProfileTables& tables);
+
+// Generations 2..N of a runner's log.
+struct LlmRunnerSteady {
+  int first = 2, last = 2;
+  std::optional<SampleStats> ttft_us, prefill_us, prefill_rate_tps, decode_us, decode_rate_tps,
+      inference_us;
+};
+
+struct LlmRunnerSummary {
+  const LlmRunnerStatsTables* tables = nullptr;
+  const LlmGenerationRow* cold = nullptr;  // generation 1
+  std::optional<LlmRunnerSteady> steady;   // with two or more generations
+  // The first generation's model load that was measured, and its generation.
+  std::optional<int64_t> model_load_us;
+  std::optional<uint32_t> model_load_generation;
+  std::vector<std::string> notes;
+};
+
+LlmRunnerSummary SummarizeLlmRunner(const LlmRunnerStatsTables& tables);
 
 }  // namespace htpscope

@@ -1,12 +1,16 @@
-// AI Hub and Genie summaries of profiles written from their definitions;
-// every expected figure is computed here from the values the test files
-// hold (src/formats/testdata/aihub_profile.json, genie_profile.json).
+// AI Hub and Genie summaries of profiles, and ExecuTorch runner logs'
+// summaries, written from their definitions; every expected figure is
+// computed here from the values the test files hold
+// (src/formats/testdata/aihub_profile.json, genie_profile.json,
+// llm_runner_stats.log, and logs written by the tests).
 #include "analysis/device_profile_summary.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
 
+#include "base/corpus_test_util.h"
 #include "base/test_paths.h"
 #include "model/run.h"
 
@@ -127,6 +131,139 @@ TEST(GenieSummary, PerDialogColdQueryApartFromTheSteadyState) {
   EXPECT_DOUBLE_EQ(c.steady->generation_rate_tps->median, (23.9 + 24.2) / 2);
   EXPECT_DOUBLE_EQ(c.steady->prompt_rate_tps->median, (478.1 + 483.9) / 2);
   EXPECT_DOUBLE_EQ(c.steady->duration_us->median, (4620000.0 + 4580000.0) / 2);
+}
+
+// The three stats lines of llm_runner_stats.log, as written (ms).
+struct RunnerLine {
+  int64_t load_start, load_end, start, prompt_eval_end, first_token, end, sampling;
+};
+constexpr int64_t kBase = 93450000;
+constexpr RunnerLine kRunnerLines[] = {
+    {kBase + 120, kBase + 2098, kBase + 2101, kBase + 2315, kBase + 2315, kBase + 5344, 41},
+    {kBase + 120, kBase + 2098, kBase + 5400, kBase + 5561, kBase + 5561, kBase + 8350, 80},
+    {kBase + 120, kBase + 2098, kBase + 8400, kBase + 8558, kBase + 8558, kBase + 11290, 118},
+};
+constexpr double kPromptTokens = 27, kGeneratedTokens = 96;
+
+double MedianOf(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+TEST(LlmRunnerSummary, EachGenerationByTheRunnersDefinitionsColdApartFromSteady) {
+  htpscope::Run run = LoadRun({ProfileTestdata("llm_runner_stats.log")});
+  ASSERT_TRUE(run.llm_runner);
+  EXPECT_TRUE(run.OnlyDeviceProfiles());
+  EXPECT_TRUE(run.missing.empty());
+  EXPECT_TRUE(run.Gives(RunData::kLlmRunnerStats));
+  const LlmRunnerStatsTables& t = *run.llm_runner;
+  ASSERT_EQ(t.generations.size(), 3u);
+  std::vector<double> ttft, prefill, prefill_rate, decode, decode_rate, total;
+  for (size_t i = 0; i < 3; ++i) {
+    const RunnerLine& l = kRunnerLines[i];
+    const LlmGenerationRow& g = t.generations[i];
+    EXPECT_EQ(g.generation, i + 1);
+    // ms → µs: × 1000 (SCALING_FACTOR_UNITS_PER_SECOND 1000).
+    EXPECT_EQ(g.inference_start_us, l.start * 1000);
+    EXPECT_EQ(g.model_load_us, (l.load_end - l.load_start) * 1000);
+    EXPECT_EQ(g.prefill_us, (l.prompt_eval_end - l.start) * 1000);
+    EXPECT_EQ(g.ttft_us, (l.first_token - l.start) * 1000);
+    EXPECT_EQ(g.decode_us, (l.end - l.prompt_eval_end) * 1000);
+    EXPECT_EQ(g.inference_us, (l.end - l.start) * 1000);
+    EXPECT_EQ(g.sampling_us, l.sampling * 1000);
+    const double prefill_s = static_cast<double>(l.prompt_eval_end - l.start) / 1000;
+    const double decode_s = static_cast<double>(l.end - l.prompt_eval_end) / 1000;
+    EXPECT_DOUBLE_EQ(*g.prefill_rate_tps, kPromptTokens / prefill_s);
+    EXPECT_DOUBLE_EQ(*g.decode_rate_tps, kGeneratedTokens / decode_s);
+    if (i == 0) continue;
+    ttft.push_back(static_cast<double>(l.first_token - l.start) * 1000);
+    prefill.push_back(static_cast<double>(l.prompt_eval_end - l.start) * 1000);
+    prefill_rate.push_back(kPromptTokens / prefill_s);
+    decode.push_back(static_cast<double>(l.end - l.prompt_eval_end) * 1000);
+    decode_rate.push_back(kGeneratedTokens / decode_s);
+    total.push_back(static_cast<double>(l.end - l.start) * 1000);
+  }
+  const LlmRunnerSummary s = SummarizeLlmRunner(t);
+  ASSERT_EQ(s.cold, &t.generations[0]);
+  EXPECT_EQ(s.cold->ttft_us, 214000);   // 2315 − 2101 ms
+  EXPECT_EQ(s.model_load_us, 1978000);  // 2098 − 120 ms
+  EXPECT_EQ(s.model_load_generation, 1u);
+  ASSERT_TRUE(s.steady);
+  EXPECT_EQ(s.steady->first, 2);
+  EXPECT_EQ(s.steady->last, 3);
+  EXPECT_DOUBLE_EQ(s.steady->ttft_us->median, MedianOf(ttft));  // (161 + 158) / 2 ms
+  EXPECT_DOUBLE_EQ(s.steady->ttft_us->min, 158000);
+  EXPECT_DOUBLE_EQ(s.steady->ttft_us->max, 161000);
+  EXPECT_DOUBLE_EQ(s.steady->prefill_us->median, MedianOf(prefill));
+  EXPECT_DOUBLE_EQ(s.steady->prefill_rate_tps->median, MedianOf(prefill_rate));
+  EXPECT_DOUBLE_EQ(s.steady->decode_us->median, MedianOf(decode));
+  EXPECT_DOUBLE_EQ(s.steady->decode_rate_tps->median, MedianOf(decode_rate));
+  EXPECT_DOUBLE_EQ(s.steady->inference_us->median, MedianOf(total));
+  EXPECT_EQ(s.steady->decode_rate_tps->n, 2);
+  // Generations 2 and 3 repeat generation 1's load: said, not counted as loads.
+  bool repeated = false;
+  for (const auto& n : s.notes) repeated |= n.find("2 later generations repeat") == 0;
+  EXPECT_TRUE(repeated);
+}
+
+std::string WriteLog(const std::string& name, const std::string& text) {
+  const std::string path = testing_support::TempDir(name) + "/run.log";
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+
+TEST(LlmRunnerSummary, OlderFieldsResetLoadsDisorderAndOtherScales) {
+  // An older runner (four fields), a generation after a warmup's reset (load
+  // 0 and 0), one whose first_token precedes inference_start, and one in µs.
+  const std::string log =
+      "PyTorchObserver {\"prompt_tokens\":8,\"generated_tokens\":30,"
+      "\"inference_start_ms\":1000,\"prompt_eval_end_ms\":1040}\n"
+      "PyTorchObserver {\"prompt_tokens\":8,\"generated_tokens\":30,\"model_load_start_ms\":0,"
+      "\"model_load_end_ms\":0,\"inference_start_ms\":2000,\"inference_end_ms\":2600,"
+      "\"prompt_eval_end_ms\":2050,\"first_token_ms\":1990,\"aggregate_sampling_time_ms\":3,"
+      "\"SCALING_FACTOR_UNITS_PER_SECOND\":1000}\n"
+      "PyTorchObserver {\"prompt_tokens\":8,\"generated_tokens\":30,\"model_load_start_ms\":5,"
+      "\"model_load_end_ms\":5,\"inference_start_ms\":3000000,\"inference_end_ms\":3500000,"
+      "\"prompt_eval_end_ms\":3040000,\"first_token_ms\":3041000,"
+      "\"SCALING_FACTOR_UNITS_PER_SECOND\":1000000}\n";
+  htpscope::Run run = LoadRun({WriteLog("llm_summary_mixed", log)});
+  ASSERT_TRUE(run.llm_runner);
+  const auto& g = run.llm_runner->generations;
+  ASSERT_EQ(g.size(), 3u);
+  // The older line: prefill and its rate only.
+  EXPECT_EQ(g[0].prefill_us, 40000);
+  EXPECT_DOUBLE_EQ(*g[0].prefill_rate_tps, 8 / 0.040);
+  EXPECT_FALSE(g[0].ttft_us);
+  EXPECT_FALSE(g[0].decode_us);
+  EXPECT_FALSE(g[0].decode_rate_tps);
+  EXPECT_FALSE(g[0].inference_us);
+  EXPECT_FALSE(g[0].model_load_us);
+  EXPECT_FALSE(g[0].sampling_us);
+  // Reset load: absent; TTFT before the start: absent, the rest given.
+  EXPECT_FALSE(g[1].model_load_us);
+  EXPECT_FALSE(g[1].ttft_us);
+  EXPECT_EQ(g[1].decode_us, 550000);
+  EXPECT_DOUBLE_EQ(*g[1].decode_rate_tps, 30 / 0.550);
+  // µs units: 1 unit = 1 µs; a load of 0 µs between two non-zero stamps is one.
+  EXPECT_EQ(g[2].units_per_second, 1000000);
+  EXPECT_EQ(g[2].ttft_us, 41000);
+  EXPECT_EQ(g[2].decode_us, 460000);
+  EXPECT_EQ(g[2].model_load_us, 0);
+  const LlmRunnerSummary s = SummarizeLlmRunner(*run.llm_runner);
+  EXPECT_EQ(s.model_load_us, 0);
+  EXPECT_EQ(s.model_load_generation, 3u);
+  // Steady state over generations 2..3, each figure over the lines that give it.
+  EXPECT_EQ(s.steady->ttft_us->n, 1);
+  EXPECT_DOUBLE_EQ(s.steady->ttft_us->median, 41000);
+  EXPECT_DOUBLE_EQ(s.steady->decode_us->median, (550000.0 + 460000.0) / 2);
+  std::string notes;
+  for (const auto& n : s.notes) notes += n + "\n";
+  EXPECT_NE(notes.find("TTFT of generation 2 (line 2)"), std::string::npos) << notes;
+  EXPECT_NE(notes.find("1 generation with model_load_start_ms = model_load_end_ms = 0"),
+            std::string::npos)
+      << notes;
+  EXPECT_NE(notes.find("older runners print fewer"), std::string::npos) << notes;
 }
 
 }  // namespace

@@ -9,25 +9,26 @@
 namespace htpscope {
 
 enum class ArtifactKind : uint8_t {
-  kOptrace,        // chrometrace.json, header.artifact_type OP_TRACE
-  kRuntrace,       // chrometrace_runtrace.json, RUN_TRACE
-  kHtpGraph,       // chrometrace_htp.json, HTP_GRAPH
-  kQhas,           // *_qnn_htp_analysis_summary.json, QHAS
-  kProfileText,    // qnn-profile-viewer / snpe-diagview text
-  kProfileCsv,     // qnn-profile-viewer / ONNX Runtime CSV
-  kQnnProfileLog,  // qnn-net-run's binary profiling log: size-prefixed FlatBuffer, no identifier
-  kAihubProfile,   // Qualcomm AI Hub profile: {"execution_summary", "execution_detail"}
-  kGenieProfile,   // Genie profile (genie-t2t-run --profile), GENIE_PROFILE
-  kEtdump,         // ExecuTorch ETDump: size-prefixed FlatBuffer, identifier "ED00"
-  kOtherJson,      // JSON of another kind (viewer config, QNN_PROFILE, ...)
-  kUnknown,        // none of the above
+  kOptrace,         // chrometrace.json, header.artifact_type OP_TRACE
+  kRuntrace,        // chrometrace_runtrace.json, RUN_TRACE
+  kHtpGraph,        // chrometrace_htp.json, HTP_GRAPH
+  kQhas,            // *_qnn_htp_analysis_summary.json, QHAS
+  kProfileText,     // qnn-profile-viewer / snpe-diagview text
+  kProfileCsv,      // qnn-profile-viewer / ONNX Runtime CSV
+  kQnnProfileLog,   // qnn-net-run's binary profiling log: size-prefixed FlatBuffer, no identifier
+  kAihubProfile,    // Qualcomm AI Hub profile: {"execution_summary", "execution_detail"}
+  kGenieProfile,    // Genie profile (genie-t2t-run --profile), GENIE_PROFILE
+  kEtdump,          // ExecuTorch ETDump: size-prefixed FlatBuffer, identifier "ED00"
+  kLlmRunnerStats,  // an ExecuTorch LLM runner's log: "PyTorchObserver {json}" lines
+  kOtherJson,       // JSON of another kind (viewer config, QNN_PROFILE, ...)
+  kUnknown,         // none of the above
 };
 
 // How reports and JSON name the kind: "optrace (OP_TRACE)", "runtrace
 // (RUN_TRACE)", "HTP graph (HTP_GRAPH)", "QHAS summary (QHAS)",
 // "profile-viewer text", "profile CSV", "qnn-net-run profiling log", "AI Hub
-// profile", "Genie profile (GENIE_PROFILE)", "ExecuTorch ETDump", "other
-// JSON", "unknown".
+// profile", "Genie profile (GENIE_PROFILE)", "ExecuTorch ETDump",
+// "ExecuTorch LLM runner log (PyTorchObserver)", "other JSON", "unknown".
 constexpr const char* ArtifactKindName(ArtifactKind kind) {
   switch (kind) {
     case ArtifactKind::kOptrace:
@@ -50,6 +51,8 @@ constexpr const char* ArtifactKindName(ArtifactKind kind) {
       return "Genie profile (GENIE_PROFILE)";
     case ArtifactKind::kEtdump:
       return "ExecuTorch ETDump";
+    case ArtifactKind::kLlmRunnerStats:
+      return "ExecuTorch LLM runner log (PyTorchObserver)";
     case ArtifactKind::kOtherJson:
       return "other JSON";
     case ArtifactKind::kUnknown:

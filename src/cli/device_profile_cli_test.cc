@@ -1,6 +1,7 @@
-// Runs the built htpscope on AI Hub and Genie profiles: summary (text and
-// --json), diff with gates (exit 1 on a regression), report, sql, an
-// almost-profile refused (exit 2 naming the file), ingest and trend.
+// Runs the built htpscope on AI Hub and Genie profiles and ExecuTorch LLM
+// runner logs: summary (text and --json), diff with gates (exit 1 on a
+// regression), report, sql, an almost-profile refused (exit 2 naming the
+// file), ingest and trend.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -100,6 +101,88 @@ TEST(DeviceProfileCli, ReportSqlIngestTrend) {
   const auto j = nlohmann::json::parse(trend.out);
   EXPECT_FALSE(j.empty());
   EXPECT_NE(trend.out.find("28250"), std::string::npos) << trend.out;  // B's median, queries 2..3
+}
+
+TEST(DeviceProfileCli, LlmRunnerSummaryJsonAndText) {
+  CliResult r = RunCli("summary --json " + kExamples + "llm_runner/a.log", "runner_summary");
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  const auto& l = j["llm_runner"];
+  ASSERT_TRUE(l.is_object());
+  EXPECT_FALSE(j.contains("aihub"));  // only the members of the profiles the run holds
+  EXPECT_TRUE(j["missing"].empty());
+  ASSERT_EQ(l["generations"].size(), 3u);
+  EXPECT_TRUE(l["generations"][0]["cold"]);
+  EXPECT_EQ(l["generations"][0]["ttft_us"], (2315 - 2101) * 1000);
+  EXPECT_EQ(l["generations"][2]["decode_us"], (11290 - 8558) * 1000);
+  EXPECT_EQ(l["generations"][1]["line"], 8);  // header 3, then text, stats, log line each
+  EXPECT_EQ(l["model_load_us"], (2098 - 120) * 1000);
+  EXPECT_DOUBLE_EQ(l["steady_state"]["ttft_us"]["median"].get<double>(),
+                   ((5561 - 5400) + (8558 - 8400)) * 1000 / 2.0);
+  EXPECT_DOUBLE_EQ(l["steady_state"]["decode_rate_tps"]["max"].get<double>(),
+                   96 / ((11290 - 8558) / 1000.0));
+  EXPECT_NE(l["measures"].get<std::string>().find("not HTP cycles"), std::string::npos);
+  CliResult text = RunCli("summary " + kExamples + "llm_runner/b.log", "runner_summary");
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find("steady state (generations 2..3, median): TTFT 183,500 µs"),
+            std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find("model load: not measured in this log"), std::string::npos);
+}
+
+TEST(DeviceProfileCli, LlmRunnerDiffGatesSqlTrendReport) {
+  CliResult diff = RunCli("diff " + kExamples + "llm_runner/a.log " + kExamples +
+                              "llm_runner/b.log --fail-on 'ttft_us>+10%' "
+                              "--fail-on 'decode_token_rate<-5%' --format json",
+                          "runner_diff");
+  EXPECT_EQ(diff.status, 1) << diff.err;
+  auto j = nlohmann::json::parse(diff.out);
+  EXPECT_EQ(j["kind"], "llm_runner");
+  EXPECT_FALSE(j["gates"][0]["passed"]);
+  EXPECT_FALSE(j["gates"][1]["passed"]);
+  CliResult ok = RunCli("diff " + kExamples + "llm_runner/a.log " + kExamples +
+                            "llm_runner/b.log --fail-on 'ttft_us>+20%'",
+                        "runner_diff");
+  EXPECT_EQ(ok.status, 0) << ok.err;
+  EXPECT_NE(ok.out.find("htpscope diff (ExecuTorch LLM runner logs)"), std::string::npos);
+  CliResult mixed =
+      RunCli("diff " + kExamples + "llm_runner/a.log " + kExamples + "genie/b.json", "runner_diff");
+  EXPECT_EQ(mixed.status, 2);
+
+  const std::string dir = testing_support::TempDir("runner_store_files");
+  CliResult sql = RunCli("sql " + kExamples +
+                             "llm_runner/a.log --format csv -q \"select generation_index, "
+                             "ttft_us, decode_us from llm_generations order by 1\"",
+                         "runner_store");
+  ASSERT_EQ(sql.status, 0) << sql.err;
+  EXPECT_NE(sql.out.find("1,214000,3029000"), std::string::npos) << sql.out;
+  EXPECT_NE(sql.out.find("3,158000,2732000"), std::string::npos) << sql.out;
+  std::filesystem::remove(dir + "/runs.db");
+  for (const char* f : {"llm_runner/a.log", "llm_runner/b.log"})
+    ASSERT_EQ(
+        RunCli("ingest " + kExamples + f + " --db " + dir + "/runs.db", "runner_store").status, 0);
+  CliResult trend = RunCli(
+      "trend --db " + dir + "/runs.db --metric decode_token_rate --format json", "runner_store");
+  ASSERT_EQ(trend.status, 0) << trend.err;
+  EXPECT_NE(trend.out.find("31.5"), std::string::npos) << trend.out;  // B's median, 2..3
+  CliResult ttft =
+      RunCli("trend --db " + dir + "/runs.db --metric ttft_us --format json", "runner_store");
+  ASSERT_EQ(ttft.status, 0) << ttft.err;
+  EXPECT_NE(ttft.out.find("183500"), std::string::npos) << ttft.out;
+  CliResult page =
+      RunCli("report " + kExamples + "llm_runner/a.log -o " + dir + "/r.html", "runner_store");
+  ASSERT_EQ(page.status, 0) << page.err;
+  EXPECT_NE(Slurp(dir + "/r.html").find("ExecuTorch LLM runner log"), std::string::npos);
+}
+
+TEST(DeviceProfileCli, AlmostARunnerLogIsRefusedNamingTheLine) {
+  const std::string dir = testing_support::TempDir("runner_bad_input");
+  const std::string path = dir + "/run.log";
+  std::ofstream(path) << "loading\nPyTorchObserver {\"prompt_tokens\":12,\"generated_tok\n";
+  CliResult r = RunCli("summary " + path, "runner_bad_out");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find(path + ":2: column"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("not closed on its line"), std::string::npos) << r.err;
 }
 
 }  // namespace

@@ -27,16 +27,20 @@ int RunDeviceProfileDiff(const std::vector<std::string>& inputs_a,
   for (const auto& path : inputs_b) runs.push_back(LoadRun({path}));
   std::vector<const Run*> a, b;
   for (size_t i = 0; i < runs.size(); ++i) (i < inputs_a.size() ? a : b).push_back(&runs[i]);
-  bool aihub = true, genie = true;
+  bool aihub = true, genie = true, llm_runner = true;
   for (const Run& r : runs) {
     aihub &= r.aihub.has_value();
     genie &= r.genie.has_value();
+    llm_runner &= r.llm_runner.has_value();
   }
-  if (!aihub && !genie)
+  if (!aihub && !genie && !llm_runner)
     throw InputError("<arguments>",
                      "the sides do not hold profiles of one kind: compare AI Hub profiles with AI "
-                     "Hub profiles, Genie profiles with Genie profiles");
-  const DeviceProfileDiff diff = aihub ? DiffAihubRuns(a, b) : DiffGenieRuns(a, b);
+                     "Hub profiles, Genie profiles with Genie profiles, ExecuTorch runner logs "
+                     "with runner logs");
+  const DeviceProfileDiff diff = aihub   ? DiffAihubRuns(a, b)
+                                 : genie ? DiffGenieRuns(a, b)
+                                         : DiffLlmRunnerRuns(a, b);
   std::vector<GateResult> results;
   const auto subjects = GateSubjects(diff);
   for (const auto& g : gates) results.push_back(EvaluateGate(g, subjects));

@@ -45,6 +45,9 @@ constexpr char kFooterRest[] =
              | layer:GLOB:(time_us|cycles)                    per AI Hub layer (name, name#2, ...)
              | Genie profiles: ttft_us | cold_ttft_us | token_rate | prompt_rate | query_us
              | init_us | free_us | prompt_tokens | generated_tokens
+             | ExecuTorch runner logs: ttft_us | cold_ttft_us | prefill_us | prefill_token_rate
+             | decode_us | decode_token_rate | generation_us | model_load_us | prompt_tokens
+             | generated_tokens | gpu_peak_usage_mb
   '>' fails when the change B - A is above the threshold, '<' when it is below; with '%' the
   change is relative to A.  Examples: 'wall_us>+5%'  'work_cycles>+10%'
   'op:*:dpc_cycles>+10%'  'peak_vtcm_bytes>+0'  'unit:*:utilization_pct<-10'.
@@ -273,7 +276,8 @@ void RegisterDiffCommand(CLI::App& app, CommandRegistry& registry) {
     if (AllInputsAreDeviceProfiles(inputs_a) && AllInputsAreDeviceProfiles(inputs_b)) {
       if (html)
         throw UsageError(
-            "--format html compares HTP runs; AI Hub and Genie profiles give text, markdown, json "
+            "--format html compares HTP runs; AI Hub and Genie profiles and runner logs give "
+            "text, markdown, json "
             "or junit");
       return RunDeviceProfileDiff(inputs_a, inputs_b, gates, format, options.top_n);
     }

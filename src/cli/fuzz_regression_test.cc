@@ -18,6 +18,7 @@
 #include "formats/etdump.h"
 #include "formats/heap_profile.h"
 #include "formats/htp_graph.h"
+#include "formats/llm_runner_stats.h"
 #include "formats/npy.h"
 #include "formats/optrace.h"
 #include "formats/profile_text.h"
@@ -141,6 +142,23 @@ const std::map<std::string, Replay>& Replays() {
          ParseTensorManifest(p, simdjson::padded_string(c), ManifestDataDir());
        }},
       {"etdump", [](const std::string& p, const std::string& c) { ParseEtdump(p, c); }},
+      {"llm_runner_stats",
+       [](const std::string& p, const std::string& c) {
+         // Fed in pieces as the fuzz target does: the same error either way.
+         std::string whole_error, pieces_error;
+         try {
+           ParseLlmRunnerStats(p, c);
+         } catch (const InputError& e) {
+           whole_error = e.what();
+         }
+         try {
+           ParseLlmRunnerStats(p, c, c.empty() ? 1 : 1 + static_cast<uint8_t>(c[0]) % 23);
+         } catch (const InputError& e) {
+           pieces_error = e.what();
+         }
+         EXPECT_EQ(pieces_error, whole_error);
+         ReadLlmRunnerStats(p);
+       }},
   };
   return replays;
 }
@@ -170,7 +188,9 @@ TEST(FuzzRegression, EveryRecordedInputIsReadOrRejectedCleanly) {
         if (name == "npy" || name == "tensor_manifest" || name == "summary") continue;
         EXPECT_EQ(e.file(), path) << e.what();
         // Line-oriented readers may judge a whole file without a line.
-        if (name == "profile_text" || name == "profile_csv" || name == "heap_profile") continue;
+        if (name == "profile_text" || name == "profile_csv" || name == "heap_profile" ||
+            name == "llm_runner_stats")
+          continue;
         EXPECT_TRUE(e.byte_offset() || e.line()) << e.what();
         // A byte offset lies within the input, or one past its end.
         if (e.byte_offset()) {

@@ -58,13 +58,14 @@ void RegisterSummaryCommand(CLI::App& app, CommandRegistry& registry) {
     const Summary& summary = KeepUntilExit(Summarize(run, summary_options));
     if (options.json) {
       LazyObject doc = SummaryJson(summary);
-      if (run.aihub || run.genie) AddDeviceProfilesJson(run, doc.members);
+      AddDeviceProfilesJson(run, doc.members);  // nothing for a run without device profiles
       PrintJson(doc);
     } else {
       const int depth = options.modules.empty() ? kDefaultModuleDepth : std::stoi(options.modules);
       if (run.OnlyDeviceProfiles()) {
-        // AI Hub and Genie profiles alone: their own figures, no HTP sections;
-        // the module tree of an AI Hub profile's layers after them.
+        // Device profiles alone (AI Hub, Genie, a runner's log): their own
+        // figures, no HTP sections; the module tree of an AI Hub profile's
+        // layers after them.
         std::string text = RenderDeviceProfilesText(run, options.top_n, true);
         if (modules->count() > 0) text += RenderModulesText(summary.modules, depth, options.top_n);
         PrintReport(text);

@@ -69,8 +69,8 @@ TEST(UnchangedOutputs, BundledExampleEveryRunCommand) {
 
 TEST(UnchangedOutputs, DeviceProfilesInTestdataSummary) {
   std::string dir = std::string(HTPSCOPE_SOURCE_DIR) + "/src/formats/testdata";
-  for (const char* input :
-       {"aihub_profile.json", "genie_profile.json", "ort_qnn_ep_resnet_modules.csv"})
+  for (const char* input : {"aihub_profile.json", "genie_profile.json",
+                            "ort_qnn_ep_resnet_modules.csv", "llm_runner_stats.log"})
     ExpectUnchanged(dir, input, "summary");
 }
 

@@ -7,6 +7,7 @@
 #include "formats/byte_source.h"
 #include "formats/etdump.h"
 #include "formats/json_util.h"
+#include "formats/llm_runner_stats.h"
 #include "formats/profile_text.h"
 #include "formats/qnn_profile_log.h"
 
@@ -42,7 +43,14 @@ ArtifactKind Classify(std::string_view prefix, std::string* artifact_type, bool*
   }
   if (LooksLikeProfileCsv(prefix)) return ArtifactKind::kProfileCsv;
   if (LooksLikeProfileText(prefix)) return ArtifactKind::kProfileText;
+  if (LooksLikeLlmRunnerStats(prefix)) return ArtifactKind::kLlmRunnerStats;
   return ArtifactKind::kUnknown;
+}
+
+// True when the rest of a file whose first bytes are `prefix` may hold a
+// runner's stats line: text (no NUL byte) that filled the prefix.
+bool MayHoldLaterStatsLine(std::string_view prefix) {
+  return prefix.size() >= kArtifactSniffBytes && prefix.find('\0') == std::string_view::npos;
 }
 
 }  // namespace
@@ -54,8 +62,13 @@ ArtifactKind DetectArtifactKindFromPrefix(std::string_view prefix, std::string* 
 
 ArtifactKind DetectArtifactKind(const std::string& path, std::string* artifact_type) {
   bool decided = true;
-  const ArtifactKind kind =
-      Classify(ReadPrefix(path, kArtifactSniffBytes), artifact_type, &decided);
+  const std::string prefix = ReadPrefix(path, kArtifactSniffBytes);
+  const ArtifactKind kind = Classify(prefix, artifact_type, &decided);
+  // A runner prints its loading log and the generated text before its first
+  // stats line: a text file that is nothing else is scanned further, boundedly.
+  if (kind == ArtifactKind::kUnknown && MayHoldLaterStatsLine(prefix) &&
+      LlmRunnerStatsWithin(path, kLlmRunnerScanBytes))
+    return ArtifactKind::kLlmRunnerStats;
   if (decided) return kind;
   auto source = OpenByteSource(path);
   source->set_counts_progress(false);  // the full read counts the file

@@ -7,8 +7,10 @@
 #include "base/errors.h"
 #include "formats/aihub_profile.h"
 #include "formats/genie_profile.h"
+#include "formats/llm_runner_stats.h"
 #include "formats/qnn_profile_log.h"
 #include "model/import_device_profiles.h"
+#include "model/import_llm_runner_stats.h"
 
 namespace htpscope::model_import {
 namespace {
@@ -109,6 +111,14 @@ ImportedArtifact ReadGenieArtifact(const std::string& path) {
   return out;
 }
 
+ImportedArtifact ReadLlmRunnerArtifact(const std::string& path) {
+  auto tables =
+      std::make_shared<LlmRunnerStatsTables>(ImportLlmRunnerStats(ReadLlmRunnerStats(path)));
+  ImportedArtifact out;
+  out.move_into = [tables](Run& run, QhasFacts&) { run.llm_runner = std::move(*tables); };
+  return out;
+}
+
 // In RunData order.
 constexpr ArtifactSpec kArtifactSpecs[] = {
     {ArtifactKind::kOptrace, RunData::kTimedSlices, ReadOptraceArtifact},
@@ -121,6 +131,7 @@ constexpr ArtifactSpec kArtifactSpecs[] = {
     {ArtifactKind::kRuntrace, RunData::kRuntracePhases, ReadRuntraceArtifact},
     {ArtifactKind::kAihubProfile, RunData::kAihubProfile, ReadAihubArtifact},
     {ArtifactKind::kGenieProfile, RunData::kGenieProfile, ReadGenieArtifact},
+    {ArtifactKind::kLlmRunnerStats, RunData::kLlmRunnerStats, ReadLlmRunnerArtifact},
 };
 
 const char* OptraceWithholds(const Run& run) {
@@ -139,17 +150,19 @@ const char* HtpGraphWithholds(const Run&) { return "compiled-graph checks"; }
 // In the order the missing list names them.
 constexpr RunDataSpec kRunDataSpecs[] = {
     {RunData::kTimedSlices, "optrace (OP_TRACE) artifact", "optrace (chrometrace.json, OP_TRACE)",
-     OptraceWithholds},
+     OptraceWithholds, false},
     {RunData::kProfileExecutions, "profile-viewer output", "profile-viewer text or CSV",
-     ProfileWithholds},
+     ProfileWithholds, false},
     {RunData::kRuntracePhases, "runtrace (RUN_TRACE) artifact",
-     "runtrace (chrometrace_runtrace.json, RUN_TRACE)", RuntraceWithholds},
+     "runtrace (chrometrace_runtrace.json, RUN_TRACE)", RuntraceWithholds, false},
     {RunData::kQhasAnalysis, "QHAS summary (QHAS) artifact",
-     "QHAS summary (*_qnn_htp_analysis_summary.json)", QhasWithholds},
+     "QHAS summary (*_qnn_htp_analysis_summary.json)", QhasWithholds, false},
     {RunData::kCompiledGraph, "HTP graph (HTP_GRAPH) artifact",
-     "HTP graph (chrometrace_htp.json, HTP_GRAPH)", HtpGraphWithholds},
-    {RunData::kAihubProfile, "AI Hub profile artifact", nullptr, nullptr},
-    {RunData::kGenieProfile, "Genie profile (GENIE_PROFILE) artifact", nullptr, nullptr},
+     "HTP graph (chrometrace_htp.json, HTP_GRAPH)", HtpGraphWithholds, false},
+    {RunData::kAihubProfile, "AI Hub profile artifact", nullptr, nullptr, true},
+    {RunData::kGenieProfile, "Genie profile (GENIE_PROFILE) artifact", nullptr, nullptr, true},
+    {RunData::kLlmRunnerStats, "ExecuTorch LLM runner log (PyTorchObserver lines)", nullptr,
+     nullptr, true},
 };
 
 }  // namespace

@@ -56,6 +56,10 @@ struct RunDataSpec {
   // data no run is expected to have.
   const char* missing_name;
   const char* (*withholds)(const Run& run);
+  // Measured by another tool than the HTP artifacts (AI Hub, Genie, an
+  // ExecuTorch runner; model/device_profiles.h): a run of only such data
+  // has nothing to join and nothing missing (Run::OnlyDeviceProfiles).
+  bool device_profile;
 };
 
 // Every run artifact kind, in the order of RunData (the order their tables

@@ -1,9 +1,11 @@
 // The tables of the profiles users hold beyond the QNN SDK's own artifacts
-// (docs/formats-beyond-sdk.md): a Qualcomm AI Hub profile and a Genie (LLM
-// runtime) profile.  They measure other things than the HTP artifacts do and
-// are kept apart from them: AI Hub's inference time is end-to-end on the
-// device (runtime and all), not an HTP graph wall; its per-layer time is the
-// runtime's per-layer time, not a dominant-path (DPC) figure.
+// (docs/formats-beyond-sdk.md): a Qualcomm AI Hub profile, a Genie (LLM
+// runtime) profile and an ExecuTorch LLM runner's log.  They measure other
+// things than the HTP artifacts do and are kept apart from them: AI Hub's
+// inference time is end-to-end on the device (runtime and all), not an HTP
+// graph wall; its per-layer time is the runtime's per-layer time, not a
+// dominant-path (DPC) figure; an ExecuTorch runner's times are its own
+// wall-clock readings on the host CPU, in ms.
 //
 // Units are in the names: *_us µs, *_bytes bytes, *_tps tokens per second.
 // The schema SQL and Python see: docs/tables.md.
@@ -92,9 +94,45 @@ struct GenieProfileTables {
   std::optional<double> Metric(const GenieEventRow& e, std::string_view name) const;
 };
 
-// True when `path` is a regular file holding an AI Hub or a Genie profile
-// (by content; formats/artifact_kind.h).  Throws InputError only when the
-// file cannot be opened.
+// One stats line of an ExecuTorch LLM runner's log ("PyTorchObserver
+// {json}"): one generation, in log order.  Times are µs of the runner's
+// steady clock (its ms × 1000: ms resolution); a figure the line cannot
+// give is absent, never 0.
+struct LlmGenerationRow {
+  uint32_t generation = 0;  // 1-based, in log order; generation 1 is the cold one
+  uint64_t line = 0;        // 1-based line of the log
+  std::optional<int64_t> prompt_tokens, generated_tokens;
+  // The runner's timestamps as written, in µs.
+  std::optional<int64_t> model_load_start_us, model_load_end_us, inference_start_us,
+      prompt_eval_end_us, first_token_us, inference_end_us;
+  // The runner's own definitions (stats.h print_report), each absent when a
+  // timestamp is or when the difference is negative:
+  std::optional<int64_t> model_load_us;    // model_load_end − model_load_start; absent when both
+                                           // are 0 (no load in this generation)
+  std::optional<int64_t> prefill_us;       // prompt_eval_end − inference_start (tokenizing too)
+  std::optional<int64_t> ttft_us;          // first_token − inference_start
+  std::optional<int64_t> decode_us;        // inference_end − prompt_eval_end
+  std::optional<int64_t> inference_us;     // inference_end − inference_start
+  std::optional<double> prefill_rate_tps;  // prompt_tokens ÷ prefill s (prefill_us > 0)
+  std::optional<double> decode_rate_tps;   // generated_tokens ÷ decode s (decode_us > 0)
+  // aggregate_sampling_time: the runner's running total since its stats were last reset.
+  std::optional<int64_t> sampling_us;
+  std::optional<int64_t> gpu_total_bytes, gpu_free_before_load_bytes, gpu_free_after_load_bytes,
+      gpu_free_after_generate_bytes;
+  std::optional<double> gpu_peak_usage_mb;  // MiB, as written
+  int64_t units_per_second = 1000;          // SCALING_FACTOR_UNITS_PER_SECOND (1000 when unwritten)
+};
+
+struct LlmRunnerStatsTables {
+  std::vector<LlmGenerationRow> generations;  // in log order
+  uint64_t log_lines = 0;
+  uint64_t other_observer_lines = 0;      // PyTorch benchmark observer lines, passed over
+  std::vector<std::string> unknown_keys;  // stats keys not in the definition
+};
+
+// True when `path` is a regular file holding a profile of this header (AI
+// Hub, Genie, ExecuTorch runner log; by content, formats/artifact_kind.h).
+// Throws InputError only when the file cannot be opened.
 bool IsDeviceProfileFile(const std::string& path);
 
 }  // namespace htpscope

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "formats/artifact_kind.h"
+#include "model/artifact_registry.h"
 
 namespace htpscope {
 
@@ -25,8 +26,8 @@ std::vector<int64_t> AihubProfileTables::SamplesOf(std::string_view stage) const
 bool IsDeviceProfileFile(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) return false;
-  const ArtifactKind kind = DetectArtifactKind(path);
-  return kind == ArtifactKind::kAihubProfile || kind == ArtifactKind::kGenieProfile;
+  const model_import::ArtifactSpec* spec = model_import::FindArtifactSpec(DetectArtifactKind(path));
+  return spec && model_import::FindRunDataSpec(spec->gives).device_profile;
 }
 
 std::optional<double> GenieProfileTables::Metric(const GenieEventRow& e,

@@ -153,8 +153,7 @@ bool Run::OnlyDeviceProfiles() const {
   return !artifacts.empty() &&
          std::all_of(artifacts.begin(), artifacts.end(), [](const ArtifactRow& a) {
            const model_import::ArtifactSpec* spec = model_import::FindArtifactSpec(a.type);
-           return spec &&
-                  (spec->gives == RunData::kAihubProfile || spec->gives == RunData::kGenieProfile);
+           return spec && model_import::FindRunDataSpec(spec->gives).device_profile;
          });
 }
 
@@ -226,8 +225,9 @@ Run LoadRun(const std::vector<std::string>& inputs, const LoadOptions& options) 
       if (artifact.import_error) std::rethrow_exception(artifact.import_error);
       artifact.move_into(run, qhas);
     }
-  // AI Hub and Genie profiles measure other things than the HTP artifacts:
-  // alone, there is nothing to join (and no HTP artifact is missing).
+  // Device profiles (AI Hub, Genie, a runner's log) measure other things
+  // than the HTP artifacts: alone, there is nothing to join (and no HTP
+  // artifact is missing).
   if (!run.OnlyDeviceProfiles()) JoinRun(run, qhas, options);
   return run;
 }

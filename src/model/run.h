@@ -115,6 +115,7 @@ enum class RunData : uint8_t {
   kRuntracePhases,     // per-phase wall cycles and clocks (the runtrace)
   kAihubProfile,       // AI Hub's executions, stages and layers (measured by AI Hub)
   kGenieProfile,       // Genie's dialogs and queries (measured by genie-t2t-run)
+  kLlmRunnerStats,     // an ExecuTorch LLM runner's generations (measured by the runner)
 };
 
 struct Run : TraceTables, ProfileTables, CompiledGraphTables, RuntraceTables, QhasTables {
@@ -137,8 +138,9 @@ struct Run : TraceTables, ProfileTables, CompiledGraphTables, RuntraceTables, Qh
 
   // Profiles from beyond the QNN SDK (model/device_profiles.h): measured by
   // other tools than the HTP artifacts, kept apart from their figures.
-  std::optional<AihubProfileTables> aihub;  // a Qualcomm AI Hub profile
-  std::optional<GenieProfileTables> genie;  // a Genie (genie-t2t-run --profile) profile
+  std::optional<AihubProfileTables> aihub;         // a Qualcomm AI Hub profile
+  std::optional<GenieProfileTables> genie;         // a Genie (genie-t2t-run --profile) profile
+  std::optional<LlmRunnerStatsTables> llm_runner;  // an ExecuTorch LLM runner's log
   // True when every artifact of the run is one of those (nothing to join).
   bool OnlyDeviceProfiles() const;
 

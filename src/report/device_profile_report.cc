@@ -170,6 +170,55 @@ std::string RenderGenieText(const GenieSummary& s) {
   return out;
 }
 
+std::string RenderLlmRunnerText(const LlmRunnerSummary& s) {
+  const LlmRunnerStatsTables& t = *s.tables;
+  std::string out;
+  AppendSection(out,
+                fmt::format("ExecuTorch LLM runner log ({} generation{}, PyTorchObserver lines)",
+                            t.generations.size(), t.generations.size() == 1 ? "" : "s"));
+  out += "  the runner's own timings: wall clock of the host runtime (ms), not HTP cycles\n";
+  out += s.model_load_us
+             ? fmt::format("  model load {} µs (generation {})\n", GroupDigits(*s.model_load_us),
+                           s.model_load_generation.value_or(0))
+             : std::string("  model load: not measured in this log\n");
+  out +=
+      "    gen          TTFT µs   prefill µs  prompt toks  prefill toks/s    decode µs  gen toks"
+      "  decode toks/s     total µs  sampling µs\n";
+  for (const auto& g : t.generations)
+    out += fmt::format(
+        "    {:>3} {:<5} {:>11} {:>12} {:>12} {:>15} {:>12} {:>9} {:>14} {:>12} {:>12}\n",
+        g.generation, g.generation == 1 ? "cold" : "", Us(g.ttft_us), Us(g.prefill_us),
+        Us(g.prompt_tokens), Us(g.prefill_rate_tps), Us(g.decode_us), Us(g.generated_tokens),
+        Us(g.decode_rate_tps), Us(g.inference_us), Us(g.sampling_us));
+  if (s.steady) {
+    const LlmRunnerSteady& st = *s.steady;
+    auto med = [](const std::optional<SampleStats>& x) {
+      return x ? FormatFigure(x->median) : std::string("-");
+    };
+    out += fmt::format(
+        "    steady state (generations {}..{}, median): TTFT {} µs, prefill {} µs ({} toks/s), "
+        "decode {} µs ({} toks/s), total {} µs\n",
+        st.first, st.last, med(st.ttft_us), med(st.prefill_us), med(st.prefill_rate_tps),
+        med(st.decode_us), med(st.decode_rate_tps), med(st.inference_us));
+  } else {
+    out += "    one generation: cold only, no steady state\n";
+  }
+  bool gpu = false;
+  for (const auto& g : t.generations) gpu = gpu || g.gpu_total_bytes || g.gpu_peak_usage_mb;
+  if (gpu) {
+    out +=
+        "  GPU memory    total   free before load   free after load   free after generate"
+        "   peak MiB\n";
+    for (const auto& g : t.generations)
+      out += fmt::format("    {:>3} {:>12} {:>18} {:>17} {:>21} {:>10}\n", g.generation,
+                         Bytes(g.gpu_total_bytes), Bytes(g.gpu_free_before_load_bytes),
+                         Bytes(g.gpu_free_after_load_bytes), Bytes(g.gpu_free_after_generate_bytes),
+                         Us(g.gpu_peak_usage_mb));
+  }
+  for (const auto& n : s.notes) out += "  * " + n + "\n";
+  return out;
+}
+
 json AihubSummaryToJson(const AihubSummary& s) {
   const AihubProfileTables& t = *s.tables;
   json j;
@@ -285,6 +334,59 @@ json GenieSummaryToJson(const GenieSummary& s) {
   return j;
 }
 
+json LlmRunnerSummaryToJson(const LlmRunnerSummary& s) {
+  const LlmRunnerStatsTables& t = *s.tables;
+  json j;
+  j["measures"] =
+      "the runner's own timings: wall clock of the host runtime in ms (ExecuTorch stats.h), not "
+      "HTP cycles";
+  j["log_lines"] = t.log_lines;
+  j["model_load_us"] = OptionalJson(s.model_load_us);
+  j["model_load_generation"] = OptionalJson(s.model_load_generation);
+  j["generations"] = json::array();
+  for (const auto& g : t.generations)
+    j["generations"].push_back(
+        {{"generation", g.generation},
+         {"cold", g.generation == 1},
+         {"line", g.line},
+         {"prompt_tokens", OptionalJson(g.prompt_tokens)},
+         {"generated_tokens", OptionalJson(g.generated_tokens)},
+         {"model_load_us", OptionalJson(g.model_load_us)},
+         {"ttft_us", OptionalJson(g.ttft_us)},
+         {"prefill_us", OptionalJson(g.prefill_us)},
+         {"prefill_rate_tps", OptionalJson(g.prefill_rate_tps)},
+         {"decode_us", OptionalJson(g.decode_us)},
+         {"decode_rate_tps", OptionalJson(g.decode_rate_tps)},
+         {"inference_us", OptionalJson(g.inference_us)},
+         {"sampling_us", OptionalJson(g.sampling_us)},
+         {"model_load_start_us", OptionalJson(g.model_load_start_us)},
+         {"model_load_end_us", OptionalJson(g.model_load_end_us)},
+         {"inference_start_us", OptionalJson(g.inference_start_us)},
+         {"prompt_eval_end_us", OptionalJson(g.prompt_eval_end_us)},
+         {"first_token_us", OptionalJson(g.first_token_us)},
+         {"inference_end_us", OptionalJson(g.inference_end_us)},
+         {"units_per_second", g.units_per_second},
+         {"gpu_total_bytes", OptionalJson(g.gpu_total_bytes)},
+         {"gpu_free_before_load_bytes", OptionalJson(g.gpu_free_before_load_bytes)},
+         {"gpu_free_after_load_bytes", OptionalJson(g.gpu_free_after_load_bytes)},
+         {"gpu_free_after_generate_bytes", OptionalJson(g.gpu_free_after_generate_bytes)},
+         {"gpu_peak_usage_mb", OptionalJson(g.gpu_peak_usage_mb)}});
+  j["steady_state"] = nullptr;
+  if (s.steady)
+    j["steady_state"] = {{"first_generation", s.steady->first},
+                         {"last_generation", s.steady->last},
+                         {"ttft_us", StatsJson(s.steady->ttft_us)},
+                         {"prefill_us", StatsJson(s.steady->prefill_us)},
+                         {"prefill_rate_tps", StatsJson(s.steady->prefill_rate_tps)},
+                         {"decode_us", StatsJson(s.steady->decode_us)},
+                         {"decode_rate_tps", StatsJson(s.steady->decode_rate_tps)},
+                         {"inference_us", StatsJson(s.steady->inference_us)}};
+  j["other_observer_lines"] = t.other_observer_lines;
+  j["unknown_keys"] = t.unknown_keys;
+  j["notes"] = s.notes;
+  return j;
+}
+
 std::string RenderDeviceProfilesText(const Run& run, int top_n, bool header) {
   std::string out;
   if (header) {
@@ -294,10 +396,16 @@ std::string RenderDeviceProfilesText(const Run& run, int top_n, bool header) {
   }
   if (run.aihub) out += RenderAihubText(SummarizeAihub(*run.aihub), top_n);
   if (run.genie) out += RenderGenieText(SummarizeGenie(*run.genie));
+  if (run.llm_runner) out += RenderLlmRunnerText(SummarizeLlmRunner(*run.llm_runner));
   return out;
 }
 
 void AddDeviceProfilesJson(const Run& run, json& doc) {
+  // "llm_runner" only when present: the members of runs without one stay as
+  // they were.
+  if (run.llm_runner)
+    doc["llm_runner"] = LlmRunnerSummaryToJson(SummarizeLlmRunner(*run.llm_runner));
+  if (!run.aihub && !run.genie) return;
   doc["aihub"] = run.aihub ? AihubSummaryToJson(SummarizeAihub(*run.aihub)) : json(nullptr);
   doc["genie"] = run.genie ? GenieSummaryToJson(SummarizeGenie(*run.genie)) : json(nullptr);
 }
@@ -326,12 +434,15 @@ std::string NoiseCell(const MetricDelta& d) {
 }
 
 std::string KindTitle(const DeviceProfileDiff& d) {
-  return d.kind == "aihub" ? "AI Hub profiles" : "Genie profiles";
+  if (d.kind == "aihub") return "AI Hub profiles";
+  if (d.kind == "llm_runner") return "ExecuTorch LLM runner logs";
+  return "Genie profiles";
 }
 
 // The headline in words: the first figure both sides have.
 std::string Verdict(const DeviceProfileDiff& d) {
-  const char* order[] = {"inference_us", "estimated_inference_us", "ttft_us", "token_rate"};
+  const char* order[] = {"inference_us", "estimated_inference_us", "ttft_us", "token_rate",
+                         "decode_token_rate"};
   std::vector<std::string> parts;
   for (const char* name : order) {
     const NamedDelta* m = d.Find(name);
@@ -561,6 +672,25 @@ std::string RenderDeviceProfilesHtml(const Run& run) {
             GroupDigits(q.event->duration_us));
       out += "</table>\n";
     }
+    for (const auto& n : s.notes) out += "<p class=\"note\">" + H(n) + "</p>\n";
+  }
+  if (run.llm_runner) {
+    const LlmRunnerSummary s = SummarizeLlmRunner(*run.llm_runner);
+    out += fmt::format(
+        "<h2>ExecuTorch LLM runner log</h2>\n<p>model load {} µs</p>\n<table><tr><th>generation"
+        "</th><th>TTFT µs</th><th>prefill µs</th><th>prompt tokens</th><th>prefill toks/s</th>"
+        "<th>decode µs</th><th>generated tokens</th><th>decode toks/s</th><th>total µs</th>"
+        "</tr>\n",
+        Us(s.model_load_us));
+    for (const auto& g : run.llm_runner->generations)
+      out += fmt::format(
+          "<tr><td>{}{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}"
+          "</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>"
+          "<td class=\"n\">{}</td><td class=\"n\">{}</td></tr>\n",
+          g.generation, g.generation == 1 ? " (cold)" : "", Us(g.ttft_us), Us(g.prefill_us),
+          Us(g.prompt_tokens), Us(g.prefill_rate_tps), Us(g.decode_us), Us(g.generated_tokens),
+          Us(g.decode_rate_tps), Us(g.inference_us));
+    out += "</table>\n";
     for (const auto& n : s.notes) out += "<p class=\"note\">" + H(n) + "</p>\n";
   }
   out += "</body></html>\n";

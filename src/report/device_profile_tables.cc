@@ -12,6 +12,21 @@ const AihubSampleRow& Sample(const Run& r, size_t i) { return r.aihub->samples[i
 const AihubLayerRow& Layer(const Run& r, size_t i) { return r.aihub->layers[i]; }
 const GenieEventRow& Event(const Run& r, size_t i) { return r.genie->events[i]; }
 const GenieMetricRow& Metric(const Run& r, size_t i) { return r.genie->metrics[i]; }
+const LlmGenerationRow& Generation(const Run& r, size_t i) { return r.llm_runner->generations[i]; }
+
+// An int64 column of the runner's generations.
+TableColumn GenerationIntColumn(const char* name, const char* meaning,
+                                std::optional<int64_t> LlmGenerationRow::*field) {
+  return IntColumn(name, meaning, [field](const Run& r, size_t i, CellSink& s) {
+    PutOptional(s, Generation(r, i).*field);
+  });
+}
+TableColumn GenerationRealColumn(const char* name, const char* meaning,
+                                 std::optional<double> LlmGenerationRow::*field) {
+  return RealColumn(name, meaning, [field](const Run& r, size_t i, CellSink& s) {
+    PutOptional(s, Generation(r, i).*field);
+  });
+}
 
 }  // namespace
 
@@ -125,6 +140,57 @@ void AppendDeviceProfileTables(std::vector<RunTable>& t) {
         TextColumn("unit", "us, toks/sec, toks/iteration, bytes, cycles, or empty for a count",
                    [](const Run& r, size_t i, CellSink& s) { s.Text(Metric(r, i).unit); })},
        [](const Run& r) { return r.genie ? r.genie->metrics.size() : 0; }});
+  using G = LlmGenerationRow;
+  t.push_back(
+      {"llm_generations",
+       "one row per PyTorchObserver stats line of an ExecuTorch LLM runner's log: one generation; "
+       "times are the runner's wall clock (ms resolution), not HTP cycles",
+       {IntColumn("generation_index", "1-based, in log order; 1 is the cold generation",
+                  [](const Run& r, size_t i, CellSink& s) { s.Int(Generation(r, i).generation); }),
+        IntColumn("log_line_index", "1-based line of the log",
+                  [](const Run& r, size_t i, CellSink& s) {
+                    s.Int(static_cast<int64_t>(Generation(r, i).line));
+                  }),
+        GenerationIntColumn("prompt_token_count", "prompt_tokens", &G::prompt_tokens),
+        GenerationIntColumn("generated_token_count", "generated_tokens", &G::generated_tokens),
+        GenerationIntColumn("model_load_us",
+                            "model_load_end − model_load_start; null when not loaded in this "
+                            "generation (both 0)",
+                            &G::model_load_us),
+        GenerationIntColumn("ttft_us", "first_token − inference_start", &G::ttft_us),
+        GenerationIntColumn("prefill_us", "prompt_eval_end − inference_start (tokenizing included)",
+                            &G::prefill_us),
+        GenerationRealColumn("prefill_rate_tps", "prompt tokens ÷ prefill seconds",
+                             &G::prefill_rate_tps),
+        GenerationIntColumn("decode_us", "inference_end − prompt_eval_end", &G::decode_us),
+        GenerationRealColumn("decode_rate_tps", "generated tokens ÷ decode seconds",
+                             &G::decode_rate_tps),
+        GenerationIntColumn("inference_us", "inference_end − inference_start", &G::inference_us),
+        GenerationIntColumn("sampling_us",
+                            "aggregate_sampling_time: the runner's running total since its "
+                            "stats were reset",
+                            &G::sampling_us),
+        GenerationIntColumn("model_load_start_us", "the runner's steady clock",
+                            &G::model_load_start_us),
+        GenerationIntColumn("model_load_end_us", "the runner's steady clock",
+                            &G::model_load_end_us),
+        GenerationIntColumn("inference_start_us", "the runner's steady clock",
+                            &G::inference_start_us),
+        GenerationIntColumn("prompt_eval_end_us", "the runner's steady clock",
+                            &G::prompt_eval_end_us),
+        GenerationIntColumn("first_token_us", "the runner's steady clock", &G::first_token_us),
+        GenerationIntColumn("inference_end_us", "the runner's steady clock", &G::inference_end_us),
+        GenerationIntColumn("gpu_total_bytes", "CUDA builds: the GPU's memory",
+                            &G::gpu_total_bytes),
+        GenerationIntColumn("gpu_free_before_load_bytes", "free GPU memory before the load",
+                            &G::gpu_free_before_load_bytes),
+        GenerationIntColumn("gpu_free_after_load_bytes", "free GPU memory after the load",
+                            &G::gpu_free_after_load_bytes),
+        GenerationIntColumn("gpu_free_after_generate_bytes", "free GPU memory after generating",
+                            &G::gpu_free_after_generate_bytes),
+        GenerationRealColumn("gpu_peak_usage_mb", "the runner's peak GPU usage, MiB",
+                             &G::gpu_peak_usage_mb)},
+       [](const Run& r) { return r.llm_runner ? r.llm_runner->generations.size() : 0; }});
 }
 
 namespace {
@@ -141,6 +207,16 @@ const std::vector<DeviceTrend>& DeviceTrends() {
       "(e.query_index > 1 OR (e.query_index = 1 AND NOT EXISTS (SELECT 1 FROM genie_events f "
       "WHERE f.run_id = ?1 AND f.component = e.component AND f.query_index > 1))) ORDER BY "
       "e.event_id";
+  // A runner's steady state: generations 2..N of its log, or its only one.
+  static constexpr char kRunnerSteady[] =
+      "SELECT {0} FROM llm_generations g WHERE g.run_id = ?1 AND g.{0} IS NOT NULL AND "
+      "(g.generation_index > 1 OR NOT EXISTS (SELECT 1 FROM llm_generations h WHERE h.run_id = "
+      "?1 AND h.generation_index > 1)) ORDER BY g.generation_index";
+  // Time to first token means the same in Genie's profile and a runner's
+  // log (from the query's start to the first token): one trend for both.
+  auto both = [](const std::string& genie, const std::string& runner) {
+    return fmt::format("SELECT * FROM ({}) UNION ALL SELECT * FROM ({})", genie, runner);
+  };
   static const std::vector<DeviceTrend> trends = {
       {{"inference_us", "us",
         "AI Hub all_inference_times 2..N (end-to-end on the device, not the HTP graph wall)"},
@@ -158,17 +234,30 @@ const std::vector<DeviceTrend>& DeviceTrends() {
       {{"fallback_layers", "layers", "AI Hub: layers not on the NPU"},
        "SELECT count(*) - count(CASE WHEN compute_unit = 'NPU' THEN 1 END) FROM aihub_layers "
        "WHERE run_id = ?1 HAVING count(*) > 0"},
-      {{"ttft_us", "us", "Genie time-to-first-token, queries 2..N (a dialog's only query)"},
-       fmt::format(fmt::runtime(kSteadyQuery), "ttft_us")},
-      {{"cold_ttft_us", "us", "Genie time-to-first-token of each dialog's first query"},
-       "SELECT ttft_us FROM genie_events WHERE run_id = ?1 AND query_index = 1 AND ttft_us IS "
-       "NOT NULL ORDER BY event_id"},
+      {{"ttft_us", "us",
+        "Genie time-to-first-token, queries 2..N (a dialog's only query); ExecuTorch runner "
+        "TTFT, generations 2..N (a log's only one)"},
+       both(fmt::format(fmt::runtime(kSteadyQuery), "ttft_us"),
+            fmt::format(fmt::runtime(kRunnerSteady), "ttft_us"))},
+      {{"cold_ttft_us", "us",
+        "Genie time-to-first-token of each dialog's first query; ExecuTorch runner TTFT of the "
+        "first generation"},
+       both("SELECT ttft_us FROM genie_events WHERE run_id = ?1 AND query_index = 1 AND ttft_us "
+            "IS NOT NULL ORDER BY event_id",
+            "SELECT ttft_us FROM llm_generations WHERE run_id = ?1 AND generation_index = 1 AND "
+            "ttft_us IS NOT NULL")},
       {{"token_rate", "toks/s",
         "Genie token-generation-rate, queries 2..N (a dialog's only query)"},
        fmt::format(fmt::runtime(kSteadyQuery), "token_rate_tps")},
       {{"prompt_rate", "toks/s",
         "Genie prompt-processing-rate, queries 2..N (a dialog's only query)"},
        fmt::format(fmt::runtime(kSteadyQuery), "prompt_rate_tps")},
+      {{"decode_token_rate", "toks/s",
+        "ExecuTorch runner decode rate, generations 2..N (a log's only one)"},
+       fmt::format(fmt::runtime(kRunnerSteady), "decode_rate_tps")},
+      {{"prefill_token_rate", "toks/s",
+        "ExecuTorch runner prefill rate, generations 2..N (a log's only one)"},
+       fmt::format(fmt::runtime(kRunnerSteady), "prefill_rate_tps")},
   };
   return trends;
 }

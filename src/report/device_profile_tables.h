@@ -1,6 +1,6 @@
-// The AI Hub and Genie profiles' tables of the run schema (report/
-// run_tables.h; docs/tables.md): aihub_stages, aihub_samples, aihub_layers,
-// genie_events, genie_metrics.  Each has no rows for a run without such a
+// The device profiles' tables of the run schema (report/run_tables.h;
+// docs/tables.md): aihub_stages, aihub_samples, aihub_layers, genie_events,
+// genie_metrics, llm_generations.  Each has no rows for a run without such a
 // profile.
 #pragma once
 
@@ -15,8 +15,8 @@ namespace htpscope {
 // Appends the tables above to `tables` (RunTables' order ends with them).
 void AppendDeviceProfileTables(std::vector<RunTable>& tables);
 
-// The AI Hub and Genie figures `trend --metric` follows, named as diff names
-// them (analysis/device_profile_diff.h).
+// The AI Hub, Genie and ExecuTorch runner figures `trend --metric` follows,
+// named as diff names them (analysis/device_profile_diff.h).
 const std::vector<TrendMetric>& DeviceProfileTrendMetrics();
 // The query of a run's samples of device-profile figure `name` in a store
 // (?1 is the run_id); "" for any other name.

@@ -109,9 +109,10 @@ TEST(RunTables, ColumnNamesAreUniqueAndCarryUnits) {
           named =
               named || (n.size() >= suffix.size() && n.substr(n.size() - suffix.size()) == suffix);
         }
-        // AI Hub and Genie tables: tokens per second, positions and counts,
-        // a value whose unit column says it.
-        for (const char* s : {"_tps", "_index", "_count", "value"}) {
+        // Device profiles' tables: tokens per second, positions and counts,
+        // a value whose unit column says it, an ExecuTorch runner's MiB
+        // under the runner's own name.
+        for (const char* s : {"_tps", "_index", "_count", "value", "_mb"}) {
           std::string_view n(c.name), suffix(s);
           named =
               named || (n.size() >= suffix.size() && n.substr(n.size() - suffix.size()) == suffix);
