@@ -26,11 +26,7 @@ using testing_support::HtpGraphJson;
 using testing_support::OptraceJson;
 using testing_support::TwoBranchesSharingOneConstant;
 
-constexpr uint64_t kInput = testing_support::kTwoBranchesInput;
-constexpr uint64_t kBranchA = testing_support::kTwoBranchesA;
-constexpr uint64_t kBranchB = testing_support::kTwoBranchesB;
-constexpr uint64_t kOutput = testing_support::kTwoBranchesOutput;
-constexpr uint64_t kZeros = testing_support::kTwoBranchesZeros;
+using namespace testing_support::two_branches;  // kInput, kBranchA, ... of the graph
 
 // A node's, tensor's and edge list's views point into the graph's own
 // storage: moved (constructed or assigned), the graph keeps them valid.

@@ -13,33 +13,30 @@
 
 namespace htpscope::testing_support {
 
-inline constexpr uint64_t kTwoBranchesInput = 0x0000000100000002;
-inline constexpr uint64_t kTwoBranchesA = 0x0000000200000010;
-inline constexpr uint64_t kTwoBranchesB = 0x0000000300000020;
-inline constexpr uint64_t kTwoBranchesOutput = 0x0000000400000003;
-inline constexpr uint64_t kTwoBranchesZeros = 0x0000100200000008;  // the de-duplicated constant
+// The op IDs of TwoBranchesSharingOneConstant (tests take them with
+// `using namespace testing_support::two_branches`).
+namespace two_branches {
+inline constexpr uint64_t kInput = 0x0000000100000002;
+inline constexpr uint64_t kBranchA = 0x0000000200000010;
+inline constexpr uint64_t kBranchB = 0x0000000300000020;
+inline constexpr uint64_t kOutput = 0x0000000400000003;
+inline constexpr uint64_t kZeros = 0x0000100200000008;  // the de-duplicated constant
+}  // namespace two_branches
 
 // Input feeds branch_a and branch_b (HTP graph inputs, with the shared
 // constant); Output, only in the optrace, reads both branches.
 inline Run TwoBranchesSharingOneConstant() {
-  std::string graph =
-      HtpGraphJson({{kTwoBranchesInput, "q::*InputSlice", "Input", {}},
-                    {kTwoBranchesA, "q::Conv", "branch_a", {kTwoBranchesInput, kTwoBranchesZeros}},
-                    {kTwoBranchesB, "q::Conv", "branch_b", {kTwoBranchesInput, kTwoBranchesZeros}}},
-                   {kTwoBranchesZeros});
+  using namespace two_branches;
+  std::string graph = HtpGraphJson({{kInput, "q::*InputSlice", "Input", {}},
+                                    {kBranchA, "q::Conv", "branch_a", {kInput, kZeros}},
+                                    {kBranchB, "q::Conv", "branch_b", {kInput, kZeros}}},
+                                   {kZeros});
   std::string trace = OptraceJson({
-      {kTwoBranchesInput, "Input", "q::*InputSlice", "dma", 256, 0, 100},
-      {kTwoBranchesA, "branch_a", "q::Conv", "uses_hvx", 512, 100, 400},
-      {kTwoBranchesB, "branch_b", "q::Conv", "uses_hvx", 513, 100, 300},
+      {kInput, "Input", "q::*InputSlice", "dma", 256, 0, 100},
+      {kBranchA, "branch_a", "q::Conv", "uses_hvx", 512, 100, 400},
+      {kBranchB, "branch_b", "q::Conv", "uses_hvx", 513, 100, 300},
       // The output slice is not in the HTP graph: its inputs come from the trace.
-      {kTwoBranchesOutput,
-       "Output",
-       "q::*OutputSlice",
-       "dma",
-       256,
-       500,
-       50,
-       {kTwoBranchesA, kTwoBranchesB, kTwoBranchesA}},
+      {kOutput, "Output", "q::*OutputSlice", "dma", 256, 500, 50, {kBranchA, kBranchB, kBranchA}},
   });
   return FakeRun(trace, graph);
 }

@@ -18,11 +18,7 @@ namespace {
 using testing_support::GroupsByQnnOp;
 using testing_support::TwoBranchesSharingOneConstant;
 
-constexpr uint64_t kInput = testing_support::kTwoBranchesInput;
-constexpr uint64_t kBranchA = testing_support::kTwoBranchesA;
-constexpr uint64_t kBranchB = testing_support::kTwoBranchesB;
-constexpr uint64_t kOutput = testing_support::kTwoBranchesOutput;
-constexpr uint64_t kZeros = testing_support::kTwoBranchesZeros;
+using namespace testing_support::two_branches;  // kInput, kBranchA, ... of the graph
 
 TEST(OpGroups, TwoBranchesReadTheInputAndOneConstant) {
   htpscope::Run run = TwoBranchesSharingOneConstant();
