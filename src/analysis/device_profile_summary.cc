@@ -20,6 +20,15 @@ void AddIfGiven(std::vector<double>& samples, std::optional<double> v) {
   if (v) samples.push_back(*v);
 }
 
+// Statistics of `value(item)` over items 2..N (the steady state after the
+// cold first), of the items that give it.
+template <typename Item, typename Value>
+std::optional<SampleStats> SteadyStatsOf(const std::vector<Item>& items, Value value) {
+  std::vector<double> samples;
+  for (size_t i = 1; i < items.size(); ++i) AddIfGiven(samples, value(items[i]));
+  return ComputeStats(std::move(samples));
+}
+
 bool EndsWith(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
@@ -160,18 +169,13 @@ GenieSummary SummarizeGenie(const GenieProfileTables& t) {
     if (c.queries.size() < 2) continue;
     GenieSteady st;
     st.last = static_cast<int>(c.queries.size());
-    std::vector<double> ttft, prompt, gen, dur;
-    for (size_t i = 1; i < c.queries.size(); ++i) {
-      const GenieQuery& q = c.queries[i];
-      if (q.ttft_us) ttft.push_back(*q.ttft_us);
-      if (q.prompt_rate_tps) prompt.push_back(*q.prompt_rate_tps);
-      if (q.generation_rate_tps) gen.push_back(*q.generation_rate_tps);
-      dur.push_back(static_cast<double>(q.event->duration_us));
-    }
-    st.ttft_us = ComputeStats(std::move(ttft));
-    st.prompt_rate_tps = ComputeStats(std::move(prompt));
-    st.generation_rate_tps = ComputeStats(std::move(gen));
-    st.duration_us = ComputeStats(std::move(dur));
+    const auto& q = c.queries;
+    st.ttft_us = SteadyStatsOf(q, [](const GenieQuery& x) { return x.ttft_us; });
+    st.prompt_rate_tps = SteadyStatsOf(q, [](const GenieQuery& x) { return x.prompt_rate_tps; });
+    st.generation_rate_tps =
+        SteadyStatsOf(q, [](const GenieQuery& x) { return x.generation_rate_tps; });
+    st.duration_us = SteadyStatsOf(
+        q, [](const GenieQuery& x) { return std::optional<int64_t>(x.event->duration_us); });
     c.steady = st;
   }
   s.notes.push_back(
@@ -195,22 +199,14 @@ LlmRunnerSummary SummarizeLlmRunner(const LlmRunnerStatsTables& t) {
   if (t.generations.size() >= 2) {
     LlmRunnerSteady st;
     st.last = static_cast<int>(t.generations.size());
-    std::vector<double> ttft, prefill, prefill_rate, decode, decode_rate, inference;
-    for (size_t i = 1; i < t.generations.size(); ++i) {
-      const LlmGenerationRow& g = t.generations[i];
-      AddIfGiven(ttft, g.ttft_us);
-      AddIfGiven(prefill, g.prefill_us);
-      AddIfGiven(prefill_rate, g.prefill_rate_tps);
-      AddIfGiven(decode, g.decode_us);
-      AddIfGiven(decode_rate, g.decode_rate_tps);
-      AddIfGiven(inference, g.inference_us);
-    }
-    st.ttft_us = ComputeStats(std::move(ttft));
-    st.prefill_us = ComputeStats(std::move(prefill));
-    st.prefill_rate_tps = ComputeStats(std::move(prefill_rate));
-    st.decode_us = ComputeStats(std::move(decode));
-    st.decode_rate_tps = ComputeStats(std::move(decode_rate));
-    st.inference_us = ComputeStats(std::move(inference));
+    const auto& g = t.generations;
+    using Row = LlmGenerationRow;
+    st.ttft_us = SteadyStatsOf(g, [](const Row& r) { return r.ttft_us; });
+    st.prefill_us = SteadyStatsOf(g, [](const Row& r) { return r.prefill_us; });
+    st.prefill_rate_tps = SteadyStatsOf(g, [](const Row& r) { return r.prefill_rate_tps; });
+    st.decode_us = SteadyStatsOf(g, [](const Row& r) { return r.decode_us; });
+    st.decode_rate_tps = SteadyStatsOf(g, [](const Row& r) { return r.decode_rate_tps; });
+    st.inference_us = SteadyStatsOf(g, [](const Row& r) { return r.inference_us; });
     s.steady = st;
   }
 
