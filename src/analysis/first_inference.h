@@ -6,6 +6,10 @@
 // it.  Every figure is NetRun's wall time (µs as printed) where the profile
 // prints one, else the Backend's "QNN (<phase>) time"; nothing is derived
 // from timestamps.
+//
+// qnn-profile-viewer's NetRun INIT spans COMPOSE GRAPHS and every FINALIZE
+// (on the QAIRT 2.47 logs it is exactly the sum of the three phases' spans:
+// docs/profile-readers.md), so those are parts of it, not added to it.
 #pragma once
 
 #include <cstdint>
@@ -39,15 +43,23 @@ struct GraphFirstInference {
 };
 
 struct FirstInference {
-  std::optional<PhaseFigure> init;              // INIT (the application's)
+  std::optional<PhaseFigure> init;  // INIT (the application's)
+  // Whether `init` holds compose and the finalizes: NetRun's INIT when it is
+  // at least compose + Σ finalize > 0 (a smaller one cannot hold them, and
+  // is taken as a phase of its own; a context binary has neither).
+  bool init_spans_compose_and_finalize = false;
+  // init − compose − Σ finalize (µs): the INIT phase alone, when init spans
+  // them and the run holds every graph's finalize (not after --graph).
+  std::optional<double> init_alone_us;
   std::optional<PhaseFigure> compose;           // COMPOSE GRAPHS
   std::vector<GraphFirstInference> graphs;      // graphs with any of these figures, in order
   std::optional<PhaseFigure> deinit;            // DE-INIT, for completeness
   std::optional<double> inferences_per_second;  // EXECUTE IPS (NetRun), as printed
-  // init + compose + every graph's finalize + the cold execute of the graph
-  // executed first (the lowest Run::executions index): the sum of the parts
-  // the profile prints, not a wall clock; nullopt when it prints neither an
-  // init nor a cold execute.  `missing` names the parts left out.
+  // init + the cold execute of the graph executed first when init spans
+  // compose and the finalizes, else init + compose + every graph's finalize
+  // + that cold execute: the sum of the parts the profile prints, not a wall
+  // clock; nullopt when it prints neither an init nor a cold execute.
+  // `missing` names the parts left out.
   std::optional<double> total_us;
   std::vector<std::string> missing;
   bool empty() const { return !init && !compose && graphs.empty() && !deinit; }

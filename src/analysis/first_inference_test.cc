@@ -2,19 +2,26 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
 #include "formats/qnn_net_run_test_util.h"
 
 namespace htpscope::first_inference_test {
 namespace {
 
-// netrun_phases.csv (figures in qnn_net_run_test_util.h): 1000 + 500 + 800
-// + 40 = 2340 µs to the first inference.
+// netrun_phases.csv (figures in qnn_net_run_test_util.h): INIT 1400 spans
+// compose 500 and finalize 800 (100 µs alone); 1400 + 40 = 1440 µs to the
+// first inference.
 TEST(FirstInference, NetRunCsvByHand) {
   htpscope::Run run = LoadRun({testing_support::ProfileTestdata("netrun_phases.csv")});
   FirstInference fi = ComputeFirstInference(run);
   ASSERT_TRUE(fi.init && fi.compose && fi.deinit);
-  EXPECT_EQ(fi.init->us, 1000);
+  EXPECT_EQ(fi.init->us, 1400);
   EXPECT_EQ(fi.init->source, "NetRun");
+  EXPECT_TRUE(fi.init_spans_compose_and_finalize);
+  EXPECT_EQ(fi.init_alone_us, 100);
   EXPECT_EQ(fi.compose->us, 500);
   EXPECT_EQ(fi.deinit->us, 300);
   EXPECT_EQ(fi.inferences_per_second, 50);
@@ -32,19 +39,42 @@ TEST(FirstInference, NetRunCsvByHand) {
   EXPECT_EQ(g.vtcm_acquire_us, 5);
   EXPECT_EQ(g.steady_power_on_us, 1);
   EXPECT_EQ(g.steady_vtcm_acquire_us, 3);
-  EXPECT_EQ(fi.total_us, 2340);
+  EXPECT_EQ(fi.total_us, 1440);
   EXPECT_TRUE(fi.missing.empty());
 }
 
-// netrun_two_graphs.csv: both finalizes count, the cold execute of p (the
-// graph executed first): 1000 + 200 + 100 + 50 + 20.
+// An INIT smaller than compose + finalize cannot span them: it is taken as a
+// phase of its own, and the parts are added: 1200 + 500 + 800 + 40.
+TEST(FirstInference, AnInitSmallerThanComposeAndFinalizeIsAPhaseOfItsOwn) {
+  std::ifstream in(testing_support::ProfileTestdata("netrun_phases.csv"));
+  std::string csv((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string row = "1000,INIT,1400,";
+  ASSERT_NE(csv.find(row), std::string::npos);
+  csv.replace(csv.find(row), row.size(), "1000,INIT,1200,");
+  const std::string path = ::testing::TempDir() + "/first_inference_small_init.csv";
+  std::ofstream(path, std::ios::binary) << csv;
+  htpscope::Run run = LoadRun({path});
+  FirstInference fi = ComputeFirstInference(run);
+  ASSERT_TRUE(fi.init);
+  EXPECT_EQ(fi.init->us, 1200);
+  EXPECT_FALSE(fi.init_spans_compose_and_finalize);
+  EXPECT_FALSE(fi.init_alone_us);
+  EXPECT_EQ(fi.total_us, 2540);
+  std::filesystem::remove(path);
+}
+
+// netrun_two_graphs.csv: INIT 1000 spans compose 200 and both finalizes
+// (100 + 50), 650 µs alone; the cold execute of p (the graph executed
+// first): 1000 + 20.
 TEST(FirstInference, TwoGraphsEveryFinalizeAndTheFirstColdExecute) {
   htpscope::Run run = LoadRun({testing_support::ProfileTestdata("netrun_two_graphs.csv")});
   FirstInference fi = ComputeFirstInference(run);
   ASSERT_EQ(fi.graphs.size(), 2u);
   EXPECT_EQ(fi.graphs[1].finalize->us, 50);
   EXPECT_EQ(fi.graphs[1].cold_execute->us, 15);
-  EXPECT_EQ(fi.total_us, 1370);
+  EXPECT_TRUE(fi.init_spans_compose_and_finalize);
+  EXPECT_EQ(fi.init_alone_us, 650);
+  EXPECT_EQ(fi.total_us, 1020);
 }
 
 // A profile with no phase rows but executions (a context binary): the
@@ -69,10 +99,11 @@ TEST(FirstInference, NothingPrintedIsEmpty) {
   EXPECT_FALSE(fi.total_us);
 }
 
-// The real pair, figures read off the CSVs: prefill 224,589 + 158,577 +
-// 65,960 + 8,540 = 457,666 µs; decode 243,917 + 188,552 + 55,243 + 7,499 =
-// 495,211 µs.  Steady medians of power-on / VTCM acquire over executions
-// 2..10: prefill 102 / 495 µs, decode 94 / 429 µs.
+// The real pair, figures read off the CSVs: INIT spans compose and finalize
+// (prefill 224,589 = 52 + 158,577 + 65,960; decode 243,917 = 122 + 188,552 +
+// 55,243, the logs' spans), so prefill 224,589 + 8,540 = 233,129 µs and
+// decode 243,917 + 7,499 = 251,416 µs to the first inference.  Steady medians of power-on / VTCM
+// acquire over executions 2..10: prefill 102 / 495 µs, decode 94 / 429 µs.
 TEST(FirstInference, CorpusQnnNetRunPairSkipsWithoutCorpus) {
   HTPSCOPE_REQUIRE_QNN_NET_RUN_CORPUS();
   // The figures are views of the run: it is kept while they are read.
@@ -91,7 +122,9 @@ TEST(FirstInference, CorpusQnnNetRunPairSkipsWithoutCorpus) {
   EXPECT_EQ(p.vtcm_acquire_us, 722);
   EXPECT_EQ(p.steady_power_on_us, 102);
   EXPECT_EQ(p.steady_vtcm_acquire_us, 495);
-  EXPECT_EQ(prefill.total_us, 457666);
+  EXPECT_TRUE(prefill.init_spans_compose_and_finalize);
+  EXPECT_EQ(prefill.init_alone_us, 52);
+  EXPECT_EQ(prefill.total_us, 233129);
   EXPECT_EQ(prefill.deinit->us, 31695);
   EXPECT_DOUBLE_EQ(prefill.inferences_per_second.value_or(0), 180.141235);
 
@@ -101,7 +134,8 @@ TEST(FirstInference, CorpusQnnNetRunPairSkipsWithoutCorpus) {
   EXPECT_EQ(decode.graphs[0].finalize_stages.size(), 8u);
   EXPECT_EQ(decode.graphs[0].steady_power_on_us, 94);
   EXPECT_EQ(decode.graphs[0].steady_vtcm_acquire_us, 429);
-  EXPECT_EQ(decode.total_us, 495211);
+  EXPECT_EQ(decode.init_alone_us, 122);
+  EXPECT_EQ(decode.total_us, 251416);
 }
 
 }  // namespace

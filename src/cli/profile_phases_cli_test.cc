@@ -16,9 +16,10 @@ using testing_support::RunCli;
 
 std::string Quoted(const std::string& path) { return "'" + path + "'"; }
 
-// netrun_two_graphs.csv with --graph d: only d's finalize (50 µs) and cold
-// execute (15 µs) count: 1000 + 200 + 50 + 15 = 1265 µs to its first
-// inference; d's ops x (steady 6, 8: median 7) and z (3).
+// netrun_two_graphs.csv with --graph d: d's finalize (50 µs) and cold
+// execute (15 µs); INIT spans compose and both finalizes, so 1000 + 15 =
+// 1015 µs to its first inference, and init alone is not known (p's finalize
+// is left out); d's ops x (steady 6, 8: median 7) and z (3).
 TEST(ProfilePhasesCli, SummaryOfOneGraphOfTwo) {
   auto r = RunCli("summary --json --graph d " +
                       Quoted(testing_support::ProfileTestdata("netrun_two_graphs.csv")),
@@ -32,7 +33,9 @@ TEST(ProfilePhasesCli, SummaryOfOneGraphOfTwo) {
   ASSERT_EQ(fi["graphs"].size(), 1u);
   EXPECT_EQ(fi["graphs"][0]["finalize"]["us"], 50);
   EXPECT_EQ(fi["graphs"][0]["cold_execute"]["us"], 15);
-  EXPECT_EQ(fi["total_us"], 1265);
+  EXPECT_EQ(fi["total_us"], 1015);
+  EXPECT_EQ(fi["init_spans_compose_and_finalize"], true);
+  EXPECT_TRUE(fi["init_alone_us"].is_null());
   ASSERT_EQ(j["op_steady_state"].size(), 2u);
   EXPECT_EQ(j["op_steady_state"][0]["name"], "x");
   EXPECT_EQ(j["op_steady_state"][0]["steady_median_cycles"], 7);

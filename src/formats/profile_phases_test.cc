@@ -44,7 +44,7 @@ TEST(ProfilePhases, CsvEveryPhaseAndFinalizeStages) {
   ASSERT_TRUE(init);
   EXPECT_EQ(init->title, "Init Stats");
   ASSERT_EQ(init->metrics.size(), 2u);
-  ExpectMetric(init->metrics[0], "NetRun", "NetRun", 1000, "us", -1);
+  ExpectMetric(init->metrics[0], "NetRun", "NetRun", 1400, "us", -1);
   const ProfileBlock* compose = FindStatistics(r, ProfilePhase::kCompose);
   ASSERT_TRUE(compose);
   ExpectMetric(compose->metrics.at(0), "NetRun", "NetRun", 500, "us", -1);

@@ -8,7 +8,9 @@
 //    phase's stamp as its Msg Timestamp and its kind as its Message;
 //  * a phase other than EXECUTE IPS opens with a NETRUN ROOT row: Time =
 //    interval end - start (µs), identifier "Graph N: NAME" when the phase
-//    names a graph, else "null";
+//    names a graph, else "null"; INIT's Time is the sum of the INIT, COMPOSE
+//    GRAPHS and FINALIZE spans (the viewer's INIT covers all three: exact on
+//    both corpus logs);
 //  * then each event as a BACKEND row (Time = value, unit as the viewer
 //    names it), ROOT for the phase's events, SUB-EVENT for theirs, ... ,
 //    each followed by its sub-events (depth first);
@@ -75,6 +77,8 @@ constexpr std::array<PhaseKind, 6> kPhaseKinds = {{{6, "INIT", 0},
                                                    {1, "EXECUTE", 4},
                                                    {8, "EXECUTE IPS", 5}}};
 constexpr uint8_t kInitKind = 6, kIpsKind = 8;
+// INIT, COMPOSE GRAPHS and FINALIZE: the phases the viewer's INIT row spans.
+constexpr int kLastSetUpRank = 2;
 
 const PhaseKind* FindPhaseKind(uint8_t code) {
   for (const PhaseKind& k : kPhaseKinds)
@@ -158,6 +162,8 @@ class Decoder {
     }
     std::stable_sort(order.begin(), order.end(),
                      [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [rank, phase] : order)
+      if (rank <= kLastSetUpRank) set_up_us_ += Duration(phase, *FindPhaseKind(phase->kind()));
     for (const auto& [rank, phase] : order) AddPhase(phase);
     return std::move(out_);
   }
@@ -271,19 +277,8 @@ class Decoder {
     std::string identifier = "null";
     if (phase->graph_name())
       identifier = fmt::format("Graph {}: {}", phase->graph_index(), phase->graph_name()->str());
-    if (kind.code == kInitKind) {
-      const std::string span = phase->interval()
-                                   ? fmt::format("a span of {} µs", Duration(phase, kind))
-                                   : std::string("no span");
-      out_.warnings.push_back(
-          fmt::format("byte {}: the INIT duration is not read: the log's INIT record holds {}, "
-                      "not the whole INIT qnn-profile-viewer prints, and where that comes from "
-                      "is not understood; its NETRUN INIT row is left out",
-                      Offset(phase), span));
-    } else {
-      Add(phase, kind, fmt::format("{}", Duration(phase, kind)), "US", "NETRUN", 0, identifier,
-          phase);
-    }
+    const uint64_t netrun_us = kind.code == kInitKind ? set_up_us_ : Duration(phase, kind);
+    Add(phase, kind, fmt::format("{}", netrun_us), "US", "NETRUN", 0, identifier, phase);
     if (phase->events())
       for (const Event* e : *phase->events()) AddEvent(phase, kind, e, 0);
   }
@@ -340,6 +335,7 @@ class Decoder {
   const uint8_t* base_;
   size_t size_;
   QnnLogContent out_;
+  uint64_t set_up_us_ = 0;  // Σ of the INIT, COMPOSE GRAPHS and FINALIZE spans (µs)
 };
 
 #endif  // HTPSCOPE_HAVE_QNN_LOG
@@ -481,7 +477,6 @@ ProfileReport ParseQnnProfileLog(const std::string& path, std::string_view bytes
   }
   report.format = ProfileFormat::kQnnLog;
   for (std::string& w : report.warnings) w = ToByteWarning(w, offsets);
-  report.warnings.insert(report.warnings.begin(), content.warnings.begin(), content.warnings.end());
   return report;
 }
 

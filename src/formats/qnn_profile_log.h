@@ -18,9 +18,8 @@
 // this layout does not know; an unknown phase kind or event unit; a phase
 // without the fields its rows need.  Nothing is read from a refused log.
 //
-// Not understood: the INIT duration the viewer prints (the log's INIT record
-// holds a span of ~0.1 ms, the viewer prints the whole INIT): the INIT row is
-// left out, with a warning.
+// The INIT row the viewer prints is the INIT, COMPOSE GRAPHS and FINALIZE
+// spans summed (the log's INIT record alone holds ~0.1 ms).
 #pragma once
 
 #include <cstdint>
@@ -58,10 +57,9 @@ struct QnnLogContent {
   std::string application;          // "qnn-net-run"
   std::string application_version;  // "v2.47.0.260601114230"
   std::string backend_version;
-  uint64_t epoch_us = 0;              // wall clock (µs since 1970) when the log was opened
-  uint64_t clock_us = 0;              // the profiling clock (µs) at that instant
-  std::vector<QnnLogRow> rows;        // in qnn-profile-viewer's order
-  std::vector<std::string> warnings;  // what was left out, and why
+  uint64_t epoch_us = 0;        // wall clock (µs since 1970) when the log was opened
+  uint64_t clock_us = 0;        // the profiling clock (µs) at that instant
+  std::vector<QnnLogRow> rows;  // in qnn-profile-viewer's order
 };
 
 // Decodes `bytes` (the whole file).  Throws InputError naming `path` and the

@@ -21,6 +21,7 @@ void SelectGraph(Run& run, const std::string& name) {
         fmt::format("no graph named \"{}\" in the profile ({})", name,
                     names.empty() ? "it names no graph"
                                   : fmt::format("graphs: {}", fmt::join(names, ", "))));
+  run.profile_graph_selected = run.graphs.size() > 1;
   // Which blocks stay: executions of the chosen graph, and statistics blocks
   // whose graph label names it (or names no graph).
   std::vector<bool> keep(run.profile_blocks.size(), false);

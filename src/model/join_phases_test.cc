@@ -48,7 +48,7 @@ TEST(ProfilePhasesTable, EveryPhaseInClockOrder) {
   const ProfilePhaseRow* init = FindPhase(run, ProfilePhase::kInit, "NetRun");
   ASSERT_TRUE(init);
   EXPECT_FALSE(init->graph);
-  EXPECT_EQ(init->value, 1000);
+  EXPECT_EQ(init->value, 1400);
   const ProfilePhaseRow* power =
       FindPhase(run, ProfilePhase::kExecute, "Time for HVX + HMX power on and acquire");
   ASSERT_TRUE(power);

@@ -85,6 +85,9 @@ struct ProfileTables {
   std::vector<ProfileMetricRow> profile_metrics;  // by block
   std::vector<ProfileNodeRow> profile_nodes;      // by block
   std::string profile_format;  // "text", "snpe_diagview", "csv" or "qnn_log"; "" without a profile
+  // One graph of several kept (LoadOptions::graph): the application's rows
+  // (INIT, ...) still cover the graphs left out.
+  bool profile_graph_selected = false;
 };
 
 // The compiled graph (HTP_GRAPH).

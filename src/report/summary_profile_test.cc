@@ -17,8 +17,8 @@ TEST(SummaryProfile, PhasesAndOpSteadyStateInTextAndJson) {
   EXPECT_NE(text.find("    Graph Optimizations                             600 µs\n"),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find("  to the first inference                          2,340 µs  Σ of the "
-                      "phases above\n"),
+  EXPECT_NE(text.find("  to the first inference                          1,440 µs  init + cold "
+                      "execute\n"),
             std::string::npos)
       << text;
   EXPECT_NE(text.find("    HVX + HMX power on and acquire                   35 µs  (steady "
@@ -38,8 +38,15 @@ TEST(SummaryProfile, PhasesAndOpSteadyStateInTextAndJson) {
 
   nlohmann::json j = SummaryToJson(s);
   ASSERT_TRUE(j["first_inference"].is_object());
-  EXPECT_EQ(j["first_inference"]["total_us"], 2340);
-  EXPECT_EQ(j["first_inference"]["init"]["us"], 1000);
+  EXPECT_NE(text.find("  init (spans compose and finalize)               1,400 µs  (NetRun)\n"
+                      "    init alone                                      100 µs  (init − "
+                      "compose − finalize)\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(j["first_inference"]["total_us"], 1440);
+  EXPECT_EQ(j["first_inference"]["init"]["us"], 1400);
+  EXPECT_EQ(j["first_inference"]["init_spans_compose_and_finalize"], true);
+  EXPECT_EQ(j["first_inference"]["init_alone_us"], 100);
   EXPECT_EQ(j["first_inference"]["graphs"][0]["finalize_stages"][1]["name"], "VTCM Allocation");
   EXPECT_EQ(j["first_inference"]["graphs"][0]["power_on_us"], 35);
   EXPECT_EQ(j["first_inference"]["inferences_per_second"], 50);
@@ -75,8 +82,9 @@ TEST(SummaryProfile, CorpusQnnNetRunPrefillSkipsWithoutCorpus) {
   htpscope::Run run = LoadRun({testing_support::QnnNetRunCsv("prefill")});
   Summary s = Summarize(run);
   std::string text = RenderSummaryText(s, 5);
-  EXPECT_NE(text.find("to the first inference                        457,666 µs"),
-            std::string::npos)
+  EXPECT_NE(
+      text.find("to the first inference                        233,129 µs  init + cold execute"),
+      std::string::npos)
       << text;
   EXPECT_NE(text.find("    _MatMul_3                                 60,482      179,542     "
                       "44,474     77,371     5,590  16.8 %"),

@@ -444,10 +444,12 @@
       const from = (f) => (f ? (f.name === "NetRun" ? f.source : `${f.source} ${f.name}`) : "");
       const rows = [];
       const add = (phase, f) => { if (f) rows.push([phase, f.us, from(f)]); };
-      add("init", fi.init);
-      add("compose graphs", fi.compose);
+      const within = fi.init_spans_compose_and_finalize === true;
+      add(within ? "init (spans compose and finalize)" : "init", fi.init);
+      if (isNum(fi.init_alone_us)) rows.push(["  init alone", fi.init_alone_us, "init − compose − finalize"]);
+      add(within ? "compose graphs (within init)" : "compose graphs", fi.compose);
       for (const g of fi.graphs || []) {
-        add(`finalize ${g.graph}`, g.finalize);
+        add(`finalize ${g.graph}${within ? " (within init)" : ""}`, g.finalize);
         for (const st of g.finalize_stages || []) rows.push([`  ${st.name}`, st.us, "stage of finalize"]);
       }
       for (const g of fi.graphs || []) {
@@ -458,7 +460,7 @@
           `reported with it, not part of it; steady median ${isNum(g.steady_vtcm_acquire_us) ? g.steady_vtcm_acquire_us : "-"}`]);
       }
       if (isNum(fi.total_us)) rows.push(["to the first inference", fi.total_us,
-        "Σ of the phases printed, not a clock reading" + ((fi.missing || []).length ? ` (none printed for: ${fi.missing.join(", ")})` : "")]);
+        (within ? "init + cold execute: the viewer's INIT spans compose and finalize" : "Σ of the phases printed, not a clock reading") + ((fi.missing || []).length ? ` (none printed for: ${fi.missing.join(", ")})` : "")]);
       add("de-init", fi.deinit);
       lines.push(fold(isNum(fi.total_us) ? `Time to first inference: ${fmtTyped(fi.total_us)} µs` : "Phases before the first inference", true,
         builtTable("first_inference", null,
