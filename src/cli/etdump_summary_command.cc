@@ -22,12 +22,14 @@ bool AllInputsAreEtdumps(const std::vector<std::string>& inputs) {
   return true;
 }
 
-int RunEtdumpSummary(const std::vector<std::string>& inputs, bool json, int top_n) {
+std::optional<int> SummarizeLoneEtdump(const std::vector<std::string>& inputs, bool json,
+                                       int top_n) {
   if (inputs.size() > 1)
     throw InputError(inputs[1], fmt::format("a second ETDump (the first is {}); summarise one "
                                             "ETDump at a time",
                                             inputs[0]));
   EtdumpRun run = LoadEtdumpRun(inputs[0]);
+  if (run.has_qnn_delegate_op_events) return std::nullopt;
   EtdumpSummary summary = SummarizeEtdump(run);
   if (json) {
     nlohmann::ordered_json doc;

@@ -14,8 +14,11 @@ namespace htpscope::cli {
 bool AllInputsAreEtdumps(const std::vector<std::string>& inputs);
 
 // Prints the summary of the one ETDump in `inputs` (text, or JSON
-// {"etdump": {...}}); returns the exit status.  Throws InputError for a bad
-// ETDump or for more than one.
-int RunEtdumpSummary(const std::vector<std::string>& inputs, bool json, int top_n);
+// {"etdump": {...}}) and returns the exit status; nullopt, printing
+// nothing, when the ETDump holds the QNN delegate's per-node events: it is
+// then summarised as a run (LoadRun reads it as the run's profile).  Throws
+// InputError for a bad ETDump or for more than one.
+std::optional<int> SummarizeLoneEtdump(const std::vector<std::string>& inputs, bool json,
+                                       int top_n);
 
 }  // namespace htpscope::cli

@@ -50,7 +50,9 @@ void RegisterSummaryCommand(CLI::App& app, CommandRegistry& registry) {
               "DEPTH");
   registry.Add(cmd, [modules] {
     if (AllInputsAreEtdumps(options.run.inputs))
-      return RunEtdumpSummary(options.run.inputs, options.json, options.top_n);
+      if (std::optional<int> status =
+              SummarizeLoneEtdump(options.run.inputs, options.json, options.top_n))
+        return *status;
     Run& run = KeepUntilExit(LoadRunFromArgs(options.run));
     SummaryOptions summary_options;
     summary_options.top_n = options.top_n;

@@ -10,6 +10,8 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "base/test_paths.h"
 #include "formats/etdump.h"
@@ -50,6 +52,36 @@ inline std::string WriteEtdump(const std::string& dir, const std::string& name,
     return "";
   }
   return dir + "/" + name + ".etdp";
+}
+
+// An ETDump (flatc JSON) as ExecuTorch's QNN delegate writes one: a
+// `Default` block, then per execution an `Execute` block holding, for each
+// (QNN node identifier, cycles) of `executions[k]` in order, a delegate
+// profile event with that string id, instruction `instruction`, start 0 and
+// end = the cycles; then the DELEGATE_CALL and Method::execute events
+// (Method::execute lasting 1000 × (k + 1) ticks).
+inline std::string QnnDelegateEtdumpJson(
+    const std::vector<std::vector<std::pair<std::string, int64_t>>>& executions,
+    int instruction = 3) {
+  std::string out =
+      R"({"version": 0, "run_data": [{"name": "Default", "events": [{"profile_event": )"
+      R"({"name": "Method::init", "start_time": 1, "end_time": 2}}]})";
+  uint64_t clock = 1000;
+  for (size_t k = 0; k < executions.size(); ++k) {
+    out += R"(, {"name": "Execute", "events": [)";
+    for (const auto& [identifier, cycles] : executions[k])
+      out += R"({"profile_event": {"delegate_debug_id_str": ")" + identifier +
+             R"(", "instruction_id": )" + std::to_string(instruction) +
+             R"(, "start_time": 0, "end_time": )" + std::to_string(cycles) + "}}, ";
+    const uint64_t end = clock + 1000 * (k + 1);
+    out += R"({"profile_event": {"name": "DELEGATE_CALL", "instruction_id": )" +
+           std::to_string(instruction) + R"(, "start_time": )" + std::to_string(clock) +
+           R"(, "end_time": )" + std::to_string(end) + "}}, ";
+    out += R"({"profile_event": {"name": "Method::execute", "start_time": )" +
+           std::to_string(clock) + R"(, "end_time": )" + std::to_string(end) + "}}]}";
+    clock = end + 10;
+  }
+  return out + "]}";
 }
 
 }  // namespace htpscope::testing_support

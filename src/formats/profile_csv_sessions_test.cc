@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "formats/artifact_kind.h"
+#include "formats/linting_example_test_util.h"
 #include "formats/profile_text.h"
 #include "formats/profile_text_test_util.h"
 

@@ -168,8 +168,10 @@ struct ProfileGraph {
   std::vector<const ProfileBlock*> statistics;  // statistics blocks naming it, file order
 };
 
-// kQnnLog: qnn-net-run's binary profiling log (formats/qnn_profile_log.h).
-enum class ProfileFormat { kText, kSnpeDiagview, kCsv, kQnnLog };
+// kQnnLog: qnn-net-run's binary profiling log (formats/qnn_profile_log.h);
+// kEtdump: the QNN delegate's per-node events of an ExecuTorch ETDump
+// (formats/etdump_profile.h).
+enum class ProfileFormat { kText, kSnpeDiagview, kCsv, kQnnLog, kEtdump };
 
 struct ProfileReport {
   std::string path;

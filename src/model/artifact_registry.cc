@@ -6,6 +6,7 @@
 
 #include "base/errors.h"
 #include "formats/aihub_profile.h"
+#include "formats/etdump_profile.h"
 #include "formats/genie_profile.h"
 #include "formats/llm_runner_stats.h"
 #include "formats/qnn_profile_log.h"
@@ -128,6 +129,7 @@ constexpr ArtifactSpec kArtifactSpecs[] = {
     {ArtifactKind::kProfileCsv, RunData::kProfileExecutions, ReadProfileArtifact<ReadProfileCsv>},
     {ArtifactKind::kQnnProfileLog, RunData::kProfileExecutions,
      ReadProfileArtifact<ReadQnnProfileLog>},
+    {ArtifactKind::kEtdump, RunData::kProfileExecutions, ReadProfileArtifact<ReadEtdumpProfile>},
     {ArtifactKind::kRuntrace, RunData::kRuntracePhases, ReadRuntraceArtifact},
     {ArtifactKind::kAihubProfile, RunData::kAihubProfile, ReadAihubArtifact},
     {ArtifactKind::kGenieProfile, RunData::kGenieProfile, ReadGenieArtifact},
@@ -151,8 +153,8 @@ const char* HtpGraphWithholds(const Run&) { return "compiled-graph checks"; }
 constexpr RunDataSpec kRunDataSpecs[] = {
     {RunData::kTimedSlices, "optrace (OP_TRACE) artifact", "optrace (chrometrace.json, OP_TRACE)",
      OptraceWithholds, false},
-    {RunData::kProfileExecutions, "profile-viewer output", "profile-viewer text or CSV",
-     ProfileWithholds, false},
+    {RunData::kProfileExecutions, "profile (viewer output, binary log or ETDump)",
+     "profile-viewer text or CSV", ProfileWithholds, false},
     {RunData::kRuntracePhases, "runtrace (RUN_TRACE) artifact",
      "runtrace (chrometrace_runtrace.json, RUN_TRACE)", RuntraceWithholds, false},
     {RunData::kQhasAnalysis, "QHAS summary (QHAS) artifact",

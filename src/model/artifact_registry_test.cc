@@ -31,12 +31,14 @@ TEST(ArtifactRegistry, EachKindOnceEveryDataWithItsSpecNonArtifactsWithout) {
     EXPECT_EQ(FindRunDataSpec(spec.gives).data, spec.gives);
     EXPECT_EQ(FindArtifactSpec(spec.kind), &spec);
   }
-  // The three forms of a profile give one kind of data: a run holds one.
-  EXPECT_EQ(FindArtifactSpec(ArtifactKind::kProfileText)->gives, RunData::kProfileExecutions);
-  EXPECT_EQ(FindArtifactSpec(ArtifactKind::kProfileCsv)->gives, RunData::kProfileExecutions);
-  EXPECT_EQ(FindArtifactSpec(ArtifactKind::kQnnProfileLog)->gives, RunData::kProfileExecutions);
-  for (ArtifactKind other :
-       {ArtifactKind::kEtdump, ArtifactKind::kOtherJson, ArtifactKind::kUnknown})
+  // The four forms of a profile (the viewer's text and CSV, the binary log,
+  // an ETDump's QNN delegate events) give one kind of data: a run holds one.
+  for (ArtifactKind profile : {ArtifactKind::kProfileText, ArtifactKind::kProfileCsv,
+                               ArtifactKind::kQnnProfileLog, ArtifactKind::kEtdump}) {
+    EXPECT_TRUE(IsProfile(profile));
+    EXPECT_EQ(FindArtifactSpec(profile)->gives, RunData::kProfileExecutions);
+  }
+  for (ArtifactKind other : {ArtifactKind::kOtherJson, ArtifactKind::kUnknown})
     EXPECT_EQ(FindArtifactSpec(other), nullptr) << ArtifactKindName(other);
   // Every kind of data is named once, and what a run misses is said for
   // the HTP artifacts only (device profiles measure other things).

@@ -4,6 +4,7 @@
 
 #include "formats/byte_source.h"
 #include "formats/etdump.h"
+#include "formats/etdump_profile.h"
 
 namespace htpscope {
 
@@ -14,6 +15,7 @@ EtdumpRun LoadEtdumpRun(const std::string& path) {
   EtdumpRun run;
   run.path = path;
   run.version = dump.version;
+  run.has_qnn_delegate_op_events = HasQnnDelegateOpEvents(dump);
   run.warnings = std::move(dump.warnings);
   size_t backwards = 0;
   for (const EtdumpRunData& data : dump.runs) {

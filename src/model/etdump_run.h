@@ -44,6 +44,9 @@ struct EtdumpBlock {
 struct EtdumpRun {
   std::string path;
   uint32_t version = 0;
+  // True when ExecuTorch's QNN delegate wrote its per-node events into the
+  // dump: it is then a profile of a run too (formats/etdump_profile.h).
+  bool has_qnn_delegate_op_events = false;
   std::vector<EtdumpBlock> blocks;
   StringPool strings;  // names of the rows
   std::vector<std::string> warnings;

@@ -138,7 +138,8 @@ void ImportProfile(ProfileReport&& profile, ProfileTables& tables,
       tables.executions.push_back(e);
     }
   }
-  tables.profile_format = profile.format == ProfileFormat::kQnnLog         ? "qnn_log"
+  tables.profile_format = profile.format == ProfileFormat::kEtdump         ? "etdump"
+                          : profile.format == ProfileFormat::kQnnLog       ? "qnn_log"
                           : profile.format == ProfileFormat::kCsv          ? "csv"
                           : profile.format == ProfileFormat::kSnpeDiagview ? "snpe_diagview"
                                                                            : "text";

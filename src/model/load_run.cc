@@ -103,10 +103,6 @@ void SkipOrRefuse(ConcurrentReads& reads, ArtifactKind kind, const std::string& 
           "{}: JSON that is not a run artifact{}", path,
           artifact_type.empty() ? "" : fmt::format(" (artifact_type \"{}\")", artifact_type)));
       break;
-    case ArtifactKind::kEtdump:
-      // Summarised on its own (`summary etdump.etdp`); not yet joined with QNN artifacts.
-      run.skipped.push_back(fmt::format("{}: ExecuTorch ETDump (summarise it on its own)", path));
-      break;
     default:
       if (named)
         reads.ThrowAfterEarlierReads(InputError(

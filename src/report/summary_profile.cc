@@ -15,9 +15,10 @@ namespace {
 
 using nlohmann::json;
 
+// As the per-op warm-up names it: "(unnamed)" for a profile that names none.
 std::string GraphName(const Run& run, uint32_t graph) {
   const std::string& name = run.graphs[graph].name;
-  return name.empty() ? fmt::format("graph {}", graph) : name;
+  return name.empty() ? std::string("(unnamed)") : name;
 }
 
 // "224,589 µs (NetRun)" / "65,932 µs (Backend QNN (finalize) time)".

@@ -93,8 +93,33 @@ void RenderSteadyState(const Summary& s, const GraphCoarse& g, std::string& out)
   line("work", st.work_cycles, "cycles", 1);
 }
 
+// An ETDump's executions: the QNN delegate writes per-node cycles only, so
+// there is no µs figure per execution; ExecuTorch's own Method::execute
+// event, in the runtime's ticks, where the dump has it.
+void RenderEtdumpCoarse(const Summary& s, std::string& out) {
+  const Run& run = *s.run;
+  AppendSection(out, "Coarse view: executions (ExecuTorch ETDump)");
+  out += fmt::format(
+      "  {} executions with QNN delegate per-node events; no µs per execution (the delegate "
+      "writes\n  per-node cycles only)\n",
+      FormatCount(run.executions.size()));
+  for (const ExecutionRow& e : run.executions) {
+    const ProfileMetricRow* m = run.FindMetric(run.profile_blocks[e.block], "Method::execute");
+    if (!m || !m->value) continue;
+    out += fmt::format("    execution {:>4}{}  Method::execute {:>14} ticks\n", e.index,
+                       e.cold ? "*" : " ", FormatFigure(*m->value));
+  }
+  out +=
+      "  ticks are the runtime's clock (ns on ExecuTorch's POSIX platform; the ETDump does not "
+      "say which)\n";
+}
+
 void RenderCoarse(const Summary& s, std::string& out) {
   const Run& run = *s.run;
+  if (run.profile_format == "etdump") {
+    RenderEtdumpCoarse(s, out);
+    return;
+  }
   AppendSection(out, "Coarse view: time per execution (profile-viewer, µs as printed)");
   if (s.graphs.empty()) {
     out += "  (no per-execution blocks in the profile output)\n";
@@ -156,8 +181,9 @@ void RenderFine(const Summary& s, int top_n, std::string& out) {
   const Run& run = *s.run;
   const RunFigures& f = run.figures;
   std::string origin = f.fine_source == Source::kOptrace ? "optrace, de-duplicated"
-                       : f.fine_source == Source::kQhas
-                           ? "QHAS summary (no optrace given)"
+                       : f.fine_source == Source::kQhas  ? "QHAS summary (no optrace given)"
+                       : run.profile_format == "etdump"
+                           ? "ETDump QNN per-node cycles of execution 1 (no optrace, no QHAS)"
                            : "profile per-node cycles of execution 1 (no optrace, no QHAS)";
   AppendSection(out, fmt::format("Fine view: one traced execution, in HTP cycles ({})", origin));
   if (f.graph_wall_cycles)

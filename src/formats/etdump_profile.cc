@@ -1,0 +1,136 @@
+#include "formats/etdump_profile.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <limits>
+#include <map>
+
+namespace htpscope {
+namespace {
+
+constexpr std::string_view kCyclesSuffix = " (cycles)";
+
+// The QNN per-node label of a delegate event ("conv:OpId_7"), or nullopt
+// when the event is not one: a delegate event whose string id (or, as some
+// ExecuTorch versions write it, name) ends in " (cycles)" and names an OpId.
+std::optional<std::string_view> QnnNodeLabel(const Etdump& dump, const EtdumpEvent& e) {
+  if (e.kind != EtdumpEventKind::kProfile) return std::nullopt;
+  std::string_view id = dump.strings.View(e.delegate_debug_id_str);
+  if (id.empty()) id = dump.strings.View(e.name);
+  if (!id.ends_with(kCyclesSuffix)) return std::nullopt;
+  id.remove_suffix(kCyclesSuffix.size());
+  if (id.find("OpId_") == std::string_view::npos) return std::nullopt;
+  return id;
+}
+
+bool IsDelegateEvent(const EtdumpEvent& e) {
+  return e.kind == EtdumpEventKind::kProfile &&
+         (e.delegate_debug_id_int >= 0 || e.delegate_debug_id_str != StringPool::kEmpty);
+}
+
+}  // namespace
+
+bool HasQnnDelegateOpEvents(const Etdump& dump) {
+  for (const EtdumpRunData& run : dump.runs)
+    for (const EtdumpEvent& e : run.events)
+      if (QnnNodeLabel(dump, e)) return true;
+  return false;
+}
+
+ProfileReport EtdumpAsProfile(const Etdump& dump) {
+  ProfileReport report;
+  report.path = dump.path;
+  report.format = ProfileFormat::kEtdump;
+  for (const std::string& w : dump.warnings) report.warnings.push_back(w);
+  // The delegate calls (instruction ids) with per-node events, in order of
+  // first appearance: one graph each.
+  std::vector<int32_t> calls;
+  for (const EtdumpRunData& run : dump.runs)
+    for (const EtdumpEvent& e : run.events)
+      if (QnnNodeLabel(dump, e) &&
+          std::find(calls.begin(), calls.end(), e.instruction_id) == calls.end())
+        calls.push_back(e.instruction_id);
+  const bool several = calls.size() > 1;
+  size_t other_delegate_events = 0, backwards = 0;
+  int execution = 0;
+  std::map<int32_t, int> executions_of_call;
+  for (size_t r = 0; r < dump.runs.size(); ++r) {
+    const EtdumpRunData& run = dump.runs[r];
+    std::map<int32_t, ProfileBlock> blocks;  // by delegate call
+    std::optional<uint64_t> method_execute_ticks;
+    for (const EtdumpEvent& e : run.events) {
+      std::optional<std::string_view> label = QnnNodeLabel(dump, e);
+      if (!label) {
+        if (IsDelegateEvent(e)) ++other_delegate_events;
+        if (e.kind == EtdumpEventKind::kProfile && dump.strings.View(e.name) == "Method::execute" &&
+            e.end_ticks >= e.start_ticks)
+          method_execute_ticks = e.end_ticks - e.start_ticks;
+        continue;
+      }
+      // Cycles are signed in the profile's tables: a value past int64 (or
+      // an end before its start) cannot be a node's cycles.
+      if (e.end_ticks < e.start_ticks ||
+          e.end_ticks - e.start_ticks >
+              static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+        ++backwards;
+        continue;
+      }
+      ProfileBlock& block = blocks[e.instruction_id];
+      ProfileNode node;
+      SetProfileNodeLabel(*label, &node);
+      node.cycles = static_cast<int64_t>(e.end_ticks - e.start_ticks);
+      block.nodes.push_back(std::move(node));
+    }
+    if (blocks.empty()) continue;
+    ++execution;
+    for (int32_t call : calls) {
+      auto it = blocks.find(call);
+      if (it == blocks.end()) continue;
+      ProfileBlock& block = it->second;
+      block.title = fmt::format("Execute {}", execution);
+      block.phase = ProfilePhase::kExecute;
+      block.execution = execution;
+      if (several) {
+        block.graph_index =
+            static_cast<int>(std::find(calls.begin(), calls.end(), call) - calls.begin());
+        block.graph_name = fmt::format("instruction {}", call);
+        block.graph = block.graph_name;
+      }
+      block.graph_execution = ++executions_of_call[call];
+      block.nodes_parent = "QNN delegate per-node events (cycles)";
+      // ETDump blocks in file order, a delegate call's before the next.
+      block.first_line = static_cast<int>(r + 1);
+      if (method_execute_ticks && !several) {
+        ProfileMetric m;
+        m.name = "Method::execute";
+        m.source = "ExecuTorch";
+        m.value = static_cast<double>(*method_execute_ticks);
+        m.has_value = true;
+        m.unit = "ticks";
+        block.metrics.push_back(std::move(m));
+      }
+      report.raw.push_back(std::move(block));
+    }
+  }
+  if (calls.empty())
+    report.warnings.push_back(
+        "no QNN delegate per-node events (ExecuTorch's QNN backend writes them when the "
+        "program runs with QNN profiling on): the ETDump gives no executions here; `summary "
+        "FILE.etdp` summarises its events");
+  if (other_delegate_events > 0)
+    report.warnings.push_back(fmt::format(
+        "{} delegate events are not QNN per-node cycles (no \"name:OpId_N (cycles)\" id): "
+        "left out, their unit is not written",
+        other_delegate_events));
+  if (backwards > 0)
+    report.warnings.push_back(fmt::format(
+        "{} QNN per-node events end before they start or exceed 2^63 cycles: left out", backwards));
+  return report;
+}
+
+ProfileReport ReadEtdumpProfile(const std::string& path) {
+  return EtdumpAsProfile(ReadEtdump(path));
+}
+
+}  // namespace htpscope
