@@ -175,6 +175,65 @@ TEST(DeviceProfileCli, LlmRunnerDiffGatesSqlTrendReport) {
   EXPECT_NE(Slurp(dir + "/r.html").find("ExecuTorch LLM runner log"), std::string::npos);
 }
 
+// The model embedded in a report page (<script id="data">), parsed.
+nlohmann::json PageData(const std::string& page) {
+  const std::string open = "<script type=\"application/json\" id=\"data\">";
+  const size_t begin = page.find(open);
+  if (begin == std::string::npos) return nullptr;
+  const size_t end = page.find("</script>", begin);
+  return nlohmann::json::parse(page.substr(begin + open.size(), end - begin - open.size()));
+}
+
+// The table `id` of a device-profile view in a report's model.
+nlohmann::json ViewTableOf(const nlohmann::json& view, const std::string& id) {
+  if (!view.is_object() || !view.contains("blocks")) return nullptr;
+  for (const auto& b : view["blocks"])
+    if (b["kind"] == "table" && b["table"]["id"] == id) return b["table"];
+  return nullptr;
+}
+
+// A profile CSV with an AI Hub profile, a Genie profile and a runner's log:
+// the main report (not the device-only page) carries each profile's
+// figures, the same summary --json gives.
+TEST(DeviceProfileCli, MixedRunReportCarriesTheDeviceProfiles) {
+  const std::string testdata = std::string(HTPSCOPE_SOURCE_DIR) + "/src/formats/testdata/";
+  const std::string inputs = testdata + "netrun_phases.csv " + testdata + "aihub_profile.json " +
+                             testdata + "genie_profile.json " + testdata + "llm_runner_stats.log";
+  const std::string dir = testing_support::TempDir("device_mixed_report");
+  CliResult page = RunCli("report " + inputs + " -o " + dir + "/r.html", "device_mixed");
+  ASSERT_EQ(page.status, 0) << page.err;
+  const nlohmann::json data = PageData(Slurp(dir + "/r.html"));
+  ASSERT_TRUE(data.is_object()) << "not the main report page";
+  EXPECT_TRUE(data.contains("overview"));  // the profile CSV's sections stay
+  for (const char* key : {"aihub", "genie", "llm_runner"}) ASSERT_TRUE(data.contains(key)) << key;
+  CliResult summary = RunCli("summary --json " + inputs, "device_mixed");
+  ASSERT_EQ(summary.status, 0) << summary.err;
+  const auto s = nlohmann::json::parse(summary.out);
+
+  const auto inference = ViewTableOf(data["aihub"], "aihub_inference");
+  ASSERT_TRUE(inference.is_object()) << data["aihub"].dump();
+  EXPECT_EQ(inference["rows"][1][1], 10003);  // all_inference_times[0]
+  EXPECT_EQ(inference["rows"][1][1], s["aihub"]["inference"]["cold_us"]);
+  EXPECT_DOUBLE_EQ(inference["rows"][2][1].get<double>(), (4198 + 4205) / 2.0);
+  EXPECT_EQ(inference["rows"][2][1], s["aihub"]["inference"]["steady_state"]["median"]);
+  const auto coverage = ViewTableOf(data["aihub"], "aihub_coverage");
+  EXPECT_EQ(coverage["rows"][2], nlohmann::json::array({"CPU", 2, 25.0, 2, 23 + 2900,
+                                                        s["aihub"]["coverage"][2]["time_pct"]}));
+  const auto fallbacks = ViewTableOf(data["aihub"], "aihub_fallbacks");
+  EXPECT_EQ(fallbacks["rows"][2][5], "softmax");
+  EXPECT_EQ(fallbacks["rows"][2][2], 2900);
+  const auto queries = ViewTableOf(data["genie"], "genie_0_queries");
+  EXPECT_EQ(queries["rows"][0][1], "cold");
+  EXPECT_DOUBLE_EQ(queries["rows"][0][2].get<double>(), 29090);
+  const auto genie_steady = ViewTableOf(data["genie"], "genie_0_steady");
+  EXPECT_DOUBLE_EQ(genie_steady["rows"][0][1].get<double>(), 24950);
+  EXPECT_EQ(genie_steady["rows"][0][1],
+            s["genie"]["components"][0]["steady_state"]["ttft_us"]["median"]);
+  const auto generations = ViewTableOf(data["llm_runner"], "llm_runner_generations");
+  EXPECT_EQ(generations["rows"][0][2], 214000);
+  EXPECT_EQ(generations["rows"][0][2], s["llm_runner"]["generations"][0]["ttft_us"]);
+}
+
 TEST(DeviceProfileCli, AlmostARunnerLogIsRefusedNamingTheLine) {
   const std::string dir = testing_support::TempDir("runner_bad_input");
   const std::string path = dir + "/run.log";

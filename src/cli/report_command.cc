@@ -101,7 +101,9 @@ void RegisterReportCommand(CLI::App& app, CommandRegistry& registry) {
     // memory loading freed is kept: the graph view, summary and page reuse it.
     Run& run = KeepUntilExit(LoadRunFromArgs(options.run, FreedMemory::kKeep));
     if (run.OnlyDeviceProfiles()) {
-      // AI Hub and Genie profiles alone: their figures and tables, no HTP sections.
+      // Device profiles alone (AI Hub, Genie, a runner's log): their figures
+      // and tables, no HTP sections.  Given with QNN artifacts, the same
+      // views are sections of the page below (BuildLazyReportModel).
       const std::string page = RenderDeviceProfilesHtml(run);
       WriteOutputFile(options.output, page, InputsOfRun(run));
       fmt::print(stderr, "htpscope: wrote {} ({:.1f} KiB)\n", options.output,

@@ -594,9 +594,377 @@ std::string RenderDeviceDiff(const DeviceProfileDiff& d, const std::vector<GateR
 
 namespace {
 
+// A view's parts (DeviceProfileViews): a heading, a note, a table whose
+// columns are (key, label, type).
+json DeviceViewHeading(std::string text) {
+  return {{"kind", "heading"}, {"text", std::move(text)}};
+}
+json DeviceViewNote(std::string text) { return {{"kind", "note"}, {"text", std::move(text)}}; }
+
+struct DeviceViewColumn {
+  const char* key;
+  const char* label;
+  const char* type;  // text, us, count, num, pct, bytes, cycles
+};
+
+json DeviceViewTable(std::string id, std::string title, std::string help,
+                     std::initializer_list<DeviceViewColumn> columns, json rows) {
+  json cols = json::array();
+  for (const DeviceViewColumn& c : columns)
+    cols.push_back({{"key", c.key}, {"label", c.label}, {"type", c.type}});
+  json t{{"id", std::move(id)},        {"title", std::move(title)}, {"help", std::move(help)},
+         {"columns", std::move(cols)}, {"shown_rows", rows.size()}, {"total_rows", rows.size()},
+         {"rows", std::move(rows)}};
+  return {{"kind", "table"}, {"table", std::move(t)}};
+}
+
+// A row of figure, median, min, max, n (n null when the figure is absent).
+json DeviceViewStatsRow(std::string figure, const std::optional<SampleStats>& s) {
+  if (!s) return json::array({std::move(figure), nullptr, nullptr, nullptr, nullptr});
+  return json::array({std::move(figure), s->median, s->min, s->max, s->n});
+}
+
+json AihubView(const AihubProfileTables& t, size_t max_layer_rows) {
+  const AihubSummary s = SummarizeAihub(t);
+  const AihubStageFigures& inf = *s.inference;
+  json blocks = json::array();
+  // What a reader must know about these figures (what they measure) first.
+  for (const auto& n : s.notes) blocks.push_back(DeviceViewNote(n));
+
+  json inference = json::array();
+  inference.push_back(json::array(
+      {"estimated (AI Hub's figure)", OptionalJson(inf.row->time_us), nullptr, nullptr, nullptr}));
+  inference.push_back(
+      json::array({"cold first run (all_inference_times[0])", OptionalJson(inf.cold_us), nullptr,
+                   nullptr, inf.cold_us ? json(1) : json(nullptr)}));
+  if (inf.steady_us)
+    inference.push_back(DeviceViewStatsRow(
+        fmt::format("steady state median (runs 2..{})", inf.samples_us.size()), inf.steady_us));
+  else
+    inference.push_back(DeviceViewStatsRow(inf.samples_us.empty()
+                                               ? "steady state (runs 2..N): no all_inference_times"
+                                               : "steady state (runs 2..N): one run only",
+                                           std::nullopt));
+  blocks.push_back(DeviceViewTable("aihub_inference",
+                                   "Inference, end-to-end on the device (not the HTP graph wall)",
+                                   "The first run is cold; runs 2..N are the steady state.",
+                                   {{"figure", "figure", "text"},
+                                    {"time_us", "µs", "us"},
+                                    {"min_us", "min µs", "us"},
+                                    {"max_us", "max µs", "us"},
+                                    {"runs", "runs", "count"}},
+                                   std::move(inference)));
+
+  json stages = json::array();
+  for (const auto& f : s.stages) {
+    const AihubStageRow& r = *f.row;
+    stages.push_back(
+        json::array({r.stage, OptionalJson(r.time_us), OptionalJson(r.peak_memory_bytes),
+                     Range(r.increase_lower_bytes, r.increase_upper_bytes),
+                     Range(r.peak_lower_bytes, r.peak_upper_bytes),
+                     f.samples ? json(f.samples->n) : json(nullptr),
+                     f.samples ? json(f.samples->median) : json(nullptr)}));
+  }
+  blocks.push_back(
+      DeviceViewTable("aihub_stages", "Stages: load, compile and inference",
+                      "The inference row's time is AI Hub's estimate and its peak memory "
+                      "estimated_inference_peak_memory; samples are the stage's all_<stage>_times.",
+                      {{"stage", "stage", "text"},
+                       {"time_us", "time µs", "us"},
+                       {"peak_memory_bytes", "peak memory", "bytes"},
+                       {"memory_increase_range", "memory increase range", "text"},
+                       {"memory_peak_range", "memory peak range", "text"},
+                       {"samples", "samples", "count"},
+                       {"samples_median_us", "samples median µs", "us"}},
+                      std::move(stages)));
+
+  json coverage = json::array();
+  for (const auto& c : s.coverage)
+    coverage.push_back(json::array({c.unit, c.layers, c.layers_pct, c.timed_layers,
+                                    c.timed_layers > 0 ? json(c.time_us) : json(nullptr),
+                                    OptionalJson(c.time_pct)}));
+  json coverage_table = DeviceViewTable(
+      "aihub_coverage", "Compute units: by count of layers and by Σ per-layer time",
+      fmt::format("{} layers, {} with an execution_time, Σ {} µs (the runtime's per-layer times, "
+                  "not optrace DPC): a graph can be mostly NPU by count while one CPU layer "
+                  "dominates the clock.",
+                  GroupDigits(s.layers), GroupDigits(s.timed_layers), Us(s.layer_time_us)),
+      {{"compute_unit", "unit", "text"},
+       {"layers", "layers", "count"},
+       {"layers_pct", "layers %", "pct"},
+       {"timed_layers", "timed layers", "count"},
+       {"time_us", "time µs", "us"},
+       {"time_pct", "time %", "pct"}},
+      std::move(coverage));
+  coverage_table["table"]["share_column"] = "time_us";
+  blocks.push_back(std::move(coverage_table));
+
+  const std::string fallback_title =
+      fmt::format("Fallback layers (not on the NPU): {} of {} layers, {} µs = {} % of Σ layer time",
+                  GroupDigits(s.fallback_layers), GroupDigits(s.layers), Us(s.fallback_time_us),
+                  Pct(s.fallback_time_pct));
+  if (s.fallbacks.empty()) {
+    blocks.push_back(DeviceViewHeading(fallback_title));
+    blocks.push_back(DeviceViewNote("None: every layer ran on the NPU."));
+  } else {
+    json fallbacks = json::array();
+    for (const auto& f : s.fallbacks)
+      fallbacks.push_back(
+          json::array({f.layer->index, f.layer->compute_unit, OptionalJson(f.layer->time_us),
+                       OptionalJson(f.time_pct), f.layer->type, f.layer->name}));
+    blocks.push_back(DeviceViewTable("aihub_fallbacks", fallback_title, "",
+                                     {{"index", "#", "count"},
+                                      {"compute_unit", "unit", "text"},
+                                      {"time_us", "time µs", "us"},
+                                      {"time_pct", "time %", "pct"},
+                                      {"type", "type", "text"},
+                                      {"name", "name", "text"}},
+                                     std::move(fallbacks)));
+  }
+
+  // Every layer in order, or the slowest `max_layer_rows` of them (still in
+  // order) for a profile with more.
+  std::vector<const AihubLayerRow*> kept;
+  for (const auto& l : t.layers) kept.push_back(&l);
+  if (kept.size() > max_layer_rows) {
+    std::stable_sort(kept.begin(), kept.end(), [](const auto* x, const auto* y) {
+      return x->time_us.value_or(-1) > y->time_us.value_or(-1);
+    });
+    kept.resize(max_layer_rows);
+    std::sort(kept.begin(), kept.end(),
+              [](const auto* x, const auto* y) { return x->index < y->index; });
+  }
+  json layers = json::array(), row_classes = json::array();
+  for (const AihubLayerRow* l : kept) {
+    layers.push_back(json::array({l->index, l->name, l->type, l->compute_unit,
+                                  OptionalJson(l->time_us), OptionalJson(l->cycles)}));
+    row_classes.push_back(l->compute_unit == "NPU" ? "" : "fallback");
+  }
+  json layer_table =
+      DeviceViewTable("aihub_layers", fmt::format("Layers ({})", FormatCount(t.layers.size())),
+                      "The runtime's per-layer time and cycles; the layers off the NPU are marked.",
+                      {{"index", "#", "count"},
+                       {"name", "name", "text"},
+                       {"type", "type", "text"},
+                       {"compute_unit", "unit", "text"},
+                       {"time_us", "time µs", "us"},
+                       {"cycles", "cycles", "cycles"}},
+                      std::move(layers));
+  json& lt = layer_table["table"];
+  lt["row_classes"] = std::move(row_classes);
+  lt["share_column"] = "time_us";
+  lt["total_rows"] = t.layers.size();
+  if (kept.size() < t.layers.size()) lt["kept"] = "the slowest layers by execution_time";
+  blocks.push_back(std::move(layer_table));
+  return {{"title", fmt::format("AI Hub profile ({} layout)", t.layout)},
+          {"blocks", std::move(blocks)}};
+}
+
+json GenieView(const GenieProfileTables& t) {
+  const GenieSummary s = SummarizeGenie(t);
+  json blocks = json::array();
+  for (const auto& n : s.notes) blocks.push_back(DeviceViewNote(n));
+  for (size_t i = 0; i < s.components.size(); ++i) {
+    const GenieComponentSummary& c = s.components[i];
+    const std::string id = fmt::format("genie_{}_", i);
+    blocks.push_back(DeviceViewHeading(fmt::format("{} {}", c.type, c.name)));
+    json events = json::array();
+    events.push_back(json::array({"init (the create event's init-time)", OptionalJson(c.init_us)}));
+    events.push_back(json::array({"create event", OptionalJson(c.create_us)}));
+    events.push_back(json::array({"free event", OptionalJson(c.free_us)}));
+    for (const GenieEventRow* e : c.other_events)
+      events.push_back(json::array({e->type, e->duration_us}));
+    blocks.push_back(DeviceViewTable(id + "events", "Init and free", "",
+                                     {{"event", "event", "text"}, {"time_us", "µs", "us"}},
+                                     std::move(events)));
+    if (c.queries.empty()) continue;
+    json queries = json::array();
+    for (const auto& q : c.queries)
+      queries.push_back(
+          json::array({*q.event->query, q.cold ? "cold" : "steady", OptionalJson(q.ttft_us),
+                       OptionalJson(q.prompt_tokens), OptionalJson(q.prompt_rate_tps),
+                       OptionalJson(q.generated_tokens), OptionalJson(q.generation_rate_tps),
+                       OptionalJson(q.generation_us), q.event->duration_us}));
+    blocks.push_back(DeviceViewTable(
+        id + "queries", "Queries: the first is cold, queries 2..N the steady state", "",
+        {{"query", "query", "count"},
+         {"run", "run", "text"},
+         {"ttft_us", "TTFT µs", "us"},
+         {"prompt_tokens", "prompt tokens", "count"},
+         {"prompt_rate_tps", "prompt toks/s", "num"},
+         {"generated_tokens", "generated tokens", "count"},
+         {"generation_rate_tps", "gen toks/s", "num"},
+         {"generation_us", "gen time µs", "us"},
+         {"duration_us", "duration µs", "us"}},
+        std::move(queries)));
+    if (c.steady) {
+      const GenieSteady& st = *c.steady;
+      json rows = json::array({DeviceViewStatsRow("TTFT µs", st.ttft_us),
+                               DeviceViewStatsRow("prompt toks/s", st.prompt_rate_tps),
+                               DeviceViewStatsRow("generation toks/s", st.generation_rate_tps),
+                               DeviceViewStatsRow("duration µs", st.duration_us)});
+      blocks.push_back(DeviceViewTable(
+          id + "steady", fmt::format("Steady state (queries {}..{})", st.first, st.last), "",
+          {{"figure", "figure", "text"},
+           {"median", "median", "num"},
+           {"min", "min", "num"},
+           {"max", "max", "num"},
+           {"n", "queries", "count"}},
+          std::move(rows)));
+    } else if (c.queries.size() == 1) {
+      blocks.push_back(DeviceViewNote("One query: cold only, no steady state."));
+    }
+  }
+  return {
+      {"title", fmt::format("Genie profile (version {}, header {})", t.version, t.header_version)},
+      {"blocks", std::move(blocks)}};
+}
+
+json LlmRunnerView(const LlmRunnerStatsTables& t) {
+  const LlmRunnerSummary s = SummarizeLlmRunner(t);
+  json blocks = json::array();
+  blocks.push_back(DeviceViewNote(
+      "The runner's own timings: wall clock of the host runtime (ms), not HTP cycles "
+      "or a graph wall."));
+  for (const auto& n : s.notes) blocks.push_back(DeviceViewNote(n));
+  blocks.push_back(DeviceViewNote(s.model_load_us
+                                      ? fmt::format("Model load {} µs (generation {}).",
+                                                    GroupDigits(*s.model_load_us),
+                                                    s.model_load_generation.value_or(0))
+                                      : std::string("Model load: not measured in this log.")));
+  json generations = json::array();
+  for (const auto& g : t.generations)
+    generations.push_back(
+        json::array({g.generation, g.generation == 1 ? "cold" : "steady", OptionalJson(g.ttft_us),
+                     OptionalJson(g.prefill_us), OptionalJson(g.prompt_tokens),
+                     OptionalJson(g.prefill_rate_tps), OptionalJson(g.decode_us),
+                     OptionalJson(g.generated_tokens), OptionalJson(g.decode_rate_tps),
+                     OptionalJson(g.inference_us), OptionalJson(g.sampling_us)}));
+  blocks.push_back(
+      DeviceViewTable("llm_runner_generations",
+                      "Generations: the first is cold, generations 2..N the steady state", "",
+                      {{"generation", "generation", "count"},
+                       {"run", "run", "text"},
+                       {"ttft_us", "TTFT µs", "us"},
+                       {"prefill_us", "prefill µs", "us"},
+                       {"prompt_tokens", "prompt tokens", "count"},
+                       {"prefill_rate_tps", "prefill toks/s", "num"},
+                       {"decode_us", "decode µs", "us"},
+                       {"generated_tokens", "generated tokens", "count"},
+                       {"decode_rate_tps", "decode toks/s", "num"},
+                       {"inference_us", "total µs", "us"},
+                       {"sampling_us", "sampling µs", "us"}},
+                      std::move(generations)));
+  if (s.steady) {
+    const LlmRunnerSteady& st = *s.steady;
+    json rows = json::array({DeviceViewStatsRow("TTFT µs", st.ttft_us),
+                             DeviceViewStatsRow("prefill µs", st.prefill_us),
+                             DeviceViewStatsRow("prefill toks/s", st.prefill_rate_tps),
+                             DeviceViewStatsRow("decode µs", st.decode_us),
+                             DeviceViewStatsRow("decode toks/s", st.decode_rate_tps),
+                             DeviceViewStatsRow("total µs", st.inference_us)});
+    blocks.push_back(
+        DeviceViewTable("llm_runner_steady",
+                        fmt::format("Steady state (generations {}..{})", st.first, st.last), "",
+                        {{"figure", "figure", "text"},
+                         {"median", "median", "num"},
+                         {"min", "min", "num"},
+                         {"max", "max", "num"},
+                         {"n", "generations", "count"}},
+                        std::move(rows)));
+  } else {
+    blocks.push_back(DeviceViewNote("One generation: cold only, no steady state."));
+  }
+  bool gpu = false;
+  for (const auto& g : t.generations) gpu = gpu || g.gpu_total_bytes || g.gpu_peak_usage_mb;
+  if (gpu) {
+    json rows = json::array();
+    for (const auto& g : t.generations)
+      rows.push_back(json::array(
+          {g.generation, OptionalJson(g.gpu_total_bytes),
+           OptionalJson(g.gpu_free_before_load_bytes), OptionalJson(g.gpu_free_after_load_bytes),
+           OptionalJson(g.gpu_free_after_generate_bytes), OptionalJson(g.gpu_peak_usage_mb)}));
+    blocks.push_back(
+        DeviceViewTable("llm_runner_gpu", "GPU memory", "",
+                        {{"generation", "generation", "count"},
+                         {"gpu_total_bytes", "total", "bytes"},
+                         {"gpu_free_before_load_bytes", "free before load", "bytes"},
+                         {"gpu_free_after_load_bytes", "free after load", "bytes"},
+                         {"gpu_free_after_generate_bytes", "free after generate", "bytes"},
+                         {"gpu_peak_usage_mb", "peak MiB", "num"}},
+                        std::move(rows)));
+  }
+  return {
+      {"title", fmt::format("ExecuTorch LLM runner log ({} generation{}, PyTorchObserver lines)",
+                            t.generations.size(), t.generations.size() == 1 ? "" : "s")},
+      {"blocks", std::move(blocks)}};
+}
+
 std::string H(std::string_view s) { return XmlEscape(s); }
 
+// One cell of a view's table as the device-only page prints it.
+std::string DeviceViewCellHtml(const json& v, const std::string& type) {
+  if (v.is_null()) return "-";
+  if (v.is_string()) return H(v.get<std::string>());
+  if (v.is_boolean()) return v.get<bool>() ? "yes" : "";
+  if (type == "pct") return FormatMeasure(v.get<double>(), 1);
+  if (type == "bytes") return HumanBytes(v.get<int64_t>());
+  if (v.is_number_integer()) return GroupDigits(v.get<int64_t>());  // signed or unsigned
+  return FormatFigure(v.get<double>());
+}
+
+// A view (DeviceProfileViews) as HTML: its title, then its blocks in order.
+std::string DeviceViewHtml(const json& view) {
+  std::string out = "<h2>" + H(view["title"].get<std::string>()) + "</h2>\n";
+  for (const json& b : view["blocks"]) {
+    const std::string kind = b["kind"];
+    if (kind == "heading") {
+      out += "<h3>" + H(b["text"].get<std::string>()) + "</h3>\n";
+      continue;
+    }
+    if (kind == "note") {
+      out += "<p class=\"note\">" + H(b["text"].get<std::string>()) + "</p>\n";
+      continue;
+    }
+    const json& t = b["table"];
+    out += "<h3>" + H(t["title"].get<std::string>()) + "</h3>\n";
+    if (!t["help"].get<std::string>().empty())
+      out += "<p class=\"note\">" + H(t["help"].get<std::string>()) + "</p>\n";
+    if (t["rows"].size() < t["total_rows"].get<size_t>())
+      out += fmt::format("<p class=\"note\">Showing {} of {} rows: {}.</p>\n",
+                         FormatCount(t["rows"].size()), FormatCount(t["total_rows"].get<size_t>()),
+                         H(t["kept"].get<std::string>()));
+    out += "<table><tr>";
+    std::vector<std::string> types;
+    for (const json& c : t["columns"]) {
+      out += "<th>" + H(c["label"].get<std::string>()) + "</th>";
+      types.push_back(c["type"]);
+    }
+    out += "</tr>\n";
+    const json* classes = t.contains("row_classes") ? &t["row_classes"] : nullptr;
+    for (size_t r = 0; r < t["rows"].size(); ++r) {
+      const std::string cls = classes ? (*classes)[r].get<std::string>() : std::string();
+      out += cls.empty() ? "<tr>" : "<tr class=\"" + H(cls) + "\">";
+      const json& row = t["rows"][r];
+      for (size_t i = 0; i < types.size(); ++i)
+        out += (types[i] == "text" ? "<td>" : "<td class=\"n\">") +
+               DeviceViewCellHtml(row[i], types[i]) + "</td>";
+      out += "</tr>\n";
+    }
+    out += "</table>\n";
+  }
+  return out;
+}
+
 }  // namespace
+
+json DeviceProfileViews(const Run& run, size_t max_layer_rows) {
+  json views = json::object();
+  if (run.aihub) views["aihub"] = AihubView(*run.aihub, max_layer_rows);
+  if (run.genie) views["genie"] = GenieView(*run.genie);
+  if (run.llm_runner) views["llm_runner"] = LlmRunnerView(*run.llm_runner);
+  return views;
+}
 
 std::string RenderDeviceProfilesHtml(const Run& run) {
   std::string out =
@@ -611,88 +979,14 @@ std::string RenderDeviceProfilesHtml(const Run& run) {
   for (const auto& a : run.artifacts)
     out += "<li>" + H(ArtifactKindName(a.type)) + ": " + H(a.path) + "</li>\n";
   out += "</ul>\n";
-  if (run.aihub) {
-    const AihubSummary s = SummarizeAihub(*run.aihub);
-    const AihubStageFigures& inf = *s.inference;
-    out += "<h2>AI Hub profile (" + H(run.aihub->layout) + " layout)</h2>\n";
-    out +=
-        "<p class=\"note\">Inference times are end-to-end on the device (the runtime's "
-        "invoke), not the HTP graph wall; per-layer times are the runtime's, not optrace "
-        "dominant-path cycles.</p>\n<table><tr><th>figure</th><th>µs</th></tr>\n";
-    out += "<tr><td>estimated inference (AI Hub)</td><td class=\"n\">" + Us(inf.row->time_us) +
-           "</td></tr>\n";
-    out += "<tr><td>cold first run</td><td class=\"n\">" + Us(inf.cold_us) + "</td></tr>\n";
-    out += "<tr><td>steady state median (runs 2..N)</td><td class=\"n\">" +
-           (inf.steady_us ? FormatFigure(inf.steady_us->median) : std::string("-")) +
-           "</td></tr>\n";
-    for (const auto& f : s.stages)
-      if (f.row->stage != "inference")
-        out += "<tr><td>" + H(f.row->stage) + "</td><td class=\"n\">" + Us(f.row->time_us) +
-               "</td></tr>\n";
-    out +=
-        "</table>\n<h3>Compute units: by count and by time</h3>\n<table><tr><th>unit</th>"
-        "<th>layers</th><th>layers %</th><th>time µs</th><th>time %</th></tr>\n";
-    for (const auto& c : s.coverage)
-      out += fmt::format(
-          "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>"
-          "<td class=\"n\">{}</td></tr>\n",
-          H(c.unit), GroupDigits(c.layers), FormatMeasure(c.layers_pct, 1),
-          c.timed_layers > 0 ? GroupDigits(c.time_us) : std::string("-"), Pct(c.time_pct));
-    out +=
-        "</table>\n<h3>Layers</h3>\n<table><tr><th>#</th><th>name</th><th>type</th>"
-        "<th>unit</th><th>time µs</th><th>cycles</th></tr>\n";
-    for (const auto& l : run.aihub->layers)
-      out += fmt::format(
-          "<tr{}><td class=\"n\">{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"n\">{}</td>"
-          "<td class=\"n\">{}</td></tr>\n",
-          l.compute_unit == "NPU" ? "" : " class=\"fallback\"", l.index, H(l.name), H(l.type),
-          H(l.compute_unit), Us(l.time_us), Us(l.cycles));
-    out += "</table>\n";
-    for (const auto& n : s.notes) out += "<p class=\"note\">" + H(n) + "</p>\n";
+  const json views = DeviceProfileViews(run);
+  if (views.contains("aihub")) {
+    out += DeviceViewHtml(views["aihub"]);
     // Its layers by the model's own modules, with where they ran.
     out += RenderModulesHtml(ComputeRunModules(run), kDefaultModuleDepth);
   }
-  if (run.genie) {
-    const GenieSummary s = SummarizeGenie(*run.genie);
-    out += "<h2>Genie profile (version " + H(run.genie->version) + ")</h2>\n";
-    for (const auto& c : s.components) {
-      out += fmt::format("<h3>{} {}</h3>\n<p>init {} µs, free {} µs</p>\n", H(c.type), H(c.name),
-                         Us(c.init_us), Us(c.free_us));
-      if (c.queries.empty()) continue;
-      out +=
-          "<table><tr><th>query</th><th>TTFT µs</th><th>prompt tokens</th>"
-          "<th>prompt toks/s</th><th>generated tokens</th><th>gen toks/s</th>"
-          "<th>duration µs</th></tr>\n";
-      for (const auto& q : c.queries)
-        out += fmt::format(
-            "<tr><td>{}{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}"
-            "</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>\n",
-            *q.event->query, q.cold ? " (cold)" : "", Us(q.ttft_us), Us(q.prompt_tokens),
-            Us(q.prompt_rate_tps), Us(q.generated_tokens), Us(q.generation_rate_tps),
-            GroupDigits(q.event->duration_us));
-      out += "</table>\n";
-    }
-    for (const auto& n : s.notes) out += "<p class=\"note\">" + H(n) + "</p>\n";
-  }
-  if (run.llm_runner) {
-    const LlmRunnerSummary s = SummarizeLlmRunner(*run.llm_runner);
-    out += fmt::format(
-        "<h2>ExecuTorch LLM runner log</h2>\n<p>model load {} µs</p>\n<table><tr><th>generation"
-        "</th><th>TTFT µs</th><th>prefill µs</th><th>prompt tokens</th><th>prefill toks/s</th>"
-        "<th>decode µs</th><th>generated tokens</th><th>decode toks/s</th><th>total µs</th>"
-        "</tr>\n",
-        Us(s.model_load_us));
-    for (const auto& g : run.llm_runner->generations)
-      out += fmt::format(
-          "<tr><td>{}{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}"
-          "</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>"
-          "<td class=\"n\">{}</td><td class=\"n\">{}</td></tr>\n",
-          g.generation, g.generation == 1 ? " (cold)" : "", Us(g.ttft_us), Us(g.prefill_us),
-          Us(g.prompt_tokens), Us(g.prefill_rate_tps), Us(g.decode_us), Us(g.generated_tokens),
-          Us(g.decode_rate_tps), Us(g.inference_us));
-    out += "</table>\n";
-    for (const auto& n : s.notes) out += "<p class=\"note\">" + H(n) + "</p>\n";
-  }
+  for (const char* key : {"genie", "llm_runner"})
+    if (views.contains(key)) out += DeviceViewHtml(views[key]);
   out += "</body></html>\n";
   return out;
 }

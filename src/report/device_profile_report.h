@@ -6,6 +6,7 @@
 // field names carry their unit.
 #pragma once
 
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -46,9 +47,28 @@ std::string RenderDeviceDiff(const DeviceProfileDiff& diff, const std::vector<Ga
 nlohmann::json DeviceDiffToJson(const DeviceProfileDiff& diff,
                                 const std::vector<GateResult>& gates);
 
-// A standalone HTML page of the run's device profiles: the figures, the
-// coverage and every layer (AI Hub), every query (Genie), every generation
-// (a runner's log).
+// The HTML views of the run's device profiles, one per profile it holds,
+// under "aihub", "genie" and "llm_runner" (an empty object for a run of
+// none).  A view is {title, blocks}; a block is {kind: "heading" | "note",
+// text} or {kind: "table", table: {id, title, help, columns: [{key, label,
+// type}], rows: [[…]], shown_rows, total_rows, kept?, row_classes?,
+// share_column?}}, a column's type one of text, us, count, num, pct, bytes,
+// cycles.  AI Hub: the inference (estimate, cold first run, steady state of
+// runs 2..N), the stages with their peak memory and ranges, compute-unit
+// coverage by count and by time, the fallback layers, the layers (at most
+// `max_layer_rows`: the slowest, in their order; the rows off the NPU have
+// the class "fallback").  Genie: per component its init and free, each
+// query (the first cold), the steady state.  A runner's log: the model
+// load, each generation (the first cold), the steady state, GPU memory when
+// given.  Every figure a view shows is chosen here once: the device-only
+// page (RenderDeviceProfilesHtml) prints these views and the main report
+// (BuildLazyReportModel) carries them for its script to draw.
+nlohmann::json DeviceProfileViews(const Run& run,
+                                  size_t max_layer_rows = std::numeric_limits<size_t>::max());
+
+// A standalone HTML page of the run's device profiles: their views
+// (DeviceProfileViews, every layer), and an AI Hub profile's layers by the
+// model's own modules.
 std::string RenderDeviceProfilesHtml(const Run& run);
 
 }  // namespace htpscope

@@ -19,6 +19,7 @@
 #include "analysis/timeline.h"
 #include "base/errors.h"
 #include "model/figures.h"
+#include "report/device_profile_report.h"
 #include "report/format_util.h"
 #include "report/html_assets.h"  // generated from src/report/html/ at build time
 #include "report/summary_report.h"
@@ -449,6 +450,11 @@ LazyObject BuildLazyReportModel(const Summary& summary, const HtmlReportOptions&
                     n["path"].get<std::string>().rfind("graph:", 0) != 0);
     if (any) model.members["modules"] = modules;
   }
+  // An AI Hub or Genie profile or a runner's log given with the run: the
+  // views the device-only page shows, under their own keys.
+  json views = DeviceProfileViews(run, options.max_table_rows);
+  for (auto it = views.begin(); it != views.end(); ++it)
+    model.members[it.key()] = std::move(it.value());
   model.AddObject("overview", std::move(overview));
   return model;
 }

@@ -18,6 +18,9 @@
 //                 into, and the repeated-block tables;
 //   units_memory  per-unit occupancy, counter tracks (VTCM alloc, DRAM/VTCM
 //                 read/write) reduced per pixel column, peak VTCM;
+//   aihub, genie, llm_runner  the device profiles the run holds beside its
+//                 QNN artifacts (DeviceProfileViews): the figures and tables
+//                 the device-only page shows, drawn by the page's script;
 //   graph, lint, heap, numerics, memory, diff: the JSON of those analyses as
 //                 they print it with --json, rendered generically.
 //
@@ -90,7 +93,9 @@ std::vector<CounterPoint> DownsampleCounter(const std::vector<CounterSampleRow>&
 inline constexpr size_t kDefaultMaxSectionItems = 2000;
 
 // The report's data model for one run (sections overview, timeline, tables,
-// units_memory; the others are added by the caller under their keys), its
+// units_memory, modules, and aihub, genie, llm_runner for the device
+// profiles it holds, AI Hub's layers capped at `max_table_rows`; the others
+// are added by the caller under their keys), its
 // long per-op lists left to be written as the page is rendered: they read
 // `summary` and its run, which must outlive the model.
 LazyObject BuildLazyReportModel(const Summary& summary, const HtmlReportOptions& options = {});

@@ -11,6 +11,7 @@
 
 #include "base/corpus_test_util.h"
 #include "model/fake_run_test_util.h"
+#include "report/device_profile_report.h"
 #include "report/summary_report.h"
 
 namespace htpscope::html_report_test {
@@ -309,6 +310,41 @@ TEST(HtmlReportModel, LazyModelRendersTheBuiltModelsPage) {
     EXPECT_EQ(Count(page, "op_0<&>"), 0u);  // escaped inside the page's JSON
     EXPECT_EQ(data["overview"]["op_warmup"][0]["name"].get<std::string>().find("<&>\u2028"), 4u);
   }
+}
+
+// A profile CSV given with an AI Hub profile, a Genie profile and a runner's
+// log: the page keeps its HTP sections and carries each profile's view, the
+// very one the device-only page prints.
+TEST(HtmlReportModel, MixedRunCarriesTheDeviceProfileViews) {
+  const std::string testdata = std::string(HTPSCOPE_SOURCE_DIR) + "/src/formats/testdata/";
+  htpscope::Run run = LoadRun({testdata + "netrun_phases.csv", testdata + "aihub_profile.json",
+                               testdata + "genie_profile.json", testdata + "llm_runner_stats.log"});
+  Summary summary = Summarize(run);
+  HtmlReportOptions options;
+  options.max_table_rows = 2;
+  const std::string page = RenderHtmlReport(BuildLazyReportModel(summary, options));
+  const json data = json::parse(EmbeddedData(page));
+  EXPECT_TRUE(data.contains("overview"));
+  EXPECT_EQ(data["overview"]["profile_phases"].size(), 2u);  // capped as before
+  const json views = DeviceProfileViews(run, 2);
+  for (const char* key : {"aihub", "genie", "llm_runner"}) {
+    SCOPED_TRACE(key);
+    ASSERT_TRUE(data.contains(key));
+    EXPECT_EQ(data[key], views[key]);
+  }
+  // The AI Hub layers are capped as the op tables: the 2 slowest of 8.
+  const json* layers = nullptr;
+  for (const json& b : data["aihub"]["blocks"])
+    if (b["kind"] == "table" && b["table"]["id"] == "aihub_layers") layers = &b["table"];
+  ASSERT_NE(layers, nullptr);
+  EXPECT_EQ((*layers)["rows"].size(), 2u);
+  EXPECT_EQ((*layers)["rows"][0][1], "resize");   // 1,250 µs
+  EXPECT_EQ((*layers)["rows"][1][1], "softmax");  // 2,900 µs
+  EXPECT_EQ((*layers)["total_rows"], 8);
+  // A run without them has none of their keys.
+  htpscope::Run csv = LoadRun({testdata + "netrun_phases.csv"});
+  const json plain = BuildReportModel(Summarize(csv));
+  EXPECT_FALSE(plain.contains("aihub") || plain.contains("genie") || plain.contains("llm_runner"));
 }
 
 TEST(HtmlReportModel, CorpusRunKeepsSummaryFiguresAndEveryCycle) {

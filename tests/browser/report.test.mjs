@@ -251,6 +251,48 @@ test("examples/synthetic_run", { skip: !existsSync(EXAMPLE) && "examples/synthet
   await checkRunReport("synthetic_run", EXAMPLE);
 });
 
+// A profile CSV given with an AI Hub profile, a Genie profile and a runner's
+// log: the page draws each profile's section beside the run's, with the
+// figures of those files (src/formats/testdata).
+test("a mixed run shows its device profiles", { timeout: 60000 }, async () => {
+  const testdata = path.join(ROOT, "src/formats/testdata");
+  const out = path.join(WORK, "mixed.html");
+  htpscope("report", ...["netrun_phases.csv", "aihub_profile.json", "genie_profile.json",
+    "llm_runner_stats.log"].map((f) => path.join(testdata, f)), "-o", out);
+  const { page, problems } = await open(out);
+  try {
+    const sections = await page.evaluate(() => window.htpscopeReport.sections);
+    for (const s of ["overview", "aihub", "genie", "llm_runner"]) assert.ok(sections.includes(s), `section ${s}`);
+    assert.equal(await page.locator("[data-section=aihub] > summary h2").textContent(), "AI Hub profile (qai_hub layout)");
+    const text = async (table) => page.locator(`[data-table=${table}]`).textContent();
+    // all_inference_times [10003, 4205, 4180, 4230, 4198]: cold 10,003, steady median 4,201.5.
+    const inference = await text("aihub_inference");
+    for (const s of ["3,652", "10,003", "4,201.5", "4,180", "4,230"]) assert.ok(inference.includes(s), `inference shows ${s}: ${inference}`);
+    const stages = await text("aihub_stages");
+    for (const s of ["1,374,293", "159.0 MiB", "68.9 MiB – 78.2 MiB"]) assert.ok(stages.includes(s), `stages show ${s}: ${stages}`);
+    // CPU: 2 of 8 layers (25.0 %), 23 + 2,900 = 2,923 µs of 5,018 (58.3 %).
+    assert.deepEqual(await columnValues(page, "aihub_coverage", "time_us"), ["845", "1,250", "2,923"]);
+    assert.deepEqual(await columnValues(page, "aihub_coverage", "time_pct"), ["16.8", "24.9", "58.3"]);
+    assert.deepEqual(await columnValues(page, "aihub_coverage", "layers_pct"), ["62.5", "12.5", "25.0"]);
+    assert.deepEqual(await columnValues(page, "aihub_fallbacks", "name"), ["model/tf.math.divide/truediv", "resize", "softmax"]);
+    assert.deepEqual(await columnValues(page, "aihub_fallbacks", "time_us"), ["23", "1,250", "2,900"]);
+    assert.equal(await page.locator("[data-table=aihub_layers] tbody tr.fallback").count(), 3, "the layers off the NPU are marked");
+    await checkSorting(page, "aihub_layers", "time_us", "name");
+    // Genie: the cold query apart from the steady state of queries 2..3.
+    assert.deepEqual(await columnValues(page, "genie_0_queries", "run"), ["cold", "steady", "steady"]);
+    assert.deepEqual(await columnValues(page, "genie_0_queries", "ttft_us"), ["29,090", "25,100", "24,800"]);
+    assert.deepEqual(await columnValues(page, "genie_0_queries", "prompt_rate_tps"), ["412.5", "478.1", "483.9"]);
+    assert.deepEqual(await columnValues(page, "genie_0_steady", "median"), ["24,950", "481", "24.05", "4,600,000"]);
+    // The runner: TTFT first_token − inference_start, in µs.
+    assert.deepEqual(await columnValues(page, "llm_runner_generations", "ttft_us"), ["214,000", "161,000", "158,000"]);
+    assert.ok((await page.locator("[data-section=llm_runner]").textContent()).includes("Model load 1,978,000 µs (generation 1)."));
+    await page.screenshot({ path: path.join(ARTIFACTS, "mixed.png"), fullPage: true });
+    assertClean(problems);
+  } finally {
+    await page.close();
+  }
+});
+
 // An optrace whose op name, types, description and run directory are markup.
 const HOSTILE_NAME = "<img src=x onerror=alert(1)>";
 function writeHostileRun() {

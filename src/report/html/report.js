@@ -121,9 +121,10 @@
 
   // ------------------------------------------------------ sortable tables
   // spec: {title, help, columns: [{key, label, type, help}], rows: [[...]],
-  //        total_rows, kept}.  Sort by clicking a header, filter per column
-  // (text: substring; numbers: "> 1000", "<=5", "=3" or a substring),
-  // share chart of a numeric column over the rows that pass the filters.
+  //        total_rows, kept, row_classes}; row_classes[i]: row i's class.
+  // Sort by clicking a header, filter per column (text: substring; numbers:
+  // "> 1000", "<=5", "=3" or a substring), share chart of a numeric column
+  // over the rows that pass the filters.
   const PAGE_ROWS = 200;
   function isNumericType(t) { return ["cycles", "offset", "pct", "count", "bytes", "us", "ghz", "num"].includes(t); }
   // Columns whose values add up, so that a share of their sum means something.
@@ -232,6 +233,8 @@
       for (let k = 0; k < n; k++) {
         const r = rows[state.view[k]];
         const tr = document.createElement("tr");
+        const rowClass = spec.row_classes && spec.row_classes[state.view[k]];
+        if (rowClass) tr.className = rowClass;
         cols.forEach((c, i) => {
           const td = document.createElement("td");
           const v = r[i];
@@ -1085,15 +1088,32 @@
     }
   }
 
+  // --------------------------------------------------- device profiles
+  // An AI Hub or Genie profile or a runner's log given with the run: the
+  // view the device-only page prints too (DeviceProfileViews in
+  // device_profile_report.h), its headings, notes and tables in order.
+  function renderDeviceProfile(body, view) {
+    for (const b of view.blocks) {
+      if (b.kind === "heading") body.appendChild(el("h3", null, b.text));
+      else if (b.kind === "note") body.appendChild(el("p", { class: "help" }, b.text));
+      else if (b.kind === "table")
+        body.appendChild(makeTable(b.table, b.table.id, { share: b.table.share_column ? undefined : false }));
+    }
+  }
+
   // ----------------------------------------------------------- sections
   // One renderer per data-model key; a section is drawn only when its data
-  // is present.  A new view plugs in with one line here.
+  // is present (heading: its title from the data, else title).  A new view
+  // plugs in with one line here.
   const SECTIONS = [
     { key: "overview", title: "Overview", render: renderOverview },
     { key: "timeline", title: "Timeline", render: renderTimeline },
     { key: "tables", title: "Ops", render: renderTables },
     { key: "units_memory", title: "Units and memory", render: renderUnitsMemory },
     { key: "modules", title: "Modules", render: renderModules },
+    { key: "aihub", title: "AI Hub profile", heading: (v) => v.title, render: renderDeviceProfile },
+    { key: "genie", title: "Genie profile", heading: (v) => v.title, render: renderDeviceProfile },
+    { key: "llm_runner", title: "LLM runner log", heading: (v) => v.title, render: renderDeviceProfile },
     { key: "graph", title: "Graph checks and critical path", render: (b, v) => renderGeneric(b, v, 0, GRAPH_LAYOUT) },
     { key: "lint", title: "Lint: main-thread bottlenecks", render: (b, v) => renderGeneric(b, v, 0) },
     { key: "memory", title: "Memory", render: (b, v) => renderGeneric(b, v, 0) },
@@ -1113,7 +1133,7 @@
     const id = "section-" + s.key;
     const body = el("div", { class: "section-body" });
     const section = el("details", { class: "section", id, open: true, "data-section": s.key },
-      el("summary", null, el("h2", null, s.title)), body);
+      el("summary", null, el("h2", null, s.heading ? s.heading(data) : s.title)), body);
     main.appendChild(section);
     nav.appendChild(el("a", { href: "#" + id }, s.title));
     api.sections.push(s.key);
