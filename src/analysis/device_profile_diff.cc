@@ -3,11 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <stdexcept>
 
 #include "analysis/device_profile_summary.h"
 #include "analysis/module_run.h"
+#include "model/figures.h"
 
 namespace htpscope {
 
@@ -38,35 +40,62 @@ std::vector<std::string> Labels(const std::vector<const Run*>& runs) {
   return out;
 }
 
-// Per-run samples of one AI Hub figure on one side.
-struct AihubSide {
-  Samples inference, cold, estimated, first_load, warm_load, compile, peak_memory;
-  Samples npu_layers_pct, npu_time_pct, fallback_layers, fallback_time, layers;
-  int runs_without_samples = 0;
+// One side's samples of every device figure, by DeviceFigure, and how many
+// of its runs (AI Hub profiles, Genie dialogs, runner logs) have no steady
+// state of their own.
+struct DeviceSideSamples {
+  std::array<Samples, kDeviceFigureCount> by_figure;
+  int without_steady_state = 0;
+
+  Samples& operator[](DeviceFigure f) { return by_figure[static_cast<size_t>(f)]; }
+  const Samples& operator[](DeviceFigure f) const { return by_figure[static_cast<size_t>(f)]; }
 };
 
-AihubSide CollectAihub(const std::vector<const Run*>& runs) {
-  AihubSide s;
+// diff's rows of the figures `artifact` gives (model/figures.h), in the
+// registry's order.
+void AddDeviceRows(DeviceProfileDiff& d, DeviceArtifact artifact, const DeviceSideSamples& a,
+                   const DeviceSideSamples& b) {
+  for (const DeviceFigureInfo* f : DeviceFiguresOf(artifact)) {
+    const DeviceFigureSource& source = f->From(artifact);
+    d.metrics.push_back(
+        {f->name, source.label, CompareSamples(a[f->figure], b[f->figure], f->unit, source.basis)});
+  }
+}
+
+// The names of the steady-state figures `artifact` gives: "a, b and c".
+std::string SteadyFigureNames(DeviceArtifact artifact) {
+  std::vector<std::string> names;
+  for (const DeviceFigureInfo* f : DeviceFiguresOf(artifact))
+    if (f->samples == DeviceSamples::kSteady) names.push_back(f->name);
+  std::string out;
+  for (size_t i = 0; i < names.size(); ++i)
+    out += (i == 0 ? "" : (i + 1 == names.size() ? " and " : ", ")) + names[i];
+  return out;
+}
+
+DeviceSideSamples CollectAihub(const std::vector<const Run*>& runs) {
+  using D = DeviceFigure;
+  DeviceSideSamples s;
   for (const Run* r : runs) {
     if (!r->aihub) throw std::invalid_argument(r->label + ": not an AI Hub profile");
     const AihubSummary sum = SummarizeAihub(*r->aihub);
     const AihubStageFigures& inf = *sum.inference;
     for (size_t i = 1; i < inf.samples_us.size(); ++i)
-      s.inference.push_back(static_cast<double>(inf.samples_us[i]));
-    if (inf.samples_us.empty()) ++s.runs_without_samples;
-    AddOptional(s.cold, inf.cold_us);
-    AddOptional(s.estimated, inf.row->time_us);
-    AddOptional(s.peak_memory, inf.row->peak_memory_bytes);
+      s[D::kInferenceUs].push_back(static_cast<double>(inf.samples_us[i]));
+    if (inf.samples_us.empty()) ++s.without_steady_state;
+    AddOptional(s[D::kColdInferenceUs], inf.cold_us);
+    AddOptional(s[D::kEstimatedInferenceUs], inf.row->time_us);
+    AddOptional(s[D::kInferencePeakMemoryBytes], inf.row->peak_memory_bytes);
     for (const auto& f : sum.stages) {
-      if (f.row->stage == "first_load") AddOptional(s.first_load, f.row->time_us);
-      if (f.row->stage == "warm_load") AddOptional(s.warm_load, f.row->time_us);
-      if (f.row->stage == "compile") AddOptional(s.compile, f.row->time_us);
+      if (f.row->stage == "first_load") AddOptional(s[D::kFirstLoadUs], f.row->time_us);
+      if (f.row->stage == "warm_load") AddOptional(s[D::kWarmLoadUs], f.row->time_us);
+      if (f.row->stage == "compile") AddOptional(s[D::kCompileUs], f.row->time_us);
     }
-    AddOptional(s.npu_layers_pct, sum.npu_layers_pct);
-    AddOptional(s.npu_time_pct, sum.npu_time_pct);
-    s.fallback_layers.push_back(static_cast<double>(sum.fallback_layers));
-    AddOptional(s.fallback_time, sum.fallback_time_us);
-    s.layers.push_back(static_cast<double>(sum.layers));
+    AddOptional(s[D::kNpuLayersPct], sum.npu_layers_pct);
+    AddOptional(s[D::kNpuTimePct], sum.npu_time_pct);
+    s[D::kFallbackLayers].push_back(static_cast<double>(sum.fallback_layers));
+    AddOptional(s[D::kFallbackTimeUs], sum.fallback_time_us);
+    s[D::kLayers].push_back(static_cast<double>(sum.layers));
   }
   return s;
 }
@@ -92,36 +121,13 @@ DeviceProfileDiff DiffAihubRuns(const std::vector<const Run*>& a,
   d.kind = "aihub";
   d.a_labels = Labels(a);
   d.b_labels = Labels(b);
-  const AihubSide sa = CollectAihub(a), sb = CollectAihub(b);
-  auto add = [&d](const char* name, const char* label, const Samples& x, const Samples& y,
-                  const char* unit, const char* basis) {
-    d.metrics.push_back({name, label, CompareSamples(x, y, unit, basis)});
-  };
-  add("inference_us", "inference (steady, end-to-end on device)", sa.inference, sb.inference, "us",
-      "steady-state median of all_inference_times 2..N (end-to-end on device, not the HTP graph "
-      "wall)");
-  add("cold_inference_us", "inference (cold first)", sa.cold, sb.cold, "us",
-      "first of all_inference_times, one per run");
-  add("estimated_inference_us", "estimated inference (AI Hub)", sa.estimated, sb.estimated, "us",
-      "AI Hub's estimated_inference_time, one per run");
-  add("first_load_us", "first load", sa.first_load, sb.first_load, "us", "first_load_time per run");
-  add("warm_load_us", "warm load", sa.warm_load, sb.warm_load, "us", "warm_load_time per run");
-  add("compile_us", "compile (on device)", sa.compile, sb.compile, "us", "compile_time per run");
-  add("inference_peak_memory_bytes", "inference peak memory", sa.peak_memory, sb.peak_memory,
-      "bytes", "estimated_inference_peak_memory per run");
-  add("npu_layers_pct", "NPU layers (by count)", sa.npu_layers_pct, sb.npu_layers_pct, "pct",
-      "NPU layers ÷ layers × 100, per run");
-  add("npu_time_pct", "NPU time (by Σ layer time)", sa.npu_time_pct, sb.npu_time_pct, "pct",
-      "NPU layers' Σ execution_time ÷ every layer's × 100, per run");
-  add("fallback_layers", "fallback layers (not NPU)", sa.fallback_layers, sb.fallback_layers,
-      "layers", "layers on GPU, CPU or unspecified, per run");
-  add("fallback_time_us", "fallback layers' time", sa.fallback_time, sb.fallback_time, "us",
-      "Σ execution_time of the layers not on the NPU, per run");
-  add("layers", "layers", sa.layers, sb.layers, "layers", "execution_detail rows, per run");
-  if (sa.runs_without_samples > 0 || sb.runs_without_samples > 0)
-    d.notes.push_back(
+  const DeviceSideSamples sa = CollectAihub(a), sb = CollectAihub(b);
+  AddDeviceRows(d, DeviceArtifact::kAihub, sa, sb);
+  if (sa.without_steady_state > 0 || sb.without_steady_state > 0)
+    d.notes.push_back(fmt::format(
         "a profile without all_inference_times (before profile version 1.2) has no steady state "
-        "or cold run: compare estimated_inference_us");
+        "or cold run: compare {}",
+        DeviceFigureName(DeviceFigure::kEstimatedInferenceUs)));
 
   // Layers: B's order, each A-only layer after the layer it followed on A.
   struct Sides {
@@ -184,38 +190,42 @@ DeviceProfileDiff DiffAihubRuns(const std::vector<const Run*>& a,
 
 namespace {
 
-struct GenieSide {
-  Samples ttft, cold_ttft, token_rate, prompt_rate, query, init, free, prompt_tokens,
-      generated_tokens;
-  int single_query_dialogs = 0;
-};
-
-GenieSide CollectGenie(const std::vector<const Run*>& runs) {
-  GenieSide s;
+DeviceSideSamples CollectGenie(const std::vector<const Run*>& runs) {
+  using D = DeviceFigure;
+  DeviceSideSamples s;
   for (const Run* r : runs) {
     if (!r->genie) throw std::invalid_argument(r->label + ": not a Genie profile");
     const GenieSummary sum = SummarizeGenie(*r->genie);
     for (const auto& c : sum.components) {
-      AddOptional(s.init, c.init_us);
-      AddOptional(s.free, c.free_us);
+      AddOptional(s[D::kInitUs], c.init_us);
+      AddOptional(s[D::kFreeUs], c.free_us);
       if (c.queries.empty()) continue;
-      AddOptional(s.cold_ttft, c.queries.front().ttft_us);
+      AddOptional(s[D::kColdTtftUs], c.queries.front().ttft_us);
       const size_t from = c.queries.size() >= 2 ? 1 : 0;
-      if (from == 0) ++s.single_query_dialogs;
+      if (from == 0) ++s.without_steady_state;
       for (size_t i = from; i < c.queries.size(); ++i) {
         const GenieQuery& q = c.queries[i];
-        AddOptional(s.ttft, q.ttft_us);
-        AddOptional(s.token_rate, q.generation_rate_tps);
-        AddOptional(s.prompt_rate, q.prompt_rate_tps);
-        s.query.push_back(static_cast<double>(q.event->duration_us));
+        AddOptional(s[D::kTtftUs], q.ttft_us);
+        AddOptional(s[D::kTokenRate], q.generation_rate_tps);
+        AddOptional(s[D::kPromptRate], q.prompt_rate_tps);
+        s[D::kQueryUs].push_back(static_cast<double>(q.event->duration_us));
       }
       for (const auto& q : c.queries) {
-        AddOptional(s.prompt_tokens, q.prompt_tokens);
-        AddOptional(s.generated_tokens, q.generated_tokens);
+        AddOptional(s[D::kPromptTokens], q.prompt_tokens);
+        AddOptional(s[D::kGeneratedTokens], q.generated_tokens);
       }
     }
   }
   return s;
+}
+
+// True when either side's token counts changed.
+bool TokenCountsDiffer(const DeviceProfileDiff& d) {
+  for (DeviceFigure f : {DeviceFigure::kPromptTokens, DeviceFigure::kGeneratedTokens}) {
+    const NamedDelta* m = d.Find(DeviceFigureName(f));
+    if (m && m->delta.change && *m->delta.change != 0) return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -227,34 +237,13 @@ DeviceProfileDiff DiffGenieRuns(const std::vector<const Run*>& a,
   d.kind = "genie";
   d.a_labels = Labels(a);
   d.b_labels = Labels(b);
-  const GenieSide sa = CollectGenie(a), sb = CollectGenie(b);
-  const char* steady =
-      "median of queries 2..N of each dialog, pooled (a dialog's only query "
-      "when it has one)";
-  auto add = [&d](const char* name, const char* label, const Samples& x, const Samples& y,
-                  const char* unit, const char* basis) {
-    d.metrics.push_back({name, label, CompareSamples(x, y, unit, basis)});
-  };
-  add("ttft_us", "time to first token", sa.ttft, sb.ttft, "us", steady);
-  add("cold_ttft_us", "time to first token (cold first query)", sa.cold_ttft, sb.cold_ttft, "us",
-      "each dialog's first query");
-  add("token_rate", "token generation rate", sa.token_rate, sb.token_rate, "toks/s", steady);
-  add("prompt_rate", "prompt processing rate", sa.prompt_rate, sb.prompt_rate, "toks/s", steady);
-  add("query_us", "query duration", sa.query, sb.query, "us", steady);
-  add("init_us", "dialog init (GenieDialog_create init-time)", sa.init, sb.init, "us",
-      "one per dialog");
-  add("free_us", "dialog free (GenieDialog_free)", sa.free, sb.free, "us", "one per dialog");
-  add("prompt_tokens", "prompt tokens", sa.prompt_tokens, sb.prompt_tokens, "tokens", "per query");
-  add("generated_tokens", "generated tokens", sa.generated_tokens, sb.generated_tokens, "tokens",
-      "per query");
-  if (sa.single_query_dialogs > 0 || sb.single_query_dialogs > 0)
+  const DeviceSideSamples sa = CollectGenie(a), sb = CollectGenie(b);
+  AddDeviceRows(d, DeviceArtifact::kGenie, sa, sb);
+  if (sa.without_steady_state > 0 || sb.without_steady_state > 0)
     d.notes.push_back(
-        "a dialog of one query has no steady state: its only (cold) query stands in for ttft_us, "
-        "token_rate, prompt_rate and query_us");
-  const NamedDelta* pt = d.Find("prompt_tokens");
-  const NamedDelta* gt = d.Find("generated_tokens");
-  if ((pt && pt->delta.change && *pt->delta.change != 0) ||
-      (gt && gt->delta.change && *gt->delta.change != 0))
+        "a dialog of one query has no steady state: its only (cold) query stands in for " +
+        SteadyFigureNames(DeviceArtifact::kGenie));
+  if (TokenCountsDiffer(d))
     d.notes.push_back(
         "the sides processed different token counts: TTFT and rates depend on them, compare like "
         "with like");
@@ -263,36 +252,31 @@ DeviceProfileDiff DiffGenieRuns(const std::vector<const Run*>& a,
 
 namespace {
 
-struct LlmRunnerSide {
-  Samples ttft, cold_ttft, prefill, prefill_rate, decode, decode_rate, generation, model_load,
-      prompt_tokens, generated_tokens, gpu_peak;
-  int single_generation_logs = 0;
-};
-
-LlmRunnerSide CollectLlmRunner(const std::vector<const Run*>& runs) {
-  LlmRunnerSide s;
+DeviceSideSamples CollectLlmRunner(const std::vector<const Run*>& runs) {
+  using D = DeviceFigure;
+  DeviceSideSamples s;
   for (const Run* r : runs) {
     if (!r->llm_runner) throw std::invalid_argument(r->label + ": not an ExecuTorch runner log");
     const LlmRunnerSummary sum = SummarizeLlmRunner(*r->llm_runner);
     const auto& gens = r->llm_runner->generations;
     if (gens.empty()) continue;
-    AddOptional(s.cold_ttft, gens.front().ttft_us);
-    AddOptional(s.model_load, sum.model_load_us);
+    AddOptional(s[D::kColdTtftUs], gens.front().ttft_us);
+    AddOptional(s[D::kModelLoadUs], sum.model_load_us);
     const size_t from = gens.size() >= 2 ? 1 : 0;
-    if (from == 0) ++s.single_generation_logs;
+    if (from == 0) ++s.without_steady_state;
     for (size_t i = from; i < gens.size(); ++i) {
       const LlmGenerationRow& g = gens[i];
-      AddOptional(s.ttft, g.ttft_us);
-      AddOptional(s.prefill, g.prefill_us);
-      AddOptional(s.prefill_rate, g.prefill_rate_tps);
-      AddOptional(s.decode, g.decode_us);
-      AddOptional(s.decode_rate, g.decode_rate_tps);
-      AddOptional(s.generation, g.inference_us);
+      AddOptional(s[D::kTtftUs], g.ttft_us);
+      AddOptional(s[D::kPrefillUs], g.prefill_us);
+      AddOptional(s[D::kPrefillTokenRate], g.prefill_rate_tps);
+      AddOptional(s[D::kDecodeUs], g.decode_us);
+      AddOptional(s[D::kDecodeTokenRate], g.decode_rate_tps);
+      AddOptional(s[D::kGenerationUs], g.inference_us);
     }
     for (const auto& g : gens) {
-      AddOptional(s.prompt_tokens, g.prompt_tokens);
-      AddOptional(s.generated_tokens, g.generated_tokens);
-      AddOptional(s.gpu_peak, g.gpu_peak_usage_mb);
+      AddOptional(s[D::kPromptTokens], g.prompt_tokens);
+      AddOptional(s[D::kGeneratedTokens], g.generated_tokens);
+      AddOptional(s[D::kGpuPeakUsageMb], g.gpu_peak_usage_mb);
     }
   }
   return s;
@@ -307,40 +291,13 @@ DeviceProfileDiff DiffLlmRunnerRuns(const std::vector<const Run*>& a,
   d.kind = "llm_runner";
   d.a_labels = Labels(a);
   d.b_labels = Labels(b);
-  const LlmRunnerSide sa = CollectLlmRunner(a), sb = CollectLlmRunner(b);
-  const char* steady =
-      "generations 2..N of each log, pooled (a log's only generation when it has one); the "
-      "runner's wall clock, ms resolution";
-  auto add = [&d](const char* name, const char* label, const Samples& x, const Samples& y,
-                  const char* unit, const char* basis) {
-    d.metrics.push_back({name, label, CompareSamples(x, y, unit, basis)});
-  };
-  add("ttft_us", "time to first token", sa.ttft, sb.ttft, "us", steady);
-  add("cold_ttft_us", "time to first token (cold first generation)", sa.cold_ttft, sb.cold_ttft,
-      "us", "each log's first generation");
-  add("prefill_us", "prefill (prompt eval, tokenizing included)", sa.prefill, sb.prefill, "us",
-      steady);
-  add("prefill_token_rate", "prefill rate", sa.prefill_rate, sb.prefill_rate, "toks/s", steady);
-  add("decode_us", "decode", sa.decode, sb.decode, "us", steady);
-  add("decode_token_rate", "decode rate", sa.decode_rate, sb.decode_rate, "toks/s", steady);
-  add("generation_us", "total inference (one generation)", sa.generation, sb.generation, "us",
-      steady);
-  add("model_load_us", "model load", sa.model_load, sb.model_load, "us",
-      "each log's first measured model load");
-  add("prompt_tokens", "prompt tokens", sa.prompt_tokens, sb.prompt_tokens, "tokens",
-      "per generation");
-  add("generated_tokens", "generated tokens", sa.generated_tokens, sb.generated_tokens, "tokens",
-      "per generation");
-  add("gpu_peak_usage_mb", "GPU peak usage", sa.gpu_peak, sb.gpu_peak, "MiB",
-      "per generation, where the runner measured it");
-  if (sa.single_generation_logs > 0 || sb.single_generation_logs > 0)
+  const DeviceSideSamples sa = CollectLlmRunner(a), sb = CollectLlmRunner(b);
+  AddDeviceRows(d, DeviceArtifact::kLlmRunner, sa, sb);
+  if (sa.without_steady_state > 0 || sb.without_steady_state > 0)
     d.notes.push_back(
-        "a log of one generation has no steady state: its only (cold) generation stands in for "
-        "ttft_us, prefill_us, prefill_token_rate, decode_us, decode_token_rate and generation_us");
-  const NamedDelta* pt = d.Find("prompt_tokens");
-  const NamedDelta* gt = d.Find("generated_tokens");
-  if ((pt && pt->delta.change && *pt->delta.change != 0) ||
-      (gt && gt->delta.change && *gt->delta.change != 0))
+        "a log of one generation has no steady state: its only (cold) generation stands in for " +
+        SteadyFigureNames(DeviceArtifact::kLlmRunner));
+  if (TokenCountsDiffer(d))
     d.notes.push_back(
         "the sides processed different token counts: times and rates depend on them, compare "
         "like with like");

@@ -1,33 +1,24 @@
-// Comparing AI Hub profiles, or Genie profiles, between two sides (A =
-// baseline, B = candidate), each side one or more runs of the same
-// configuration, by the noise rule and gates of analysis/gate.h
-// (docs/diff.md, docs/formats-beyond-sdk.md).
+// Comparing AI Hub profiles, or Genie profiles, or ExecuTorch LLM runner
+// logs between two sides (A = baseline, B = candidate), each side one or more
+// runs of the same configuration, by the noise rule and gates of
+// analysis/gate.h (docs/diff.md, docs/formats-beyond-sdk.md).
 //
-// AI Hub run-level figures (family ""):
-//   inference_us            steady-state median of all_inference_times 2..N, pooled
-//   cold_inference_us       the first of all_inference_times of each run
-//   estimated_inference_us  AI Hub's estimated_inference_time, one per run
-//   first_load_us, warm_load_us, compile_us, inference_peak_memory_bytes   one per run
-//   npu_layers_pct, npu_time_pct, fallback_layers, fallback_time_us, layers   one per run
-// and per layer (family "layer", fields time_us and cycles): layers match by
-// name, the k-th layer of a name on A with the k-th of that name on B (a
-// repeated name's key is "name#k" from k = 2), so repeats keep their order.
-// and per module of the model (family "module", field us): each run's layers
-// rolled up their module paths (analysis/module_run.h, docs/modules.md).
+// The run-level figures (gate family "") are the registry's device figures
+// that the artifact gives, in its order (DeviceFiguresOf, model/figures.h):
+// their names, units, labels and what one side's samples are come from
+// there (docs/metrics.md lists them).  In short: AI Hub's steady inference
+// pools all_inference_times 2..N; Genie's steady figures pool the queries
+// 2..N of each dialog (a dialog of one query gives that query, a note says
+// so), a runner's the generations 2..N of each log (likewise); cold figures
+// take each profile's, dialog's or log's first; the others are one per
+// profile, dialog or log, or per query or generation.
 //
-// Genie run-level figures: ttft_us, token_rate (toks/s), prompt_rate
-// (toks/s), query_us (the query event's duration): the queries 2..N of each
-// dialog, pooled (a dialog of one query gives that query, the basis says
-// so); cold_ttft_us: each dialog's first query; init_us, free_us: one per
-// dialog; prompt_tokens, generated_tokens: per query.
-//
-// ExecuTorch LLM runner logs (the runner's own wall-clock timings): ttft_us,
-// prefill_us, prefill_token_rate (toks/s), decode_us, decode_token_rate
-// (toks/s), generation_us (inference_end − inference_start): generations
-// 2..N of each log, pooled (a log of one generation gives that one, a note
-// says so); cold_ttft_us: each log's first generation; model_load_us: each
-// log's first measured load; prompt_tokens, generated_tokens: per
-// generation; gpu_peak_usage_mb: per generation, where given.
+// AI Hub profiles also compare per layer (family "layer", fields time_us and
+// cycles): layers match by name, the k-th layer of a name on A with the k-th
+// of that name on B (a repeated name's key is "name#k" from k = 2), so
+// repeats keep their order; and per module of the model (family "module",
+// field us): each run's layers rolled up their module paths
+// (analysis/module_run.h, docs/modules.md).
 #pragma once
 
 #include <optional>
@@ -62,6 +53,7 @@ struct DeviceProfileDiff {
   ModuleDiff modules;
   std::vector<std::string> notes;
 
+  // The run-level row named `name` (a DeviceFigureInfo::name), or nullptr.
   const NamedDelta* Find(std::string_view name) const;
 };
 

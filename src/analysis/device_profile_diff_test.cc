@@ -6,8 +6,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
+#include <set>
 
+#include "base/corpus_test_util.h"
 #include "base/test_paths.h"
+#include "model/figures.h"
 
 namespace htpscope::device_profile_diff_test {
 namespace {
@@ -212,6 +216,127 @@ TEST(AihubDiff, ModulesNameTheLayerThatGotSlower) {
   EXPECT_EQ(layer0.compared, 1);
   EXPECT_FALSE(Gate(d, "module:(all):us>+10%").passed);                 // +13.3 %
   EXPECT_FALSE(Gate(d, "module:model/layers.*:cycles>+1%").evaluated);  // no cycles basis
+}
+
+}  // namespace
+}  // namespace htpscope::device_profile_diff_test
+
+namespace htpscope::device_profile_diff_test {
+namespace {
+
+// Every run-level row of `d` is the registry's figure of that name, given by
+// `artifact`: its unit, and the label and basis the artifact's source says,
+// in the registry's order; so is every gate subject of family "".
+void ExpectRowsAreTheRegistrys(const DeviceProfileDiff& d, DeviceArtifact artifact) {
+  std::vector<std::string> rows, expected;
+  for (const NamedDelta& m : d.metrics) {
+    rows.push_back(m.name);
+    const DeviceFigureInfo* f = FindDeviceFigure(m.name);
+    ASSERT_NE(f, nullptr) << d.kind << ": " << m.name << " is not in model/figures.cc";
+    const DeviceFigureSource& source = f->From(artifact);
+    ASSERT_TRUE(source.given()) << d.kind << ": " << m.name;
+    EXPECT_EQ(m.label, source.label) << m.name;
+    EXPECT_EQ(m.delta.unit, f->unit) << m.name;
+    EXPECT_EQ(m.delta.basis, source.basis) << m.name;
+  }
+  for (const DeviceFigureInfo* f : DeviceFiguresOf(artifact)) expected.push_back(f->name);
+  EXPECT_EQ(rows, expected) << d.kind;
+  int run_level = 0;
+  for (const GateSubject& s : GateSubjects(d)) {
+    if (!s.family.empty()) continue;
+    ++run_level;
+    EXPECT_NE(FindDeviceFigure(s.field), nullptr) << s.field;
+  }
+  EXPECT_EQ(run_level, static_cast<int>(expected.size()));
+}
+
+TEST(DeviceProfileDiff, EveryRowIsARegistryFigure) {
+  htpscope::Run aihub_a = LoadRun({Example("aihub/a.json")});
+  htpscope::Run aihub_b = LoadRun({Example("aihub/b.json")});
+  ExpectRowsAreTheRegistrys(DiffAihubRuns({&aihub_a}, {&aihub_b}), DeviceArtifact::kAihub);
+  htpscope::Run genie_a = LoadRun({Example("genie/a.json")});
+  htpscope::Run genie_b = LoadRun({Example("genie/b.json")});
+  ExpectRowsAreTheRegistrys(DiffGenieRuns({&genie_a}, {&genie_b}), DeviceArtifact::kGenie);
+  htpscope::Run runner_a = LoadRun({Example("llm_runner/a.log")});
+  htpscope::Run runner_b = LoadRun({Example("llm_runner/b.log")});
+  ExpectRowsAreTheRegistrys(DiffLlmRunnerRuns({&runner_a}, {&runner_b}),
+                            DeviceArtifact::kLlmRunner);
+  // Rows a side lacks are rows still: a version-0 AI Hub profile.
+  htpscope::Run v0 =
+      LoadRun({std::string(HTPSCOPE_SOURCE_DIR) + "/src/formats/testdata/aihub_profile_v0.json"});
+  ExpectRowsAreTheRegistrys(DiffAihubRuns({&v0}, {&aihub_b}), DeviceArtifact::kAihub);
+}
+
+std::string WriteTestFile(const std::string& dir, const std::string& name,
+                          const std::string& text) {
+  const std::string path = dir + "/" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+// A dialog of one query (15 prompt tokens; B's queries have 12): its query
+// stands in for the steady figures, and the notes name them.
+TEST(GenieDiff, ASingleQueryDialogsNotesNameTheSteadyFigures) {
+  const std::string dir = testing_support::TempDir("genie_one_query");
+  const std::string one = WriteTestFile(dir, "one.json", R"({
+  "header": {"header_version": {"major": 0, "minor": 1, "patch": 0},
+             "version": {"major": 0, "minor": 1, "patch": 0}, "artifact_type": "GENIE_PROFILE"},
+  "metadata": {"timestamp": 8123400000},
+  "components": [{"name": "dialog0", "type": "dialog", "events": [
+    {"type": "GenieDialog_create", "duration": 1184210, "start": 8123401000, "stop": 8124585210,
+     "init-time": {"value": 1180345, "unit": "us"}},
+    {"type": "GenieDialog_query", "duration": 5123456, "start": 8125000000, "stop": 8130123456,
+     "num-prompt-tokens": {"value": 15, "unit": ""},
+     "prompt-processing-rate": {"value": 412.5, "unit": "toks/sec"},
+     "time-to-first-token": {"value": 29090, "unit": "us"},
+     "num-generated-tokens": {"value": 100, "unit": ""},
+     "token-generation-rate": {"value": 21.7, "unit": "toks/sec"}}]}]
+})");
+  htpscope::Run a = LoadRun({one});
+  htpscope::Run b = LoadRun({Example("genie/b.json")});
+  const DeviceProfileDiff d = DiffGenieRuns({&a}, {&b});
+  EXPECT_DOUBLE_EQ(*d.Find("ttft_us")->delta.a_value(), 29090);
+  EXPECT_EQ(d.notes, (std::vector<std::string>{
+                         "a dialog of one query has no steady state: its only (cold) query stands "
+                         "in for ttft_us, token_rate, prompt_rate and query_us",
+                         "the sides processed different token counts: TTFT and rates depend on "
+                         "them, compare like with like"}));
+}
+
+// A log of one generation (30 prompt tokens; B's have 27), likewise.
+TEST(LlmRunnerDiff, ASingleGenerationLogsNotesNameTheSteadyFigures) {
+  const std::string dir = testing_support::TempDir("runner_one_generation");
+  const std::string one = WriteTestFile(
+      dir, "one.log",
+      "PyTorchObserver {\"prompt_tokens\":30,\"generated_tokens\":96,\"model_load_start_ms\":"
+      "93450120,\"model_load_end_ms\":93452098,\"inference_start_ms\":93452101,\"inference_end_"
+      "ms\":93455344,\"prompt_eval_end_ms\":93452315,\"first_token_ms\":93452315,\"aggregate_"
+      "sampling_time_ms\":41,\"SCALING_FACTOR_UNITS_PER_SECOND\":1000}\n");
+  htpscope::Run a = LoadRun({one});
+  htpscope::Run b = LoadRun({Example("llm_runner/b.log")});
+  const DeviceProfileDiff d = DiffLlmRunnerRuns({&a}, {&b});
+  EXPECT_DOUBLE_EQ(*d.Find("ttft_us")->delta.a_value(), (2315.0 - 2101) * 1000);
+  EXPECT_EQ(d.notes,
+            (std::vector<std::string>{
+                "a log of one generation has no steady state: its only (cold) generation stands "
+                "in for ttft_us, prefill_us, prefill_token_rate, decode_us, decode_token_rate and "
+                "generation_us",
+                "the sides processed different token counts: times and rates depend on them, "
+                "compare like with like"}));
+}
+
+// A profile before version 1.2 has no all_inference_times: the note points
+// to the estimate.
+TEST(AihubDiff, AProfileWithoutSamplesPointsToTheEstimate) {
+  htpscope::Run v0 =
+      LoadRun({std::string(HTPSCOPE_SOURCE_DIR) + "/src/formats/testdata/aihub_profile_v0.json"});
+  htpscope::Run b = LoadRun({Example("aihub/b.json")});
+  const DeviceProfileDiff d = DiffAihubRuns({&v0}, {&b});
+  ASSERT_FALSE(d.notes.empty());
+  EXPECT_EQ(d.notes.front(),
+            "a profile without all_inference_times (before profile version 1.2) has no steady "
+            "state or cold run: compare estimated_inference_us");
+  EXPECT_FALSE(d.Find("inference_us")->delta.a_value());
 }
 
 }  // namespace

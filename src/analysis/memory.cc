@@ -8,6 +8,7 @@
 
 #include "analysis/rows_by_name.h"
 #include "base/sort_util.h"
+#include "model/missing_rows.h"
 
 namespace htpscope {
 namespace {
@@ -215,17 +216,9 @@ MemoryView AnalyzeMemory(const Run& run) {
   PeakAndCounters(run, &out);
   PerOpTraffic(run, &out);
   SpillFill(run, &out);
-  if (!run.Gives(RunData::kTimedSlices))
-    out.missing.push_back(
-        {"optrace (chrometrace.json)",
-         "VTCM allocation over time and the cycle of its peak, bytes of concurrently active ops, "
-         "Spill/Fill cycles"});
-  if (!run.Gives(RunData::kQhasAnalysis))
-    out.missing.push_back(
-        {"QHAS summary", run.Gives(RunData::kCompiledGraph)
-                             ? "traffic of ops without an HTP graph node (DMA checkpoints, sync, "
-                               "output slices), QHAS totals to cross-check"
-                             : "per-op DRAM/VTCM bytes (also in the HTP graph's mem_* params)"});
+  // The artifacts the memory view reads, missing, in the run's words: the
+  // optrace (counters, timed slices) and QHAS (per-op bytes, totals).
+  out.missing = MissingRowsOf(run, {RunData::kTimedSlices, RunData::kQhasAnalysis});
   return out;
 }
 

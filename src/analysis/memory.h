@@ -98,6 +98,8 @@ struct MemoryView {
   std::vector<OpTraffic> ops;          // DRAM bytes descending, then VTCM bytes
   std::vector<QnnOpTraffic> qnn_ops;   // the same per QNN op
   std::optional<SpillFillTotals> spill_fill;  // absent when no source lists ops
+  // The run's missing rows (Run::missing, model/missing_rows.h) of the
+  // artifacts this view reads: the optrace and the QHAS summary.
   std::vector<MissingRow> missing;
   std::vector<std::string> notes;
 };

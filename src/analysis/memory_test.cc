@@ -165,7 +165,14 @@ TEST(MemoryCorpus, HtpGraphOnlyGivesPartialTraffic) {
   EXPECT_EQ(m.ops.size(), 26u);
   ASSERT_EQ(m.notes.size(), 1u);
   EXPECT_NE(m.notes[0].find("totals are partial"), std::string::npos) << m.notes[0];
-  EXPECT_EQ(m.missing.size(), 2u);  // optrace and QHAS
+  // Optrace and QHAS, as the run's missing list words them (it also lists
+  // the profile and the runtrace, which the memory view does not read).
+  ASSERT_EQ(m.missing.size(), 2u);
+  EXPECT_EQ(m.missing[0].artifact, "optrace (chrometrace.json, OP_TRACE)");
+  EXPECT_EQ(m.missing[0].withholds, "graph wall cycles, per-op DPC, per-unit occupancy");
+  EXPECT_EQ(m.missing[1].artifact, "QHAS summary (*_qnn_htp_analysis_summary.json)");
+  EXPECT_EQ(m.missing[1].withholds, "cross-checks against the viewer's analysis");
+  EXPECT_GT(run.missing.size(), m.missing.size());
   ASSERT_TRUE(m.spill_fill);
   EXPECT_EQ(m.spill_fill->source, "HTP graph mem_* params");
   EXPECT_FALSE(m.spill_fill->work_cycles);  // no optrace: no cycles
@@ -280,7 +287,8 @@ TEST(Memory, OptraceOnlyAndQhasOnly) {
   EXPECT_FALSE(trace_only.spill_fill->bytes);  // bytes need QHAS or the HTP graph
   EXPECT_FALSE(trace_only.totals);
   ASSERT_EQ(trace_only.missing.size(), 1u);
-  EXPECT_EQ(trace_only.missing[0].artifact, "QHAS summary");
+  EXPECT_EQ(trace_only.missing[0].artifact, "QHAS summary (*_qnn_htp_analysis_summary.json)");
+  EXPECT_EQ(trace_only.missing[0].withholds, "cross-checks against the viewer's analysis");
 
   htpscope::Run qhas_run = LoadRun({dir + "/qhas.json"});
   MemoryView qhas_only = AnalyzeMemory(qhas_run);
@@ -291,7 +299,19 @@ TEST(Memory, OptraceOnlyAndQhasOnly) {
   EXPECT_EQ(qhas_only.spill_fill->instances, 2);
   EXPECT_FALSE(qhas_only.spill_fill->work_cycles);
   ASSERT_EQ(qhas_only.missing.size(), 1u);
-  EXPECT_EQ(qhas_only.missing[0].artifact, "optrace (chrometrace.json)");
+  EXPECT_EQ(qhas_only.missing[0].artifact, "optrace (chrometrace.json, OP_TRACE)");
+  EXPECT_EQ(qhas_only.missing[0].withholds,
+            "per-slice timeline; fine view taken from QHAS instead");
+  // Each row is the run's own, word for word.
+  for (const auto* pair : {&trace_only, &qhas_only}) {
+    const htpscope::Run& run = pair == &trace_only ? trace_run : qhas_run;
+    for (const MissingRow& row : pair->missing) {
+      bool in_run = false;
+      for (const MissingRow& r : run.missing)
+        in_run = in_run || (r.artifact == row.artifact && r.withholds == row.withholds);
+      EXPECT_TRUE(in_run) << row.artifact;
+    }
+  }
 }
 
 TEST(Memory, SpillFillOpTypes) {

@@ -38,17 +38,7 @@ Gates (--fail-on EXPR, repeatable; quote EXPR for the shell):
 )";
 
 constexpr char kFooterRest[] =
-    R"(             | stage:GLOB:seconds                             per lowering stage (--stages)
-             | AI Hub profiles: inference_us | cold_inference_us | estimated_inference_us
-             | first_load_us | warm_load_us | compile_us | inference_peak_memory_bytes
-             | npu_layers_pct | npu_time_pct | fallback_layers | fallback_time_us | layers
-             | layer:GLOB:(time_us|cycles)                    per AI Hub layer (name, name#2, ...)
-             | Genie profiles: ttft_us | cold_ttft_us | token_rate | prompt_rate | query_us
-             | init_us | free_us | prompt_tokens | generated_tokens
-             | ExecuTorch runner logs: ttft_us | cold_ttft_us | prefill_us | prefill_token_rate
-             | decode_us | decode_token_rate | generation_us | model_load_us | prompt_tokens
-             | generated_tokens | gpu_peak_usage_mb
-  '>' fails when the change B - A is above the threshold, '<' when it is below; with '%' the
+    R"(  '>' fails when the change B - A is above the threshold, '<' when it is below; with '%' the
   change is relative to A.  Examples: 'wall_us>+5%'  'work_cycles>+10%'
   'op:*:dpc_cycles>+10%'  'peak_vtcm_bytes>+0'  'unit:*:utilization_pct<-10'.
   Noise: when a side has 3 or more samples (steady-state executions; runs for per-run
@@ -58,14 +48,12 @@ constexpr char kFooterRest[] =
 Exit status: 0 every gate passed, 1 a regression, 2 bad input or a gate the inputs cannot
 evaluate.  Details: docs/diff.md)";
 
-// The footer of `diff --help`: the gate grammar's METRIC alternatives are
-// the registry's run-level figures (model/figures.h) and per-item fields.
-std::string DiffFooter() {
-  constexpr size_t kWidth = 95;  // columns of the wrapped list of names
-  std::vector<std::string> names;
-  for (const FigureInfo& f : Figures()) names.push_back(f.name);
-  names.push_back("total_seconds (--stages)");
-  std::string out = kFooterSides, line = "  METRIC    := " + names.front();
+// Appends the alternatives `names` to `out`, " | " between them, wrapped
+// before a name that would pass column 95: the first line begins with
+// `lead`, the others with the grammar's "| ".
+void AppendAlternatives(std::string& out, std::string lead, const std::vector<std::string>& names) {
+  constexpr size_t kWidth = 95;
+  std::string line = std::move(lead) + names.front();
   for (size_t i = 1; i < names.size(); ++i) {
     if (line.size() + 3 + names[i].size() > kWidth) {
       out += line + "\n";
@@ -75,13 +63,41 @@ std::string DiffFooter() {
     }
   }
   out += line + "\n";
-  auto item_line = [&out](const char* family, FigureItem item, const char* what) {
-    out += fmt::format("             | {:<46} {}\n",
-                       fmt::format("{}:GLOB:({})", family, ItemFigureNames(item, "|")), what);
+}
+
+// The names of the device figures `artifact` gives, in diff's order.
+std::vector<std::string> DeviceGateNames(DeviceArtifact artifact) {
+  std::vector<std::string> names;
+  for (const DeviceFigureInfo* f : DeviceFiguresOf(artifact)) names.push_back(f->name);
+  return names;
+}
+
+// The footer of `diff --help`: the gate grammar's METRIC alternatives are
+// the registry's run-level figures and device-profile figures
+// (model/figures.h) and per-item fields.
+std::string DiffFooter() {
+  std::vector<std::string> names;
+  for (const FigureInfo& f : Figures()) names.push_back(f.name);
+  names.push_back("total_seconds (--stages)");
+  std::string out = kFooterSides;
+  AppendAlternatives(out, "  METRIC    := ", names);
+  auto item_line = [&out](const std::string& metric, const char* what) {
+    out += fmt::format("             | {:<46} {}\n", metric, what);
   };
-  item_line("op", FigureItem::kOp, "per QNN op");
-  item_line("htp", FigureItem::kOp, "per HTP op type");
-  item_line("unit", FigureItem::kUnit, "per hardware thread id");
+  auto item_fields = [&item_line](const char* family, FigureItem item, const char* what) {
+    item_line(fmt::format("{}:GLOB:({})", family, ItemFigureNames(item, "|")), what);
+  };
+  item_fields("op", FigureItem::kOp, "per QNN op");
+  item_fields("htp", FigureItem::kOp, "per HTP op type");
+  item_fields("unit", FigureItem::kUnit, "per hardware thread id");
+  item_line("stage:GLOB:seconds", "per lowering stage (--stages)");
+  AppendAlternatives(out,
+                     "             | AI Hub profiles: ", DeviceGateNames(DeviceArtifact::kAihub));
+  item_line("layer:GLOB:(time_us|cycles)", "per AI Hub layer (name, name#2, ...)");
+  AppendAlternatives(out,
+                     "             | Genie profiles: ", DeviceGateNames(DeviceArtifact::kGenie));
+  AppendAlternatives(
+      out, "             | ExecuTorch runner logs: ", DeviceGateNames(DeviceArtifact::kLlmRunner));
   return out + kFooterRest;
 }
 

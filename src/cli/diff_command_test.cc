@@ -98,6 +98,51 @@ TEST(DiffCommand, HelpGrammarListsTheFigureRegistry) {
   EXPECT_EQ(names, expected);
 }
 
+// The device profiles' gate NAMEs in `diff --help` are the registry's
+// device figures, each artifact's in diff's order, wrapped at 95 columns.
+TEST(DiffCommand, HelpGrammarListsTheDeviceFigures) {
+  Result r = RunHtpscope("diff --help");
+  ASSERT_EQ(r.status, 0) << r.out;
+  const size_t begin = r.out.find("             | AI Hub profiles: "),
+               end = r.out.find("  '>' fails when the change");
+  ASSERT_NE(begin, std::string::npos) << r.out;
+  ASSERT_NE(end, std::string::npos) << r.out;
+  const std::string block = r.out.substr(begin, end - begin);
+  EXPECT_EQ(block,
+            "             | AI Hub profiles: inference_us | cold_inference_us | "
+            "estimated_inference_us\n"
+            "             | first_load_us | warm_load_us | compile_us | "
+            "inference_peak_memory_bytes\n"
+            "             | npu_layers_pct | npu_time_pct | fallback_layers | fallback_time_us | "
+            "layers\n"
+            "             | layer:GLOB:(time_us|cycles)                    per AI Hub layer (name, "
+            "name#2, ...)\n"
+            "             | Genie profiles: ttft_us | cold_ttft_us | token_rate | prompt_rate | "
+            "query_us\n"
+            "             | init_us | free_us | prompt_tokens | generated_tokens\n"
+            "             | ExecuTorch runner logs: ttft_us | cold_ttft_us | prefill_us | "
+            "prefill_token_rate\n"
+            "             | decode_us | decode_token_rate | generation_us | model_load_us | "
+            "prompt_tokens\n"
+            "             | generated_tokens | gpu_peak_usage_mb\n");
+  std::istringstream lines(block);
+  std::string line, word;
+  std::vector<std::string> names;
+  while (std::getline(lines, line)) {
+    if (line.find("layer:GLOB:") != std::string::npos) continue;  // a family's line
+    EXPECT_LE(line.size(), 95u) << line;
+    const size_t lead = line.find(": ");  // "AI Hub profiles: ", ...
+    std::istringstream words(lead == std::string::npos ? line : line.substr(lead + 2));
+    while (words >> word)
+      if (word != "|") names.push_back(word);
+  }
+  std::vector<std::string> expected;
+  for (DeviceArtifact a :
+       {DeviceArtifact::kAihub, DeviceArtifact::kGenie, DeviceArtifact::kLlmRunner})
+    for (const DeviceFigureInfo* f : DeviceFiguresOf(a)) expected.push_back(f->name);
+  EXPECT_EQ(names, expected);
+}
+
 TEST(DiffCommand, HtmlFormatIsAPageOfTheDiffsJson) {
   const std::string run = std::string(HTPSCOPE_SOURCE_DIR) + "/examples/synthetic_run";
   Result r = RunHtpscope("diff " + run + " " + run + " --format html");

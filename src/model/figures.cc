@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <string>
+#include <vector>
 
 namespace htpscope {
 namespace {
@@ -118,6 +120,131 @@ constexpr std::array<ItemFigureInfo, kItemFigureCount> kItemFigures = {{
   {I::kPhaseWallUs, "wall_us", "us", Item::kPhase,
    "the phase's wall time: runtrace ticks ÷ 19.2", S::kNotCompared, Worse::kHigher},
 }};
+
+using D = DeviceFigure;
+using DS = DeviceSamples;
+
+// diff's bases of the steady states of Genie and a runner's log.
+constexpr char kGenieSteady[] =
+    "median of queries 2..N of each dialog, pooled (a dialog's only query when it has one)";
+constexpr char kRunnerSteady[] =
+    "generations 2..N of each log, pooled (a log's only generation when it has one); the runner's "
+    "wall clock, ms resolution";
+constexpr DeviceFigureSource kNotGiven{};
+
+constexpr std::array<DeviceFigureInfo, kDeviceFigureCount> kDeviceFigures = {{
+  {D::kInferenceUs, "inference_us", "us",
+   "AI Hub all_inference_times 2..N (end-to-end on the device, not the HTP graph wall)",
+   {"inference (steady, end-to-end on device)",
+    "steady-state median of all_inference_times 2..N (end-to-end on device, not the HTP graph "
+    "wall)"}, kNotGiven, kNotGiven,
+   DS::kSteady, Worse::kHigher, true},
+  {D::kColdInferenceUs, "cold_inference_us", "us",
+   "AI Hub all_inference_times[0], the cold first run",
+   {"inference (cold first)", "first of all_inference_times, one per run"}, kNotGiven, kNotGiven,
+   DS::kCold, Worse::kHigher, true},
+  {D::kEstimatedInferenceUs, "estimated_inference_us", "us", "AI Hub's estimated_inference_time",
+   {"estimated inference (AI Hub)", "AI Hub's estimated_inference_time, one per run"},
+   kNotGiven, kNotGiven, DS::kOnePerRun, Worse::kHigher, true},
+  {D::kFirstLoadUs, "first_load_us", "us", "AI Hub's first_load_time",
+   {"first load", "first_load_time per run"}, kNotGiven, kNotGiven,
+   DS::kOnePerRun, Worse::kHigher, false},
+  {D::kWarmLoadUs, "warm_load_us", "us", "AI Hub's warm_load_time",
+   {"warm load", "warm_load_time per run"}, kNotGiven, kNotGiven,
+   DS::kOnePerRun, Worse::kHigher, false},
+  {D::kCompileUs, "compile_us", "us", "AI Hub's compile_time (compiling on the device)",
+   {"compile (on device)", "compile_time per run"}, kNotGiven, kNotGiven,
+   DS::kOnePerRun, Worse::kHigher, false},
+  {D::kInferencePeakMemoryBytes, "inference_peak_memory_bytes", "bytes",
+   "AI Hub's estimated_inference_peak_memory",
+   {"inference peak memory", "estimated_inference_peak_memory per run"}, kNotGiven, kNotGiven,
+   DS::kOnePerRun, Worse::kHigher, false},
+  {D::kNpuLayersPct, "npu_layers_pct", "pct", "AI Hub: NPU layers ÷ layers × 100",
+   {"NPU layers (by count)", "NPU layers ÷ layers × 100, per run"}, kNotGiven, kNotGiven,
+   DS::kOnePerRun, Worse::kLower, false},
+  {D::kNpuTimePct, "npu_time_pct", "pct",
+   "AI Hub: NPU layers' Σ execution_time ÷ every layer's × 100",
+   {"NPU time (by Σ layer time)", "NPU layers' Σ execution_time ÷ every layer's × 100, per run"},
+   kNotGiven, kNotGiven, DS::kOnePerRun, Worse::kLower, true},
+  {D::kFallbackLayers, "fallback_layers", "layers", "AI Hub: layers not on the NPU",
+   {"fallback layers (not NPU)", "layers on GPU, CPU or unspecified, per run"},
+   kNotGiven, kNotGiven, DS::kOnePerRun, Worse::kHigher, true},
+  {D::kFallbackTimeUs, "fallback_time_us", "us",
+   "AI Hub: Σ execution_time of the layers not on the NPU",
+   {"fallback layers' time", "Σ execution_time of the layers not on the NPU, per run"},
+   kNotGiven, kNotGiven, DS::kOnePerRun, Worse::kHigher, false},
+  {D::kLayers, "layers", "layers", "AI Hub: execution_detail rows",
+   {"layers", "execution_detail rows, per run"}, kNotGiven, kNotGiven,
+   DS::kOnePerRun, Worse::kNeither, false},
+  {D::kTtftUs, "ttft_us", "us",
+   "Genie time-to-first-token, queries 2..N (a dialog's only query); ExecuTorch runner TTFT, "
+   "generations 2..N (a log's only one)",
+   kNotGiven, {"time to first token", kGenieSteady}, {"time to first token", kRunnerSteady},
+   DS::kSteady, Worse::kHigher, true},
+  {D::kColdTtftUs, "cold_ttft_us", "us",
+   "Genie time-to-first-token of each dialog's first query; ExecuTorch runner TTFT of the first "
+   "generation",
+   kNotGiven, {"time to first token (cold first query)", "each dialog's first query"},
+   {"time to first token (cold first generation)", "each log's first generation"},
+   DS::kCold, Worse::kHigher, true},
+  {D::kTokenRate, "token_rate", "toks/s",
+   "Genie token-generation-rate, queries 2..N (a dialog's only query)",
+   kNotGiven, {"token generation rate", kGenieSteady}, kNotGiven,
+   DS::kSteady, Worse::kLower, true},
+  {D::kPromptRate, "prompt_rate", "toks/s",
+   "Genie prompt-processing-rate, queries 2..N (a dialog's only query)",
+   kNotGiven, {"prompt processing rate", kGenieSteady}, kNotGiven,
+   DS::kSteady, Worse::kLower, true},
+  {D::kQueryUs, "query_us", "us",
+   "Genie GenieDialog_query duration, queries 2..N (a dialog's only query)",
+   kNotGiven, {"query duration", kGenieSteady}, kNotGiven,
+   DS::kSteady, Worse::kHigher, false},
+  {D::kInitUs, "init_us", "us", "Genie GenieDialog_create init-time, one per dialog",
+   kNotGiven, {"dialog init (GenieDialog_create init-time)", "one per dialog"}, kNotGiven,
+   DS::kOnePerRun, Worse::kHigher, false},
+  {D::kFreeUs, "free_us", "us", "Genie GenieDialog_free, one per dialog",
+   kNotGiven, {"dialog free (GenieDialog_free)", "one per dialog"}, kNotGiven,
+   DS::kOnePerRun, Worse::kHigher, false},
+  {D::kPrefillUs, "prefill_us", "us",
+   "ExecuTorch runner prompt_eval_end − inference_start (tokenizing included), generations 2..N "
+   "(a log's only one)",
+   kNotGiven, kNotGiven, {"prefill (prompt eval, tokenizing included)", kRunnerSteady},
+   DS::kSteady, Worse::kHigher, false},
+  {D::kPrefillTokenRate, "prefill_token_rate", "toks/s",
+   "ExecuTorch runner prefill rate, generations 2..N (a log's only one)",
+   kNotGiven, kNotGiven, {"prefill rate", kRunnerSteady},
+   DS::kSteady, Worse::kLower, true},
+  {D::kDecodeUs, "decode_us", "us",
+   "ExecuTorch runner inference_end − prompt_eval_end, generations 2..N (a log's only one)",
+   kNotGiven, kNotGiven, {"decode", kRunnerSteady},
+   DS::kSteady, Worse::kHigher, false},
+  {D::kDecodeTokenRate, "decode_token_rate", "toks/s",
+   "ExecuTorch runner decode rate, generations 2..N (a log's only one)",
+   kNotGiven, kNotGiven, {"decode rate", kRunnerSteady},
+   DS::kSteady, Worse::kLower, true},
+  {D::kGenerationUs, "generation_us", "us",
+   "ExecuTorch runner inference_end − inference_start (one generation), generations 2..N (a "
+   "log's only one)",
+   kNotGiven, kNotGiven, {"total inference (one generation)", kRunnerSteady},
+   DS::kSteady, Worse::kHigher, false},
+  {D::kModelLoadUs, "model_load_us", "us",
+   "ExecuTorch runner model_load_end − model_load_start, each log's first measured load",
+   kNotGiven, kNotGiven, {"model load", "each log's first measured model load"},
+   DS::kOnePerRun, Worse::kHigher, false},
+  {D::kPromptTokens, "prompt_tokens", "tokens",
+   "Genie num-prompt-tokens of each query; ExecuTorch runner prompt tokens of each generation",
+   kNotGiven, {"prompt tokens", "per query"}, {"prompt tokens", "per generation"},
+   DS::kEach, Worse::kNeither, false},
+  {D::kGeneratedTokens, "generated_tokens", "tokens",
+   "Genie num-generated-tokens of each query; ExecuTorch runner generated tokens of each "
+   "generation",
+   kNotGiven, {"generated tokens", "per query"}, {"generated tokens", "per generation"},
+   DS::kEach, Worse::kNeither, false},
+  {D::kGpuPeakUsageMb, "gpu_peak_usage_mb", "MiB",
+   "ExecuTorch runner's peak GPU usage (CUDA builds), per generation",
+   kNotGiven, kNotGiven, {"GPU peak usage", "per generation, where the runner measured it"},
+   DS::kEach, Worse::kHigher, false},
+}};
 // clang-format on
 
 constexpr bool InFigureOrder() {
@@ -125,9 +252,12 @@ constexpr bool InFigureOrder() {
     if (static_cast<size_t>(kFigures[i].figure) != i) return false;
   for (size_t i = 0; i < kItemFigures.size(); ++i)
     if (static_cast<size_t>(kItemFigures[i].figure) != i) return false;
+  for (size_t i = 0; i < kDeviceFigures.size(); ++i)
+    if (static_cast<size_t>(kDeviceFigures[i].figure) != i) return false;
   return true;
 }
-static_assert(InFigureOrder(), "kFigures and kItemFigures list the figures in enum order");
+static_assert(InFigureOrder(),
+              "kFigures, kItemFigures and kDeviceFigures list the figures in enum order");
 
 const char* SamplesText(FigureSamples samples) {
   switch (samples) {
@@ -159,7 +289,58 @@ const char* ItemText(FigureItem item) {
   return "";
 }
 
-const char* WorseText(Worse worse) { return worse == Worse::kHigher ? "higher" : "lower"; }
+const char* WorseText(Worse worse) {
+  switch (worse) {
+    case Worse::kHigher:
+      return "higher";
+    case Worse::kLower:
+      return "lower";
+    case Worse::kNeither:
+      return "—";
+  }
+  return "";
+}
+
+// What one side's samples of a figure of `samples` are in `artifact`'s
+// profiles, for docs/metrics.md.
+const char* DeviceSamplesText(DeviceSamples samples, DeviceArtifact artifact) {
+  constexpr const char* kText[][kDeviceArtifactCount] = {
+      // AI Hub profile, Genie profile, ExecuTorch runner log
+      {"inferences 2..N of each profile, pooled", "queries 2..N of each dialog, pooled",
+       "generations 2..N of each log, pooled"},  // kSteady
+      {"each profile's first inference", "each dialog's first query",
+       "each log's first generation"},                         // kCold
+      {"one per profile", "one per dialog", "one per log"},    // kOnePerRun
+      {"every inference", "every query", "every generation"},  // kEach
+  };
+  return kText[static_cast<size_t>(samples)][static_cast<size_t>(artifact)];
+}
+
+// The samples of `f` in each artifact that gives it, "; " between them.
+std::string DeviceSamplesText(const DeviceFigureInfo& f) {
+  std::string out;
+  for (DeviceArtifact a :
+       {DeviceArtifact::kAihub, DeviceArtifact::kGenie, DeviceArtifact::kLlmRunner}) {
+    if (!f.From(a).given()) continue;
+    if (!out.empty()) out += "; ";
+    out += DeviceSamplesText(f.samples, a);
+  }
+  return out;
+}
+
+// The artifacts that give `f`, for docs/metrics.md.
+std::string DeviceArtifactsText(const DeviceFigureInfo& f) {
+  std::string out;
+  auto add = [&out](bool given, const char* artifact) {
+    if (!given) return;
+    if (!out.empty()) out += ", ";
+    out += artifact;
+  };
+  add(f.aihub.given(), "AI Hub profile");
+  add(f.genie.given(), "Genie profile");
+  add(f.llm_runner.given(), "ExecuTorch runner log");
+  return out;
+}
 
 }  // namespace
 
@@ -193,6 +374,39 @@ std::string ItemFigureNames(FigureItem item, std::string_view separator) {
   return out;
 }
 
+const DeviceFigureSource& DeviceFigureInfo::From(DeviceArtifact artifact) const {
+  switch (artifact) {
+    case DeviceArtifact::kAihub:
+      return aihub;
+    case DeviceArtifact::kGenie:
+      return genie;
+    case DeviceArtifact::kLlmRunner:
+      return llm_runner;
+  }
+  return kNotGiven;
+}
+
+std::span<const DeviceFigureInfo> DeviceFigures() { return kDeviceFigures; }
+
+const DeviceFigureInfo& InfoOf(DeviceFigure figure) {
+  return kDeviceFigures[static_cast<size_t>(figure)];
+}
+
+const char* DeviceFigureName(DeviceFigure figure) { return InfoOf(figure).name; }
+
+const DeviceFigureInfo* FindDeviceFigure(std::string_view name) {
+  for (const DeviceFigureInfo& f : kDeviceFigures)
+    if (name == f.name) return &f;
+  return nullptr;
+}
+
+std::vector<const DeviceFigureInfo*> DeviceFiguresOf(DeviceArtifact artifact) {
+  std::vector<const DeviceFigureInfo*> out;
+  for (const DeviceFigureInfo& f : kDeviceFigures)
+    if (f.From(artifact).given()) out.push_back(&f);
+  return out;
+}
+
 std::string FiguresMarkdown() {
   std::string out =
       "| name | unit | what | samples | worse | trend | artifacts, first choice first |\n"
@@ -208,6 +422,15 @@ std::string FiguresMarkdown() {
   for (const ItemFigureInfo& f : kItemFigures)
     out += fmt::format("| `{}` | {} | {} | {} | {} | {} |\n", f.name, f.unit, ItemText(f.item),
                        f.description, SamplesText(f.samples), WorseText(f.worse));
+  out +=
+      "\nFigures of the device profiles (AI Hub profiles, Genie profiles, ExecuTorch runner "
+      "logs):\n\n"
+      "| name | unit | what | samples | worse | trend | artifacts |\n"
+      "|---|---|---|---|---|---|---|\n";
+  for (const DeviceFigureInfo& f : kDeviceFigures)
+    out += fmt::format("| `{}` | {} | {} | {} | {} | {} | {} |\n", f.name, f.unit, f.description,
+                       DeviceSamplesText(f), WorseText(f.worse), f.trend ? "trend" : "—",
+                       DeviceArtifactsText(f));
   return out;
 }
 

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "base/number_text.h"
+#include "model/figures.h"
 #include "report/format_util.h"
 #include "report/gate_report.h"
 #include "report/json_values.h"
@@ -220,6 +221,7 @@ std::string RenderLlmRunnerText(const LlmRunnerSummary& s) {
 }
 
 json AihubSummaryToJson(const AihubSummary& s) {
+  using D = DeviceFigure;
   const AihubProfileTables& t = *s.tables;
   json j;
   j["layout"] = t.layout;
@@ -242,7 +244,7 @@ json AihubSummaryToJson(const AihubSummary& s) {
       {"cold_us", OptionalJson(inf.cold_us)},
       {"steady_state", SteadyJson(inf.steady_us, 2, static_cast<int>(inf.samples_us.size()))},
       {"peak_memory_bytes", OptionalJson(inf.row->peak_memory_bytes)}};
-  j["layers"] = s.layers;
+  j[DeviceFigureName(D::kLayers)] = s.layers;
   j["timed_layers"] = s.timed_layers;
   j["layer_time_us"] = OptionalJson(s.layer_time_us);
   j["coverage"] = json::array();
@@ -253,10 +255,10 @@ json AihubSummaryToJson(const AihubSummary& s) {
                              {"timed_layers", c.timed_layers},
                              {"time_us", c.timed_layers > 0 ? json(c.time_us) : json(nullptr)},
                              {"time_pct", OptionalJson(c.time_pct)}});
-  j["npu_layers_pct"] = OptionalJson(s.npu_layers_pct);
-  j["npu_time_pct"] = OptionalJson(s.npu_time_pct);
-  j["fallback_layers"] = s.fallback_layers;
-  j["fallback_time_us"] = OptionalJson(s.fallback_time_us);
+  j[DeviceFigureName(D::kNpuLayersPct)] = OptionalJson(s.npu_layers_pct);
+  j[DeviceFigureName(D::kNpuTimePct)] = OptionalJson(s.npu_time_pct);
+  j[DeviceFigureName(D::kFallbackLayers)] = s.fallback_layers;
+  j[DeviceFigureName(D::kFallbackTimeUs)] = OptionalJson(s.fallback_time_us);
   j["fallback_time_pct"] = OptionalJson(s.fallback_time_pct);
   j["fallbacks"] = json::array();
   for (const auto& f : s.fallbacks)
@@ -281,6 +283,7 @@ json AihubSummaryToJson(const AihubSummary& s) {
 }
 
 json GenieSummaryToJson(const GenieSummary& s) {
+  using D = DeviceFigure;
   const GenieProfileTables& t = *s.tables;
   json j;
   j["header_version"] = t.header_version;
@@ -299,29 +302,30 @@ json GenieSummaryToJson(const GenieSummary& s) {
   for (const auto& c : s.components) {
     json cj{{"name", c.name},
             {"type", c.type},
-            {"init_us", OptionalJson(c.init_us)},
+            {DeviceFigureName(D::kInitUs), OptionalJson(c.init_us)},
             {"create_us", OptionalJson(c.create_us)},
-            {"free_us", OptionalJson(c.free_us)},
+            {DeviceFigureName(D::kFreeUs), OptionalJson(c.free_us)},
             {"queries", json::array()},
             {"steady_state", nullptr},
             {"other_events", json::array()}};
     for (const auto& q : c.queries)
-      cj["queries"].push_back({{"query", *q.event->query},
-                               {"cold", q.cold},
-                               {"start_us", q.event->start_us},
-                               {"duration_us", q.event->duration_us},
-                               {"ttft_us", OptionalJson(q.ttft_us)},
-                               {"prompt_tokens", OptionalJson(q.prompt_tokens)},
-                               {"prompt_rate_tps", OptionalJson(q.prompt_rate_tps)},
-                               {"generated_tokens", OptionalJson(q.generated_tokens)},
-                               {"generation_rate_tps", OptionalJson(q.generation_rate_tps)},
-                               {"generation_us", OptionalJson(q.generation_us)},
-                               {"token_acceptance_rate", OptionalJson(q.token_acceptance_rate)},
-                               {"metrics", metrics(*q.event)}});
+      cj["queries"].push_back(
+          {{"query", *q.event->query},
+           {"cold", q.cold},
+           {"start_us", q.event->start_us},
+           {"duration_us", q.event->duration_us},
+           {DeviceFigureName(D::kTtftUs), OptionalJson(q.ttft_us)},
+           {DeviceFigureName(D::kPromptTokens), OptionalJson(q.prompt_tokens)},
+           {"prompt_rate_tps", OptionalJson(q.prompt_rate_tps)},
+           {DeviceFigureName(D::kGeneratedTokens), OptionalJson(q.generated_tokens)},
+           {"generation_rate_tps", OptionalJson(q.generation_rate_tps)},
+           {"generation_us", OptionalJson(q.generation_us)},
+           {"token_acceptance_rate", OptionalJson(q.token_acceptance_rate)},
+           {"metrics", metrics(*q.event)}});
     if (c.steady)
       cj["steady_state"] = {{"first_query", c.steady->first},
                             {"last_query", c.steady->last},
-                            {"ttft_us", StatsJson(c.steady->ttft_us)},
+                            {DeviceFigureName(D::kTtftUs), StatsJson(c.steady->ttft_us)},
                             {"prompt_rate_tps", StatsJson(c.steady->prompt_rate_tps)},
                             {"generation_rate_tps", StatsJson(c.steady->generation_rate_tps)},
                             {"duration_us", StatsJson(c.steady->duration_us)}};
@@ -335,13 +339,14 @@ json GenieSummaryToJson(const GenieSummary& s) {
 }
 
 json LlmRunnerSummaryToJson(const LlmRunnerSummary& s) {
+  using D = DeviceFigure;
   const LlmRunnerStatsTables& t = *s.tables;
   json j;
   j["measures"] =
       "the runner's own timings: wall clock of the host runtime in ms (ExecuTorch stats.h), not "
       "HTP cycles";
   j["log_lines"] = t.log_lines;
-  j["model_load_us"] = OptionalJson(s.model_load_us);
+  j[DeviceFigureName(D::kModelLoadUs)] = OptionalJson(s.model_load_us);
   j["model_load_generation"] = OptionalJson(s.model_load_generation);
   j["generations"] = json::array();
   for (const auto& g : t.generations)
@@ -349,13 +354,13 @@ json LlmRunnerSummaryToJson(const LlmRunnerSummary& s) {
         {{"generation", g.generation},
          {"cold", g.generation == 1},
          {"line", g.line},
-         {"prompt_tokens", OptionalJson(g.prompt_tokens)},
-         {"generated_tokens", OptionalJson(g.generated_tokens)},
-         {"model_load_us", OptionalJson(g.model_load_us)},
-         {"ttft_us", OptionalJson(g.ttft_us)},
-         {"prefill_us", OptionalJson(g.prefill_us)},
+         {DeviceFigureName(D::kPromptTokens), OptionalJson(g.prompt_tokens)},
+         {DeviceFigureName(D::kGeneratedTokens), OptionalJson(g.generated_tokens)},
+         {DeviceFigureName(D::kModelLoadUs), OptionalJson(g.model_load_us)},
+         {DeviceFigureName(D::kTtftUs), OptionalJson(g.ttft_us)},
+         {DeviceFigureName(D::kPrefillUs), OptionalJson(g.prefill_us)},
          {"prefill_rate_tps", OptionalJson(g.prefill_rate_tps)},
-         {"decode_us", OptionalJson(g.decode_us)},
+         {DeviceFigureName(D::kDecodeUs), OptionalJson(g.decode_us)},
          {"decode_rate_tps", OptionalJson(g.decode_rate_tps)},
          {"inference_us", OptionalJson(g.inference_us)},
          {"sampling_us", OptionalJson(g.sampling_us)},
@@ -370,15 +375,15 @@ json LlmRunnerSummaryToJson(const LlmRunnerSummary& s) {
          {"gpu_free_before_load_bytes", OptionalJson(g.gpu_free_before_load_bytes)},
          {"gpu_free_after_load_bytes", OptionalJson(g.gpu_free_after_load_bytes)},
          {"gpu_free_after_generate_bytes", OptionalJson(g.gpu_free_after_generate_bytes)},
-         {"gpu_peak_usage_mb", OptionalJson(g.gpu_peak_usage_mb)}});
+         {DeviceFigureName(D::kGpuPeakUsageMb), OptionalJson(g.gpu_peak_usage_mb)}});
   j["steady_state"] = nullptr;
   if (s.steady)
     j["steady_state"] = {{"first_generation", s.steady->first},
                          {"last_generation", s.steady->last},
-                         {"ttft_us", StatsJson(s.steady->ttft_us)},
-                         {"prefill_us", StatsJson(s.steady->prefill_us)},
+                         {DeviceFigureName(D::kTtftUs), StatsJson(s.steady->ttft_us)},
+                         {DeviceFigureName(D::kPrefillUs), StatsJson(s.steady->prefill_us)},
                          {"prefill_rate_tps", StatsJson(s.steady->prefill_rate_tps)},
-                         {"decode_us", StatsJson(s.steady->decode_us)},
+                         {DeviceFigureName(D::kDecodeUs), StatsJson(s.steady->decode_us)},
                          {"decode_rate_tps", StatsJson(s.steady->decode_rate_tps)},
                          {"inference_us", StatsJson(s.steady->inference_us)}};
   j["other_observer_lines"] = t.other_observer_lines;
@@ -441,11 +446,12 @@ std::string KindTitle(const DeviceProfileDiff& d) {
 
 // The headline in words: the first figure both sides have.
 std::string Verdict(const DeviceProfileDiff& d) {
-  const char* order[] = {"inference_us", "estimated_inference_us", "ttft_us", "token_rate",
-                         "decode_token_rate"};
+  const DeviceFigure order[] = {DeviceFigure::kInferenceUs, DeviceFigure::kEstimatedInferenceUs,
+                                DeviceFigure::kTtftUs, DeviceFigure::kTokenRate,
+                                DeviceFigure::kDecodeTokenRate};
   std::vector<std::string> parts;
-  for (const char* name : order) {
-    const NamedDelta* m = d.Find(name);
+  for (DeviceFigure figure : order) {
+    const NamedDelta* m = d.Find(DeviceFigureName(figure));
     if (!m || !m->delta.both() || !m->delta.change) continue;
     const MetricDelta& x = m->delta;
     parts.push_back(fmt::format("{}: {} → {} {} ({}{})", m->label, Cell(x.a_value()),

@@ -4,6 +4,8 @@
 
 #include <optional>
 
+#include "model/figures.h"
+
 namespace htpscope {
 namespace {
 
@@ -112,7 +114,8 @@ void AppendDeviceProfileTables(std::vector<RunTable>& t) {
                   [](const Run& r, size_t i, CellSink& s) { s.Int(Event(r, i).start_us); }),
         IntColumn("duration_us", "the API call's duration",
                   [](const Run& r, size_t i, CellSink& s) { s.Int(Event(r, i).duration_us); }),
-        RealColumn("ttft_us", "time-to-first-token (queries; null otherwise)",
+        RealColumn(DeviceFigureName(DeviceFigure::kTtftUs),
+                   "time-to-first-token (queries; null otherwise)",
                    [](const Run& r, size_t i, CellSink& s) {
                      auto v = r.genie->Metric(Event(r, i), "time-to-first-token");
                      v ? s.Real(*v) : s.Null();
@@ -153,18 +156,24 @@ void AppendDeviceProfileTables(std::vector<RunTable>& t) {
                   }),
         GenerationIntColumn("prompt_token_count", "prompt_tokens", &G::prompt_tokens),
         GenerationIntColumn("generated_token_count", "generated_tokens", &G::generated_tokens),
-        GenerationIntColumn("model_load_us",
+        GenerationIntColumn(DeviceFigureName(DeviceFigure::kModelLoadUs),
                             "model_load_end − model_load_start; null when not loaded in this "
                             "generation (both 0)",
                             &G::model_load_us),
-        GenerationIntColumn("ttft_us", "first_token − inference_start", &G::ttft_us),
-        GenerationIntColumn("prefill_us", "prompt_eval_end − inference_start (tokenizing included)",
+        GenerationIntColumn(DeviceFigureName(DeviceFigure::kTtftUs),
+                            "first_token − inference_start", &G::ttft_us),
+        GenerationIntColumn(DeviceFigureName(DeviceFigure::kPrefillUs),
+                            "prompt_eval_end − inference_start (tokenizing included)",
                             &G::prefill_us),
         GenerationRealColumn("prefill_rate_tps", "prompt tokens ÷ prefill seconds",
                              &G::prefill_rate_tps),
-        GenerationIntColumn("decode_us", "inference_end − prompt_eval_end", &G::decode_us),
+        GenerationIntColumn(DeviceFigureName(DeviceFigure::kDecodeUs),
+                            "inference_end − prompt_eval_end", &G::decode_us),
         GenerationRealColumn("decode_rate_tps", "generated tokens ÷ decode seconds",
                              &G::decode_rate_tps),
+        // One generation's inference: the figure generation_us, the column
+        // named as the runner's log and summary name it (not AI Hub's
+        // inference_us).
         GenerationIntColumn("inference_us", "inference_end − inference_start", &G::inference_us),
         GenerationIntColumn("sampling_us",
                             "aggregate_sampling_time: the runner's running total since its "
@@ -188,19 +197,23 @@ void AppendDeviceProfileTables(std::vector<RunTable>& t) {
                             &G::gpu_free_after_load_bytes),
         GenerationIntColumn("gpu_free_after_generate_bytes", "free GPU memory after generating",
                             &G::gpu_free_after_generate_bytes),
-        GenerationRealColumn("gpu_peak_usage_mb", "the runner's peak GPU usage, MiB",
-                             &G::gpu_peak_usage_mb)},
+        GenerationRealColumn(DeviceFigureName(DeviceFigure::kGpuPeakUsageMb),
+                             "the runner's peak GPU usage, MiB", &G::gpu_peak_usage_mb)},
        [](const Run& r) { return r.llm_runner ? r.llm_runner->generations.size() : 0; }});
 }
 
 namespace {
 
+// A device figure `trend --metric` follows (DeviceFigureInfo::trend) and
+// the query of one run's samples of it.
 struct DeviceTrend {
-  TrendMetric metric;
+  DeviceFigure figure;
   std::string sql;
 };
 
+// In `trend --metric`'s order (its help lists them so).
 const std::vector<DeviceTrend>& DeviceTrends() {
+  using D = DeviceFigure;
   // Genie's steady state: queries 2..N of a component, or its only query.
   static constexpr char kSteadyQuery[] =
       "SELECT {0} FROM genie_events e WHERE e.run_id = ?1 AND e.{0} IS NOT NULL AND "
@@ -213,51 +226,41 @@ const std::vector<DeviceTrend>& DeviceTrends() {
       "(g.generation_index > 1 OR NOT EXISTS (SELECT 1 FROM llm_generations h WHERE h.run_id = "
       "?1 AND h.generation_index > 1)) ORDER BY g.generation_index";
   // Time to first token means the same in Genie's profile and a runner's
-  // log (from the query's start to the first token): one trend for both.
+  // log (from the query's start to the first token): one trend for both,
+  // from the column of that name in genie_events and llm_generations.
   auto both = [](const std::string& genie, const std::string& runner) {
     return fmt::format("SELECT * FROM ({}) UNION ALL SELECT * FROM ({})", genie, runner);
   };
+  const char* ttft = DeviceFigureName(D::kTtftUs);
   static const std::vector<DeviceTrend> trends = {
-      {{"inference_us", "us",
-        "AI Hub all_inference_times 2..N (end-to-end on the device, not the HTP graph wall)"},
+      {D::kInferenceUs,
        "SELECT time_us FROM aihub_samples WHERE run_id = ?1 AND stage = 'inference' AND "
        "sample_index > 0 ORDER BY sample_index"},
-      {{"cold_inference_us", "us", "AI Hub all_inference_times[0], the cold first run"},
+      {D::kColdInferenceUs,
        "SELECT time_us FROM aihub_samples WHERE run_id = ?1 AND stage = 'inference' AND "
        "sample_index = 0"},
-      {{"estimated_inference_us", "us", "AI Hub's estimated_inference_time"},
+      {D::kEstimatedInferenceUs,
        "SELECT time_us FROM aihub_stages WHERE run_id = ?1 AND stage = 'inference' AND time_us "
        "IS NOT NULL"},
-      {{"npu_time_pct", "pct", "AI Hub: NPU layers' Σ execution_time ÷ every layer's × 100"},
+      {D::kNpuTimePct,
        "SELECT 100.0 * sum(CASE WHEN compute_unit = 'NPU' THEN time_us ELSE 0 END) / "
        "sum(time_us) FROM aihub_layers WHERE run_id = ?1 HAVING sum(time_us) > 0"},
-      {{"fallback_layers", "layers", "AI Hub: layers not on the NPU"},
+      {D::kFallbackLayers,
        "SELECT count(*) - count(CASE WHEN compute_unit = 'NPU' THEN 1 END) FROM aihub_layers "
        "WHERE run_id = ?1 HAVING count(*) > 0"},
-      {{"ttft_us", "us",
-        "Genie time-to-first-token, queries 2..N (a dialog's only query); ExecuTorch runner "
-        "TTFT, generations 2..N (a log's only one)"},
-       both(fmt::format(fmt::runtime(kSteadyQuery), "ttft_us"),
-            fmt::format(fmt::runtime(kRunnerSteady), "ttft_us"))},
-      {{"cold_ttft_us", "us",
-        "Genie time-to-first-token of each dialog's first query; ExecuTorch runner TTFT of the "
-        "first generation"},
-       both("SELECT ttft_us FROM genie_events WHERE run_id = ?1 AND query_index = 1 AND ttft_us "
-            "IS NOT NULL ORDER BY event_id",
-            "SELECT ttft_us FROM llm_generations WHERE run_id = ?1 AND generation_index = 1 AND "
-            "ttft_us IS NOT NULL")},
-      {{"token_rate", "toks/s",
-        "Genie token-generation-rate, queries 2..N (a dialog's only query)"},
-       fmt::format(fmt::runtime(kSteadyQuery), "token_rate_tps")},
-      {{"prompt_rate", "toks/s",
-        "Genie prompt-processing-rate, queries 2..N (a dialog's only query)"},
-       fmt::format(fmt::runtime(kSteadyQuery), "prompt_rate_tps")},
-      {{"decode_token_rate", "toks/s",
-        "ExecuTorch runner decode rate, generations 2..N (a log's only one)"},
-       fmt::format(fmt::runtime(kRunnerSteady), "decode_rate_tps")},
-      {{"prefill_token_rate", "toks/s",
-        "ExecuTorch runner prefill rate, generations 2..N (a log's only one)"},
-       fmt::format(fmt::runtime(kRunnerSteady), "prefill_rate_tps")},
+      {D::kTtftUs, both(fmt::format(fmt::runtime(kSteadyQuery), ttft),
+                        fmt::format(fmt::runtime(kRunnerSteady), ttft))},
+      {D::kColdTtftUs,
+       both(fmt::format("SELECT {0} FROM genie_events WHERE run_id = ?1 AND query_index = 1 AND "
+                        "{0} IS NOT NULL ORDER BY event_id",
+                        ttft),
+            fmt::format("SELECT {0} FROM llm_generations WHERE run_id = ?1 AND generation_index = "
+                        "1 AND {0} IS NOT NULL",
+                        ttft))},
+      {D::kTokenRate, fmt::format(fmt::runtime(kSteadyQuery), "token_rate_tps")},
+      {D::kPromptRate, fmt::format(fmt::runtime(kSteadyQuery), "prompt_rate_tps")},
+      {D::kDecodeTokenRate, fmt::format(fmt::runtime(kRunnerSteady), "decode_rate_tps")},
+      {D::kPrefillTokenRate, fmt::format(fmt::runtime(kRunnerSteady), "prefill_rate_tps")},
   };
   return trends;
 }
@@ -267,7 +270,10 @@ const std::vector<DeviceTrend>& DeviceTrends() {
 const std::vector<TrendMetric>& DeviceProfileTrendMetrics() {
   static const std::vector<TrendMetric> metrics = [] {
     std::vector<TrendMetric> m;
-    for (const auto& t : DeviceTrends()) m.push_back(t.metric);
+    for (const auto& t : DeviceTrends()) {
+      const DeviceFigureInfo& f = InfoOf(t.figure);
+      m.push_back({f.name, f.unit, f.description});
+    }
     return m;
   }();
   return metrics;
@@ -275,7 +281,7 @@ const std::vector<TrendMetric>& DeviceProfileTrendMetrics() {
 
 std::string DeviceProfileTrendSql(const std::string& name) {
   for (const auto& t : DeviceTrends())
-    if (t.metric.name == name) return t.sql;
+    if (name == DeviceFigureName(t.figure)) return t.sql;
   return "";
 }
 

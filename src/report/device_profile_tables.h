@@ -15,8 +15,9 @@ namespace htpscope {
 // Appends the tables above to `tables` (RunTables' order ends with them).
 void AppendDeviceProfileTables(std::vector<RunTable>& tables);
 
-// The AI Hub, Genie and ExecuTorch runner figures `trend --metric` follows,
-// named as diff names them (analysis/device_profile_diff.h).
+// The AI Hub, Genie and ExecuTorch runner figures `trend --metric` follows:
+// the registry's device figures marked trend (model/figures.h), with their
+// names, units and descriptions (the basis).
 const std::vector<TrendMetric>& DeviceProfileTrendMetrics();
 // The query of a run's samples of device-profile figure `name` in a store
 // (?1 is the run_id); "" for any other name.
