@@ -169,9 +169,13 @@ TEST(MemoryCorpus, HtpGraphOnlyGivesPartialTraffic) {
   // the profile and the runtrace, which the memory view does not read).
   ASSERT_EQ(m.missing.size(), 2u);
   EXPECT_EQ(m.missing[0].artifact, "optrace (chrometrace.json, OP_TRACE)");
-  EXPECT_EQ(m.missing[0].withholds, "graph wall cycles, per-op DPC, per-unit occupancy");
+  EXPECT_EQ(m.missing[0].withholds,
+            "graph wall cycles, per-op DPC, per-unit occupancy; VTCM allocation over time and its "
+            "peak, Spill/Fill cycles");
   EXPECT_EQ(m.missing[1].artifact, "QHAS summary (*_qnn_htp_analysis_summary.json)");
-  EXPECT_EQ(m.missing[1].withholds, "cross-checks against the viewer's analysis");
+  EXPECT_EQ(m.missing[1].withholds,
+            "cross-checks against the viewer's analysis; traffic of ops without an HTP graph node "
+            "(DMA checkpoints, sync, output slices)");
   EXPECT_GT(run.missing.size(), m.missing.size());
   ASSERT_TRUE(m.spill_fill);
   EXPECT_EQ(m.spill_fill->source, "HTP graph mem_* params");
@@ -288,7 +292,9 @@ TEST(Memory, OptraceOnlyAndQhasOnly) {
   EXPECT_FALSE(trace_only.totals);
   ASSERT_EQ(trace_only.missing.size(), 1u);
   EXPECT_EQ(trace_only.missing[0].artifact, "QHAS summary (*_qnn_htp_analysis_summary.json)");
-  EXPECT_EQ(trace_only.missing[0].withholds, "cross-checks against the viewer's analysis");
+  EXPECT_EQ(trace_only.missing[0].withholds,
+            "cross-checks against the viewer's analysis; per-op DRAM/VTCM bytes (also in the HTP "
+            "graph's mem_* params)");
 
   htpscope::Run qhas_run = LoadRun({dir + "/qhas.json"});
   MemoryView qhas_only = AnalyzeMemory(qhas_run);
@@ -301,7 +307,8 @@ TEST(Memory, OptraceOnlyAndQhasOnly) {
   ASSERT_EQ(qhas_only.missing.size(), 1u);
   EXPECT_EQ(qhas_only.missing[0].artifact, "optrace (chrometrace.json, OP_TRACE)");
   EXPECT_EQ(qhas_only.missing[0].withholds,
-            "per-slice timeline; fine view taken from QHAS instead");
+            "per-slice timeline; fine view taken from QHAS instead; VTCM allocation over time and "
+            "its peak, Spill/Fill cycles");
   // Each row is the run's own, word for word.
   for (const auto* pair : {&trace_only, &qhas_only}) {
     const htpscope::Run& run = pair == &trace_only ? trace_run : qhas_run;

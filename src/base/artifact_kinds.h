@@ -61,12 +61,4 @@ constexpr const char* ArtifactKindName(ArtifactKind kind) {
   return "unknown";
 }
 
-// True for the forms of a profile's executions and per-node events: the
-// viewer's text and CSV, qnn-net-run's binary log, and the QNN delegate's
-// events in an ExecuTorch ETDump.
-constexpr bool IsProfile(ArtifactKind kind) {
-  return kind == ArtifactKind::kProfileText || kind == ArtifactKind::kProfileCsv ||
-         kind == ArtifactKind::kQnnProfileLog || kind == ArtifactKind::kEtdump;
-}
-
 }  // namespace htpscope

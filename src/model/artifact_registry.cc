@@ -136,9 +136,14 @@ constexpr ArtifactSpec kArtifactSpecs[] = {
     {ArtifactKind::kLlmRunnerStats, RunData::kLlmRunnerStats, ReadLlmRunnerArtifact},
 };
 
+// What each artifact's absence withholds, for every command (summary's and
+// memory's missing lists are this one list).
 const char* OptraceWithholds(const Run& run) {
-  return run.Gives(RunData::kQhasAnalysis) ? "per-slice timeline; fine view taken from QHAS instead"
-                                           : "graph wall cycles, per-op DPC, per-unit occupancy";
+  return run.Gives(RunData::kQhasAnalysis)
+             ? "per-slice timeline; fine view taken from QHAS instead; VTCM allocation over "
+               "time and its peak, Spill/Fill cycles"
+             : "graph wall cycles, per-op DPC, per-unit occupancy; VTCM allocation over time and "
+               "its peak, Spill/Fill cycles";
 }
 const char* ProfileWithholds(const Run&) {
   return "coarse view: graph wall µs, compute-busy µs, overhead, steady-state statistics";
@@ -146,7 +151,13 @@ const char* ProfileWithholds(const Run&) {
 const char* RuntraceWithholds(const Run&) {
   return "per-phase wall cycles and clocks; clock sanity uses the default ceiling";
 }
-const char* QhasWithholds(const Run&) { return "cross-checks against the viewer's analysis"; }
+const char* QhasWithholds(const Run& run) {
+  return run.Gives(RunData::kCompiledGraph)
+             ? "cross-checks against the viewer's analysis; traffic of ops without an HTP graph "
+               "node (DMA checkpoints, sync, output slices)"
+             : "cross-checks against the viewer's analysis; per-op DRAM/VTCM bytes (also in the "
+               "HTP graph's mem_* params)";
+}
 const char* HtpGraphWithholds(const Run&) { return "compiled-graph checks"; }
 
 // In the order the missing list names them.

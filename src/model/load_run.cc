@@ -161,8 +161,10 @@ const std::string& Run::PathOf(ArtifactKind kind) const {
 }
 
 const ArtifactRow* Run::ProfileArtifact() const {
-  for (const auto& a : artifacts)
-    if (IsProfile(a.type)) return &a;
+  for (const auto& a : artifacts) {
+    const model_import::ArtifactSpec* spec = model_import::FindArtifactSpec(a.type);
+    if (spec && spec->gives == RunData::kProfileExecutions) return &a;
+  }
   return nullptr;
 }
 
