@@ -410,6 +410,20 @@ def etdump_seeds():
                                    "end_time": 5000}},
                 {"profile_event": {"delegate_debug_id_int": 3, "start_time": 0,
                                    "end_time": 70}}]}]},
+        # As ExecuTorch's QNN delegate writes its per-node events: two
+        # executions, two delegate calls (formats/etdump_profile.h).
+        "qnn_delegate.etdp": {"version": 0, "run_data": [
+            {"name": "Default", "events": [
+                {"profile_event": {"name": "Method::init", "start_time": 1, "end_time": 2}}]}] + [
+            {"name": "Execute", "events": [
+                {"profile_event": {"delegate_debug_id_str": "conv:OpId_7 (cycles)",
+                                   "instruction_id": 3, "start_time": 0, "end_time": cycles}},
+                {"profile_event": {"delegate_debug_id_str": "Input OpId_2 (cycles)",
+                                   "instruction_id": 5, "start_time": 0, "end_time": 0}},
+                {"profile_event": {"name": "DELEGATE_CALL", "instruction_id": 3,
+                                   "start_time": 10, "end_time": 90}},
+                {"profile_event": {"name": "Method::execute", "start_time": 5,
+                                   "end_time": 95}}]} for cycles in (500, 210)]},
         "debug.etdp": {"run_data": [{"name": "Execute", "events": [
             {"debug_event": {"delegate_debug_id_int": 1, "debug_entry": {
                 "val": "Tensor", "tensor": tensor}}},

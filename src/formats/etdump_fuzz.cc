@@ -1,11 +1,13 @@
 // libFuzzer target: the ETDump reader (framing, FlatBuffers verification,
-// the corruption locator, extraction).  Accepted inputs must describe only
+// the corruption locator, extraction) and its QNN delegate events laid out
+// as a profile (formats/etdump_profile.h).  Accepted inputs must describe only
 // what lies inside the buffer; rejected ones must name the input and a byte
 // offset within it.
 #include <cstdlib>
 
-#include "formats/etdump.h"
 #include "base/fuzz_support.h"
+#include "formats/etdump.h"
+#include "formats/etdump_profile.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace htpscope;
@@ -26,6 +28,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         }
       }
     }
+    // Every node of the profile is one of the dump's events: no more nodes
+    // than events, no negative cycles.
+    size_t events = 0;
+    for (const EtdumpRunData& run : dump.runs) events += run.events.size();
+    const ProfileReport profile = EtdumpAsProfile(dump);
+    size_t nodes = 0;
+    for (const ProfileBlock& block : profile.raw) {
+      nodes += block.nodes.size();
+      for (const ProfileNode& node : block.nodes)
+        if (node.cycles < 0) std::abort();
+    }
+    if (nodes > events) std::abort();
   } catch (const InputError& e) {
     fuzz::CheckError(e, fuzz::kFuzzPath, bytes);
   }
