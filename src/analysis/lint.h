@@ -98,7 +98,7 @@ struct LintGraph {
 
 struct LintAnalysis {
   std::string path;
-  std::string format;                 // "text", "snpe_diagview" or "csv" (Run::profile_format)
+  std::string format;                 // Run::profile_format: "text", "csv", "etdump", ...
   std::vector<LintGraph> graphs;      // file order
   std::vector<std::string> skipped;   // blocks with per-node lines but no linting entries
   std::vector<std::string> warnings;  // the profile reader's
