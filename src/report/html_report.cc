@@ -19,6 +19,7 @@
 #include "analysis/timeline.h"
 #include "base/errors.h"
 #include "model/figures.h"
+#include "model/warning_codes.h"
 #include "report/device_profile_report.h"
 #include "report/format_util.h"
 #include "report/html_assets.h"  // generated from src/report/html/ at build time
@@ -406,6 +407,15 @@ LazyObject BuildLazyReportModel(const Summary& summary, const HtmlReportOptions&
   model.members["schema"] = kSchema;
   model.members["title"] = options.title.empty() ? "htpscope report — " + run.label : options.title;
   model.members["label"] = run.label;
+  // What each warning code of the run means, from the warning registry: the
+  // page shows it beside the warning (backquotes of its Markdown dropped).
+  json explanations = json::object();
+  for (const WarningRow& w : summary.warnings) {  // the run's, then the summary's own
+    std::string text(WarningInfo(w.code).description);
+    std::erase(text, '`');
+    explanations[std::string(WarningName(w.code))] = std::move(text);
+  }
+  model.members["warning_explanations"] = std::move(explanations);
 
   const bool trace_fine =
       run.figures.fine_source == Source::kOptrace && run.figures.start_cycle.has_value();

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <map>
 #include <random>
+#include <set>
 
 #include "base/corpus_test_util.h"
 #include "model/fake_run_test_util.h"
@@ -345,6 +346,26 @@ TEST(HtmlReportModel, MixedRunCarriesTheDeviceProfileViews) {
   htpscope::Run csv = LoadRun({testdata + "netrun_phases.csv"});
   const json plain = BuildReportModel(Summarize(csv));
   EXPECT_FALSE(plain.contains("aihub") || plain.contains("genie") || plain.contains("llm_runner"));
+}
+
+// The page explains each warning code the run has in the warning registry's
+// words (the example run warns multi_slice_dpc and single_execution_trace).
+TEST(HtmlReportModel, WarningExplanationsAreTheRegistrys) {
+  htpscope::Run run = LoadRun({std::string(HTPSCOPE_SOURCE_DIR) + "/examples/synthetic_run"});
+  Summary summary = Summarize(run);
+  ASSERT_FALSE(summary.warnings.empty());
+  const json model = BuildReportModel(summary);
+  const json& explanations = model["warning_explanations"];
+  std::set<std::string> codes;
+  for (const WarningRow& w : summary.warnings) {
+    const std::string code(WarningName(w.code));
+    codes.insert(code);
+    std::string want(WarningInfo(w.code).description);
+    std::erase(want, '`');
+    EXPECT_EQ(explanations.value(code, ""), want) << code;
+  }
+  EXPECT_TRUE(codes.count("multi_slice_dpc"));
+  EXPECT_EQ(explanations.size(), codes.size());
 }
 
 TEST(HtmlReportModel, CorpusRunKeepsSummaryFiguresAndEveryCycle) {

@@ -322,20 +322,8 @@
   let tableCounter = 0;
 
   // ----------------------------------------------------------- overview
-  const WARNING_EXPLANATIONS = {
-    aggregate_cycles: "The profile's cycle count divided by its compute-busy µs is faster than any clock the HTP runs at: that cycle figure is summed over the threads an op ran on (work volume), not elapsed time.",
-    single_execution_trace: "The optrace and the QHAS analysis cover one execution (the first, cold one): use their cycles for structure and proportions; take latency from the steady-state µs.",
-    cold_only: "With a single execution there is no warm steady state: the figures include power-on, VTCM acquire and cache warm-up.",
-    multi_slice_dpc: "Ops split across HVX threads repeat one slice's Dominant Path Cycles on every slice, so their DPC counted once per op ID is a lower bound.",
-    cross_check_mismatch: "Two artifacts give different values for the same figure; see the cross-checks table.",
-    qhas_mismatch: "The QHAS file names op IDs the optrace lacks: it may come from a different run.",
-    unexpected_unit: "A profile line expected in µs carries another unit, so that figure is withheld rather than guessed.",
-    empty_trace: "The optrace holds no executed op events, so there is no fine (per-op) view.",
-    reader: "A reader's own warning about an input file.",
-    qhas_unit_type_unknown: "QHAS gave a hardware thread a type other than HMX or HVX (UNK is seen when two HMX tiles share a tid); its unit was taken from the optrace's thread name, else the tid.",
-    qhas_zero_traffic: "Every QHAS op row reports 0 bytes of DRAM/VTCM traffic while another artifact saw traffic: per-op traffic comes from the HTP graph, or is withheld.",
-    multi_core_qhas: "The QHAS lists several HTP cores: each core's figures are shown apart (HTP cores table); the op tables hold every core's ops.",
-  };
+  // What each warning code means, from the warning registry (model/warning_codes.h).
+  const WARNING_EXPLANATIONS = model.warning_explanations || {};
   const CARD_TEXT = {
     graph_wall_us: "QNN accelerator (execute) time: latency on the accelerator, including per-op dispatch and scheduling.",
     compute_busy_us: "Accelerator (execute) time: ops in flight, gaps excluded.",
