@@ -69,6 +69,40 @@ TEST(EtdumpRunCli, ALoneQnnEtdumpIsSummarisedAsARun) {
   std::filesystem::remove_all(dir);
 }
 
+// The layout of ExecuTorch's delegate since 2025: each execution's top-level
+// QNN events too (QNN accelerator (execute) time 50 + k µs, Σ cycles), so
+// the coarse view and the Σ-nodes cross-check come out as from a CSV.
+TEST(EtdumpRunCli, TopLevelEventsGiveTheCoarseView) {
+  std::vector<Execution> executions;
+  for (auto [conv, relu] : {std::pair{500, 100}, {200, 40}, {220, 60}})
+    executions.push_back({{"conv:OpId_7 (cycles)", conv}, {"relu:OpId_9 (cycles)", relu}});
+  const std::string dir = TempDir("etdump_run_top_level");
+  const std::string etdump =
+      WriteEtdump(dir, "qnn", QnnDelegateEtdumpJson(executions, 3, /*top_level=*/true));
+  ASSERT_FALSE(etdump.empty());
+  auto r = RunCli("summary --json " + Quoted(etdump), "etdump_run_top_level_out");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json j = json::parse(r.out);
+  ASSERT_EQ(j["executions"].size(), 3u);
+  EXPECT_EQ(j["executions"][0]["qnn_accelerator_us"], 50);
+  EXPECT_EQ(j["executions"][2]["accelerator_cycles"], 280);            // 220 + 60
+  EXPECT_EQ(j["steady_state"]["qnn_accelerator_us"]["median"], 51.5);  // of 51, 52
+  EXPECT_EQ(j["steady_state"]["accelerator_us"]["median"], 41.5);      // of 41, 42
+  bool sum_checked = false;
+  for (const json& c : j["cross_checks"])
+    if (c["name"].get<std::string>().find("per-node cycles") != std::string::npos) {
+      sum_checked = true;
+      EXPECT_EQ(c["agree"], true) << c.dump();
+      EXPECT_EQ(c["a"], 3);  // all three executions
+    }
+  EXPECT_TRUE(sum_checked) << j["cross_checks"].dump();
+  auto text = RunCli("summary " + Quoted(etdump), "etdump_run_top_level_text");
+  EXPECT_NE(text.out.find("Coarse view: time per execution (ETDump's QNN figures, µs as logged)"),
+            std::string::npos)
+      << text.out;
+  std::filesystem::remove_all(dir);
+}
+
 // The example run's per-node cycles, execution by execution, as its profile
 // text prints them ("    fc_0:OpId_16 (cycles) : 13310  cycles").
 std::vector<Execution> ExampleProfileExecutions() {

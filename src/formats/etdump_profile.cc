@@ -24,6 +24,29 @@ std::optional<std::string_view> QnnNodeLabel(const Etdump& dump, const EtdumpEve
   return id;
 }
 
+// A delegate event for one of the QNN profile's top-level events, which
+// ExecuTorch's QNN delegate (since 2025) logs before each one's sub-events
+// with its unit appended to the identifier: " (us)", " (bytes)", " (count)",
+// nothing for cycles (whose identifiers end in " (cycles)" already).
+struct QnnEventMetric {
+  std::string_view name;  // "QNN accelerator (execute) time", "Accelerator (execute) time (cycles)"
+  std::string_view unit;  // as the viewer's rows print it, lower-cased: "us", "cycles", ...
+};
+std::optional<QnnEventMetric> QnnMetric(const Etdump& dump, const EtdumpEvent& e) {
+  if (e.kind != EtdumpEventKind::kProfile) return std::nullopt;
+  std::string_view id = dump.strings.View(e.delegate_debug_id_str);
+  if (id.empty()) return std::nullopt;
+  for (auto [suffix, unit] : {std::pair<std::string_view, std::string_view>{" (us)", "us"},
+                              {" (bytes)", "bytes"},
+                              {" (count)", "count"}})
+    if (id.ends_with(suffix) && id.size() > suffix.size())
+      return QnnEventMetric{id.substr(0, id.size() - suffix.size()), unit};
+  if (id.ends_with(kCyclesSuffix)) return QnnEventMetric{id, "cycles"};
+  return std::nullopt;
+}
+
+constexpr std::string_view kNodesParent = "Accelerator (execute) time (cycles)";
+
 bool IsDelegateEvent(const EtdumpEvent& e) {
   return e.kind == EtdumpEventKind::kProfile &&
          (e.delegate_debug_id_int >= 0 || e.delegate_debug_id_str != StringPool::kEmpty);
@@ -62,6 +85,19 @@ ProfileReport EtdumpAsProfile(const Etdump& dump) {
     for (const EtdumpEvent& e : run.events) {
       std::optional<std::string_view> label = QnnNodeLabel(dump, e);
       if (!label) {
+        // A top-level QNN event of a call with node events: a metric of its block.
+        std::optional<QnnEventMetric> metric = QnnMetric(dump, e);
+        if (metric && std::find(calls.begin(), calls.end(), e.instruction_id) != calls.end() &&
+            e.end_ticks >= e.start_ticks) {
+          ProfileMetric m;
+          m.name = std::string(metric->name);
+          m.source = "Backend";
+          m.value = static_cast<double>(e.end_ticks - e.start_ticks);
+          m.has_value = true;
+          m.unit = std::string(metric->unit);
+          blocks[e.instruction_id].metrics.push_back(std::move(m));
+          continue;
+        }
         if (IsDelegateEvent(e)) ++other_delegate_events;
         if (e.kind == EtdumpEventKind::kProfile && dump.strings.View(e.name) == "Method::execute" &&
             e.end_ticks >= e.start_ticks)
@@ -82,12 +118,23 @@ ProfileReport EtdumpAsProfile(const Etdump& dump) {
       node.cycles = static_cast<int64_t>(e.end_ticks - e.start_ticks);
       block.nodes.push_back(std::move(node));
     }
-    if (blocks.empty()) continue;
+    // Only the blocks of a call with node events are executions (a call
+    // that logged metrics alone would otherwise be one).
+    bool any_node = false;
+    for (const auto& [call, block] : blocks) any_node = any_node || !block.nodes.empty();
+    if (!any_node) {
+      for (const auto& [call, block] : blocks) other_delegate_events += block.metrics.size();
+      continue;
+    }
     ++execution;
     for (int32_t call : calls) {
       auto it = blocks.find(call);
       if (it == blocks.end()) continue;
       ProfileBlock& block = it->second;
+      if (block.nodes.empty()) {  // this call logged metrics but no node event here
+        other_delegate_events += block.metrics.size();
+        continue;
+      }
       block.title = fmt::format("Execute {}", execution);
       block.phase = ProfilePhase::kExecute;
       block.execution = execution;
@@ -98,7 +145,8 @@ ProfileReport EtdumpAsProfile(const Etdump& dump) {
         block.graph = block.graph_name;
       }
       block.graph_execution = ++executions_of_call[call];
-      block.nodes_parent = "QNN delegate per-node events (cycles)";
+      block.nodes_parent = block.Find(kNodesParent) ? std::string(kNodesParent)
+                                                    : "QNN delegate per-node events (cycles)";
       // ETDump blocks in file order, a delegate call's before the next.
       block.first_line = static_cast<int>(r + 1);
       if (method_execute_ticks && !several) {
@@ -120,8 +168,9 @@ ProfileReport EtdumpAsProfile(const Etdump& dump) {
         "FILE.etdp` summarises its events");
   if (other_delegate_events > 0)
     report.warnings.push_back(fmt::format(
-        "{} delegate events are not QNN per-node cycles (no \"name:OpId_N (cycles)\" id): "
-        "left out, their unit is not written",
+        "{} delegate events are neither QNN per-node cycles (\"name:OpId_N (cycles)\") nor "
+        "QNN figures with their unit (\"... (us)\", \"(bytes)\", \"(count)\", \"(cycles)\") "
+        "of an execution with per-node events: left out",
         other_delegate_events));
   if (backwards > 0)
     report.warnings.push_back(fmt::format(

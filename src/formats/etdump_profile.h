@@ -8,15 +8,23 @@
 // logs every QNN per-node event of the profile (QNN_PROFILE_EVENTTYPE_NODE)
 // as a delegate profile event whose string id is the QNN event's identifier
 // ("conv:OpId_7 (cycles)", the same text the viewer prints), with start 0
-// and end = the event's value.  ExecuTorch stamps each event with the
-// instruction that called the delegate.  So:
+// and end = the event's value; since 2025 (executorch #10227) it also logs
+// each top-level event of the profile before its sub-events, its unit
+// appended to the identifier: "QNN accelerator (execute) time (us)",
+// "Number of HVX threads used (count)", "... (bytes)", and for cycles
+// nothing ("Accelerator (execute) time (cycles)").  ExecuTorch stamps each
+// event with the instruction that called the delegate.  So:
 //  * every RunData block holding such events is an execution ("Execute"
 //    blocks, in file order); a block without any is not;
 //  * each delegate call (instruction id) is a graph: one unnamed graph when
 //    the program calls one, "instruction N" for each when it calls several;
 //  * a node's cycles are end − start of an event whose id ends in
-//    " (cycles)" and names an OpId; other delegate events are counted in a
-//    warning and left out (their unit is not written);
+//    " (cycles)" and names an OpId;
+//  * a top-level event of a call with node events is a metric of that
+//    execution in the unit its suffix names (the name without " (us)" etc.,
+//    as the viewer prints it), so that graph wall, compute-busy and work
+//    cycles come out as from the viewer's CSV; other delegate events are
+//    counted in a warning and left out (their unit is not written);
 //  * the block's "Method::execute" event, when it has one, is kept as a
 //    metric in the runtime's ticks (formats/etdump.h: not converted).
 // Nothing else of the ETDump (operator calls, debug events) enters the

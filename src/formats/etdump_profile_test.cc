@@ -62,6 +62,28 @@ TEST(EtdumpProfile, EachExecuteBlockWithQnnNodeEventsIsAnExecution) {
   EXPECT_EQ(report.raw[2].Find("Method::execute")->value, 3000);
 }
 
+// The top-level events ExecuTorch's delegate writes since 2025, unit
+// appended to the identifier, are metrics of their execution in that unit.
+TEST(EtdumpProfile, TopLevelQnnEventsAreMetricsInTheUnitTheirSuffixNames) {
+  const ProfileReport report =
+      Profile("top_level", QnnDelegateEtdumpJson(ThreeExecutions(), 3, /*top_level=*/true));
+  EXPECT_TRUE(report.warnings.empty()) << report.warnings.front();
+  ASSERT_EQ(report.raw.size(), 3u);
+  const ProfileBlock& second = report.raw[1];
+  ASSERT_EQ(second.nodes.size(), 3u);
+  const ProfileMetric* wall = second.Find("QNN accelerator (execute) time");
+  ASSERT_TRUE(wall);
+  EXPECT_EQ(wall->value, 51);  // 50 + k, k = 1
+  EXPECT_EQ(wall->unit, "us");
+  EXPECT_EQ(wall->source, "Backend");
+  const ProfileMetric* work = second.Find("Accelerator (execute) time (cycles)");
+  ASSERT_TRUE(work);
+  EXPECT_EQ(work->value, 240);  // 0 + 200 + 40
+  EXPECT_EQ(work->unit, "cycles");
+  EXPECT_EQ(second.Find("Number of HVX threads used")->unit, "count");
+  EXPECT_EQ(second.nodes_parent, "Accelerator (execute) time (cycles)");
+}
+
 TEST(EtdumpProfile, EachDelegateCallIsAGraph) {
   // Calls at instructions 3 and 5 in every execution: two graphs of two
   // executions each.
@@ -98,7 +120,7 @@ TEST(EtdumpProfile, OtherDelegateEventsAreCountedAndLeftOut) {
   ASSERT_EQ(report.raw.size(), 1u);
   ASSERT_EQ(report.raw[0].nodes.size(), 1u);
   ASSERT_EQ(report.warnings.size(), 1u);
-  EXPECT_NE(report.warnings[0].find("2 delegate events are not QNN per-node cycles"),
+  EXPECT_NE(report.warnings[0].find("2 delegate events are neither QNN per-node cycles"),
             std::string::npos)
       << report.warnings[0];
 }

@@ -59,20 +59,35 @@ inline std::string WriteEtdump(const std::string& dir, const std::string& name,
 // (QNN node identifier, cycles) of `executions[k]` in order, a delegate
 // profile event with that string id, instruction `instruction`, start 0 and
 // end = the cycles; then the DELEGATE_CALL and Method::execute events
-// (Method::execute lasting 1000 × (k + 1) ticks).
+// (Method::execute lasting 1000 × (k + 1) ticks).  With `top_level`, each
+// execution's node events follow the top-level events ExecuTorch's delegate
+// writes since 2025, unit appended: "QNN accelerator (execute) time (us)"
+// 50 + k, "Accelerator (execute) time (us)" 40 + k, "Accelerator (execute)
+// time (cycles)" Σ of the execution's cycles, "Number of HVX threads used
+// (count)" 4.
 inline std::string QnnDelegateEtdumpJson(
     const std::vector<std::vector<std::pair<std::string, int64_t>>>& executions,
-    int instruction = 3) {
+    int instruction = 3, bool top_level = false) {
   std::string out =
       R"({"version": 0, "run_data": [{"name": "Default", "events": [{"profile_event": )"
       R"({"name": "Method::init", "start_time": 1, "end_time": 2}}]})";
   uint64_t clock = 1000;
   for (size_t k = 0; k < executions.size(); ++k) {
     out += R"(, {"name": "Execute", "events": [)";
-    for (const auto& [identifier, cycles] : executions[k])
+    auto event = [&](const std::string& identifier, int64_t value) {
       out += R"({"profile_event": {"delegate_debug_id_str": ")" + identifier +
              R"(", "instruction_id": )" + std::to_string(instruction) +
-             R"(, "start_time": 0, "end_time": )" + std::to_string(cycles) + "}}, ";
+             R"(, "start_time": 0, "end_time": )" + std::to_string(value) + "}}, ";
+    };
+    if (top_level) {
+      int64_t sum = 0;
+      for (const auto& node : executions[k]) sum += node.second;
+      event("QNN accelerator (execute) time (us)", 50 + static_cast<int64_t>(k));
+      event("Accelerator (execute) time (us)", 40 + static_cast<int64_t>(k));
+      event("Accelerator (execute) time (cycles)", sum);
+      event("Number of HVX threads used (count)", 4);
+    }
+    for (const auto& [identifier, cycles] : executions[k]) event(identifier, cycles);
     const uint64_t end = clock + 1000 * (k + 1);
     out += R"({"profile_event": {"name": "DELEGATE_CALL", "instruction_id": )" +
            std::to_string(instruction) + R"(, "start_time": )" + std::to_string(clock) +

@@ -116,11 +116,17 @@ void RenderEtdumpCoarse(const Summary& s, std::string& out) {
 
 void RenderCoarse(const Summary& s, std::string& out) {
   const Run& run = *s.run;
-  if (run.profile_format == "etdump") {
+  // An ETDump whose delegate logged no per-execution figure (before 2025).
+  const bool etdump = run.profile_format == "etdump";
+  if (etdump &&
+      std::none_of(run.executions.begin(), run.executions.end(), [](const ExecutionRow& e) {
+        return e.qnn_accelerator_us || e.accelerator_us || e.accelerator_cycles;
+      })) {
     RenderEtdumpCoarse(s, out);
     return;
   }
-  AppendSection(out, "Coarse view: time per execution (profile-viewer, µs as printed)");
+  AppendSection(out, etdump ? "Coarse view: time per execution (ETDump's QNN figures, µs as logged)"
+                            : "Coarse view: time per execution (profile-viewer, µs as printed)");
   if (s.graphs.empty()) {
     out += "  (no per-execution blocks in the profile output)\n";
   } else {
