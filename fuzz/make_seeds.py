@@ -416,6 +416,10 @@ def etdump_seeds():
             {"name": "Default", "events": [
                 {"profile_event": {"name": "Method::init", "start_time": 1, "end_time": 2}}]}] + [
             {"name": "Execute", "events": [
+                {"profile_event": {"delegate_debug_id_str": "QNN accelerator (execute) time (us)",
+                                   "instruction_id": 3, "start_time": 0, "end_time": 40}},
+                {"profile_event": {"delegate_debug_id_str": "Accelerator (execute) time (cycles)",
+                                   "instruction_id": 3, "start_time": 0, "end_time": cycles}},
                 {"profile_event": {"delegate_debug_id_str": "conv:OpId_7 (cycles)",
                                    "instruction_id": 3, "start_time": 0, "end_time": cycles}},
                 {"profile_event": {"delegate_debug_id_str": "Input OpId_2 (cycles)",
