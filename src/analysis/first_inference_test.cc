@@ -7,6 +7,7 @@
 #include <iterator>
 
 #include "formats/qnn_net_run_test_util.h"
+#include "model/fake_run_test_util.h"
 
 namespace htpscope::first_inference_test {
 namespace {
@@ -79,6 +80,39 @@ TEST(FirstInference, TwoGraphsEveryFinalizeAndTheFirstColdExecute) {
 
 // A profile with no phase rows but executions (a context binary): the
 // cold execute alone, init, compose and finalize named as missing.
+// The statistics part of a viewer text printout published for a model built
+// on the device (INIT 331,158 µs beside COMPOSE 74,748 and FINALIZE 256,372):
+// INIT spans them, 331,158 − 74,748 − 256,372 = 38 µs of init alone; with
+// the cold execute (2,900 µs) 334,058 µs to the first inference.
+TEST(FirstInference, ViewerTextWhoseInitSpansComposeAndFinalize) {
+  const std::string text =
+      "Qnn Init/Prepare/Finalize/De-Init/Execute/Lib-Load Statistics:\n"
+      "------------------------------------------------------------\n"
+      "Init Stats:\n-----------\n    NetRun: 331158 us\n\n"
+      "Compose Graphs Stats:\n--------------\n    NetRun: 74748 us\n\n"
+      "Finalize Stats:\n---------------\nGraph 0 (model):\n    NetRun: 256372 us\n"
+      "    Backend (QNN (finalize) time): 256364 us\n\n"
+      "De-Init Stats:\n--------------\n    NetRun: 15810 us\n\n"
+      "Execute Stats (Average):\n------------------------\nTotal Inference Time:\n"
+      "---------------------\nGraph 0 (model):\n    NetRun: 2900 us\n\n"
+      "Printing All Data Received From Back End\n\n"
+      "Execute Stat 1\n    QNN (execute) time : 2900  us\n"
+      "    Accelerator (execute) time (cycles) : 1000  cycles\n";
+  htpscope::Run run = testing_support::RunOfText("profile.txt", text);
+  FirstInference fi = ComputeFirstInference(run);
+  ASSERT_TRUE(fi.init && fi.compose);
+  EXPECT_EQ(fi.init->us, 331158);
+  EXPECT_EQ(fi.compose->us, 74748);
+  ASSERT_EQ(fi.graphs.size(), 1u);
+  ASSERT_TRUE(fi.graphs[0].finalize);
+  EXPECT_EQ(fi.graphs[0].finalize->us, 256372);
+  EXPECT_TRUE(fi.init_spans_compose_and_finalize);
+  EXPECT_EQ(fi.init_alone_us, 38);
+  ASSERT_TRUE(fi.graphs[0].cold_execute);
+  EXPECT_EQ(fi.graphs[0].cold_execute->us, 2900);
+  EXPECT_EQ(fi.total_us, 334058);
+}
+
 TEST(FirstInference, MissingPhasesAreNamed) {
   htpscope::Run run;
   run.graphs.push_back({"g", Source::kProfile, 1});
