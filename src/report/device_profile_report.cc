@@ -630,6 +630,19 @@ json DeviceViewStatsRow(std::string figure, const std::optional<SampleStats>& s)
   return json::array({std::move(figure), s->median, s->min, s->max, s->n});
 }
 
+// The steady-state table of a Genie dialog or a runner log: rows of
+// DeviceViewStatsRow over items first..last ("queries", "generations").
+json DeviceViewSteadyTable(std::string id, const char* items, int first, int last, json rows) {
+  return DeviceViewTable(std::move(id), fmt::format("Steady state ({} {}..{})", items, first, last),
+                         "",
+                         {{"figure", "figure", "text"},
+                          {"median", "median", "num"},
+                          {"min", "min", "num"},
+                          {"max", "max", "num"},
+                          {"n", items, "count"}},
+                         std::move(rows));
+}
+
 json AihubView(const AihubProfileTables& t, size_t max_layer_rows) {
   const AihubSummary s = SummarizeAihub(t);
   const AihubStageFigures& inf = *s.inference;
@@ -809,14 +822,8 @@ json GenieView(const GenieProfileTables& t) {
                                DeviceViewStatsRow("prompt toks/s", st.prompt_rate_tps),
                                DeviceViewStatsRow("generation toks/s", st.generation_rate_tps),
                                DeviceViewStatsRow("duration µs", st.duration_us)});
-      blocks.push_back(DeviceViewTable(
-          id + "steady", fmt::format("Steady state (queries {}..{})", st.first, st.last), "",
-          {{"figure", "figure", "text"},
-           {"median", "median", "num"},
-           {"min", "min", "num"},
-           {"max", "max", "num"},
-           {"n", "queries", "count"}},
-          std::move(rows)));
+      blocks.push_back(
+          DeviceViewSteadyTable(id + "steady", "queries", st.first, st.last, std::move(rows)));
     } else if (c.queries.size() == 1) {
       blocks.push_back(DeviceViewNote("One query: cold only, no steady state."));
     }
@@ -869,15 +876,8 @@ json LlmRunnerView(const LlmRunnerStatsTables& t) {
                              DeviceViewStatsRow("decode µs", st.decode_us),
                              DeviceViewStatsRow("decode toks/s", st.decode_rate_tps),
                              DeviceViewStatsRow("total µs", st.inference_us)});
-    blocks.push_back(
-        DeviceViewTable("llm_runner_steady",
-                        fmt::format("Steady state (generations {}..{})", st.first, st.last), "",
-                        {{"figure", "figure", "text"},
-                         {"median", "median", "num"},
-                         {"min", "min", "num"},
-                         {"max", "max", "num"},
-                         {"n", "generations", "count"}},
-                        std::move(rows)));
+    blocks.push_back(DeviceViewSteadyTable("llm_runner_steady", "generations", st.first, st.last,
+                                           std::move(rows)));
   } else {
     blocks.push_back(DeviceViewNote("One generation: cold only, no steady state."));
   }
