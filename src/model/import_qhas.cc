@@ -29,6 +29,15 @@ void InstancesFromQhas(const QhasTables& qhas, TraceTables& trace) {
     ranges.emplace_back(k, end);
     k = end;
   }
+  // Room for what the instances take from their first rows.
+  size_t dims = 0, input_ids = 0;
+  for (const auto& range : ranges) {
+    dims += rows[order[range.first]].dims_count;
+    input_ids += rows[order[range.first]].inputs_count;
+  }
+  trace.op_instances.reserve(trace.op_instances.size() + ranges.size());
+  trace.dims.reserve(trace.dims.size() + dims);
+  trace.input_ids.reserve(trace.input_ids.size() + input_ids);
   for (const auto& [begin, end] : ranges) {
     const QhasOpInstanceRow& first = rows[order[begin]];
     OpInstanceRow op;
@@ -95,6 +104,9 @@ void InstancesFromQhas(const QhasTables& qhas, TraceTables& trace) {
   }
 }
 
+// A QHAS file may hold millions of op instance rows, all kept in the run.
+static_assert(sizeof(QhasOpInstanceRow) <= 120, "keep QHAS's op instance rows compact");
+
 // The OpFlag bits of a QHAS htp_op_instances row.
 uint8_t QhasOpFlags(const QhasOpInstance& op) {
   uint8_t flags = 0;
@@ -157,8 +169,14 @@ void ImportQhas(Qhas&& qhas, QhasTables& tables, std::vector<WarningRow>& warnin
   absl::flat_hash_map<int64_t, int64_t> rows_of_core;
   int64_t* core_rows = nullptr;
   int64_t core_of_rows = 0;
-  size_t dims = 0, input_ids = 0;  // in all: room made for them before the rows are converted
+  // Room made for the converted rows before they are converted: the dims,
+  // inputs and runs of rows of one op ID (as many as its distinct op IDs,
+  // or a few more when an op's rows are apart) in all.
+  size_t dims = 0, input_ids = 0, op_runs = 0;
+  const QhasOpInstance* previous = nullptr;
   for (const auto& r : qhas.htp_op_instances) {
+    op_runs += !previous || r.op_id != previous->op_id;
+    previous = &r;
     if (!core_rows || r.htp != core_of_rows) {
       core_rows = &rows_of_core[r.htp];
       core_of_rows = r.htp;
@@ -250,8 +268,10 @@ void ImportQhas(Qhas&& qhas, QhasTables& tables, std::vector<WarningRow>& warnin
                           (core.htp_nodes == 0 || core.listed_htp_nodes >= core.htp_nodes);
   }
   // Each op's rows summed here, on the reader's thread, for the dominant
-  // path and traffic joins, and each row converted to the model's and freed
-  // (the formats rows and the model's are never both whole).  An op's rows
+  // path and traffic joins, and each row converted to the model's: its
+  // names, dims and inputs are freed as it is converted, the reader's array
+  // of rows after the last (the model's rows take 120 bytes each, the
+  // reader's 300 and their strings and arrays).  An op's rows
   // (one per thread) mostly follow each other: its totals are looked up once
   // per run of them.  The sums fit: their totals over every row were
   // checked above.
@@ -259,7 +279,8 @@ void ImportQhas(Qhas&& qhas, QhasTables& tables, std::vector<WarningRow>& warnin
   tables.qhas_op_instances.reserve(rows.size());
   tables.qhas_dims.reserve(dims);
   tables.qhas_input_ids.reserve(input_ids);
-  tables.qhas_op_index.reserve(rows.size());
+  tables.qhas_op_index.reserve(op_runs);
+  tables.qhas_op_totals.reserve(op_runs);
   QhasColumnTexts htp_op_types(tables.qhas_strings), qnn_op_names(tables.qhas_strings),
       qnn_op_types(tables.qhas_strings), data_types(tables.qhas_strings);
   uint32_t totals = 0;
