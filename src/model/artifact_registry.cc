@@ -29,9 +29,7 @@ ImportedArtifact ImportBundle(std::string version, Import import) {
   } catch (...) {
     out.import_error = std::current_exception();
   }
-  out.move_into = [bundle](Run& run, QhasFacts&) {
-    static_cast<Tables&>(run) = std::move(*bundle);
-  };
+  out.move_into = [bundle](Run& run) { static_cast<Tables&>(run) = std::move(*bundle); };
   return out;
 }
 
@@ -45,23 +43,14 @@ ImportedArtifact ReadOptraceArtifact(const std::string& path) {
 
 ImportedArtifact ReadQhasArtifact(const std::string& path) {
   Qhas qhas = ReadQhas(path);
-  ImportedArtifact out;
-  out.version = qhas.version;
-  struct Bundle {
-    QhasTables tables;
-    QhasFacts facts;
-  };
-  auto bundle = std::make_shared<Bundle>();
-  try {
-    bundle->facts = ImportQhas(std::move(qhas), bundle->tables, out.warnings);
-  } catch (...) {
-    out.import_error = std::current_exception();
-  }
-  out.move_into = [bundle](Run& run, QhasFacts& facts) {
-    static_cast<QhasTables&>(run) = std::move(bundle->tables);
-    facts = std::move(bundle->facts);
+  std::string version = qhas.version;
+  ImportedArtifact out = ImportBundle<QhasTables>(
+      std::move(version),
+      [&](QhasTables& t, auto& warnings) { ImportQhas(std::move(qhas), t, warnings); });
+  out.move_into = [move_tables = std::move(out.move_into)](Run& run) {
+    move_tables(run);
     // Without an optrace, QHAS's rows are the traced execution's op instances.
-    if (!run.Gives(RunData::kTimedSlices)) ImportQhasInstances(facts, run);
+    if (!run.Gives(RunData::kTimedSlices)) ImportQhasInstances(run, run);
   };
   return out;
 }
@@ -100,7 +89,7 @@ ImportedArtifact ReadProfileArtifact(const std::string& path) {
 ImportedArtifact ReadAihubArtifact(const std::string& path) {
   auto tables = std::make_shared<AihubProfileTables>(ImportAihubProfile(ReadAihubProfile(path)));
   ImportedArtifact out;
-  out.move_into = [tables](Run& run, QhasFacts&) { run.aihub = std::move(*tables); };
+  out.move_into = [tables](Run& run) { run.aihub = std::move(*tables); };
   return out;
 }
 
@@ -108,7 +97,7 @@ ImportedArtifact ReadGenieArtifact(const std::string& path) {
   auto tables = std::make_shared<GenieProfileTables>(ImportGenieProfile(ReadGenieProfile(path)));
   ImportedArtifact out;
   out.version = tables->version;
-  out.move_into = [tables](Run& run, QhasFacts&) { run.genie = std::move(*tables); };
+  out.move_into = [tables](Run& run) { run.genie = std::move(*tables); };
   return out;
 }
 
@@ -116,7 +105,7 @@ ImportedArtifact ReadLlmRunnerArtifact(const std::string& path) {
   auto tables =
       std::make_shared<LlmRunnerStatsTables>(ImportLlmRunnerStats(ReadLlmRunnerStats(path)));
   ImportedArtifact out;
-  out.move_into = [tables](Run& run, QhasFacts&) { run.llm_runner = std::move(*tables); };
+  out.move_into = [tables](Run& run) { run.llm_runner = std::move(*tables); };
   return out;
 }
 

@@ -30,9 +30,9 @@ struct ImportedArtifact {
   std::string version, application_version, backend_version;
   std::vector<WarningRow> warnings;  // its import's, appended where its tables are moved in
   std::exception_ptr import_error;   // thrown where its tables would be moved in
-  // Moves its bundle of tables into `run`, and QHAS's facts for the join into
-  // `qhas`; called once, after every read, in RunData order.
-  std::function<void(Run& run, QhasFacts& qhas)> move_into;
+  // Moves its bundle of tables into `run`; called once, after every read,
+  // in RunData order.
+  std::function<void(Run& run)> move_into;
 };
 
 // One kind of run artifact.

@@ -3,7 +3,6 @@
 // the readers that sees their structs).
 #pragma once
 
-#include <absl/container/flat_hash_map.h>
 #include <fmt/format.h>
 
 #include <cstdint>
@@ -20,46 +19,40 @@
 
 namespace htpscope::model_import {
 
-// One op ID's htp_op_instances rows (one per slice) summed.
-struct QhasOpTotals {
-  uint64_t op_id = 0;
-  uint32_t first_row = 0;  // its first row in QhasFacts::instances
-  int64_t cycles = 0, dominant_path_cycles = 0;
-  int64_t dram_read_bytes = 0, dram_write_bytes = 0, vtcm_read_bytes = 0, vtcm_write_bytes = 0;
-};
-
-// What QHAS says that the join needs besides the tables it fills.
-struct QhasFacts {
-  bool present = false;
-  std::string path;
-  std::vector<QhasOpTotals> op_totals;               // per op ID, in order of its first row
-  absl::flat_hash_map<uint64_t, uint32_t> op_index;  // op ID -> op_totals
-  std::vector<uint64_t> op_ids;                      // distinct, sorted
-  // qnn_op_instances_nodes and htp_op_types rows, for the fine view when
-  // there is no optrace (and the QHAS cross-checks when there is).
-  std::vector<QhasOpAggregate> qnn_op_rows, htp_op_type_rows;
-  std::vector<QhasResource> resources;                    // of core 0
-  std::vector<std::vector<QhasResource>> core_resources;  // per row of run.qhas_cores
-  std::vector<QhasOpInstance> instances;
-};
-
 // Moves the optrace's strings, slices, counters, flows and tensors into
 // `tables` (slices joined into op instances by op ID) and reconstructs its
 // dominant path (dominant_path, slice_dominant_cycles).  Reader warnings go
 // to `warnings`.
 void ImportOptrace(Optrace&& trace, TraceTables& tables, std::vector<WarningRow>& warnings);
 
-// Fills tables.qhas_cores and tables.qhas_dominant_path (and reader
-// warnings); returns the rest.
-QhasFacts ImportQhas(Qhas&& qhas, QhasTables& tables, std::vector<WarningRow>& warnings);
-
-// The OpFlag bits of a QHAS htp_op_instances row.
-uint8_t QhasOpFlags(const QhasOpInstance& op);
+// Fills `tables` from `qhas` (and reader warnings): its core summaries and
+// dominant path, and its op instances, op totals (with their lookups),
+// aggregate rows and resources converted to the model's rows, each
+// formats row freed once converted.  Throws InputError naming the file when
+// a sum of its cycles or bytes goes past int64, or an op instance ends past
+// the largest cycle count.
+void ImportQhas(Qhas&& qhas, QhasTables& tables, std::vector<WarningRow>& warnings);
 
 // The op instances and slices of a run that has no optrace, from QHAS's
-// htp_op_instances rows (qhas.instances): fills op_instances, slices, dims
-// and input_ids, interning names into trace.strings.
-void ImportQhasInstances(const QhasFacts& qhas, TraceTables& trace);
+// htp_op_instances rows (qhas.qhas_op_instances): fills op_instances,
+// slices, dims and input_ids, interning names into trace.strings.
+void ImportQhasInstances(const QhasTables& qhas, TraceTables& trace);
+
+// The StringId in `pool` (the run's strings) of each name of
+// `qhas_strings` (QhasTables::qhas_strings), interned at its first use: the
+// pool grows as if each text were interned where it is used.  Both pools
+// must outlive this.
+class QhasTextsIn {
+ public:
+  QhasTextsIn(const StringPool& qhas_strings, StringPool& pool);
+  StringId operator()(StringId qhas_id);
+
+ private:
+  static constexpr StringId kNotYet = UINT32_MAX;
+  const StringPool& qhas_strings_;
+  StringPool& pool_;
+  std::vector<StringId> ids_;  // by QHAS id; kNotYet until used
+};
 
 // Fills graphs, executions, profile_blocks, profile_metrics, profile_nodes
 // and profile_format; reader warnings go to `warnings`.

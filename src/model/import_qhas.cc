@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
+#include <span>
 
 #include "model/import.h"
 
@@ -11,11 +13,13 @@ namespace {
 
 // QHAS rows of htp_op_instances are slices (one per op ID and thread): the
 // op instances and slices of a run that has no optrace.
-void InstancesFromQhas(const std::vector<QhasOpInstance>& rows, TraceTables& trace) {
+void InstancesFromQhas(const QhasTables& qhas, TraceTables& trace) {
+  const std::vector<QhasOpInstanceRow>& rows = qhas.qhas_op_instances;
+  QhasTextsIn texts(qhas.qhas_strings, trace.strings);
   std::vector<uint32_t> order(rows.size());
   for (uint32_t i = 0; i < rows.size(); ++i) order[i] = i;
   // An instance is an op ID on one core: cores may reuse op IDs.
-  auto key = [&](uint32_t i) { return std::pair(rows[i].op_id, rows[i].htp); };
+  auto key = [&](uint32_t i) { return std::pair(rows[i].op_id, rows[i].htp_core); };
   std::stable_sort(order.begin(), order.end(),
                    [&](uint32_t a, uint32_t b) { return key(a) < key(b); });
   std::vector<std::pair<uint32_t, uint32_t>> ranges;  // per instance: [begin, end) of `order`
@@ -25,31 +29,42 @@ void InstancesFromQhas(const std::vector<QhasOpInstance>& rows, TraceTables& tra
     ranges.emplace_back(k, end);
     k = end;
   }
+  // Room for what the instances take from their first rows.
+  size_t dims = 0, input_ids = 0;
+  for (const auto& range : ranges) {
+    dims += rows[order[range.first]].dims_count;
+    input_ids += rows[order[range.first]].inputs_count;
+  }
+  trace.op_instances.reserve(trace.op_instances.size() + ranges.size());
+  trace.dims.reserve(trace.dims.size() + dims);
+  trace.input_ids.reserve(trace.input_ids.size() + input_ids);
   for (const auto& [begin, end] : ranges) {
-    const QhasOpInstance& first = rows[order[begin]];
+    const QhasOpInstanceRow& first = rows[order[begin]];
     OpInstanceRow op;
     op.op_id = first.op_id;
-    op.htp_op_type = trace.strings.Intern(first.htp_op);
-    op.qnn_op_name = trace.strings.Intern(first.qnn_op);
-    op.qnn_op_type = trace.strings.Intern(first.qnn_op_type);
-    op.data_type = trace.strings.Intern(first.dtype);
+    op.htp_op_type = texts(first.htp_op_type);
+    op.qnn_op_name = texts(first.qnn_op_name);
+    op.qnn_op_type = texts(first.qnn_op_type);
+    op.data_type = texts(first.data_type);
     op.cycles_per_packet = first.cycles_per_packet;
     op.source = Source::kQhas;
     op.dpc_basis = DpcBasis::kQhas;
-    op.htp_core = first.htp;
+    op.htp_core = first.htp_core;
     op.dims_begin = static_cast<uint32_t>(trace.dims.size());
-    for (int64_t d : first.dims) trace.dims.push_back(static_cast<int32_t>(d));
-    op.dims_count = static_cast<uint32_t>(first.dims.size());
+    trace.dims.insert(trace.dims.end(), qhas.qhas_dims.begin() + first.dims_begin,
+                      qhas.qhas_dims.begin() + first.dims_begin + first.dims_count);
+    op.dims_count = first.dims_count;
     op.inputs_begin = static_cast<uint32_t>(trace.input_ids.size());
-    trace.input_ids.insert(trace.input_ids.end(), first.input_ids.begin(), first.input_ids.end());
-    op.inputs_count = static_cast<uint32_t>(first.input_ids.size());
+    trace.input_ids.insert(trace.input_ids.end(), qhas.qhas_input_ids.begin() + first.inputs_begin,
+                           qhas.qhas_input_ids.begin() + first.inputs_begin + first.inputs_count);
+    op.inputs_count = first.inputs_count;
     op.first_start_cycle = INT64_MAX;
     op.last_end_cycle = INT64_MIN;
     for (uint32_t k = begin; k < end; ++k) {
-      const QhasOpInstance& r = rows[order[k]];
-      op.flags |= QhasOpFlags(r);
-      op.format_change = op.format_change || r.fmt_change;
-      op.reference_op = op.reference_op || r.ref_op;
+      const QhasOpInstanceRow& r = rows[order[k]];
+      op.flags |= r.flags;
+      op.format_change = op.format_change || r.format_change;
+      op.reference_op = op.reference_op || r.reference_op;
       op.work_cycles += r.cycles;
       op.dpc_cycles += r.dominant_path_cycles;
       op.first_start_cycle = std::min(op.first_start_cycle, r.start_cycle);
@@ -61,7 +76,8 @@ void InstancesFromQhas(const std::vector<QhasOpInstance>& rows, TraceTables& tra
     op.op_start_cycle = op.first_start_cycle;
     op.op_duration_cycles = op.last_end_cycle - op.first_start_cycle;
     op.slice_count = end - begin;
-    op.category = ClassifyOp(first.htp_op, first.qnn_op_type, op.flags);
+    op.category =
+        ClassifyOp(qhas.QhasStr(first.htp_op_type), qhas.QhasStr(first.qnn_op_type), op.flags);
     op.first_slice = begin;  // into `order` until renumbered below
     trace.op_instances.push_back(op);
   }
@@ -77,7 +93,7 @@ void InstancesFromQhas(const std::vector<QhasOpInstance>& rows, TraceTables& tra
     const uint32_t begin = op.first_slice;
     op.first_slice = static_cast<uint32_t>(trace.slices.size());
     for (uint32_t o = begin; o < begin + op.slice_count; ++o) {
-      const QhasOpInstance& r = rows[order[o]];
+      const QhasOpInstanceRow& r = rows[order[o]];
       trace.slices.push_back({r.op_id, r.start_cycle, r.cycles, r.tid, k});
     }
     std::sort(trace.slices.begin() + op.first_slice, trace.slices.end(),
@@ -88,9 +104,60 @@ void InstancesFromQhas(const std::vector<QhasOpInstance>& rows, TraceTables& tra
   }
 }
 
+// A QHAS file may hold millions of op instance rows, all kept in the run.
+static_assert(sizeof(QhasOpInstanceRow) <= 120, "keep QHAS's op instance rows compact");
+
+// The OpFlag bits of a QHAS htp_op_instances row.
+uint8_t QhasOpFlags(const QhasOpInstance& op) {
+  uint8_t flags = 0;
+  if (op.dma) flags |= kFlagDma;
+  if (op.dma_set) flags |= kFlagDmaSet;
+  if (op.dma_wait) flags |= kFlagDmaWait;
+  if (op.hmx) flags |= kFlagUsesHmx;
+  if (op.hvx) flags |= kFlagUsesHvx;
+  if (op.sync) flags |= kFlagSync;
+  return flags;
+}
+
+// Interns a column of the QHAS rows into `pool`: consecutive rows (the
+// slices of one op) mostly repeat the previous row's text, which is then
+// taken without a look-up.
+class QhasColumnTexts {
+ public:
+  explicit QhasColumnTexts(StringPool& pool) : pool_(pool) {}
+  StringId Intern(std::string_view text) {
+    if (!has_last_ || text != pool_.View(last_)) {
+      last_ = pool_.Intern(text);
+      has_last_ = true;
+    }
+    return last_;
+  }
+
+ private:
+  StringPool& pool_;
+  StringId last_ = StringPool::kEmpty;
+  bool has_last_ = false;
+};
+
+// `rows` (qnn_op_instances_nodes or htp_op_types) as the model's rows,
+// their names in `pool`; frees `rows`.
+std::vector<QhasOpAggregateRow> QhasAggregateRows(std::vector<QhasOpAggregate>&& rows,
+                                                  StringPool& pool) {
+  std::vector<QhasOpAggregateRow> out;
+  out.reserve(rows.size());
+  for (const QhasOpAggregate& r : rows)
+    out.push_back({.name = pool.Intern(r.name),
+                   .qnn_op_type = pool.Intern(r.qnn_op_type),
+                   .cycles = r.cycles,
+                   .dominant_path_cycles = r.dominant_path_cycles,
+                   .count = r.count});
+  std::vector<QhasOpAggregate>().swap(rows);
+  return out;
+}
+
 }  // namespace
 
-QhasFacts ImportQhas(Qhas&& qhas, QhasTables& tables, std::vector<WarningRow>& warnings) {
+void ImportQhas(Qhas&& qhas, QhasTables& tables, std::vector<WarningRow>& warnings) {
   // Every sum of the op instances checked in one pass over them (a pass per
   // sum streamed 90 MB of rows each on an 80k-op run), then reported in a
   // fixed order: cycles, dominant-path cycles, traffic bytes, an end past
@@ -102,12 +169,21 @@ QhasFacts ImportQhas(Qhas&& qhas, QhasTables& tables, std::vector<WarningRow>& w
   absl::flat_hash_map<int64_t, int64_t> rows_of_core;
   int64_t* core_rows = nullptr;
   int64_t core_of_rows = 0;
+  // Room made for the converted rows before they are converted: the dims,
+  // inputs and runs of rows of one op ID (as many as its distinct op IDs,
+  // or a few more when an op's rows are apart) in all.
+  size_t dims = 0, input_ids = 0, op_runs = 0;
+  const QhasOpInstance* previous = nullptr;
   for (const auto& r : qhas.htp_op_instances) {
+    op_runs += !previous || r.op_id != previous->op_id;
+    previous = &r;
     if (!core_rows || r.htp != core_of_rows) {
       core_rows = &rows_of_core[r.htp];
       core_of_rows = r.htp;
     }
     ++*core_rows;
+    dims += r.dims.size();
+    input_ids += r.input_ids.size();
     cycles += r.cycles;
     dominant_path_cycles += r.dominant_path_cycles;
     traffic_bytes[0] += r.dram_read_bytes;
@@ -134,9 +210,6 @@ QhasFacts ImportQhas(Qhas&& qhas, QhasTables& tables, std::vector<WarningRow>& w
     RequireSumFits(
         o.resources, [](const QhasResource& r) { return r.cycles_used; }, qhas.path,
         "htp_resources cycles_used");
-  QhasFacts facts;
-  facts.present = true;
-  facts.path = qhas.path;
   for (const auto& w : qhas.warnings)
     Warn(warnings, WarningCode::reader, fmt::format("{}: {}", qhas.path, w));
   for (const auto& o : qhas.overall) {
@@ -176,8 +249,14 @@ QhasFacts ImportQhas(Qhas&& qhas, QhasTables& tables, std::vector<WarningRow>& w
         row.path_idle_cycles = idle.value();
       }
     }
+    for (const auto& r : o.resources)
+      tables.qhas_resources.push_back({.core_row = static_cast<uint32_t>(tables.qhas_cores.size()),
+                                       .tid = r.tid,
+                                       .type = tables.qhas_strings.Intern(r.type),
+                                       .start_cycle = r.start_cycle,
+                                       .end_cycle = r.end_cycle,
+                                       .cycles_used = r.cycles_used});
     tables.qhas_cores.push_back(row);
-    facts.core_resources.push_back(o.resources);
   }
   // What the op lists cover.  htp_nodes counts htp_op_instances rows (one
   // per slice); qnn_nodes the rows of qnn_op_instances_nodes.
@@ -189,31 +268,74 @@ QhasFacts ImportQhas(Qhas&& qhas, QhasTables& tables, std::vector<WarningRow>& w
                           (core.htp_nodes == 0 || core.listed_htp_nodes >= core.htp_nodes);
   }
   // Each op's rows summed here, on the reader's thread, for the dominant
-  // path and traffic joins.  An op's rows (one per thread) mostly follow
-  // each other: its totals are looked up once per run of them.  The sums
-  // fit: their totals over every row were checked above.
-  const std::vector<QhasOpInstance>& rows = qhas.htp_op_instances;
-  facts.op_index.reserve(rows.size());
+  // path and traffic joins, and each row converted to the model's: its
+  // names, dims and inputs are freed as it is converted, the reader's array
+  // of rows after the last (the model's rows take 120 bytes each, the
+  // reader's 300 and their strings and arrays).  An op's rows
+  // (one per thread) mostly follow each other: its totals are looked up once
+  // per run of them.  The sums fit: their totals over every row were
+  // checked above.
+  std::vector<QhasOpInstance>& rows = qhas.htp_op_instances;
+  tables.qhas_op_instances.reserve(rows.size());
+  tables.qhas_dims.reserve(dims);
+  tables.qhas_input_ids.reserve(input_ids);
+  tables.qhas_op_index.reserve(op_runs);
+  tables.qhas_op_totals.reserve(op_runs);
+  QhasColumnTexts htp_op_types(tables.qhas_strings), qnn_op_names(tables.qhas_strings),
+      qnn_op_types(tables.qhas_strings), data_types(tables.qhas_strings);
   uint32_t totals = 0;
+  uint64_t previous_op_id = 0;
   for (uint32_t k = 0; k < rows.size(); ++k) {
-    const QhasOpInstance& i = rows[k];
-    if (k == 0 || i.op_id != rows[k - 1].op_id) {
-      auto [it, inserted] =
-          facts.op_index.try_emplace(i.op_id, static_cast<uint32_t>(facts.op_totals.size()));
-      if (inserted) facts.op_totals.push_back({i.op_id, k});
+    QhasOpInstance& i = rows[k];
+    if (k == 0 || i.op_id != previous_op_id) {
+      auto [it, inserted] = tables.qhas_op_index.try_emplace(
+          i.op_id, static_cast<uint32_t>(tables.qhas_op_totals.size()));
+      if (inserted) tables.qhas_op_totals.push_back({i.op_id, k});
       totals = it->second;
+      previous_op_id = i.op_id;
     }
-    QhasOpTotals& t = facts.op_totals[totals];
+    QhasOpTotalsRow& t = tables.qhas_op_totals[totals];
     t.cycles += i.cycles;
     t.dominant_path_cycles += i.dominant_path_cycles;
     t.dram_read_bytes += i.dram_read_bytes;
     t.dram_write_bytes += i.dram_write_bytes;
     t.vtcm_read_bytes += i.vtcm_read_bytes;
     t.vtcm_write_bytes += i.vtcm_write_bytes;
+    QhasOpInstanceRow& row = tables.qhas_op_instances.emplace_back();
+    row.op_id = i.op_id;
+    row.htp_core = i.htp;
+    row.start_cycle = i.start_cycle;
+    row.cycles = i.cycles;
+    row.dominant_path_cycles = i.dominant_path_cycles;
+    row.dram_read_bytes = i.dram_read_bytes;
+    row.dram_write_bytes = i.dram_write_bytes;
+    row.vtcm_read_bytes = i.vtcm_read_bytes;
+    row.vtcm_write_bytes = i.vtcm_write_bytes;
+    row.cycles_per_packet = i.cycles_per_packet;
+    row.tid = i.tid;
+    row.htp_op_type = htp_op_types.Intern(i.htp_op);
+    row.qnn_op_name = qnn_op_names.Intern(i.qnn_op);
+    row.qnn_op_type = qnn_op_types.Intern(i.qnn_op_type);
+    row.data_type = data_types.Intern(i.dtype);
+    // The op instances' dims are 32-bit (TraceTables::dims), as QHAS's are taken.
+    row.dims_begin = static_cast<uint32_t>(tables.qhas_dims.size());
+    for (int64_t d : i.dims) tables.qhas_dims.push_back(static_cast<int32_t>(d));
+    row.dims_count = static_cast<uint32_t>(i.dims.size());
+    row.inputs_begin = static_cast<uint32_t>(tables.qhas_input_ids.size());
+    tables.qhas_input_ids.insert(tables.qhas_input_ids.end(), i.input_ids.begin(),
+                                 i.input_ids.end());
+    row.inputs_count = static_cast<uint32_t>(i.input_ids.size());
+    row.flags = QhasOpFlags(i);
+    row.format_change = i.fmt_change;
+    row.reference_op = i.ref_op;
+    // Its names, dims and inputs freed now; the rows' array after the last.
+    std::destroy_at(&i);
+    std::construct_at(&i);
   }
-  facts.op_ids.reserve(facts.op_totals.size());
-  for (const QhasOpTotals& t : facts.op_totals) facts.op_ids.push_back(t.op_id);
-  std::sort(facts.op_ids.begin(), facts.op_ids.end());
+  std::vector<QhasOpInstance>().swap(rows);
+  tables.qhas_op_ids.reserve(tables.qhas_op_totals.size());
+  for (const QhasOpTotalsRow& t : tables.qhas_op_totals) tables.qhas_op_ids.push_back(t.op_id);
+  std::sort(tables.qhas_op_ids.begin(), tables.qhas_op_ids.end());
   auto path = qhas.dominant_path.find(0);
   if (path != qhas.dominant_path.end()) {
     tables.qhas_dominant_path.reserve(path->second.size());  // 300 k rows on an 80k-op run
@@ -221,26 +343,37 @@ QhasFacts ImportQhas(Qhas&& qhas, QhasTables& tables, std::vector<WarningRow>& w
       tables.qhas_dominant_path.push_back(
           {s.start_cycle, s.end_cycle, s.is_idle() ? 0 : s.op_id, -1, s.partial, s.is_idle()});
   }
-  if (!qhas.overall.empty()) facts.resources = qhas.overall.front().resources;
-  facts.qnn_op_rows = std::move(qhas.qnn_op_instances);
-  facts.htp_op_type_rows = std::move(qhas.htp_op_types);
-  facts.instances = std::move(qhas.htp_op_instances);
-  return facts;
+  tables.qhas_qnn_op_rows =
+      QhasAggregateRows(std::move(qhas.qnn_op_instances), tables.qhas_strings);
+  tables.qhas_htp_op_type_rows =
+      QhasAggregateRows(std::move(qhas.htp_op_types), tables.qhas_strings);
 }
 
-void ImportQhasInstances(const QhasFacts& qhas, TraceTables& trace) {
-  InstancesFromQhas(qhas.instances, trace);
+void ImportQhasInstances(const QhasTables& qhas, TraceTables& trace) {
+  InstancesFromQhas(qhas, trace);
 }
 
-uint8_t QhasOpFlags(const QhasOpInstance& op) {
-  uint8_t flags = 0;
-  if (op.dma) flags |= kFlagDma;
-  if (op.dma_set) flags |= kFlagDmaSet;
-  if (op.dma_wait) flags |= kFlagDmaWait;
-  if (op.hmx) flags |= kFlagUsesHmx;
-  if (op.hvx) flags |= kFlagUsesHvx;
-  if (op.sync) flags |= kFlagSync;
-  return flags;
+QhasTextsIn::QhasTextsIn(const StringPool& qhas_strings, StringPool& pool)
+    : qhas_strings_(qhas_strings), pool_(pool), ids_(qhas_strings.size(), kNotYet) {}
+
+StringId QhasTextsIn::operator()(StringId qhas_id) {
+  StringId& id = ids_[qhas_id];
+  if (id == kNotYet) id = pool_.Intern(qhas_strings_.View(qhas_id));
+  return id;
 }
 
 }  // namespace htpscope::model_import
+
+namespace htpscope {
+
+std::span<const QhasResourceRow> QhasTables::QhasResourcesOf(size_t core_row) const {
+  const auto begin =
+      std::partition_point(qhas_resources.begin(), qhas_resources.end(),
+                           [&](const QhasResourceRow& r) { return r.core_row < core_row; });
+  const auto end = std::partition_point(begin, qhas_resources.end(), [&](const QhasResourceRow& r) {
+    return r.core_row == core_row;
+  });
+  return {begin, end};
+}
+
+}  // namespace htpscope

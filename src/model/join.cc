@@ -6,16 +6,18 @@
 #include <cmath>
 #include <future>
 #include <map>
+#include <span>
 
 #include "base/checked_math.h"
 #include "base/errors.h"
 #include "base/intervals.h"
 #include "base/warning_sink.h"
 #include "model/artifact_registry.h"
+#include "model/import.h"
 
 namespace htpscope {
 
-void ChooseInstanceDpc(Run& run, const model_import::QhasFacts& qhas) {
+void ChooseInstanceDpc(Run& run) {
   if (!run.Has(ArtifactKind::kOptrace)) return;  // QHAS instances carry QHAS's own sums
   bool need_path = false;
   const bool qhas_whole = !run.qhas_cores.empty() && run.qhas_cores.front().lists_complete;
@@ -23,9 +25,9 @@ void ChooseInstanceDpc(Run& run, const model_import::QhasFacts& qhas) {
   for (auto& op : run.op_instances) {
     if (op.slice_count <= 1) continue;
     ++multi_slice;
-    auto it = qhas.op_index.find(op.op_id);
-    if (qhas_whole && it != qhas.op_index.end()) {
-      op.dpc_cycles = qhas.op_totals[it->second].dominant_path_cycles;
+    auto it = run.qhas_op_index.find(op.op_id);
+    if (qhas_whole && it != run.qhas_op_index.end()) {
+      op.dpc_cycles = run.qhas_op_totals[it->second].dominant_path_cycles;
       op.dpc_basis = DpcBasis::kQhas;
       ++from_qhas;
     } else {
@@ -53,7 +55,8 @@ void ChooseInstanceDpc(Run& run, const model_import::QhasFacts& qhas) {
   }
 }
 
-void BuildUnits(Run& run, const model_import::QhasFacts& qhas) {
+void BuildUnits(Run& run) {
+  const std::span<const QhasResourceRow> qhas_resources = run.QhasResourcesOf(0);
   if (run.Has(ArtifactKind::kOptrace)) {
     // A unit per hardware thread: a handful, found by a short scan from the
     // last slice's (consecutive slices often share a thread).
@@ -91,7 +94,7 @@ void BuildUnits(Run& run, const model_import::QhasFacts& qhas) {
       run.units.push_back(t.unit);
     }
   } else {
-    for (const auto& r : qhas.resources) {
+    for (const auto& r : qhas_resources) {
       UnitRow u;
       u.tid = r.tid;
       u.kind = UnitKindOfTid(r.tid);
@@ -107,8 +110,8 @@ void BuildUnits(Run& run, const model_import::QhasFacts& qhas) {
               [](const UnitRow& a, const UnitRow& b) { return a.tid < b.tid; });
   }
   for (auto& u : run.units)
-    for (const auto& r : qhas.resources)
-      if (r.tid == u.tid) u.qhas_type = r.type;
+    for (const auto& r : qhas_resources)
+      if (r.tid == u.tid) u.qhas_type = run.QhasStr(r.type);
 }
 
 void BuildFigures(Run& run) {
@@ -222,7 +225,7 @@ void CapWarnings(std::vector<WarningRow>& warnings) {
   warnings = std::move(kept);
 }
 
-void JoinRun(Run& run, const model_import::QhasFacts& qhas, const LoadOptions& options) {
+void JoinRun(Run& run, const LoadOptions& options) {
   if (!options.graph.empty()) SelectGraph(run, options.graph);
   BuildProfilePhases(run);
   // It reads only the profile's tables, which the steps before the
@@ -230,8 +233,8 @@ void JoinRun(Run& run, const model_import::QhasFacts& qhas, const LoadOptions& o
   // waits for it when a step throws.
   std::future<ProfileNodesVsQhas> nodes_vs_qhas =
       std::async(std::launch::async | std::launch::deferred,
-                 [&run, &qhas] { return CompareProfileNodesWithQhas(run, qhas); });
-  CheckArtifactsBelongTogether(run, qhas, options);
+                 [&run] { return CompareProfileNodesWithQhas(run); });
+  CheckArtifactsBelongTogether(run, options);
   if (!run.qhas_cores.empty() && !run.qhas_cores.front().lists_complete) {
     const QhasCoreRow& c = run.qhas_cores.front();
     run.warnings.push_back(
@@ -240,20 +243,21 @@ void JoinRun(Run& run, const model_import::QhasFacts& qhas, const LoadOptions& o
                      "whole-graph figures come from htp_overall_summary (work = Σ htp_resources "
                      "cycles_used, dominant path = timeline_cycles × (1 − percent_idle)), per-op "
                      "tables list only what the file holds",
-                     qhas.path, c.listed_qnn_nodes, c.qnn_nodes, c.listed_htp_nodes, c.htp_nodes)});
+                     run.PathOf(ArtifactKind::kQhas), c.listed_qnn_nodes, c.qnn_nodes,
+                     c.listed_htp_nodes, c.htp_nodes)});
   }
   if (run.Has(ArtifactKind::kOptrace) && run.slices.empty())
     run.warnings.push_back(
         {WarningCode::empty_trace, "the optrace has no executed op events: no fine view"});
-  ChooseInstanceDpc(run, qhas);
-  BuildUnits(run, qhas);
-  MarkQhasStaging(run, qhas);
-  CheckQhasUnitTypes(run, qhas);
+  ChooseInstanceDpc(run);
+  BuildUnits(run);
+  MarkQhasStaging(run);
+  CheckQhasUnitTypes(run);
   NoteQhasCores(run);
   BuildFigures(run);
-  BuildOpGroups(run, qhas);
-  BuildTraffic(run, qhas);
-  BuildCrossChecks(run, qhas, nodes_vs_qhas.get());
+  BuildOpGroups(run);
+  BuildTraffic(run);
+  BuildCrossChecks(run, nodes_vs_qhas.get());
   BuildMissing(run);
   CapWarnings(run.warnings);
 }

@@ -7,33 +7,31 @@
 #include <string>
 #include <vector>
 
-#include "model/import.h"
 #include "model/run.h"
 
 namespace htpscope {
 
 // Completes `run` after every artifact was imported.  Throws InputError
 // when the artifacts do not belong to one run and !options.allow_mismatch.
-void JoinRun(Run& run, const model_import::QhasFacts& qhas, const LoadOptions& options);
+void JoinRun(Run& run, const LoadOptions& options);
 
 // Parts of JoinRun, in the order it calls them (join_*.cc).
-void CheckArtifactsBelongTogether(Run& run, const model_import::QhasFacts& qhas,
-                                  const LoadOptions& options);
-void ChooseInstanceDpc(Run& run, const model_import::QhasFacts& qhas);
-void BuildUnits(Run& run, const model_import::QhasFacts& qhas);
-void BuildOpGroups(Run& run, const model_import::QhasFacts& qhas);
-void BuildTraffic(Run& run, const model_import::QhasFacts& qhas);
+void CheckArtifactsBelongTogether(Run& run, const LoadOptions& options);
+void ChooseInstanceDpc(Run& run);
+void BuildUnits(Run& run);
+void BuildOpGroups(Run& run);
+void BuildTraffic(Run& run);
 void BuildFigures(Run& run);
 // How the profile's per-node cycles of its first execution compare with
 // QHAS's per-QNN-op cycles (joined by QNN op id, else by name).  Reads only
-// the profile's tables and `qhas`: JoinRun runs it beside its other steps.
+// the profile's tables and QHAS's (QhasTables), which no other step writes:
+// JoinRun runs it beside its other steps.
 struct ProfileNodesVsQhas {
   int agree = 0, compared = 0;
   std::vector<std::string> differing;  // "<node>: profile <a> vs QHAS <b>"
 };
-ProfileNodesVsQhas CompareProfileNodesWithQhas(const Run& run, const model_import::QhasFacts& qhas);
-void BuildCrossChecks(Run& run, const model_import::QhasFacts& qhas,
-                      const ProfileNodesVsQhas& nodes_vs_qhas);
+ProfileNodesVsQhas CompareProfileNodesWithQhas(const Run& run);
+void BuildCrossChecks(Run& run, const ProfileNodesVsQhas& nodes_vs_qhas);
 // Appends, per graph, how many of its executions' per-node cycles add up
 // to their "Accelerator (execute) time (cycles)" (detailed level;
 // join_profile_checks.cc).
@@ -42,10 +40,11 @@ void BuildMissing(Run& run);
 // QHAS's fmt_change / ref_op onto the op instances, and its known defects
 // (resource type "UNK", traffic counters all 0) as warnings with the
 // fix-up the other artifacts allow (join_qhas_defects.cc).
-void MarkQhasStaging(Run& run, const model_import::QhasFacts& qhas);
-void CheckQhasUnitTypes(Run& run, const model_import::QhasFacts& qhas);
-// True when QHAS lists op instances and every traffic counter of every row is 0.
-bool QhasTrafficAllZero(const model_import::QhasFacts& qhas);
+void MarkQhasStaging(Run& run);
+void CheckQhasUnitTypes(Run& run);
+// True when QHAS lists op instances and every traffic counter of every row
+// (run.qhas_op_instances) is 0.
+bool QhasTrafficAllZero(const Run& run);
 // Warns (multi_core_qhas) when QHAS describes several HTP cores.
 void NoteQhasCores(Run& run);
 // Keeps only graph `name` of the profile's tables; throws ValueError

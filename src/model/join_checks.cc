@@ -43,8 +43,8 @@ size_t CountFound(const std::vector<Id>& needles, const std::vector<Id>& haystac
 
 }  // namespace
 
-void CheckArtifactsBelongTogether(Run& run, const model_import::QhasFacts& qhas,
-                                  const LoadOptions& options) {
+void CheckArtifactsBelongTogether(Run& run, const LoadOptions& options) {
+  const std::vector<uint64_t>& qhas_ids = run.qhas_op_ids;
   std::vector<Mismatch> mismatches;
   const bool trace = run.Has(ArtifactKind::kOptrace) && !run.op_instances.empty();
   // Sorted ID lists, each made only when an artifact's IDs are looked up in
@@ -52,7 +52,7 @@ void CheckArtifactsBelongTogether(Run& run, const model_import::QhasFacts& qhas,
   // (a hash set's probes miss the cache).
   std::vector<uint64_t> trace_ids;
   std::vector<uint32_t> trace_qnn_ids;
-  if (trace && (!run.graph_nodes.empty() || !qhas.op_ids.empty())) {
+  if (trace && (!run.graph_nodes.empty() || !qhas_ids.empty())) {
     trace_ids.reserve(run.op_instances.size());
     for (const auto& op : run.op_instances) trace_ids.push_back(op.op_id);
     SortUnique(trace_ids);
@@ -79,19 +79,19 @@ void CheckArtifactsBelongTogether(Run& run, const model_import::QhasFacts& qhas,
                                         found, run.graph_nodes.size(), Basename(trace_path))});
   }
   // QHAS lists the optrace's op IDs.
-  if (trace && !qhas.op_ids.empty()) {
-    const size_t absent =
-        qhas.op_ids.size() - CountFound(qhas.op_ids, trace_ids);  // distinct, sorted
-    if (static_cast<double>(qhas.op_ids.size() - absent) <
-        kMinSharedIdShare * static_cast<double>(qhas.op_ids.size()))
-      mismatches.push_back({qhas.path, fmt::format("{} of {} QHAS op IDs occur in the optrace {}",
-                                                   qhas.op_ids.size() - absent, qhas.op_ids.size(),
-                                                   Basename(trace_path))});
+  if (trace && !qhas_ids.empty()) {
+    const size_t absent = qhas_ids.size() - CountFound(qhas_ids, trace_ids);  // distinct, sorted
+    if (static_cast<double>(qhas_ids.size() - absent) <
+        kMinSharedIdShare * static_cast<double>(qhas_ids.size()))
+      mismatches.push_back(
+          {run.PathOf(ArtifactKind::kQhas),
+           fmt::format("{} of {} QHAS op IDs occur in the optrace {}", qhas_ids.size() - absent,
+                       qhas_ids.size(), Basename(trace_path))});
     else if (absent)
       run.warnings.push_back({WarningCode::qhas_mismatch,
                               fmt::format("{} of {} QHAS op IDs are absent from the optrace: the "
                                           "QHAS file may come from a different run",
-                                          absent, qhas.op_ids.size())});
+                                          absent, qhas_ids.size())});
   }
   // The profile's OpId_n are the QNN op ids inside the HTP op IDs.  Nodes
   // of 0 cycles are left out: the compiler removes ops such as reshapes,

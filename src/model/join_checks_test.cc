@@ -3,7 +3,6 @@
 #include <string>
 #include <vector>
 
-#include "model/import.h"
 #include "model/join.h"
 #include "model/run.h"
 
@@ -15,12 +14,12 @@ namespace {
 // are listed out of order and the profile's with repeats, as tables may.
 struct SharedIdsRun {
   Run run;
-  model_import::QhasFacts qhas;
 
   SharedIdsRun() {
     run.artifacts = {{"trace.json", ArtifactKind::kOptrace, "", "", ""},
                      {"graph_htp.json", ArtifactKind::kHtpGraph, "", "", ""},
-                     {"profile.txt", ArtifactKind::kProfileText, "", "", ""}};
+                     {"profile.txt", ArtifactKind::kProfileText, "", "", ""},
+                     {"qhas.json", ArtifactKind::kQhas, "", "", ""}};
     // Op IDs: QNN op id in the low 32 bits.  Listed by start, not by ID.
     for (uint64_t id : {0x0000000500000007ull, 0x0000000100000002ull, 0x0000000300000003ull,
                         0x0000000200000002ull, 0x0000000900000010ull}) {
@@ -52,9 +51,8 @@ struct SharedIdsRun {
     node(2, 8);
     node(5, 1);
     // QHAS: distinct and sorted; 3 of 5 occur in the optrace.
-    qhas.path = "qhas.json";
-    qhas.op_ids = {0x0000000100000002ull, 0x0000000200000002ull, 0x0000000400000000ull,
-                   0x0000000900000010ull, 0x0000000b00000000ull};
+    run.qhas_op_ids = {0x0000000100000002ull, 0x0000000200000002ull, 0x0000000400000000ull,
+                       0x0000000900000010ull, 0x0000000b00000000ull};
   }
 };
 
@@ -68,7 +66,7 @@ TEST(JoinChecks, SharedIdCountsAreExactWhateverTheTablesOrder) {
   SharedIdsRun s;
   LoadOptions allow;
   allow.allow_mismatch = true;
-  CheckArtifactsBelongTogether(s.run, s.qhas, allow);
+  CheckArtifactsBelongTogether(s.run, allow);
   EXPECT_TRUE(HasMessage(s.run, "mismatched_artifacts",
                          "graph_htp.json: does not belong to the same run: 2 of 6 HTP graph node "
                          "IDs occur in the optrace trace.json"));
@@ -82,16 +80,16 @@ TEST(JoinChecks, GraphNodesOutOfIdOrderAreCountedAlike) {
   std::swap(s.run.graph_nodes.front(), s.run.graph_nodes.back());
   LoadOptions allow;
   allow.allow_mismatch = true;
-  CheckArtifactsBelongTogether(s.run, s.qhas, allow);
+  CheckArtifactsBelongTogether(s.run, allow);
   EXPECT_TRUE(HasMessage(s.run, "mismatched_artifacts", "2 of 6 HTP graph node IDs"));
 }
 
 TEST(JoinChecks, MostIdsSharedIsOneRun) {
   SharedIdsRun s;
   s.run.graph_nodes.resize(2);  // 0x1 (absent) and 0x100000002 (present): half is enough
-  s.qhas.op_ids = {0x0000000100000002ull, 0x0000000900000010ull};
+  s.run.qhas_op_ids = {0x0000000100000002ull, 0x0000000900000010ull};
   s.run.profile_nodes.resize(2);  // OpId 4 (absent) and 2 (present)
-  CheckArtifactsBelongTogether(s.run, s.qhas, LoadOptions{});
+  CheckArtifactsBelongTogether(s.run, LoadOptions{});
   EXPECT_TRUE(s.run.warnings.empty());
 }
 

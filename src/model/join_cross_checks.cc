@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <span>
 #include <string_view>
 
 #include "model/join.h"
@@ -32,30 +33,32 @@ const PhaseRow* FindPhase(const Run& run, int32_t execution, std::string_view na
   return nullptr;
 }
 
-void QhasTimeChecks(Run& run, const model_import::QhasFacts& qhas) {
+void QhasTimeChecks(Run& run) {
   const QhasCoreRow& core = run.qhas_cores.front();
   const RunFigures& f = run.figures;
   if (f.fine_source == Source::kOptrace && f.graph_wall_cycles) {
     AddCheck(run, "time", "graph wall cycles", "cycles", "optrace span (recomputed)",
              static_cast<double>(*f.graph_wall_cycles), "QHAS timeline_cycles",
              static_cast<double>(core.timeline_cycles));
+    const std::span<const QhasResourceRow> qhas_resources = run.QhasResourcesOf(0);
     for (const auto& u : run.units)
-      for (const auto& r : qhas.resources)
+      for (const auto& r : qhas_resources)
         if (r.tid == u.tid)
           AddCheck(run, "time", fmt::format("cycles_used tid {} ({})", u.tid, UnitKindName(u.kind)),
                    "cycles", "optrace union of slices", static_cast<double>(u.cycles_used),
                    "QHAS htp_resources", static_cast<double>(r.cycles_used));
     if (f.work_cycles) {
       int64_t qhas_work = 0;
-      for (const auto& row : qhas.qnn_op_rows) qhas_work += row.cycles;
+      for (const auto& row : run.qhas_qnn_op_rows) qhas_work += row.cycles;
       AddCheck(run, "time", "work cycles", "cycles", "optrace Σ slice durations",
                static_cast<double>(*f.work_cycles), "QHAS Σ qnn_op_instances cycles",
                static_cast<double>(qhas_work));
     }
     // Per QNN op DPC: how many agree, disagreements listed.
     absl::flat_hash_map<std::string_view, int64_t> qhas_dpc;
-    qhas_dpc.reserve(qhas.qnn_op_rows.size());
-    for (const auto& row : qhas.qnn_op_rows) qhas_dpc[row.name] = row.dominant_path_cycles;
+    qhas_dpc.reserve(run.qhas_qnn_op_rows.size());
+    for (const auto& row : run.qhas_qnn_op_rows)
+      qhas_dpc[run.QhasStr(row.name)] = row.dominant_path_cycles;
     int agree = 0, compared = 0;
     std::vector<std::string> differing;
     for (const auto& g : run.qnn_ops) {
@@ -132,7 +135,7 @@ void ProfileChecks(Run& run, const ProfileNodesVsQhas& nodes_vs_qhas) {
              fmt::format("{}", fmt::join(nodes_vs_qhas.differing, "; ")));
 }
 
-void MemoryChecks(Run& run, const model_import::QhasFacts& qhas) {
+void MemoryChecks(Run& run) {
   const QhasCoreRow* core = run.qhas_cores.empty() ? nullptr : &run.qhas_cores.front();
   if (!core) return;
   if (run.traffic_source == Source::kQhas) {
@@ -151,10 +154,10 @@ void MemoryChecks(Run& run, const model_import::QhasFacts& qhas) {
       if (!node.dram_read_bytes || !node.dram_write_bytes || !node.vtcm_read_bytes ||
           !node.vtcm_write_bytes)
         continue;
-      auto it = qhas.op_index.find(node.id);
-      if (it == qhas.op_index.end()) continue;
+      auto it = run.qhas_op_index.find(node.id);
+      if (it == run.qhas_op_index.end()) continue;
       ++compared;
-      const model_import::QhasOpTotals& q = qhas.op_totals[it->second];
+      const QhasOpTotalsRow& q = run.qhas_op_totals[it->second];
       agreeing += q.dram_read_bytes == *node.dram_read_bytes &&
                   q.dram_write_bytes == *node.dram_write_bytes &&
                   q.vtcm_read_bytes == *node.vtcm_read_bytes &&
@@ -177,21 +180,21 @@ void MemoryChecks(Run& run, const model_import::QhasFacts& qhas) {
 
 }  // namespace
 
-ProfileNodesVsQhas CompareProfileNodesWithQhas(const Run& run,
-                                               const model_import::QhasFacts& qhas) {
+ProfileNodesVsQhas CompareProfileNodesWithQhas(const Run& run) {
   ProfileNodesVsQhas out;
-  if (run.executions.empty() || !qhas.present) return out;
+  if (run.executions.empty() || !run.Has(ArtifactKind::kQhas)) return out;
   const ProfileBlockRow& block = run.profile_blocks[run.executions.front().block];
   if (!block.node_count) return out;
   // Join by QNN op id: OpId_<n> == low 32 bits of an instance ID.
   // The last row of each QNN op id names it, as the last row of each name
   // gives its cycles.
   absl::flat_hash_map<uint32_t, std::string_view> name_of_op;
-  name_of_op.reserve(qhas.instances.size());
-  for (const auto& i : qhas.instances) name_of_op[QnnOpIdOf(i.op_id)] = i.qnn_op;
+  name_of_op.reserve(run.qhas_op_instances.size());
+  for (const auto& i : run.qhas_op_instances)
+    name_of_op[QnnOpIdOf(i.op_id)] = run.QhasStr(i.qnn_op_name);
   absl::flat_hash_map<std::string_view, int64_t> qhas_cycles;
-  qhas_cycles.reserve(qhas.qnn_op_rows.size());
-  for (const auto& row : qhas.qnn_op_rows) qhas_cycles[row.name] = row.cycles;
+  qhas_cycles.reserve(run.qhas_qnn_op_rows.size());
+  for (const auto& row : run.qhas_qnn_op_rows) qhas_cycles[run.QhasStr(row.name)] = row.cycles;
   for (uint32_t i = block.first_node; i < block.first_node + block.node_count; ++i) {
     const ProfileNodeRow& node = run.profile_nodes[i];
     std::string_view name = node.qnn_op_name;
@@ -211,12 +214,11 @@ ProfileNodesVsQhas CompareProfileNodesWithQhas(const Run& run,
   return out;
 }
 
-void BuildCrossChecks(Run& run, const model_import::QhasFacts& qhas,
-                      const ProfileNodesVsQhas& nodes_vs_qhas) {
-  if (qhas.present && !run.qhas_cores.empty()) QhasTimeChecks(run, qhas);
+void BuildCrossChecks(Run& run, const ProfileNodesVsQhas& nodes_vs_qhas) {
+  if (!run.qhas_cores.empty()) QhasTimeChecks(run);
   ProfileChecks(run, nodes_vs_qhas);
   BuildProfileNodeSumChecks(run);
-  MemoryChecks(run, qhas);
+  MemoryChecks(run);
   size_t disagreements = 0;
   for (const auto& c : run.cross_checks) disagreements += !c.agree;
   if (disagreements)

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "base/sort_util.h"
+#include "model/import.h"
 #include "model/join.h"
 
 namespace htpscope {
@@ -80,10 +81,11 @@ void GroupsFromInstances(Run& run) {
 }
 
 // The group of QHAS's aggregate row `row` (qnn_op_types or htp_op_types)
-// with its figures; the type and category are the caller's.
-OpGroupRow GroupOfQhasRow(Run& run, const QhasOpAggregate& row) {
+// with its figures, its name interned through `texts`; the type and
+// category are the caller's.
+OpGroupRow GroupOfQhasRow(model_import::QhasTextsIn& texts, const QhasOpAggregateRow& row) {
   OpGroupRow g;
-  g.name = run.strings.Intern(row.name);
+  g.name = texts(row.name);
   g.dpc_cycles = row.dominant_path_cycles;
   g.dpc_basis = DpcBasis::kQhas;
   g.work_cycles = row.cycles;
@@ -93,16 +95,17 @@ OpGroupRow GroupOfQhasRow(Run& run, const QhasOpAggregate& row) {
 }
 
 // Groups from QHAS's aggregate rows, when its per-instance lists are partial.
-void GroupsFromQhasRows(Run& run, const model_import::QhasFacts& qhas) {
-  for (const auto& row : qhas.qnn_op_rows) {
-    OpGroupRow g = GroupOfQhasRow(run, row);
-    g.type = run.strings.Intern(row.qnn_op_type);
-    g.category = ClassifyOp("", row.qnn_op_type, 0);
+void GroupsFromQhasRows(Run& run) {
+  model_import::QhasTextsIn texts(run.qhas_strings, run.strings);
+  for (const auto& row : run.qhas_qnn_op_rows) {
+    OpGroupRow g = GroupOfQhasRow(texts, row);
+    g.type = texts(row.qnn_op_type);
+    g.category = ClassifyOp("", run.QhasStr(row.qnn_op_type), 0);
     run.qnn_ops.push_back(g);
   }
-  for (const auto& row : qhas.htp_op_type_rows) {
-    OpGroupRow g = GroupOfQhasRow(run, row);
-    g.category = ClassifyOp(row.name, "", 0);
+  for (const auto& row : run.qhas_htp_op_type_rows) {
+    OpGroupRow g = GroupOfQhasRow(texts, row);
+    g.category = ClassifyOp(run.QhasStr(row.name), "", 0);
     run.htp_op_types.push_back(g);
   }
   SortGroups(run.qnn_ops, run);
@@ -128,7 +131,7 @@ void GroupsFromProfile(Run& run) {
 
 }  // namespace
 
-void BuildOpGroups(Run& run, const model_import::QhasFacts& qhas) {
+void BuildOpGroups(Run& run) {
   switch (run.figures.fine_source) {
     case Source::kOptrace:
       GroupsFromInstances(run);
@@ -137,7 +140,7 @@ void BuildOpGroups(Run& run, const model_import::QhasFacts& qhas) {
       if (run.qhas_cores.front().lists_complete && !run.op_instances.empty())
         GroupsFromInstances(run);
       else
-        GroupsFromQhasRows(run, qhas);
+        GroupsFromQhasRows(run);
       break;
     case Source::kProfile:
       GroupsFromProfile(run);

@@ -6,6 +6,8 @@
 #include <absl/container/flat_hash_map.h>
 #include <fmt/format.h>
 
+#include <span>
+#include <string_view>
 #include <unordered_map>
 
 #include "model/join.h"
@@ -29,7 +31,7 @@ const ThreadNameRow* FindThreadName(const Run& run, uint32_t tid) {
 
 }  // namespace
 
-void MarkQhasStaging(Run& run, const model_import::QhasFacts& qhas) {
+void MarkQhasStaging(Run& run) {
   // Instances read from QHAS itself carry their own rows' marks (one per
   // core when cores share an op ID); the optrace's get them here, the first
   // instance of each op ID all of its rows' marks.  Few rows mark anything
@@ -40,11 +42,11 @@ void MarkQhasStaging(Run& run, const model_import::QhasFacts& qhas) {
     bool given = false;  // to the first optrace instance of the op ID
   };
   absl::flat_hash_map<uint64_t, Marks> marks;
-  for (const auto& row : qhas.instances) {
-    if (!row.fmt_change && !row.ref_op) continue;
+  for (const auto& row : run.qhas_op_instances) {
+    if (!row.format_change && !row.reference_op) continue;
     Marks& m = marks[row.op_id];
-    m.format_change = m.format_change || row.fmt_change;
-    m.reference_op = m.reference_op || row.ref_op;
+    m.format_change = m.format_change || row.format_change;
+    m.reference_op = m.reference_op || row.reference_op;
   }
   if (marks.empty()) return;
   for (auto& op : run.op_instances) {
@@ -57,13 +59,15 @@ void MarkQhasStaging(Run& run, const model_import::QhasFacts& qhas) {
   }
 }
 
-void CheckQhasUnitTypes(Run& run, const model_import::QhasFacts& qhas) {
-  for (size_t core = 0; core < qhas.core_resources.size(); ++core) {
+void CheckQhasUnitTypes(Run& run) {
+  for (size_t core = 0; core < run.qhas_cores.size(); ++core) {
+    const std::span<const QhasResourceRow> resources = run.QhasResourcesOf(core);
     std::vector<std::string> fixed;
     std::unordered_map<uint32_t, int> rows_of_tid;
-    for (const auto& r : qhas.core_resources[core]) ++rows_of_tid[r.tid];
-    for (const auto& r : qhas.core_resources[core]) {
-      if (r.type == "HMX" || r.type == "HVX") continue;
+    for (const auto& r : resources) ++rows_of_tid[r.tid];
+    for (const auto& r : resources) {
+      const std::string_view type = run.QhasStr(r.type);
+      if (type == "HMX" || type == "HVX") continue;
       // The optrace's own name for the thread first, else the tid convention
       // (256 main/HMX thread, 512 and up HVX threads).
       UnitKind kind = UnitKindOfTid(r.tid);
@@ -79,7 +83,7 @@ void CheckQhasUnitTypes(Run& run, const model_import::QhasFacts& qhas) {
         for (auto& u : run.units)
           if (u.tid == r.tid && kind != UnitKind::kUnknown) u.kind = kind;
       fixed.push_back(fmt::format(
-          "tid {} type \"{}\" taken as {} ({}){}", r.tid, r.type, UnitKindName(kind), basis,
+          "tid {} type \"{}\" taken as {} ({}){}", r.tid, type, UnitKindName(kind), basis,
           rows_of_tid[r.tid] > 1 ? fmt::format("; {} rows share this tid", rows_of_tid[r.tid])
                                  : ""));
     }
@@ -88,14 +92,14 @@ void CheckQhasUnitTypes(Run& run, const model_import::QhasFacts& qhas) {
           {WarningCode::qhas_unit_type_unknown,
            fmt::format("{}: htp_resources of core {} name no unit for {} thread{} (a known QHAS "
                        "defect, seen when two HMX tiles share a thread id): {}",
-                       qhas.path, run.qhas_cores[core].core, fixed.size(),
+                       run.PathOf(ArtifactKind::kQhas), run.qhas_cores[core].core, fixed.size(),
                        fixed.size() == 1 ? "" : "s", fmt::join(fixed, "; "))});
   }
 }
 
-bool QhasTrafficAllZero(const model_import::QhasFacts& qhas) {
-  if (qhas.instances.empty()) return false;
-  for (const auto& i : qhas.instances)
+bool QhasTrafficAllZero(const Run& run) {
+  if (run.qhas_op_instances.empty()) return false;
+  for (const auto& i : run.qhas_op_instances)
     if (i.dram_read_bytes || i.dram_write_bytes || i.vtcm_read_bytes || i.vtcm_write_bytes)
       return false;
   return true;

@@ -1,7 +1,6 @@
 // Per-op memory traffic: QHAS htp_op_instances (every executed op, one row
 // per slice, summed per op ID), else the HTP graph's mem_* node params
 // (compiled nodes only: DMA checkpoints, sync and output slices have none).
-#include <absl/container/flat_hash_map.h>
 #include <fmt/format.h>
 
 #include <string>
@@ -9,6 +8,7 @@
 #include <vector>
 
 #include "base/string_pool.h"
+#include "model/import.h"
 #include "model/join.h"
 
 namespace htpscope {
@@ -26,63 +26,30 @@ bool OptraceCountsTraffic(const Run& run) {
   return false;
 }
 
-// Interns a column of few distinct texts (op types over hundreds of
-// thousands of rows) through a small table of its own: the pool's holds every
-// name of the run, and is looked up once per distinct text.
-class FewTexts {
- public:
-  explicit FewTexts(StringPool& pool) : pool_(pool) {}
-  StringId Intern(std::string_view text) {
-    if (auto it = ids_.find(text); it != ids_.end()) return it->second;
-    const StringId id = pool_.Intern(text);
-    ids_.emplace(pool_.View(id), id);  // the pool's text outlives this table
-    return id;
-  }
-
- private:
-  StringPool& pool_;
-  absl::flat_hash_map<std::string_view, StringId, TextHash> ids_;
-};
-
 // One row per op ID, in order of its first htp_op_instances row: its names
 // and flags from that row, its cycles and bytes summed over its rows
-// (QhasFacts::op_totals, summed at import).
-void TrafficFromQhas(Run& run, const model_import::QhasFacts& qhas) {
-  run.traffic.reserve(run.traffic.size() + qhas.op_totals.size());
+// (run.qhas_op_totals, summed at import).
+void TrafficFromQhas(Run& run) {
+  run.traffic.reserve(run.traffic.size() + run.qhas_op_totals.size());
   OpClassifier classify(run.strings);
-  FewTexts htp_op_types(run.strings), qnn_op_types(run.strings);
-  // QHAS lists the ops in the order they ran, as the run's op instances are
-  // sorted: the instance at the cursor is mostly this op, whose name (the
-  // same text in a run whose artifacts agree) is then taken without a look-up
-  // in the pool of every name.
-  size_t cursor = 0;
-  auto name_of = [&](uint64_t op_id, std::string_view text) {
-    for (size_t k = cursor; k < run.op_instances.size() && k < cursor + 2; ++k) {
-      const OpInstanceRow& op = run.op_instances[k];
-      if (op.op_id != op_id) continue;
-      cursor = k + 1;
-      if (run.Str(op.qnn_op_name) == text) return op.qnn_op_name;
-      break;
-    }
-    return run.strings.Intern(text);
-  };
-  for (const model_import::QhasOpTotals& t : qhas.op_totals) {
-    const QhasOpInstance& i = qhas.instances[t.first_row];
-    const StringId htp_op_type = htp_op_types.Intern(i.htp_op);
-    const StringId qnn_op_name = name_of(t.op_id, i.qnn_op);
-    const StringId qnn_op_type = qnn_op_types.Intern(i.qnn_op_type);
-    run.traffic.push_back(
-        {.op_id = t.op_id,
-         .htp_op_type = htp_op_type,
-         .qnn_op_name = qnn_op_name,
-         .qnn_op_type = qnn_op_type,
-         .category = classify(htp_op_type, qnn_op_type, model_import::QhasOpFlags(i)),
-         .dram_read_bytes = t.dram_read_bytes,
-         .dram_write_bytes = t.dram_write_bytes,
-         .vtcm_read_bytes = t.vtcm_read_bytes,
-         .vtcm_write_bytes = t.vtcm_write_bytes,
-         .cycles = t.cycles,
-         .source = Source::kQhas});
+  // QHAS's names in the run's pool, each looked up once.
+  model_import::QhasTextsIn texts(run.qhas_strings, run.strings);
+  for (const QhasOpTotalsRow& t : run.qhas_op_totals) {
+    const QhasOpInstanceRow& i = run.qhas_op_instances[t.first_row];
+    const StringId htp_op_type = texts(i.htp_op_type);
+    const StringId qnn_op_name = texts(i.qnn_op_name);
+    const StringId qnn_op_type = texts(i.qnn_op_type);
+    run.traffic.push_back({.op_id = t.op_id,
+                           .htp_op_type = htp_op_type,
+                           .qnn_op_name = qnn_op_name,
+                           .qnn_op_type = qnn_op_type,
+                           .category = classify(htp_op_type, qnn_op_type, i.flags),
+                           .dram_read_bytes = t.dram_read_bytes,
+                           .dram_write_bytes = t.dram_write_bytes,
+                           .vtcm_read_bytes = t.vtcm_read_bytes,
+                           .vtcm_write_bytes = t.vtcm_write_bytes,
+                           .cycles = t.cycles,
+                           .source = Source::kQhas});
   }
   run.traffic_source = Source::kQhas;
 }
@@ -112,7 +79,7 @@ void TrafficFromGraph(Run& run) {
 // QHAS's known defect: every counter 0 while another artifact saw traffic.
 // Warns and takes the HTP graph's figures (or none) when the evidence is
 // there; returns false (QHAS's zeros stand) when nothing contradicts them.
-bool ReplaceZeroQhasTraffic(Run& run, const model_import::QhasFacts& qhas) {
+bool ReplaceZeroQhasTraffic(Run& run) {
   TrafficFromGraph(run);
   bool graph_bytes = false;
   for (const auto& row : run.traffic)
@@ -131,7 +98,7 @@ bool ReplaceZeroQhasTraffic(Run& run, const model_import::QhasFacts& qhas) {
       {WarningCode::qhas_zero_traffic,
        fmt::format("{}: every htp_op_instances row reports 0 DRAM and VTCM bytes while {} are not "
                    "0 (a known QHAS defect); per-op traffic {}",
-                   qhas.path, fmt::join(seen, " and "),
+                   run.PathOf(ArtifactKind::kQhas), fmt::join(seen, " and "),
                    graph_bytes ? "comes from the HTP graph (source htp_graph)"
                                : "is withheld: no other artifact gives it per op")});
   return true;
@@ -139,10 +106,10 @@ bool ReplaceZeroQhasTraffic(Run& run, const model_import::QhasFacts& qhas) {
 
 }  // namespace
 
-void BuildTraffic(Run& run, const model_import::QhasFacts& qhas) {
-  if (QhasTrafficAllZero(qhas) && ReplaceZeroQhasTraffic(run, qhas)) return;
-  if (!qhas.instances.empty())
-    TrafficFromQhas(run, qhas);
+void BuildTraffic(Run& run) {
+  if (QhasTrafficAllZero(run) && ReplaceZeroQhasTraffic(run)) return;
+  if (!run.qhas_op_instances.empty())
+    TrafficFromQhas(run);
   else
     TrafficFromGraph(run);
 }

@@ -214,19 +214,18 @@ Run LoadRun(const std::vector<std::string>& inputs, const LoadOptions& options) 
   // Each artifact's tables are moved in once, in registry order (the
   // optrace's first: its string pool becomes the run's), its import's
   // warnings and failure taken there.
-  model_import::QhasFacts qhas;
   for (const model_import::ArtifactSpec& spec : model_import::ArtifactSpecs())
     for (auto& [read_spec, artifact] : read) {
       if (read_spec != &spec) continue;
       run.warnings.insert(run.warnings.end(), std::make_move_iterator(artifact.warnings.begin()),
                           std::make_move_iterator(artifact.warnings.end()));
       if (artifact.import_error) std::rethrow_exception(artifact.import_error);
-      artifact.move_into(run, qhas);
+      artifact.move_into(run);
     }
   // Device profiles (AI Hub, Genie, a runner's log) measure other things
   // than the HTP artifacts: alone, there is nothing to join (and no HTP
   // artifact is missing).
-  if (!run.OnlyDeviceProfiles()) JoinRun(run, qhas, options);
+  if (!run.OnlyDeviceProfiles()) JoinRun(run, options);
   return run;
 }
 

@@ -8,7 +8,10 @@
 // listed in `missing` with the figures it withholds.
 #pragma once
 
+#include <absl/container/flat_hash_map.h>
+
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -101,10 +104,34 @@ struct RuntraceTables {
   std::vector<PhaseRow> phases;  // by execution, then time
 };
 
-// What QHAS gives the run's tables as written (its per-op rows feed the join).
+// What QHAS gives: its core summaries and dominant path as written, and
+// the per-op rows the join reads (the fine view when there is no optrace,
+// DPC of multi-slice ops, traffic, staging marks, cross-checks).  Its names
+// are interned in a pool of its own (QHAS is imported on its reader's
+// thread, beside the optrace whose pool becomes `strings`): the join interns
+// those it uses into `strings`.
 struct QhasTables {
   std::vector<QhasCoreRow> qhas_cores;                 // htp_overall_summary, one row per core
   std::vector<DominantSegmentRow> qhas_dominant_path;  // dominant_path_htp_0 as written
+  StringPool qhas_strings;  // every name of the rows below (their StringId columns)
+  std::vector<QhasOpInstanceRow> qhas_op_instances;  // htp_op_instances, file order
+  std::vector<int32_t> qhas_dims;                    // QhasOpInstanceRow::dims_* index this
+  std::vector<uint64_t> qhas_input_ids;              // QhasOpInstanceRow::inputs_* index this
+  std::vector<QhasOpTotalsRow> qhas_op_totals;       // per op ID, in order of its first row
+  // Lookups of qhas_op_totals the join needs, built on the reader's thread:
+  // op ID -> index into qhas_op_totals (DPC of multi-slice ops, per-node
+  // traffic checks), and the distinct op IDs sorted (the optrace's IDs are
+  // counted against them by merging).
+  absl::flat_hash_map<uint64_t, uint32_t> qhas_op_index;
+  std::vector<uint64_t> qhas_op_ids;
+  // qnn_op_instances_nodes and htp_op_types rows, for the fine view when
+  // there is no optrace (and the QHAS cross-checks when there is).
+  std::vector<QhasOpAggregateRow> qhas_qnn_op_rows, qhas_htp_op_type_rows;
+  std::vector<QhasResourceRow> qhas_resources;  // htp_resources, by core row, then file order
+
+  std::string_view QhasStr(StringId id) const { return qhas_strings.View(id); }
+  // The htp_resources rows of qhas_cores[core_row] (empty past the last).
+  std::span<const QhasResourceRow> QhasResourcesOf(size_t core_row) const;
 };
 
 // What a run's artifacts can tell, by the data rather than the file that

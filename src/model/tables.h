@@ -365,6 +365,52 @@ struct QhasCoreRow {
   int64_t hvx_threads = 0;
 };
 
+// QHAS's rows beyond the core summaries, as the join reads them
+// (QhasTables in model/run.h).  Names are StringIds of QhasTables::qhas_strings.
+
+// One htp_op_instances row: one slice of an op (an op ID on one thread).
+struct QhasOpInstanceRow {
+  uint64_t op_id = 0;
+  int64_t htp_core = 0;  // htp
+  int64_t start_cycle = 0, cycles = 0, dominant_path_cycles = 0;
+  int64_t dram_read_bytes = 0, dram_write_bytes = 0, vtcm_read_bytes = 0, vtcm_write_bytes = 0;
+  double cycles_per_packet = 0;
+  uint32_t tid = 0;
+  StringId htp_op_type = StringPool::kEmpty;  // htp_op
+  StringId qnn_op_name = StringPool::kEmpty;  // qnn_op
+  StringId qnn_op_type = StringPool::kEmpty;
+  StringId data_type = StringPool::kEmpty;           // dtype
+  uint32_t dims_begin = 0, dims_count = 0;           // into QhasTables::qhas_dims
+  uint32_t inputs_begin = 0, inputs_count = 0;       // into QhasTables::qhas_input_ids
+  uint8_t flags = 0;                                 // OpFlag bits (hmx, hvx, dma*, sync)
+  bool format_change = false, reference_op = false;  // fmt_change, ref_op
+};
+
+// One op ID's htp_op_instances rows (one per slice) summed.
+struct QhasOpTotalsRow {
+  uint64_t op_id = 0;
+  uint32_t first_row = 0;  // its first row in QhasTables::qhas_op_instances
+  int64_t cycles = 0, dominant_path_cycles = 0;
+  int64_t dram_read_bytes = 0, dram_write_bytes = 0, vtcm_read_bytes = 0, vtcm_write_bytes = 0;
+};
+
+// One row of qnn_op_instances_nodes (a QNN op) or of htp_op_types.
+struct QhasOpAggregateRow {
+  StringId name = StringPool::kEmpty;         // qnn_op, or the HTP op type
+  StringId qnn_op_type = StringPool::kEmpty;  // qnn_op_instances_nodes only
+  int64_t cycles = 0;                         // thread-aggregate work
+  int64_t dominant_path_cycles = 0;
+  int64_t count = 0;  // instances, or num_htp_ops
+};
+
+// One htp_resources row (a hardware thread) of a core.
+struct QhasResourceRow {
+  uint32_t core_row = 0;  // its core: index into QhasTables::qhas_cores
+  uint32_t tid = 0;
+  StringId type = StringPool::kEmpty;  // "HMX" | "HVX" (| "UNK" in defective files)
+  int64_t start_cycle = 0, end_cycle = 0, cycles_used = 0;
+};
+
 struct CrossCheckRow {
   std::string topic;  // "time" (summary) or "memory"
   std::string name;   // "graph wall cycles"
