@@ -87,7 +87,8 @@ struct ProfileTables {
   std::vector<ProfileBlockRow> profile_blocks;    // file order
   std::vector<ProfileMetricRow> profile_metrics;  // by block
   std::vector<ProfileNodeRow> profile_nodes;      // by block
-  std::string profile_format;  // "text", "snpe_diagview", "csv" or "qnn_log"; "" without a profile
+  std::string
+      profile_format;  // "text", "snpe_diagview", "csv", "qnn_log" or "etdump"; "" without one
   // One graph of several kept (LoadOptions::graph): the application's rows
   // (INIT, ...) still cover the graphs left out.
   bool profile_graph_selected = false;
