@@ -58,6 +58,17 @@ TEST(EtdumpRunCli, ALoneQnnEtdumpIsSummarisedAsARun) {
   const json* relu = FindOp(j["op_steady_state"], "relu");
   ASSERT_TRUE(relu);
   EXPECT_EQ((*relu)["steady_median_cycles"], 50);  // median of 40, 60, 50
+  // The ETDump's own events come after the run's figures: Method::execute
+  // over the four executions, 1000 + 2000 + 3000 + 4000 ticks.
+  ASSERT_TRUE(j.contains("etdump"));
+  bool method_execute = false;
+  for (const json& t : j["etdump"]["op_totals"])
+    if (t["name"] == "Method::execute") {
+      method_execute = true;
+      EXPECT_EQ(t["count"], 4);
+      EXPECT_EQ(t["total_ticks"], 10000);
+    }
+  EXPECT_TRUE(method_execute) << j["etdump"].dump();
   // The text names where the executions come from and their ticks.
   auto text = RunCli("summary " + Quoted(etdump), "etdump_run_alone_text");
   ASSERT_EQ(text.status, 0) << text.err;
@@ -65,6 +76,8 @@ TEST(EtdumpRunCli, ALoneQnnEtdumpIsSummarisedAsARun) {
       << text.out;
   EXPECT_NE(text.out.find("execution    4   Method::execute          4,000 ticks"),
             std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find("All runs: calls and total ticks per event name"), std::string::npos)
       << text.out;
   std::filesystem::remove_all(dir);
 }

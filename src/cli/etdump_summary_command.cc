@@ -42,4 +42,28 @@ std::optional<int> SummarizeLoneEtdump(const std::vector<std::string>& inputs, b
   return 0;
 }
 
+namespace {
+
+// The ETDump a run's profile came from, or nullptr.
+const ArtifactRow* EtdumpProfileOf(const Run& run) {
+  const ArtifactRow* profile = run.ProfileArtifact();
+  return run.profile_format == "etdump" ? profile : nullptr;
+}
+
+}  // namespace
+
+std::string EtdumpEventsText(const Run& run, int top_n) {
+  const ArtifactRow* etdump = EtdumpProfileOf(run);
+  if (!etdump) return "";
+  const EtdumpRun events = LoadEtdumpRun(etdump->path);
+  return "\n" + RenderEtdumpText(SummarizeEtdump(events), top_n);
+}
+
+void AddEtdumpEventsJson(const Run& run, nlohmann::json& members) {
+  const ArtifactRow* etdump = EtdumpProfileOf(run);
+  if (!etdump) return;
+  const EtdumpRun events = LoadEtdumpRun(etdump->path);
+  members["etdump"] = nlohmann::json(EtdumpToJson(SummarizeEtdump(events)));
+}
+
 }  // namespace htpscope::cli

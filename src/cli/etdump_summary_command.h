@@ -3,9 +3,12 @@
 // ETDump.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "model/run.h"
 
 namespace htpscope::cli {
 
@@ -20,5 +23,13 @@ bool AllInputsAreEtdumps(const std::vector<std::string>& inputs);
 // InputError for a bad ETDump or for more than one.
 std::optional<int> SummarizeLoneEtdump(const std::vector<std::string>& inputs, bool json,
                                        int top_n);
+
+// For a run whose profile is an ETDump (Run::profile_format "etdump"): the
+// ETDump's own event summary — the operators ExecuTorch ran outside the
+// delegate, Method::execute, ... — as text to append to the run's summary
+// ("" for any other run), and as the JSON member "etdump" (none for any
+// other run).  Reads the ETDump again (InputError as LoadEtdumpRun).
+std::string EtdumpEventsText(const Run& run, int top_n);
+void AddEtdumpEventsJson(const Run& run, nlohmann::json& members);
 
 }  // namespace htpscope::cli

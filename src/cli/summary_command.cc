@@ -61,6 +61,7 @@ void RegisterSummaryCommand(CLI::App& app, CommandRegistry& registry) {
     if (options.json) {
       LazyObject doc = SummaryJson(summary);
       AddDeviceProfilesJson(run, doc.members);  // nothing for a run without device profiles
+      AddEtdumpEventsJson(run, doc.members);    // nothing for a run whose profile is no ETDump
       PrintJson(doc);
     } else {
       const int depth = options.modules.empty() ? kDefaultModuleDepth : std::stoi(options.modules);
@@ -74,7 +75,8 @@ void RegisterSummaryCommand(CLI::App& app, CommandRegistry& registry) {
       } else {
         std::string text = RenderSummaryText(summary, options.top_n);
         if (modules->count() > 0) text += RenderModulesText(summary.modules, depth, options.top_n);
-        PrintReport(text + RenderDeviceProfilesText(run, options.top_n, false));
+        PrintReport(text + RenderDeviceProfilesText(run, options.top_n, false) +
+                    EtdumpEventsText(run, options.top_n));
       }
     }
     return 0;
