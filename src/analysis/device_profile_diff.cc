@@ -51,15 +51,29 @@ struct DeviceSideSamples {
   const Samples& operator[](DeviceFigure f) const { return by_figure[static_cast<size_t>(f)]; }
 };
 
-// diff's rows of the figures `artifact` gives (model/figures.h), in the
-// registry's order.
-void AddDeviceRows(DeviceProfileDiff& d, DeviceArtifact artifact, const DeviceSideSamples& a,
-                   const DeviceSideSamples& b) {
+using CollectSamples = DeviceSideSamples (*)(const std::vector<const Run*>& runs);
+
+// The diff every device profile has: each side's samples by `collect`, a
+// row per figure `artifact` gives (model/figures.h, in the registry's
+// order), and `no_steady_note` when a run of either side has no steady
+// state of its own.  Throws std::invalid_argument for an empty side.
+DeviceProfileDiff DiffDeviceSides(const std::vector<const Run*>& a,
+                                  const std::vector<const Run*>& b, const char* kind,
+                                  DeviceArtifact artifact, CollectSamples collect,
+                                  const std::string& no_steady_note) {
+  if (a.empty() || b.empty()) throw std::invalid_argument("each side needs at least one run");
+  DeviceProfileDiff d;
+  d.kind = kind;
+  d.a_labels = Labels(a);
+  d.b_labels = Labels(b);
+  const DeviceSideSamples sa = collect(a), sb = collect(b);
   for (const DeviceFigureInfo* f : DeviceFiguresOf(artifact)) {
     const DeviceFigureSource& source = f->From(artifact);
-    d.metrics.push_back(
-        {f->name, source.label, CompareSamples(a[f->figure], b[f->figure], f->unit, source.basis)});
+    d.metrics.push_back({f->name, source.label,
+                         CompareSamples(sa[f->figure], sb[f->figure], f->unit, source.basis)});
   }
+  if (sa.without_steady_state > 0 || sb.without_steady_state > 0) d.notes.push_back(no_steady_note);
+  return d;
 }
 
 // The names of the steady-state figures `artifact` gives: "a, b and c".
@@ -116,18 +130,11 @@ ModuleDiff DiffAihubModules(const std::vector<const Run*>& a, const std::vector<
 
 DeviceProfileDiff DiffAihubRuns(const std::vector<const Run*>& a,
                                 const std::vector<const Run*>& b) {
-  if (a.empty() || b.empty()) throw std::invalid_argument("each side needs at least one run");
-  DeviceProfileDiff d;
-  d.kind = "aihub";
-  d.a_labels = Labels(a);
-  d.b_labels = Labels(b);
-  const DeviceSideSamples sa = CollectAihub(a), sb = CollectAihub(b);
-  AddDeviceRows(d, DeviceArtifact::kAihub, sa, sb);
-  if (sa.without_steady_state > 0 || sb.without_steady_state > 0)
-    d.notes.push_back(fmt::format(
-        "a profile without all_inference_times (before profile version 1.2) has no steady state "
-        "or cold run: compare {}",
-        DeviceFigureName(DeviceFigure::kEstimatedInferenceUs)));
+  DeviceProfileDiff d = DiffDeviceSides(
+      a, b, "aihub", DeviceArtifact::kAihub, CollectAihub,
+      fmt::format("a profile without all_inference_times (before profile version 1.2) has no "
+                  "steady state or cold run: compare {}",
+                  DeviceFigureName(DeviceFigure::kEstimatedInferenceUs)));
 
   // Layers: B's order, each A-only layer after the layer it followed on A.
   struct Sides {
@@ -232,17 +239,10 @@ bool TokenCountsDiffer(const DeviceProfileDiff& d) {
 
 DeviceProfileDiff DiffGenieRuns(const std::vector<const Run*>& a,
                                 const std::vector<const Run*>& b) {
-  if (a.empty() || b.empty()) throw std::invalid_argument("each side needs at least one run");
-  DeviceProfileDiff d;
-  d.kind = "genie";
-  d.a_labels = Labels(a);
-  d.b_labels = Labels(b);
-  const DeviceSideSamples sa = CollectGenie(a), sb = CollectGenie(b);
-  AddDeviceRows(d, DeviceArtifact::kGenie, sa, sb);
-  if (sa.without_steady_state > 0 || sb.without_steady_state > 0)
-    d.notes.push_back(
-        "a dialog of one query has no steady state: its only (cold) query stands in for " +
-        SteadyFigureNames(DeviceArtifact::kGenie));
+  DeviceProfileDiff d = DiffDeviceSides(
+      a, b, "genie", DeviceArtifact::kGenie, CollectGenie,
+      "a dialog of one query has no steady state: its only (cold) query stands in for " +
+          SteadyFigureNames(DeviceArtifact::kGenie));
   if (TokenCountsDiffer(d))
     d.notes.push_back(
         "the sides processed different token counts: TTFT and rates depend on them, compare like "
@@ -286,17 +286,10 @@ DeviceSideSamples CollectLlmRunner(const std::vector<const Run*>& runs) {
 
 DeviceProfileDiff DiffLlmRunnerRuns(const std::vector<const Run*>& a,
                                     const std::vector<const Run*>& b) {
-  if (a.empty() || b.empty()) throw std::invalid_argument("each side needs at least one run");
-  DeviceProfileDiff d;
-  d.kind = "llm_runner";
-  d.a_labels = Labels(a);
-  d.b_labels = Labels(b);
-  const DeviceSideSamples sa = CollectLlmRunner(a), sb = CollectLlmRunner(b);
-  AddDeviceRows(d, DeviceArtifact::kLlmRunner, sa, sb);
-  if (sa.without_steady_state > 0 || sb.without_steady_state > 0)
-    d.notes.push_back(
-        "a log of one generation has no steady state: its only (cold) generation stands in for " +
-        SteadyFigureNames(DeviceArtifact::kLlmRunner));
+  DeviceProfileDiff d = DiffDeviceSides(
+      a, b, "llm_runner", DeviceArtifact::kLlmRunner, CollectLlmRunner,
+      "a log of one generation has no steady state: its only (cold) generation stands in for " +
+          SteadyFigureNames(DeviceArtifact::kLlmRunner));
   if (TokenCountsDiffer(d))
     d.notes.push_back(
         "the sides processed different token counts: times and rates depend on them, compare "
