@@ -11,13 +11,19 @@ namespace {
 
 constexpr std::string_view kCyclesSuffix = " (cycles)";
 
-// The QNN per-node label of a delegate event ("conv:OpId_7"), or nullopt
-// when the event is not one: a delegate event whose string id (or, as some
-// ExecuTorch versions write it, name) ends in " (cycles)" and names an OpId.
-std::optional<std::string_view> QnnNodeLabel(const Etdump& dump, const EtdumpEvent& e) {
-  if (e.kind != EtdumpEventKind::kProfile) return std::nullopt;
+// The QNN identifier the delegate logged an event under: its delegate string
+// id, or, as some ExecuTorch versions write it, its name; "" for other events.
+std::string_view QnnIdentifier(const Etdump& dump, const EtdumpEvent& e) {
+  if (e.kind != EtdumpEventKind::kProfile) return {};
   std::string_view id = dump.strings.View(e.delegate_debug_id_str);
-  if (id.empty()) id = dump.strings.View(e.name);
+  return id.empty() ? dump.strings.View(e.name) : id;
+}
+
+// The QNN per-node label of a delegate event ("conv:OpId_7"), or nullopt
+// when the event is not one: an identifier that ends in " (cycles)" and
+// names an OpId.
+std::optional<std::string_view> QnnNodeLabel(const Etdump& dump, const EtdumpEvent& e) {
+  std::string_view id = QnnIdentifier(dump, e);
   if (!id.ends_with(kCyclesSuffix)) return std::nullopt;
   id.remove_suffix(kCyclesSuffix.size());
   if (id.find("OpId_") == std::string_view::npos) return std::nullopt;
@@ -33,8 +39,7 @@ struct QnnEventMetric {
   std::string_view unit;  // as the viewer's rows print it, lower-cased: "us", "cycles", ...
 };
 std::optional<QnnEventMetric> QnnMetric(const Etdump& dump, const EtdumpEvent& e) {
-  if (e.kind != EtdumpEventKind::kProfile) return std::nullopt;
-  std::string_view id = dump.strings.View(e.delegate_debug_id_str);
+  const std::string_view id = QnnIdentifier(dump, e);
   if (id.empty()) return std::nullopt;
   for (auto [suffix, unit] : {std::pair<std::string_view, std::string_view>{" (us)", "us"},
                               {" (bytes)", "bytes"},
