@@ -22,14 +22,17 @@ bool AllInputsAreEtdumps(const std::vector<std::string>& inputs) {
   return true;
 }
 
-std::optional<int> SummarizeLoneEtdump(const std::vector<std::string>& inputs, bool json,
-                                       int top_n) {
+std::optional<int> SummarizeLoneEtdump(const std::vector<std::string>& inputs, bool json, int top_n,
+                                       std::optional<EtdumpRun>& events) {
   if (inputs.size() > 1)
     throw InputError(inputs[1], fmt::format("a second ETDump (the first is {}); summarise one "
                                             "ETDump at a time",
                                             inputs[0]));
   EtdumpRun run = LoadEtdumpRun(inputs[0]);
-  if (run.has_qnn_delegate_op_events) return std::nullopt;
+  if (run.has_qnn_delegate_op_events) {
+    events = std::move(run);
+    return std::nullopt;
+  }
   EtdumpSummary summary = SummarizeEtdump(run);
   if (json) {
     nlohmann::ordered_json doc;
@@ -44,26 +47,26 @@ std::optional<int> SummarizeLoneEtdump(const std::vector<std::string>& inputs, b
 
 namespace {
 
-// The ETDump a run's profile came from, or nullptr.
-const ArtifactRow* EtdumpProfileOf(const Run& run) {
+// The events of the ETDump a run's profile came from (read into `events`
+// unless read already), or nullptr when the profile is no ETDump.
+const EtdumpRun* EtdumpEventsOf(const Run& run, std::optional<EtdumpRun>& events) {
   const ArtifactRow* profile = run.ProfileArtifact();
-  return run.profile_format == "etdump" ? profile : nullptr;
+  if (run.profile_format != "etdump" || !profile) return nullptr;
+  if (!events) events = LoadEtdumpRun(profile->path);
+  return &*events;
 }
 
 }  // namespace
 
-std::string EtdumpEventsText(const Run& run, int top_n) {
-  const ArtifactRow* etdump = EtdumpProfileOf(run);
-  if (!etdump) return "";
-  const EtdumpRun events = LoadEtdumpRun(etdump->path);
-  return "\n" + RenderEtdumpText(SummarizeEtdump(events), top_n);
+std::string EtdumpEventsText(const Run& run, int top_n, std::optional<EtdumpRun>& events) {
+  const EtdumpRun* etdump = EtdumpEventsOf(run, events);
+  return etdump ? "\n" + RenderEtdumpText(SummarizeEtdump(*etdump), top_n) : "";
 }
 
-void AddEtdumpEventsJson(const Run& run, nlohmann::json& members) {
-  const ArtifactRow* etdump = EtdumpProfileOf(run);
-  if (!etdump) return;
-  const EtdumpRun events = LoadEtdumpRun(etdump->path);
-  members["etdump"] = nlohmann::json(EtdumpToJson(SummarizeEtdump(events)));
+void AddEtdumpEventsJson(const Run& run, nlohmann::json& members,
+                         std::optional<EtdumpRun>& events) {
+  if (const EtdumpRun* etdump = EtdumpEventsOf(run, events))
+    members["etdump"] = nlohmann::json(EtdumpToJson(SummarizeEtdump(*etdump)));
 }
 
 }  // namespace htpscope::cli

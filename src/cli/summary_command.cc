@@ -49,9 +49,11 @@ void RegisterSummaryCommand(CLI::App& app, CommandRegistry& registry) {
               },
               "DEPTH");
   registry.Add(cmd, [modules] {
+    // A lone ETDump read to choose the path is not read a third time below.
+    std::optional<EtdumpRun> etdump_events;
     if (AllInputsAreEtdumps(options.run.inputs))
       if (std::optional<int> status =
-              SummarizeLoneEtdump(options.run.inputs, options.json, options.top_n))
+              SummarizeLoneEtdump(options.run.inputs, options.json, options.top_n, etdump_events))
         return *status;
     Run& run = KeepUntilExit(LoadRunFromArgs(options.run));
     SummaryOptions summary_options;
@@ -61,7 +63,7 @@ void RegisterSummaryCommand(CLI::App& app, CommandRegistry& registry) {
     if (options.json) {
       LazyObject doc = SummaryJson(summary);
       AddDeviceProfilesJson(run, doc.members);  // nothing for a run without device profiles
-      AddEtdumpEventsJson(run, doc.members);    // nothing for a run whose profile is no ETDump
+      AddEtdumpEventsJson(run, doc.members, etdump_events);  // none unless the profile is one
       PrintJson(doc);
     } else {
       const int depth = options.modules.empty() ? kDefaultModuleDepth : std::stoi(options.modules);
@@ -76,7 +78,7 @@ void RegisterSummaryCommand(CLI::App& app, CommandRegistry& registry) {
         std::string text = RenderSummaryText(summary, options.top_n);
         if (modules->count() > 0) text += RenderModulesText(summary.modules, depth, options.top_n);
         PrintReport(text + RenderDeviceProfilesText(run, options.top_n, false) +
-                    EtdumpEventsText(run, options.top_n));
+                    EtdumpEventsText(run, options.top_n, etdump_events));
       }
     }
     return 0;
