@@ -416,6 +416,15 @@ LazyObject BuildLazyReportModel(const Summary& summary, const HtmlReportOptions&
     explanations[std::string(WarningName(w.code))] = std::move(text);
   }
   model.members["warning_explanations"] = std::move(explanations);
+  // What each run-level figure is, from the figure registry: the overview's
+  // cards say it under their figure (backquotes of its Markdown dropped).
+  json descriptions = json::object();
+  for (const FigureInfo& f : Figures()) {
+    std::string text(f.description);
+    std::erase(text, '`');
+    descriptions[f.name] = std::move(text);
+  }
+  model.members["figure_descriptions"] = std::move(descriptions);
 
   const bool trace_fine =
       run.figures.fine_source == Source::kOptrace && run.figures.start_cycle.has_value();

@@ -12,6 +12,7 @@
 
 #include "base/corpus_test_util.h"
 #include "model/fake_run_test_util.h"
+#include "model/figures.h"
 #include "report/device_profile_report.h"
 #include "report/summary_report.h"
 
@@ -366,6 +367,30 @@ TEST(HtmlReportModel, WarningExplanationsAreTheRegistrys) {
   }
   EXPECT_TRUE(codes.count("multi_slice_dpc"));
   EXPECT_EQ(explanations.size(), codes.size());
+}
+
+// The overview's cards say what their figure is in the figure registry's
+// words: the model carries every run-level figure's description.
+TEST(HtmlReportModel, FigureDescriptionsAreTheRegistrys) {
+  htpscope::Run run = LoadRun({std::string(HTPSCOPE_SOURCE_DIR) + "/examples/synthetic_run"});
+  const json model = BuildReportModel(Summarize(run));
+  const json& descriptions = model["figure_descriptions"];
+  ASSERT_TRUE(descriptions.is_object());
+  EXPECT_EQ(descriptions.size(), kFigureCount);
+  // The figures of the overview's cards (the work card shows the traced
+  // execution's work).
+  for (Figure f : {Figure::kWallUs, Figure::kColdWallUs, Figure::kComputeBusyUs,
+                   Figure::kOverheadUs, Figure::kGraphWallCycles, Figure::kDomainCycles,
+                   Figure::kTracedWorkCycles, Figure::kDpcSumCycles, Figure::kPeakVtcmBytes}) {
+    const std::string name = FigureName(f);
+    ASSERT_TRUE(descriptions.contains(name)) << name;
+    std::string want(InfoOf(f).description);
+    std::erase(want, '`');  // the page shows no Markdown
+    EXPECT_EQ(descriptions[name], want) << name;
+  }
+  EXPECT_EQ(descriptions["domain_cycles"],
+            "traced execution: the busiest thread's cycles_used (threads run in parallel: real "
+            "time follows the busiest)");
 }
 
 TEST(HtmlReportModel, CorpusRunKeepsSummaryFiguresAndEveryCycle) {

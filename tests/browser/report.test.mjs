@@ -98,6 +98,23 @@ async function checkOverview(page, summary) {
     if (Number.isInteger(f.value) && !f.path.endsWith("_bytes"))
       assert.ok(f.text.includes(groupDigits(f.value)), `${f.path} shows ${groupDigits(f.value)}: "${f.text}"`);
   }
+  // Each figure card says what its figure is in the figure registry's words,
+  // which the page's data carries (the work card shows the traced execution's).
+  const cardFigures = {
+    "steady_state.qnn_accelerator_us.median": "wall_us", "executions.0.qnn_accelerator_us": "cold_wall_us",
+    "steady_state.accelerator_us.median": "compute_busy_us", "steady_state.overhead_us.median": "overhead_us",
+    graph_wall_cycles: "graph_wall_cycles", domain_cycles: "domain_cycles", work_cycles: "traced_work_cycles",
+    dpc_sum_cycles: "dpc_sum_cycles", peak_vtcm_bytes: "peak_vtcm_bytes",
+  };
+  const cards = await page.evaluate((figures) => {
+    const described = JSON.parse(document.getElementById("data").textContent).figure_descriptions || {};
+    return Object.entries(figures).map(([p, name]) => ({ p, description: described[name] || "",
+      what: document.querySelector(`[data-figure="${p}"] .what`).textContent }));
+  }, cardFigures);
+  for (const { p, description, what } of cards) {
+    assert.ok(description.length > 0, `the page's data describes the figure of ${p}`);
+    assert.ok(what.startsWith(description[0].toUpperCase() + description.slice(1)), `${p} card: "${what}"`);
+  }
   const codes = await page.$$eval("[data-section=overview] ul.warnings li", (lis) => lis.map((li) => li.dataset.code));
   assert.deepEqual(codes, summary.warnings.map((w) => w.code), "every warning is shown");
   return figures.length;

@@ -324,17 +324,13 @@
   // ----------------------------------------------------------- overview
   // What each warning code means, from the warning registry (model/warning_codes.h).
   const WARNING_EXPLANATIONS = model.warning_explanations || {};
-  const CARD_TEXT = {
-    graph_wall_us: "QNN accelerator (execute) time: latency on the accelerator, including per-op dispatch and scheduling.",
-    compute_busy_us: "Accelerator (execute) time: ops in flight, gaps excluded.",
-    overhead_us: "Graph wall − compute-busy: time the accelerator spent between ops.",
-    graph_wall_cycles: "Span of the traced execution's op slices: max(end) − min(start).",
-    domain_cycles: "The busiest hardware thread's cycles_used: threads run in parallel, so real time follows the busiest one.",
-    work_cycles: "Σ slice durations over all threads: a volume of work, never a wall time.",
-    dpc_sum_cycles: "Σ Dominant Path Cycles, once per op ID: the critical path's length; the rest of the wall is idle on it.",
-    peak_vtcm_bytes: "Highest VTCM allocation during the traced execution.",
-    clock: "Clock used for the cycles ÷ µs sanity check.",
-  };
+  // What each run-level figure is, from the figure registry (model/figures.h),
+  // as a sentence under its card.
+  const FIGURE_DESCRIPTIONS = model.figure_descriptions || {};
+  function figureText(name) {
+    const s = FIGURE_DESCRIPTIONS[name] || "";
+    return s ? s[0].toUpperCase() + s.slice(1) + (/[.!?]$/.test(s) ? "" : ".") : "";
+  }
   function getPath(obj, path) {
     let v = obj;
     for (const p of path.split(".")) {
@@ -368,23 +364,26 @@
     const steadyN = steady ? `executions ${steady.first_index}..${exec.length ? exec[exec.length - 1].index : ""}` : "";
     cards.appendChild(card("Graph wall, steady median", "steady_state.qnn_accelerator_us.median",
       steady && steady.qnn_accelerator_us ? steady.qnn_accelerator_us.median : null, "µs",
-      CARD_TEXT.graph_wall_us + (steady ? ` Median of ${steadyN}.` : " Needs two or more executions.")));
+      figureText("wall_us") + (steady ? ` Median of ${steadyN}.` : " Needs two or more executions.")));
     cards.appendChild(card("Graph wall, cold (execution 1)", "executions.0.qnn_accelerator_us",
-      cold ? cold.qnn_accelerator_us : null, "µs", "The first execution, with power-on, VTCM acquire and cache warm-up."));
+      cold ? cold.qnn_accelerator_us : null, "µs", figureText("cold_wall_us")));
     cards.appendChild(card("Compute-busy, steady median", "steady_state.accelerator_us.median",
-      steady && steady.accelerator_us ? steady.accelerator_us.median : null, "µs", CARD_TEXT.compute_busy_us));
+      steady && steady.accelerator_us ? steady.accelerator_us.median : null, "µs", figureText("compute_busy_us")));
     cards.appendChild(card("Overhead, steady median", "steady_state.overhead_us.median",
-      steady && steady.overhead_us ? steady.overhead_us.median : null, "µs", CARD_TEXT.overhead_us));
+      steady && steady.overhead_us ? steady.overhead_us.median : null, "µs", figureText("overhead_us")));
     cards.appendChild(card("Graph wall (traced)", "graph_wall_cycles", o.graph_wall_cycles, "cycles",
-      CARD_TEXT.graph_wall_cycles + (o.fine_source ? ` From the ${o.fine_source}.` : "")));
+      figureText("graph_wall_cycles") + (o.fine_source ? ` From the ${o.fine_source}.` : "")));
     cards.appendChild(card("Domain", "domain_cycles", o.domain_cycles, "cycles",
-      CARD_TEXT.domain_cycles + (isNum(o.domain_tid) ? ` Here: tid ${o.domain_tid}.` : "")));
-    cards.appendChild(card("Work (thread-aggregate)", "work_cycles", o.work_cycles, "cycles", CARD_TEXT.work_cycles));
-    cards.appendChild(card("Dominant path (Σ DPC)", "dpc_sum_cycles", o.dpc_sum_cycles, "cycles", CARD_TEXT.dpc_sum_cycles));
-    cards.appendChild(card("Peak VTCM", "peak_vtcm_bytes", o.peak_vtcm_bytes, "", CARD_TEXT.peak_vtcm_bytes +
+      figureText("domain_cycles") + (isNum(o.domain_tid) ? ` Here: tid ${o.domain_tid}.` : "")));
+    // The overview's work_cycles is the traced execution's work: the registry's traced_work_cycles.
+    cards.appendChild(card("Work (thread-aggregate)", "work_cycles", o.work_cycles, "cycles", figureText("traced_work_cycles")));
+    cards.appendChild(card("Dominant path (Σ DPC)", "dpc_sum_cycles", o.dpc_sum_cycles, "cycles", figureText("dpc_sum_cycles")));
+    cards.appendChild(card("Peak VTCM", "peak_vtcm_bytes", o.peak_vtcm_bytes, "", figureText("peak_vtcm_bytes") +
       (isNum(o.peak_vtcm_bytes) ? ` ${groupDigits(o.peak_vtcm_bytes)} bytes.` : ""), fmtBytes(o.peak_vtcm_bytes)));
+    // The clock is no figure of the run (the reference the clock sanity check
+    // compares with: --clock-ghz, runtrace, QHAS or a default): the page says so itself.
     if (o.clock) cards.appendChild(card("Plausible clock", "clock.plausible_ghz", o.clock.plausible_ghz, "GHz",
-      `${CARD_TEXT.clock} Source: ${o.clock.source}.`));
+      `Clock used for the cycles ÷ µs sanity check. Source: ${o.clock.source}.`));
     lines.push(cards);
 
     const warnings = o.warnings || [];
