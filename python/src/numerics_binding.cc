@@ -13,6 +13,7 @@
 
 #include "analysis/numerics.h"
 #include "base/errors.h"
+#include "model/side_input_registry.h"
 #include "model/tensor_set.h"
 #include "module.h"
 #include "report/numerics_report.h"
@@ -23,8 +24,7 @@ namespace {
 struct NumericsArgs {
   std::string reference, device, metric;
   std::optional<double> threshold;
-  std::string manifest_reference, manifest_device;
-  std::string reference_debug_buffer, device_debug_buffer;
+  SideInputOptions reference_input, device_input;  // each side's manifest and debug buffer
   std::string htp_graph, reference_layout, device_layout;
   int threads = 2;
   int preview = 4;
@@ -64,9 +64,8 @@ NumericsResult Compare(const NumericsArgs& args) {
   options.reference_layout = LayoutArgument("ref_layout", args.reference_layout);
   options.device_layout = LayoutArgument("device_layout", args.device_layout);
   if (!args.htp_graph.empty()) options.execution_order_ops = ExecutionOrderOps(args.htp_graph);
-  TensorSet reference =
-      LoadTensorSet(args.reference, args.manifest_reference, args.reference_debug_buffer);
-  TensorSet device = LoadTensorSet(args.device, args.manifest_device, args.device_debug_buffer);
+  TensorSet reference = LoadSideInput<SideInput::kTensorSet>(args.reference, args.reference_input);
+  TensorSet device = LoadSideInput<SideInput::kTensorSet>(args.device, args.device_input);
   return CompareTensorSets(reference, device, options);
 }
 
@@ -180,9 +179,17 @@ void BindNumerics(py::module_& m) {
          const std::string& debug_buffer, const std::string& htp_graph,
          const std::string& ref_layout, const std::string& device_layout, int threads,
          int preview) {
-        NumericsArgs args{reference,       device,           metric,       threshold, manifest_ref,
-                          manifest_device, ref_debug_buffer, debug_buffer, htp_graph, ref_layout,
-                          device_layout,   threads,          preview};
+        NumericsArgs args{reference,
+                          device,
+                          metric,
+                          threshold,
+                          {manifest_ref, ref_debug_buffer, {}},
+                          {manifest_device, debug_buffer, {}},
+                          htp_graph,
+                          ref_layout,
+                          device_layout,
+                          threads,
+                          preview};
         NumericsResult result;
         {
           py::gil_scoped_release release;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "base/errors.h"
+#include "model/side_input_registry.h"
 
 namespace htpscope {
 namespace {
@@ -63,7 +64,7 @@ HeapUsage AnalyzeHeap(const HeapFile& file) {
 
 HeapUsage ReadAndAnalyzeHeap(const std::string& path) {
   try {
-    return AnalyzeHeap(LoadHeapFile(path));
+    return AnalyzeHeap(LoadSideInput<SideInput::kHeapCheckpoints>(path));
   } catch (const InputError& e) {
     HeapUsage out;
     out.path = path;

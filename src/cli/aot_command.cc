@@ -12,6 +12,7 @@
 #include "cli/output_file.h"
 #include "cli/terminal.h"
 #include "model/lowering_profile.h"
+#include "model/side_input_registry.h"
 #include "report/aot_report.h"
 
 namespace htpscope::cli {
@@ -89,9 +90,9 @@ int Run(const Options& o) {
   for (const auto& expr : o.fail_on) gates.push_back(ParseGate(expr));
   if (!gates.empty() && o.profiles.size() != 2)
     throw UsageError("--fail-on compares two profiles: give PROFILE_A PROFILE_B");
-  LoweringProfileOptions load;
-  load.sample_rate_hz = o.rate_hz;
-  LoweringProfile a = LoadLoweringProfile(o.profiles[0], load);
+  SideInputOptions load;
+  load.lowering.sample_rate_hz = o.rate_hz;
+  LoweringProfile a = LoadSideInput<SideInput::kSamplingProfile>(o.profiles[0], load);
   StageAttribution sa = AttributeStages(a, map, o.top);
   if (o.profiles.size() == 1) {
     if (!o.svg.empty())
@@ -100,7 +101,7 @@ int Run(const Options& o) {
     PrintText(RenderAotAttribution(sa, map, format), format == AotFormat::kJson);
     return kExitOk;
   }
-  LoweringProfile b = LoadLoweringProfile(o.profiles[1], load);
+  LoweringProfile b = LoadSideInput<SideInput::kSamplingProfile>(o.profiles[1], load);
   StageAttribution sb = AttributeStages(b, map, o.top);
   AotDiff diff = DiffAot(sa, sb, std::max<size_t>(o.top, 10));
   std::vector<GateSubject> subjects = GateSubjects(diff.stages);

@@ -13,6 +13,7 @@
 #include "cli/cli_support.h"
 #include "cli/commands.h"
 #include "cli/terminal.h"
+#include "model/side_input_registry.h"
 #include "model/tensor_set.h"
 #include "report/numerics_report.h"
 
@@ -22,10 +23,9 @@ namespace {
 struct NumericsArgs {
   std::string reference;
   std::string device;
-  std::string manifest_reference;
-  std::string manifest_device;
-  std::string reference_debug_buffer;
-  std::string device_debug_buffer;
+  // Each side's manifest and ETDump debug buffer.
+  SideInputOptions reference_input;
+  SideInputOptions device_input;
   std::string metric = "cosine";
   std::optional<double> threshold;
   bool json = false;
@@ -60,9 +60,8 @@ int RunNumerics(const NumericsArgs& args) {
   options.device_layout = LayoutOption(args.device_layout);
   if (!args.htp_graph.empty()) options.execution_order_ops = ExecutionOrderOps(args.htp_graph);
 
-  TensorSet reference =
-      LoadTensorSet(args.reference, args.manifest_reference, args.reference_debug_buffer);
-  TensorSet device = LoadTensorSet(args.device, args.manifest_device, args.device_debug_buffer);
+  TensorSet reference = LoadSideInput<SideInput::kTensorSet>(args.reference, args.reference_input);
+  TensorSet device = LoadSideInput<SideInput::kTensorSet>(args.device, args.device_input);
   NumericsResult result = CompareTensorSets(reference, device, options);
   if (args.json) {
     // Tensor names come from files: invalid UTF-8 is replaced, never fatal.
@@ -94,14 +93,14 @@ void RegisterNumericsCommand(CLI::App& app, CommandRegistry& registry) {
   cmd->add_option("DEVICE", args.device,
                   "Device tensors, in the same forms as REF (an ETDump with --debug-buffer)")
       ->required();
-  cmd->add_option("--debug-buffer", args.device_debug_buffer,
+  cmd->add_option("--debug-buffer", args.device_input.debug_buffer,
                   "Debug buffer (debug_output.bin) holding the tensors of the DEVICE ETDump");
-  cmd->add_option("--ref-debug-buffer", args.reference_debug_buffer,
+  cmd->add_option("--ref-debug-buffer", args.reference_input.debug_buffer,
                   "Debug buffer holding the tensors of the REF ETDump");
-  cmd->add_option("--manifest-ref", args.manifest_reference,
+  cmd->add_option("--manifest-ref", args.reference_input.manifest,
                   "Manifest describing REF (a directory); its file paths are relative to REF")
       ->check(CLI::ExistingFile);
-  cmd->add_option("--manifest-device", args.manifest_device,
+  cmd->add_option("--manifest-device", args.device_input.manifest,
                   "Manifest describing DEVICE (a directory); its file paths are relative to DEVICE")
       ->check(CLI::ExistingFile);
   cmd->add_option("--metric", args.metric,

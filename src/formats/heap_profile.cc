@@ -446,29 +446,52 @@ namespace {
 HeapCheckpoints HeapCheckpointsOfFile(const std::string& path, const LoadedFile& file) {
   std::string_view text(file.bytes.data(), file.bytes.size());
   std::string artifact_type;
-  ArtifactKind kind = DetectArtifactKindFromPrefix(
+  std::optional<HeapSourceFormat> format = DetectHeapSourceFormat(
       text.substr(0, std::min(text.size(), kArtifactSniffBytes)), &artifact_type);
-  switch (kind) {
-    case ArtifactKind::kProfileCsv:
+  if (!format)
+    throw InputError(path,
+                     fmt::format("JSON of artifact type \"{}\" holds no DSP heap checkpoints: "
+                                 "expected QNN_PROFILE JSON, profile-viewer text or CSV, or "
+                                 "ExecuTorch's heap file",
+                                 artifact_type));
+  switch (*format) {
+    case HeapSourceFormat::kProfileCsv:
       return HeapCheckpointsFromProfile(ParseProfileCsv(path, text), text);
-    case ArtifactKind::kProfileText:
+    case HeapSourceFormat::kProfileText:
       return HeapCheckpointsFromProfile(ParseProfileText(path, text), text);
-    case ArtifactKind::kUnknown:
+    case HeapSourceFormat::kExecuTorchHeapFile:
       return ParseExecuTorchHeapFile(path, text);
+    case HeapSourceFormat::kQnnProfileJson:
+      return HeapCheckpointsFromQnnProfile(ParseQnnProfileBuffer(path, file.bytes));
+  }
+  throw InternalError("a heap source format without its reader");
+}
+
+}  // namespace
+
+std::optional<HeapSourceFormat> DetectHeapSourceFormat(std::string_view prefix,
+                                                       std::string* artifact_type) {
+  std::string type;
+  switch (DetectArtifactKindFromPrefix(prefix, &type)) {
+    case ArtifactKind::kProfileCsv:
+      return HeapSourceFormat::kProfileCsv;
+    case ArtifactKind::kProfileText:
+      return HeapSourceFormat::kProfileText;
+    case ArtifactKind::kUnknown:
+      return HeapSourceFormat::kExecuTorchHeapFile;
     default:
       break;
   }
   // A JSON without a header is read as QNN_PROFILE so that the error says
   // what the header should be.
-  if (artifact_type == "QNN_PROFILE" || artifact_type.empty())
-    return HeapCheckpointsFromQnnProfile(ParseQnnProfileBuffer(path, file.bytes));
-  throw InputError(path, fmt::format("JSON of artifact type \"{}\" holds no DSP heap checkpoints: "
-                                     "expected QNN_PROFILE JSON, profile-viewer text or CSV, or "
-                                     "ExecuTorch's heap file",
-                                     artifact_type));
+  if (type == "QNN_PROFILE" || type.empty()) return HeapSourceFormat::kQnnProfileJson;
+  if (artifact_type) *artifact_type = std::move(type);
+  return std::nullopt;
 }
 
-}  // namespace
+std::optional<HeapSourceFormat> DetectHeapSourceFormatOf(const std::string& path) {
+  return DetectHeapSourceFormat(ReadPrefix(path, kArtifactSniffBytes));
+}
 
 HeapCheckpoints ReadHeapCheckpoints(const std::string& path) {
   LoadedFile file = ReadWholeFile(path);

@@ -96,10 +96,20 @@ HeapCheckpoints HeapCheckpointsFromProfile(const ProfileReport& report, std::str
 // checkpoint's unit is not BYTES or its value is not whole and non-negative.
 HeapCheckpoints HeapCheckpointsFromQnnProfile(const QnnProfileJson& profile);
 
+// The format of checkpoints whose file starts with `prefix` (its first
+// kArtifactSniffBytes, or all of it when shorter), by content: profile-viewer
+// CSV or text, JSON read as QNN_PROFILE (its header's type, or none), else
+// ExecuTorch's heap file.  nullopt for JSON of another artifact type, whose
+// type `*artifact_type` then receives.
+std::optional<HeapSourceFormat> DetectHeapSourceFormat(std::string_view prefix,
+                                                       std::string* artifact_type = nullptr);
+// The same for the file at `path` (plain or gzip).  Throws InputError only
+// when it cannot be opened.
+std::optional<HeapSourceFormat> DetectHeapSourceFormatOf(const std::string& path);
+
 // Reads the checkpoints of `path` (plain or gzip), recognising the format by
-// content: QNN_PROFILE JSON, profile-viewer CSV or text, else ExecuTorch's
-// heap file.  Throws InputError on unreadable or malformed input, and for
-// JSON of another artifact type.
+// content (DetectHeapSourceFormat).  Throws InputError on unreadable or
+// malformed input, and for JSON of another artifact type.
 HeapCheckpoints ReadHeapCheckpoints(const std::string& path);
 
 }  // namespace htpscope

@@ -335,12 +335,25 @@ TEST(HeapProfile, ReadRecognisesEveryFormatByContent) {
   }
   EXPECT_THROW(ReadHeapCheckpoints(dir + "/absent.txt"), InputError);
 
+  // Recognition alone says the same, without reading the checkpoints.
+  EXPECT_EQ(DetectHeapSourceFormatOf(heap), HeapSourceFormat::kExecuTorchHeapFile);
+  EXPECT_EQ(DetectHeapSourceFormatOf(csv), HeapSourceFormat::kProfileCsv);
+  EXPECT_EQ(DetectHeapSourceFormatOf(text), HeapSourceFormat::kProfileText);
+  EXPECT_EQ(DetectHeapSourceFormatOf(json), HeapSourceFormat::kQnnProfileJson);
+  EXPECT_EQ(DetectHeapSourceFormatOf(optrace), std::nullopt);
+  std::string type;
+  EXPECT_EQ(DetectHeapSourceFormat(R"({"header": {"artifact_type": "HTP_GRAPH"}})", &type),
+            std::nullopt);
+  EXPECT_EQ(type, "HTP_GRAPH");
+  EXPECT_THROW(DetectHeapSourceFormatOf(dir + "/absent.txt"), InputError);
+
   // gzip is recognised by its magic bytes.
   std::string gz = dir + "/f.txt";
   gzFile out = gzopen(gz.c_str(), "wb");
   ASSERT_NE(out, nullptr);
   gzputs(out, kExecuTorchFile);
   gzclose(out);
+  EXPECT_EQ(DetectHeapSourceFormatOf(gz), HeapSourceFormat::kExecuTorchHeapFile);
   h = ReadHeapCheckpoints(gz);
   ASSERT_EQ(h.checkpoints.size(), 2u);
   EXPECT_EQ(h.checkpoints[1].value_bytes, 1060864);

@@ -7,9 +7,9 @@
 #include <cmath>
 
 #include "base/errors.h"
+#include "base/text_util.h"
 #include "formats/byte_source.h"
 #include "formats/sampling_profile_builder.h"
-#include "base/text_util.h"
 
 namespace htpscope {
 namespace {
@@ -513,10 +513,13 @@ SamplingProfile ParseSamplingProfile(const std::string& path, std::string_view c
   return out;
 }
 
+std::optional<SamplingProfileFormat> DetectSamplingProfileFormatOf(const std::string& path) {
+  return DetectSamplingProfileFormat(ReadPrefix(path, kSniffBytes));
+}
+
 SamplingProfile ReadSamplingProfile(const std::string& path) {
   SamplingProfile out = NewProfile(path);
-  if (DetectSamplingProfileFormat(ReadPrefix(path, kSniffBytes)) ==
-      SamplingProfileFormat::kSpeedscope) {
+  if (DetectSamplingProfileFormatOf(path) == SamplingProfileFormat::kSpeedscope) {
     LoadedFile file = ReadWholeFile(path);
     sampling_internal::ParseSpeedscope(path, file.bytes, &out);
     return out;

@@ -95,6 +95,9 @@ SamplingProfile ParseSamplingProfile(const std::string& path, std::string_view c
 // The kind of profile `prefix` (the first KB of a file) starts like, or
 // nullopt when it is none of the three.
 std::optional<SamplingProfileFormat> DetectSamplingProfileFormat(std::string_view prefix);
+// The same for the file at `path` (plain or gzip).  Throws InputError only
+// when it cannot be opened.
+std::optional<SamplingProfileFormat> DetectSamplingProfileFormatOf(const std::string& path);
 
 // "f (a.py:12)" -> "f (a.py)"; any other name is returned unchanged.
 std::string StripFrameLine(std::string_view frame);

@@ -8,8 +8,8 @@
 #include <map>
 #include <string>
 
-#include "base/errors.h"
 #include "base/corpus_test_util.h"
+#include "base/errors.h"
 
 namespace htpscope::sampling_profile_test {
 namespace {
@@ -299,6 +299,7 @@ TEST(SamplingProfile, ReadsFilesByContentPlainOrGzip) {
   ASSERT_NE(out, nullptr);
   gzputs(out, "# austin: 3.6.0\n# interval: 100\n# mode: cpu\nP1;T0:1;a.py:f:3 700\n");
   gzclose(out);
+  EXPECT_EQ(DetectSamplingProfileFormatOf(gz), SamplingProfileFormat::kAustin);
   p = ReadSamplingProfile(gz);
   EXPECT_EQ(p.austin_mode, "cpu");
   EXPECT_DOUBLE_EQ(Stacks(p)["P1;T0:1|f (a.py)"], 700e-6);
@@ -309,6 +310,7 @@ TEST(SamplingProfile, ReadsFilesByContentPlainOrGzip) {
   p = ReadSamplingProfile(dir + "/long.txt");
   EXPECT_EQ(Stacks(p)["|a;" + big], 2);
   EXPECT_THROW(ReadSamplingProfile(dir + "/absent.txt"), InputError);
+  EXPECT_THROW(DetectSamplingProfileFormatOf(dir + "/absent.txt"), InputError);
 }
 
 TEST(SamplingProfile, DetectAndStripFrameLine) {

@@ -144,6 +144,11 @@ uint64_t FileBytes(const std::string& path) {
 
 TensorSet LoadEtdumpTensorSet(const std::string& etdump_path,
                               const std::string& debug_buffer_path) {
+  if (debug_buffer_path.empty())
+    throw InputNeedsValueError(etdump_path,
+                               "is an ExecuTorch ETDump: its tensors are in the debug buffer "
+                               "the runtime wrote beside it; give it",
+                               ValueRole::kEtdumpDebugBuffer);
   Etdump dump = ReadEtdump(etdump_path);
   uint64_t buffer_bytes = FileBytes(debug_buffer_path);
   TensorSet set;
@@ -214,6 +219,32 @@ TensorSet LoadEtdumpTensorSet(const std::string& etdump_path,
   return set;
 }
 
+std::optional<TensorSetSource> TensorSetSourceOf(const std::string& path) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec))
+    return fs::exists(fs::path(path) / "manifest.json", ec) ? TensorSetSource::kManifest
+                                                            : TensorSetSource::kNpyDirectory;
+  if (!fs::exists(path, ec)) return std::nullopt;
+  if (IsEtdumpFile(path)) return TensorSetSource::kEtdump;
+  if (HasExtension(path, ".json")) return TensorSetSource::kManifest;
+  if (HasExtension(path, ".npy")) return TensorSetSource::kNpyFile;
+  return std::nullopt;
+}
+
+const char* TensorSetSourceName(TensorSetSource source) {
+  switch (source) {
+    case TensorSetSource::kNpyDirectory:
+      return "directory of .npy files";
+    case TensorSetSource::kNpyFile:
+      return ".npy file";
+    case TensorSetSource::kManifest:
+      return "manifest";
+    case TensorSetSource::kEtdump:
+      return "ExecuTorch ETDump";
+  }
+  return "?";
+}
+
 TensorSet LoadTensorSet(const std::string& path, const std::string& manifest_override,
                         const std::string& debug_buffer) {
   std::error_code ec;
@@ -229,33 +260,30 @@ TensorSet LoadTensorSet(const std::string& path, const std::string& manifest_ove
                        "manifest's files are relative to");
     return ManifestSet(manifest_override, path);
   }
-  if (is_dir) {
-    fs::path manifest = fs::path(path) / "manifest.json";
-    if (fs::exists(manifest, ec)) return ManifestSet(manifest.string(), path);
-    return ScanNpyDirectory(path);
+  const std::optional<TensorSetSource> source = TensorSetSourceOf(path);
+  if (!source)
+    throw InputError(path, fs::exists(path, ec) ? "is not a directory, a .json manifest, an .npy "
+                                                  "file or an ExecuTorch ETDump"
+                                                : "does not exist");
+  switch (*source) {
+    case TensorSetSource::kNpyDirectory:
+      return ScanNpyDirectory(path);
+    case TensorSetSource::kManifest: {
+      if (is_dir) return ManifestSet((fs::path(path) / "manifest.json").string(), path);
+      std::string dir = fs::path(path).parent_path().string();
+      return ManifestSet(path, dir.empty() ? "." : dir);
+    }
+    case TensorSetSource::kEtdump:
+      return LoadEtdumpTensorSet(path, debug_buffer);
+    case TensorSetSource::kNpyFile: {
+      TensorSet set;
+      set.origin = path;
+      set.source = TensorSetSource::kNpyFile;
+      set.tensors.push_back(FromManifest(ReadNpyTensor(path)));
+      return set;
+    }
   }
-  if (!fs::exists(path, ec)) throw InputError(path, "does not exist");
-  if (IsEtdumpFile(path)) {
-    if (debug_buffer.empty())
-      throw InputNeedsValueError(path,
-                                 "is an ExecuTorch ETDump: its tensors are in the debug buffer "
-                                 "the runtime wrote beside it; give it",
-                                 ValueRole::kEtdumpDebugBuffer);
-    return LoadEtdumpTensorSet(path, debug_buffer);
-  }
-  if (HasExtension(path, ".json")) {
-    std::string dir = fs::path(path).parent_path().string();
-    return ManifestSet(path, dir.empty() ? "." : dir);
-  }
-  if (HasExtension(path, ".npy")) {
-    TensorSet set;
-    set.origin = path;
-    set.source = TensorSetSource::kNpyFile;
-    set.tensors.push_back(FromManifest(ReadNpyTensor(path)));
-    return set;
-  }
-  throw InputError(path,
-                   "is not a directory, a .json manifest, an .npy file or an ExecuTorch ETDump");
+  throw InternalError("a tensor set source without its loader");
 }
 
 TensorReader::TensorReader(const TensorEntry& tensor)

@@ -55,16 +55,27 @@ struct TensorSet {
   }
 };
 
+// What the tensor set at `path` would be read from, without a manifest
+// option: a directory holding manifest.json (kManifest), any other directory
+// (kNpyDirectory), an ExecuTorch ETDump (by content), a .json file
+// (kManifest) or a .npy file; nullopt when it does not exist or is none of
+// these.  Throws InputError only when a file cannot be opened.
+std::optional<TensorSetSource> TensorSetSourceOf(const std::string& path);
+// "directory of .npy files", ".npy file", "manifest", "ExecuTorch ETDump".
+const char* TensorSetSourceName(TensorSetSource source);
+
 // Loads the tensor set at `path`:
-//  * an ExecuTorch ETDump (recognised by content): its debug events' tensors,
-//    whose elements are in `debug_buffer` (required; see LoadEtdumpTensorSet);
 //  * a directory with `manifest_override` given: that manifest, with file
 //    paths relative to `path`;
-//  * a directory holding manifest.json: that manifest;
-//  * any other directory: its *.npy files (not recursive); .raw files
-//    without a manifest are an error, since their dtype and shape are unknown;
-//  * a .json file: a manifest, files relative to its directory;
-//  * a .npy file: a set of that one tensor.
+//  * else as TensorSetSourceOf recognises it:
+//    * an ExecuTorch ETDump: its debug events' tensors, whose elements are
+//      in `debug_buffer` (required; see LoadEtdumpTensorSet);
+//    * a directory holding manifest.json: that manifest;
+//    * any other directory: its *.npy files (not recursive); .raw files
+//      without a manifest are an error, since their dtype and shape are
+//      unknown;
+//    * a .json file: a manifest, files relative to its directory;
+//    * a .npy file: a set of that one tensor.
 // Throws InputError naming the file (and tensor) for every problem; an
 // InputNeedsValueError (kEtdumpDebugBuffer) for an ETDump without `debug_buffer`.
 TensorSet LoadTensorSet(const std::string& path, const std::string& manifest_override = "",
@@ -78,7 +89,9 @@ TensorSet LoadTensorSet(const std::string& path, const std::string& manifest_ove
 // continue the numbering, so several outputs of one handle stay apart.
 // Events without an integer id are paired by name (delegate_debug_id_str,
 // else the event name, else "instruction_<id>").  Non-tensor values (ints,
-// floats, bools) are skipped and counted in `notes`.  Throws InputError
+// floats, bools) are skipped and counted in `notes`.  Throws an
+// InputNeedsValueError (kEtdumpDebugBuffer) when `debug_buffer_path` is "",
+// before reading the ETDump (whose kind its caller recognised); InputError
 // naming the ETDump and the byte offset of the tensor's table when its scalar
 // type has no numeric decoding (bits16, packed 4/2-bit types), its strides
 // do not fit its sizes, or its bytes lie outside the debug buffer.

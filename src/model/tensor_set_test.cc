@@ -72,6 +72,26 @@ TEST_F(TensorSetTest, DirectoryProblemsAreClear) {
             std::string::npos);
 }
 
+// What a path would be read from is recognised without reading it.
+TEST_F(TensorSetTest, SourceOfAPathIsRecognised) {
+  Write("npy/a.npy", NpyImage("|u1", "(2,)", 2));
+  Write("with_manifest/manifest.json", "{}");
+  std::string manifest = Write("m.json", "{}");
+  std::string npy = Write("one.npy", "not even read");
+  std::string dump = Write("run.bin", std::string("\0\0\0\0ED00", 8) + std::string(8, '\0'));
+  std::string other = Write("notes.txt", "x");
+  EXPECT_EQ(TensorSetSourceOf(dir_ + "/npy"), TensorSetSource::kNpyDirectory);
+  EXPECT_EQ(TensorSetSourceOf(dir_ + "/with_manifest"), TensorSetSource::kManifest);
+  EXPECT_EQ(TensorSetSourceOf(manifest), TensorSetSource::kManifest);
+  EXPECT_EQ(TensorSetSourceOf(npy), TensorSetSource::kNpyFile);
+  EXPECT_EQ(TensorSetSourceOf(dump), TensorSetSource::kEtdump);  // by content, not its name
+  EXPECT_EQ(TensorSetSourceOf(other), std::nullopt);
+  EXPECT_EQ(TensorSetSourceOf(dir_ + "/absent"), std::nullopt);
+  EXPECT_STREQ(TensorSetSourceName(TensorSetSource::kNpyDirectory), "directory of .npy files");
+  EXPECT_EQ(ErrorOf([&] { LoadTensorSet(other); }),
+            other + ": is not a directory, a .json manifest, an .npy file or an ExecuTorch ETDump");
+}
+
 // An ETDump's tensors are in its debug buffer: without one the caller is
 // told which value to give, in its own terms (an option, a keyword).
 TEST_F(TensorSetTest, AnEtdumpNeedsItsDebugBuffer) {
@@ -86,6 +106,8 @@ TEST_F(TensorSetTest, AnEtdumpNeedsItsDebugBuffer) {
               "is an ExecuTorch ETDump: its tensors are in the debug buffer the runtime wrote "
               "beside it; give it");
   }
+  // Asked for its debug tensors directly, the same.
+  EXPECT_THROW(LoadEtdumpTensorSet(dump, ""), InputNeedsValueError);
 }
 
 TEST(TensorSetGraphOrder, SortsNodesByCyclesStartThenTensorIndex) {
