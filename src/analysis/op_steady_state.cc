@@ -1,10 +1,13 @@
 #include "analysis/op_steady_state.h"
 
 #include <algorithm>
+#include <iterator>
+#include <numeric>
 #include <utility>
 
 #include "analysis/profile_node_series.h"
 #include "analysis/statistics.h"
+#include "base/sort_util.h"
 
 namespace htpscope {
 
@@ -56,13 +59,27 @@ std::vector<OpSteadyState> ComputeOpSteadyState(const Run& run) {
       }
       rows.push_back(std::move(op));
     }
-    std::stable_sort(rows.begin(), rows.end(), [](const OpSteadyState& a, const OpSteadyState& b) {
+    // Ranked through an index (ties by first listing, as a stable sort
+    // would), then moved once into place: a stable sort of the rows
+    // themselves takes a second array of them.
+    std::vector<uint32_t> order(rows.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::sort(order.begin(), order.end(), [&rows](uint32_t i, uint32_t j) {
+      const OpSteadyState &a = rows[i], &b = rows[j];
       if (a.steady_median_cycles.has_value() != b.steady_median_cycles.has_value())
         return a.steady_median_cycles.has_value();
-      if (a.steady_median_cycles) return *a.steady_median_cycles > *b.steady_median_cycles;
-      return a.cold_cycles > b.cold_cycles;
+      if (a.steady_median_cycles && *a.steady_median_cycles != *b.steady_median_cycles)
+        return *a.steady_median_cycles > *b.steady_median_cycles;
+      if (!a.steady_median_cycles && a.cold_cycles != b.cold_cycles)
+        return a.cold_cycles > b.cold_cycles;
+      return i < j;
     });
-    for (auto& r : rows) out.push_back(std::move(r));
+    ApplyPermutation(rows, order);
+    if (out.empty())
+      out = std::move(rows);
+    else
+      out.insert(out.end(), std::make_move_iterator(rows.begin()),
+                 std::make_move_iterator(rows.end()));
   }
   return out;
 }

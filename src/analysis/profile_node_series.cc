@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "base/sort_util.h"
 #include "base/text_util.h"
 
 namespace htpscope {
@@ -68,8 +69,7 @@ GraphNodeSeries CollectNodeSeries(const Run& run, uint32_t graph) {
     }
   }
   if (!in_order)
-    std::stable_sort(out.samples.begin(), out.samples.end(),
-                     [](const NodeSample& a, const NodeSample& b) { return a.series < b.series; });
+    StableRadixSort(out.samples, [](const NodeSample& sample) { return sample.series; });
   return out;
 }
 

@@ -128,7 +128,10 @@ Summary Summarize(const Run& run, const SummaryOptions& options) {
   out.run = &run;
   out.warnings = run.warnings;
   // The longest parts run beside the rest (or when waited for, when no
-  // thread can be started); every part only reads the run.
+  // thread can be started); every part only reads the run.  The per-op
+  // steady state (every node of every execution) first: it is the longest.
+  std::future<std::vector<OpSteadyState>> op_steady_state = std::async(
+      std::launch::async | std::launch::deferred, [&run] { return ComputeOpSteadyState(run); });
   std::future<std::optional<PathByUnit>> path_by_unit = std::async(
       std::launch::async | std::launch::deferred, [&run] { return ComputePathByUnit(run); });
   // The profile's per-op warm-up (every node of every execution) beside
@@ -147,7 +150,7 @@ Summary Summarize(const Run& run, const SummaryOptions& options) {
   out.modules = ComputeRunModules(run);
   out.path_by_unit = path_by_unit.get();
   out.op_warmup = op_warmup.get();
-  out.op_steady_state = ComputeOpSteadyState(run);
+  out.op_steady_state = op_steady_state.get();
   out.first_inference = ComputeFirstInference(run);
   if (run.figures.fine_source == Source::kOptrace || run.figures.fine_source == Source::kQhas)
     BuildCategories(run, &out);

@@ -16,12 +16,15 @@ namespace htpscope {
 namespace {
 
 using qhas_internal::QhasRows;
+using qhas_internal::QhasRowWriter;
 using qhas_internal::RowKind;
 
-// Rows parsed from the chunks of a streamed file, by streamed container.
+// Rows parsed from the chunks of a streamed file, by streamed container,
+// their texts, dims and input IDs in one store.
 struct StreamedRows {
   StreamedContainers* containers = nullptr;
   std::deque<QhasRows>* rows = nullptr;
+  QhasRowStore* store = nullptr;
 };
 
 // Moves `from` to the end of `to`.
@@ -41,7 +44,7 @@ void Append(std::vector<T>&& from, std::vector<T>* to) {
 // Reads `section`'s {"data": [rows...]}: the rows are parsed here, or, when
 // the array was streamed, taken from its chunks.
 void ReadSection(JsonReader& reader, JsonReader::value section_value, const std::string& name,
-                 RowKind kind, QhasRows* rows, StreamedRows streamed) {
+                 RowKind kind, QhasRows* rows, QhasRowWriter& writer, StreamedRows streamed) {
   auto obj = reader.Object(section_value, name);
   reader.Fields(obj, name, [&](std::string_view key, JsonReader::value v) {
     if (key != "data") return;
@@ -56,7 +59,7 @@ void ReadSection(JsonReader& reader, JsonReader::value section_value, const std:
     }
     auto array = reader.Array(v, name + ".data");
     reader.Elements(array, name, [&](JsonReader::value row, size_t index) {
-      qhas_internal::ReadRow(reader, kind, name, index, row, rows);
+      qhas_internal::ReadRow(reader, kind, name, index, row, rows, writer);
     });
   });
 }
@@ -67,6 +70,8 @@ Qhas ParseDocument(const std::string& path, simdjson::padded_string_view buffer,
                    StreamedRows streamed = {}) {
   Qhas out;
   out.path = path;
+  if (streamed.store) out.store = std::move(*streamed.store);
+  QhasRowWriter writer(out.store);
   JsonReader reader(path, buffer);
   auto root = reader.Root();
   bool saw_header = false, saw_data = false;
@@ -106,7 +111,7 @@ Qhas ParseDocument(const std::string& path, simdjson::padded_string_view buffer,
             reader.Invalid(fmt::format("data.{}: core number is not an integer", section));
         }
         QhasRows rows;
-        ReadSection(reader, sv, name, *kind, &rows, streamed);
+        ReadSection(reader, sv, name, *kind, &rows, writer, streamed);
         if (section == "qnn_op_types")
           Append(std::move(rows.aggregates), &out.qnn_op_types);
         else if (section == "qnn_op_instances_nodes")
@@ -145,23 +150,25 @@ std::optional<Qhas> ReadStreamed(const std::string& path, const StreamedReadOpti
   };
   // Row numbers in a chunk's messages are the chunk's own: an error sends
   // the file to the whole parse, whose message is reported.
+  // Each chunk's rows keep their texts, dims and input IDs in a store of
+  // their own, merged into the file's one chunk at a time.
   auto read_chunk = [](JsonReader& reader, const JsonChunk& chunk, QhasRows& rows) {
     const auto kind = static_cast<RowKind>(chunk.tag);
+    QhasRowWriter writer(rows.store);
     auto array = reader.RootArray();
     reader.Elements(array, "rows", [&](JsonReader::value row, size_t index) {
-      qhas_internal::ReadRow(reader, kind, "chunk", index, row, &rows);
+      qhas_internal::ReadRow(reader, kind, "chunk", index, row, &rows, writer);
     });
   };
-  auto merge = [](QhasRows& into, QhasRows&& part, const ChunkMergeInfo& info) {
-    AppendChunk(std::move(part.aggregates), &into.aggregates, info);
-    AppendChunk(std::move(part.instances), &into.instances, info);
-    AppendChunk(std::move(part.path), &into.path, info);
+  QhasRowStore store;
+  auto merge = [&](QhasRows& into, QhasRows&& part, const ChunkMergeInfo& info) {
+    qhas_internal::MergeRows(path, into, std::move(part), store, info);
   };
   return ReadStreamedJson<Qhas, QhasRows>(
       path, select, options, read_chunk, merge,
       [&](const simdjson::padded_string& skeleton, StreamedContainers& containers,
           std::deque<QhasRows>& rows) {
-        return ParseDocument(path, skeleton, {&containers, &rows});
+        return ParseDocument(path, skeleton, {&containers, &rows, &store});
       });
 }
 

@@ -10,10 +10,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "base/string_pool.h"
 #include "formats/streamed_read_options.h"
 
 namespace htpscope {
@@ -38,11 +40,22 @@ struct QhasOverall {
   int64_t unique_qnn_ops = 0, qnn_nodes = 0, unique_htp_ops = 0, htp_nodes = 0;
 };
 
+// What the big sections' rows hold apart from their fixed-size fields:
+// their texts, each distinct text once (a file repeats a few op types and
+// each op's name over hundreds of thousands of rows), and each op instance's
+// dims and input IDs, one flat array each, so that reading a row allocates
+// nothing of its own.
+struct QhasRowStore {
+  StringPool texts;
+  std::vector<int64_t> dims;
+  std::vector<uint64_t> input_ids;
+};
+
 // A row of qnn_op_types, qnn_op_instances_nodes or htp_op_types.
 struct QhasOpAggregate {
-  std::string name;         // "op" or "qnn_op"
-  std::string qnn_op_type;  // qnn_op_instances_nodes only
-  int64_t cycles = 0;       // thread-aggregate work
+  StringId name = StringPool::kEmpty;         // "op" or "qnn_op", in QhasRowStore::texts
+  StringId qnn_op_type = StringPool::kEmpty;  // qnn_op_instances_nodes only
+  int64_t cycles = 0;                         // thread-aggregate work
   double percent_active_cycles = 0;
   int64_t dominant_path_cycles = 0;
   double percent_dominant_path = 0;
@@ -55,12 +68,16 @@ struct QhasOpInstance {
   int64_t htp = 0;
   uint32_t tid = 0;
   uint64_t op_id = 0;
-  std::string htp_op, qnn_op, qnn_op_type, dtype;
+  // In QhasRowStore::texts.
+  StringId htp_op = StringPool::kEmpty, qnn_op = StringPool::kEmpty,
+           qnn_op_type = StringPool::kEmpty, dtype = StringPool::kEmpty;
   int64_t rank = 0;
   double step_size = 0;
   int64_t zero_offset = 0;
-  std::vector<int64_t> dims;
-  std::vector<uint64_t> input_ids;
+  // dims and input_nodes: [begin, begin + count) of QhasRowStore::dims and
+  // ::input_ids.
+  uint32_t dims_begin = 0, dims_count = 0;
+  uint32_t inputs_begin = 0, inputs_count = 0;
   int64_t start_cycle = 0, cycles = 0, dominant_path_cycles = 0;
   double percent_dominant_path = 0, cycles_per_packet = 0;
   bool fmt_change = false, ref_op = false, hmx = false, hvx = false, dma_wait = false,
@@ -70,12 +87,13 @@ struct QhasOpInstance {
 
 struct QhasPathSegment {
   uint64_t op_id = 0;
-  std::string htp_op, qnn_op;
+  StringId htp_op = StringPool::kEmpty, qnn_op = StringPool::kEmpty;  // in QhasRowStore::texts
   int64_t start_cycle = 0, end_cycle = 0;
   int64_t dp_cycles = 0;  // end - start: this segment's share of the critical path
   int64_t cycles = 0;     // the whole op's cycles
   bool partial = false;
-  bool is_idle() const { return htp_op == "Accumulated Idle"; }
+  bool idle = false;  // htp_op is "Accumulated Idle": time the path waited, not an op
+  bool is_idle() const { return idle; }
 };
 
 struct Qhas {
@@ -87,8 +105,17 @@ struct Qhas {
   std::vector<QhasOpInstance> htp_op_instances;
   std::map<int, std::vector<QhasPathSegment>> dominant_path;  // by core: dominant_path_htp_<N>
   std::vector<std::string> sections;                          // section names in file order
+  QhasRowStore store;  // the texts, dims and input IDs of the rows above
   std::vector<std::string> warnings;
   uint64_t chunks_parsed = 0;  // chunks of rows parsed in parallel; 0 when parsed whole
+
+  std::string_view Text(StringId id) const { return store.texts.View(id); }
+  std::span<const int64_t> DimsOf(const QhasOpInstance& row) const {
+    return std::span(store.dims).subspan(row.dims_begin, row.dims_count);
+  }
+  std::span<const uint64_t> InputIdsOf(const QhasOpInstance& row) const {
+    return std::span(store.input_ids).subspan(row.inputs_begin, row.inputs_count);
+  }
 };
 
 // Reads a QHAS file (plain or gzip).  The rows of the big sections

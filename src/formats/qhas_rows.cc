@@ -3,7 +3,8 @@
 #include <fmt/format.h>
 
 #include "base/checked_math.h"
-#include "base/gather.h"
+#include "base/errors.h"
+#include "formats/json_parallel.h"
 
 namespace htpscope::qhas_internal {
 namespace {
@@ -45,13 +46,13 @@ bool ReadTraffic(FieldReader<Where>& row, std::string_view key, value v, int64_t
 }
 
 template <typename Where>
-QhasOpAggregate ReadAggregate(FieldReader<Where>& row, object& o) {
+QhasOpAggregate ReadAggregate(FieldReader<Where>& row, object& o, QhasRowWriter& writer) {
   QhasOpAggregate a;
   row.Fields(o, [&](std::string_view key, value v) {
     if (key == "op" || key == "qnn_op")
-      a.name = std::string(row.String(v, key));
+      a.name = writer.Intern(TextColumn::kAggregateName, row.String(v, key));
     else if (key == "qnn_op_type")
-      a.qnn_op_type = std::string(row.String(v, key));
+      a.qnn_op_type = writer.Intern(TextColumn::kAggregateQnnOpType, row.String(v, key));
     else if (key == "cycles")
       a.cycles = row.Count(v, key);
     else if (key == "percent_active_cycles")
@@ -77,9 +78,28 @@ QhasOpAggregate ReadAggregate(FieldReader<Where>& row, object& o) {
   return a;
 }
 
+// Appends the elements of array `v` (read by `read(element)`) to `array`,
+// a store's, as the row's [*begin, *begin + *count): a repeated key's
+// elements follow the first's, which are the array's last.  Offsets stay
+// 32-bit.
+template <typename Where, typename T, typename Read>
+void AppendRowArray(FieldReader<Where>& row, value v, std::string_view key, std::vector<T>& array,
+                    uint32_t* begin, uint32_t* count, Read&& read) {
+  if (*count == 0) {
+    if (array.size() > UINT32_MAX)
+      row.reader().Invalid(fmt::format("{}: more than 2^32 values in all", row.Path(key)));
+    *begin = static_cast<uint32_t>(array.size());
+  }
+  row.Elements(v, key, [&](value element, size_t) { array.push_back(read(element)); });
+  if (array.size() - *begin > UINT32_MAX)
+    row.reader().Invalid(fmt::format("{}: more than 2^32 values", row.Path(key)));
+  *count = static_cast<uint32_t>(array.size() - *begin);
+}
+
 template <typename Where>
-QhasOpInstance ReadInstance(FieldReader<Where>& row, object& o) {
+QhasOpInstance ReadInstance(FieldReader<Where>& row, object& o, QhasRowWriter& writer) {
   QhasOpInstance i;
+  QhasRowStore& store = writer.store();
   row.Fields(o, [&](std::string_view key, value v) {
     // One byte rules out most keys before a full compare.
     switch (key.empty() ? '\0' : key.front()) {
@@ -91,11 +111,10 @@ QhasOpInstance ReadInstance(FieldReader<Where>& row, object& o) {
         return;
       case 'd':
         if (key == "dtype") {
-          i.dtype = std::string(row.String(v, key));
+          i.dtype = writer.Intern(TextColumn::kDtype, row.String(v, key));
         } else if (key == "dims") {
-          AppendGathered(i.dims, [&](auto add) {
-            row.Elements(v, key, [&](value d, size_t) { add(row.Count(d, key)); });
-          });
+          AppendRowArray(row, v, key, store.dims, &i.dims_begin, &i.dims_count,
+                         [&](value d) { return row.Count(d, key); });
         } else if (key == "dma_wait") {
           i.dma_wait = row.Bool(v, key);
         } else if (key == "dma_set") {
@@ -111,7 +130,7 @@ QhasOpInstance ReadInstance(FieldReader<Where>& row, object& o) {
         if (key == "htp")
           i.htp = row.Count(v, key);
         else if (key == "htp_op")
-          i.htp_op = std::string(row.String(v, key));
+          i.htp_op = writer.Intern(TextColumn::kHtpOp, row.String(v, key));
         else if (key == "hmx")
           i.hmx = row.Bool(v, key);
         else if (key == "hvx")
@@ -119,9 +138,8 @@ QhasOpInstance ReadInstance(FieldReader<Where>& row, object& o) {
         return;
       case 'i':
         if (key == "input_nodes") {
-          AppendGathered(i.input_ids, [&](auto add) {
-            row.Elements(v, key, [&](value d, size_t) { add(row.HexId(d, key)); });
-          });
+          AppendRowArray(row, v, key, store.input_ids, &i.inputs_begin, &i.inputs_count,
+                         [&](value d) { return row.HexId(d, key); });
         }
         return;
       case 'n':
@@ -135,9 +153,9 @@ QhasOpInstance ReadInstance(FieldReader<Where>& row, object& o) {
         return;
       case 'q':
         if (key == "qnn_op")
-          i.qnn_op = std::string(row.String(v, key));
+          i.qnn_op = writer.Intern(TextColumn::kQnnOp, row.String(v, key));
         else if (key == "qnn_op_type")
-          i.qnn_op_type = std::string(row.String(v, key));
+          i.qnn_op_type = writer.Intern(TextColumn::kQnnOpType, row.String(v, key));
         return;
       case 'r':
         if (key == "rank")
@@ -174,16 +192,18 @@ QhasOpInstance ReadInstance(FieldReader<Where>& row, object& o) {
 }
 
 template <typename Where>
-QhasPathSegment ReadPathSegment(FieldReader<Where>& row, object& o) {
+QhasPathSegment ReadPathSegment(FieldReader<Where>& row, object& o, QhasRowWriter& writer) {
   QhasPathSegment s;
   bool has_start = false, has_end = false;
   row.Fields(o, [&](std::string_view key, value v) {
     if (key == "op_id") {
       s.op_id = row.HexId(v, key);
     } else if (key == "htp_op") {
-      s.htp_op = std::string(row.String(v, key));
+      const std::string_view text = row.String(v, key);
+      s.htp_op = writer.Intern(TextColumn::kPathHtpOp, text);
+      s.idle = text == "Accumulated Idle";
     } else if (key == "qnn_op") {
-      s.qnn_op = std::string(row.String(v, key));
+      s.qnn_op = writer.Intern(TextColumn::kPathQnnOp, row.String(v, key));
     } else if (key == "start_cycle") {
       s.start_cycle = row.Count(v, key);
       has_start = true;
@@ -258,21 +278,57 @@ std::optional<RowKind> KindOfSection(std::string_view section) {
   return std::nullopt;
 }
 
+StringId QhasRowWriter::Intern(TextColumn column, std::string_view text) {
+  StringId& last = last_[static_cast<int>(column)];
+  if (text != store_.texts.View(last)) last = store_.texts.Intern(text);
+  return last;
+}
+
 void ReadRow(JsonReader& reader, RowKind kind, std::string_view section, size_t index, value v,
-             QhasRows* rows) {
+             QhasRows* rows, QhasRowWriter& writer) {
   FieldReader row(reader, RowWhere{section, index});
   object o = row.Object(v);
   switch (kind) {
     case RowKind::kAggregate:
-      rows->aggregates.push_back(ReadAggregate(row, o));
+      rows->aggregates.push_back(ReadAggregate(row, o, writer));
       break;
     case RowKind::kInstance:
-      rows->instances.push_back(ReadInstance(row, o));
+      rows->instances.push_back(ReadInstance(row, o, writer));
       break;
     case RowKind::kPath:
-      rows->path.push_back(ReadPathSegment(row, o));
+      rows->path.push_back(ReadPathSegment(row, o, writer));
       break;
   }
+}
+
+void MergeRows(const std::string& path, QhasRows& into, QhasRows&& part, QhasRowStore& store,
+               const ChunkMergeInfo& info) {
+  const std::vector<StringId> ids = store.texts.InternAll(part.store.texts);
+  const uint64_t dims_at = store.dims.size(), inputs_at = store.input_ids.size();
+  if (dims_at + part.store.dims.size() > UINT32_MAX ||
+      inputs_at + part.store.input_ids.size() > UINT32_MAX)
+    throw InputError(path, "htp_op_instances: more than 2^32 dims or input IDs in all");
+  for (QhasOpAggregate& a : part.aggregates) {
+    a.name = ids[a.name];
+    a.qnn_op_type = ids[a.qnn_op_type];
+  }
+  for (QhasOpInstance& i : part.instances) {
+    i.htp_op = ids[i.htp_op];
+    i.qnn_op = ids[i.qnn_op];
+    i.qnn_op_type = ids[i.qnn_op_type];
+    i.dtype = ids[i.dtype];
+    i.dims_begin += static_cast<uint32_t>(dims_at);
+    i.inputs_begin += static_cast<uint32_t>(inputs_at);
+  }
+  for (QhasPathSegment& s : part.path) {
+    s.htp_op = ids[s.htp_op];
+    s.qnn_op = ids[s.qnn_op];
+  }
+  AppendChunk(std::move(part.store.dims), &store.dims, info);
+  AppendChunk(std::move(part.store.input_ids), &store.input_ids, info);
+  AppendChunk(std::move(part.aggregates), &into.aggregates, info);
+  AppendChunk(std::move(part.instances), &into.instances, info);
+  AppendChunk(std::move(part.path), &into.path, info);
 }
 
 void ReadOverallRow(JsonReader& reader, size_t index, value v, Qhas* out) {

@@ -34,7 +34,7 @@ TEST(QhasCorpus, V8c8AllSixSections) {
   EXPECT_EQ(q.qnn_op_types.size(), 5u);
   EXPECT_EQ(q.qnn_op_instances.size(), 13u);
   EXPECT_EQ(q.htp_op_types.size(), 7u);
-  EXPECT_EQ(q.qnn_op_instances[0].name, "Input");
+  EXPECT_EQ(q.Text(q.qnn_op_instances[0].name), "Input");
   EXPECT_EQ(q.qnn_op_instances[0].cycles, 130179);
   EXPECT_EQ(q.qnn_op_instances[0].dominant_path_cycles, 23560);
   EXPECT_EQ(q.qnn_op_instances[0].count, 32);
@@ -43,8 +43,9 @@ TEST(QhasCorpus, V8c8AllSixSections) {
   ASSERT_EQ(q.htp_op_instances.size(), 53u);
   const QhasOpInstance& i = q.htp_op_instances[0];
   EXPECT_EQ(i.op_id, 0x0000104900000002u);  // written unpadded: "0x104900000002"
-  EXPECT_EQ(i.input_ids[0], 0x0000100382d28377u);
-  EXPECT_EQ(i.dims, (std::vector<int64_t>{1, 8, 32, 256}));
+  EXPECT_EQ(q.InputIdsOf(i)[0], 0x0000100382d28377u);
+  EXPECT_EQ(std::vector<int64_t>(q.DimsOf(i).begin(), q.DimsOf(i).end()),
+            (std::vector<int64_t>{1, 8, 32, 256}));
   EXPECT_EQ(i.cycles, 3030);
   EXPECT_TRUE(i.dma);
   EXPECT_FALSE(i.hmx);
@@ -134,23 +135,26 @@ std::string Describe(const Qhas& q) {
   }
   for (const auto* rows : {&q.qnn_op_types, &q.qnn_op_instances, &q.htp_op_types})
     for (const QhasOpAggregate& a : *rows)
-      out += fmt::format("agg {} {} {} {} {} {} {} {} {} {} {} {} {}\n", a.name, a.qnn_op_type,
-                         a.cycles, a.percent_active_cycles, a.dominant_path_cycles,
-                         a.percent_dominant_path, a.count, a.dram_read_bytes, a.dram_write_bytes,
-                         a.vtcm_read_bytes, a.vtcm_write_bytes, a.format_change, a.reference_op);
+      out += fmt::format("agg {} {} {} {} {} {} {} {} {} {} {} {} {}\n", q.Text(a.name),
+                         q.Text(a.qnn_op_type), a.cycles, a.percent_active_cycles,
+                         a.dominant_path_cycles, a.percent_dominant_path, a.count,
+                         a.dram_read_bytes, a.dram_write_bytes, a.vtcm_read_bytes,
+                         a.vtcm_write_bytes, a.format_change, a.reference_op);
   for (const QhasOpInstance& i : q.htp_op_instances)
     out += fmt::format(
         "inst {} {} {} {} {} {} {} {} {} {} [{}] [{}] {} {} {} {} {} {}{}{}{}{}{}{}{} {} {} {} "
         "{}\n",
-        i.htp, i.tid, i.op_id, i.htp_op, i.qnn_op, i.qnn_op_type, i.dtype, i.rank, i.step_size,
-        i.zero_offset, fmt::join(i.dims, ","), fmt::join(i.input_ids, ","), i.start_cycle, i.cycles,
-        i.dominant_path_cycles, i.percent_dominant_path, i.cycles_per_packet, i.fmt_change,
-        i.ref_op, i.hmx, i.hvx, i.dma_wait, i.dma_set, i.dma, i.sync, i.dram_read_bytes,
-        i.dram_write_bytes, i.vtcm_read_bytes, i.vtcm_write_bytes);
+        i.htp, i.tid, i.op_id, q.Text(i.htp_op), q.Text(i.qnn_op), q.Text(i.qnn_op_type),
+        q.Text(i.dtype), i.rank, i.step_size, i.zero_offset, fmt::join(q.DimsOf(i), ","),
+        fmt::join(q.InputIdsOf(i), ","), i.start_cycle, i.cycles, i.dominant_path_cycles,
+        i.percent_dominant_path, i.cycles_per_packet, i.fmt_change, i.ref_op, i.hmx, i.hvx,
+        i.dma_wait, i.dma_set, i.dma, i.sync, i.dram_read_bytes, i.dram_write_bytes,
+        i.vtcm_read_bytes, i.vtcm_write_bytes);
   for (const auto& [core, segments] : q.dominant_path)
     for (const QhasPathSegment& p : segments)
-      out += fmt::format("path {} {} {} {} {} {} {} {} {}\n", core, p.op_id, p.htp_op, p.qnn_op,
-                         p.start_cycle, p.end_cycle, p.dp_cycles, p.cycles, p.partial);
+      out += fmt::format("path {} {} {} {} {} {} {} {} {} {}\n", core, p.op_id, q.Text(p.htp_op),
+                         q.Text(p.qnn_op), p.start_cycle, p.end_cycle, p.dp_cycles, p.cycles,
+                         p.partial, p.idle);
   return out;
 }
 

@@ -119,35 +119,22 @@ uint8_t QhasOpFlags(const QhasOpInstance& op) {
   return flags;
 }
 
-// Interns a column of the QHAS rows into `pool`: consecutive rows (the
-// slices of one op) mostly repeat the previous row's text, which is then
-// taken without a look-up.
-class QhasColumnTexts {
- public:
-  explicit QhasColumnTexts(StringPool& pool) : pool_(pool) {}
-  StringId Intern(std::string_view text) {
-    if (!has_last_ || text != pool_.View(last_)) {
-      last_ = pool_.Intern(text);
-      has_last_ = true;
-    }
-    return last_;
-  }
-
- private:
-  StringPool& pool_;
-  StringId last_ = StringPool::kEmpty;
-  bool has_last_ = false;
+// The id in the run's QHAS strings of a text of the reader's rows: the same
+// id when the reader's texts became those strings, else through `ids`.
+struct QhasTextIds {
+  std::vector<StringId> ids;  // empty: the same
+  StringId operator()(StringId id) const { return ids.empty() ? id : ids[id]; }
 };
 
-// `rows` (qnn_op_instances_nodes or htp_op_types) as the model's rows,
-// their names in `pool`; frees `rows`.
+// `rows` (qnn_op_instances_nodes or htp_op_types) as the model's rows;
+// frees `rows`.
 std::vector<QhasOpAggregateRow> QhasAggregateRows(std::vector<QhasOpAggregate>&& rows,
-                                                  StringPool& pool) {
+                                                  const QhasTextIds& text) {
   std::vector<QhasOpAggregateRow> out;
   out.reserve(rows.size());
   for (const QhasOpAggregate& r : rows)
-    out.push_back({.name = pool.Intern(r.name),
-                   .qnn_op_type = pool.Intern(r.qnn_op_type),
+    out.push_back({.name = text(r.name),
+                   .qnn_op_type = text(r.qnn_op_type),
                    .cycles = r.cycles,
                    .dominant_path_cycles = r.dominant_path_cycles,
                    .count = r.count});
@@ -158,6 +145,13 @@ std::vector<QhasOpAggregateRow> QhasAggregateRows(std::vector<QhasOpAggregate>&&
 }  // namespace
 
 void ImportQhas(Qhas&& qhas, QhasTables& tables, std::vector<WarningRow>& warnings) {
+  // The reader's texts become the run's QHAS strings, ids and all, when the
+  // tables hold none yet (a bundle of their own).
+  QhasTextIds text;
+  if (tables.qhas_strings.size() <= 1)
+    tables.qhas_strings = std::move(qhas.store.texts);
+  else
+    text.ids = tables.qhas_strings.InternAll(qhas.store.texts);
   // Every sum of the op instances checked in one pass over them (a pass per
   // sum streamed 90 MB of rows each on an 80k-op run), then reported in a
   // fixed order: cycles, dominant-path cycles, traffic bytes, an end past
@@ -169,10 +163,9 @@ void ImportQhas(Qhas&& qhas, QhasTables& tables, std::vector<WarningRow>& warnin
   absl::flat_hash_map<int64_t, int64_t> rows_of_core;
   int64_t* core_rows = nullptr;
   int64_t core_of_rows = 0;
-  // Room made for the converted rows before they are converted: the dims,
-  // inputs and runs of rows of one op ID (as many as its distinct op IDs,
-  // or a few more when an op's rows are apart) in all.
-  size_t dims = 0, input_ids = 0, op_runs = 0;
+  // Room made for the runs of rows of one op ID (as many as its distinct op
+  // IDs, or a few more when an op's rows are apart) before they are summed.
+  size_t op_runs = 0;
   const QhasOpInstance* previous = nullptr;
   for (const auto& r : qhas.htp_op_instances) {
     op_runs += !previous || r.op_id != previous->op_id;
@@ -182,8 +175,6 @@ void ImportQhas(Qhas&& qhas, QhasTables& tables, std::vector<WarningRow>& warnin
       core_of_rows = r.htp;
     }
     ++*core_rows;
-    dims += r.dims.size();
-    input_ids += r.input_ids.size();
     cycles += r.cycles;
     dominant_path_cycles += r.dominant_path_cycles;
     traffic_bytes[0] += r.dram_read_bytes;
@@ -268,25 +259,21 @@ void ImportQhas(Qhas&& qhas, QhasTables& tables, std::vector<WarningRow>& warnin
                           (core.htp_nodes == 0 || core.listed_htp_nodes >= core.htp_nodes);
   }
   // Each op's rows summed here, on the reader's thread, for the dominant
-  // path and traffic joins, and each row converted to the model's: its
-  // names, dims and inputs are freed as it is converted, the reader's array
-  // of rows after the last (the model's rows take 120 bytes each, the
-  // reader's 300 and their strings and arrays).  An op's rows
-  // (one per thread) mostly follow each other: its totals are looked up once
-  // per run of them.  The sums fit: their totals over every row were
-  // checked above.
+  // path and traffic joins, and each row converted to the model's (120
+  // bytes, a third less than the reader's); the reader's arrays are freed
+  // after the last.  An op's rows (one per thread) mostly follow each other: its
+  // totals are looked up once per run of them.  The sums fit: their totals
+  // over every row were checked above.
   std::vector<QhasOpInstance>& rows = qhas.htp_op_instances;
   tables.qhas_op_instances.reserve(rows.size());
-  tables.qhas_dims.reserve(dims);
-  tables.qhas_input_ids.reserve(input_ids);
+  tables.qhas_dims.reserve(qhas.store.dims.size());
+  tables.qhas_input_ids.reserve(qhas.store.input_ids.size());
   tables.qhas_op_index.reserve(op_runs);
   tables.qhas_op_totals.reserve(op_runs);
-  QhasColumnTexts htp_op_types(tables.qhas_strings), qnn_op_names(tables.qhas_strings),
-      qnn_op_types(tables.qhas_strings), data_types(tables.qhas_strings);
   uint32_t totals = 0;
   uint64_t previous_op_id = 0;
   for (uint32_t k = 0; k < rows.size(); ++k) {
-    QhasOpInstance& i = rows[k];
+    const QhasOpInstance& i = rows[k];
     if (k == 0 || i.op_id != previous_op_id) {
       auto [it, inserted] = tables.qhas_op_index.try_emplace(
           i.op_id, static_cast<uint32_t>(tables.qhas_op_totals.size()));
@@ -313,26 +300,25 @@ void ImportQhas(Qhas&& qhas, QhasTables& tables, std::vector<WarningRow>& warnin
     row.vtcm_write_bytes = i.vtcm_write_bytes;
     row.cycles_per_packet = i.cycles_per_packet;
     row.tid = i.tid;
-    row.htp_op_type = htp_op_types.Intern(i.htp_op);
-    row.qnn_op_name = qnn_op_names.Intern(i.qnn_op);
-    row.qnn_op_type = qnn_op_types.Intern(i.qnn_op_type);
-    row.data_type = data_types.Intern(i.dtype);
+    row.htp_op_type = text(i.htp_op);
+    row.qnn_op_name = text(i.qnn_op);
+    row.qnn_op_type = text(i.qnn_op_type);
+    row.data_type = text(i.dtype);
     // The op instances' dims are 32-bit (TraceTables::dims), as QHAS's are taken.
     row.dims_begin = static_cast<uint32_t>(tables.qhas_dims.size());
-    for (int64_t d : i.dims) tables.qhas_dims.push_back(static_cast<int32_t>(d));
-    row.dims_count = static_cast<uint32_t>(i.dims.size());
+    for (int64_t d : qhas.DimsOf(i)) tables.qhas_dims.push_back(static_cast<int32_t>(d));
+    row.dims_count = i.dims_count;
     row.inputs_begin = static_cast<uint32_t>(tables.qhas_input_ids.size());
-    tables.qhas_input_ids.insert(tables.qhas_input_ids.end(), i.input_ids.begin(),
-                                 i.input_ids.end());
-    row.inputs_count = static_cast<uint32_t>(i.input_ids.size());
+    const std::span<const uint64_t> inputs = qhas.InputIdsOf(i);
+    tables.qhas_input_ids.insert(tables.qhas_input_ids.end(), inputs.begin(), inputs.end());
+    row.inputs_count = i.inputs_count;
     row.flags = QhasOpFlags(i);
     row.format_change = i.fmt_change;
     row.reference_op = i.ref_op;
-    // Its names, dims and inputs freed now; the rows' array after the last.
-    std::destroy_at(&i);
-    std::construct_at(&i);
   }
   std::vector<QhasOpInstance>().swap(rows);
+  std::vector<int64_t>().swap(qhas.store.dims);
+  std::vector<uint64_t>().swap(qhas.store.input_ids);
   tables.qhas_op_ids.reserve(tables.qhas_op_totals.size());
   for (const QhasOpTotalsRow& t : tables.qhas_op_totals) tables.qhas_op_ids.push_back(t.op_id);
   std::sort(tables.qhas_op_ids.begin(), tables.qhas_op_ids.end());
@@ -343,10 +329,8 @@ void ImportQhas(Qhas&& qhas, QhasTables& tables, std::vector<WarningRow>& warnin
       tables.qhas_dominant_path.push_back(
           {s.start_cycle, s.end_cycle, s.is_idle() ? 0 : s.op_id, -1, s.partial, s.is_idle()});
   }
-  tables.qhas_qnn_op_rows =
-      QhasAggregateRows(std::move(qhas.qnn_op_instances), tables.qhas_strings);
-  tables.qhas_htp_op_type_rows =
-      QhasAggregateRows(std::move(qhas.htp_op_types), tables.qhas_strings);
+  tables.qhas_qnn_op_rows = QhasAggregateRows(std::move(qhas.qnn_op_instances), text);
+  tables.qhas_htp_op_type_rows = QhasAggregateRows(std::move(qhas.htp_op_types), text);
 }
 
 void ImportQhasInstances(const QhasTables& qhas, TraceTables& trace) {

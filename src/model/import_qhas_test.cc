@@ -55,6 +55,8 @@ TEST(ImportQhas, RowsBecomeTheModelsRowsAndTheReadersAreFreed) {
   model_import::ImportQhas(std::move(qhas), t, warnings);
   EXPECT_TRUE(qhas.htp_op_instances.empty());  // NOLINT(bugprone-use-after-move): freed
   EXPECT_EQ(qhas.htp_op_instances.capacity(), 0u);
+  EXPECT_EQ(qhas.store.dims.capacity(), 0u);  // NOLINT(bugprone-use-after-move)
+  EXPECT_EQ(qhas.store.input_ids.capacity(), 0u);
   EXPECT_TRUE(qhas.qnn_op_instances.empty());  // NOLINT(bugprone-use-after-move)
   // The reader's warnings, under the file's name.
   ASSERT_EQ(warnings.size(), 2u);

@@ -334,7 +334,7 @@ TEST(SynthRun, SplitTileDpcIsEverySlicesShare) {
     EXPECT_LT(op.trace_dpc_cycles, op.dpc_cycles) << op.name;
     bool found = false;
     for (const auto& row : g.raw.qhas->qnn_op_instances) {
-      if (row.name != op.name) continue;
+      if (g.raw.qhas->Text(row.name) != op.name) continue;
       found = true;
       EXPECT_EQ(row.dominant_path_cycles, op.dpc_cycles);
     }
