@@ -25,10 +25,11 @@ namespace htpscope::model_import {
 // to `warnings`.
 void ImportOptrace(Optrace&& trace, TraceTables& tables, std::vector<WarningRow>& warnings);
 
-// Fills `tables` from `qhas` (and reader warnings): its core summaries and
-// dominant path, and its op instances, op totals (with their lookups),
-// aggregate rows and resources converted to the model's rows, each
-// formats row freed once converted.  Throws InputError naming the file when
+// Fills `tables`, which must be empty (a bundle of their own), from `qhas`
+// (and reader warnings): its core summaries and dominant path, and its op
+// instances, op totals (with their lookups), aggregate rows and resources
+// converted to the model's rows, the reader's texts, dims and input IDs
+// taken over; the reader's arrays are freed.  Throws InputError naming the file when
 // a sum of its cycles or bytes goes past int64, or an op instance ends past
 // the largest cycle count.
 void ImportQhas(Qhas&& qhas, QhasTables& tables, std::vector<WarningRow>& warnings);

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <future>
 #include <map>
 #include <memory>
 #include <span>
@@ -119,22 +120,14 @@ uint8_t QhasOpFlags(const QhasOpInstance& op) {
   return flags;
 }
 
-// The id in the run's QHAS strings of a text of the reader's rows: the same
-// id when the reader's texts became those strings, else through `ids`.
-struct QhasTextIds {
-  std::vector<StringId> ids;  // empty: the same
-  StringId operator()(StringId id) const { return ids.empty() ? id : ids[id]; }
-};
-
 // `rows` (qnn_op_instances_nodes or htp_op_types) as the model's rows;
 // frees `rows`.
-std::vector<QhasOpAggregateRow> QhasAggregateRows(std::vector<QhasOpAggregate>&& rows,
-                                                  const QhasTextIds& text) {
+std::vector<QhasOpAggregateRow> QhasAggregateRows(std::vector<QhasOpAggregate>&& rows) {
   std::vector<QhasOpAggregateRow> out;
   out.reserve(rows.size());
   for (const QhasOpAggregate& r : rows)
-    out.push_back({.name = text(r.name),
-                   .qnn_op_type = text(r.qnn_op_type),
+    out.push_back({.name = r.name,
+                   .qnn_op_type = r.qnn_op_type,
                    .cycles = r.cycles,
                    .dominant_path_cycles = r.dominant_path_cycles,
                    .count = r.count});
@@ -145,13 +138,12 @@ std::vector<QhasOpAggregateRow> QhasAggregateRows(std::vector<QhasOpAggregate>&&
 }  // namespace
 
 void ImportQhas(Qhas&& qhas, QhasTables& tables, std::vector<WarningRow>& warnings) {
-  // The reader's texts become the run's QHAS strings, ids and all, when the
-  // tables hold none yet (a bundle of their own).
-  QhasTextIds text;
-  if (tables.qhas_strings.size() <= 1)
-    tables.qhas_strings = std::move(qhas.store.texts);
-  else
-    text.ids = tables.qhas_strings.InternAll(qhas.store.texts);
+  // The reader's texts become the run's QHAS strings, ids and all, and its
+  // dims and input IDs the run's, offsets and all.
+  if (tables.qhas_strings.size() > 1 || !tables.qhas_op_instances.empty() ||
+      !tables.qhas_dims.empty() || !tables.qhas_input_ids.empty())
+    throw InternalError("ImportQhas: the QHAS tables are not empty");
+  tables.qhas_strings = std::move(qhas.store.texts);
   // Every sum of the op instances checked in one pass over them (a pass per
   // sum streamed 90 MB of rows each on an 80k-op run), then reported in a
   // fixed order: cycles, dominant-path cycles, traffic bytes, an end past
@@ -258,16 +250,53 @@ void ImportQhas(Qhas&& qhas, QhasTables& tables, std::vector<WarningRow>& warnin
     core.lists_complete = (core.qnn_nodes == 0 || core.listed_qnn_nodes >= core.qnn_nodes) &&
                           (core.htp_nodes == 0 || core.listed_htp_nodes >= core.htp_nodes);
   }
-  // Each op's rows summed here, on the reader's thread, for the dominant
-  // path and traffic joins, and each row converted to the model's (120
-  // bytes, a third less than the reader's); the reader's arrays are freed
-  // after the last.  An op's rows (one per thread) mostly follow each other: its
-  // totals are looked up once per run of them.  The sums fit: their totals
-  // over every row were checked above.
-  std::vector<QhasOpInstance>& rows = qhas.htp_op_instances;
-  tables.qhas_op_instances.reserve(rows.size());
+  // Each row converted to the model's (120 bytes, a third less than the
+  // reader's), on two threads (a run directory's import waits for this one,
+  // the last; the fresh pages the rows fill are most of its time), while
+  // each op's rows are summed for the dominant path and traffic joins.  The
+  // rows keep their offsets: the input IDs are the reader's array, the dims
+  // the same array in 32 bits (TraceTables::dims, as QHAS's are taken).  The
+  // reader's arrays are freed after the last row.
+  const std::vector<QhasOpInstance>& rows = qhas.htp_op_instances;
+  tables.qhas_input_ids = std::move(qhas.store.input_ids);
   tables.qhas_dims.reserve(qhas.store.dims.size());
-  tables.qhas_input_ids.reserve(qhas.store.input_ids.size());
+  for (int64_t d : qhas.store.dims) tables.qhas_dims.push_back(static_cast<int32_t>(d));
+  std::vector<int64_t>().swap(qhas.store.dims);
+  tables.qhas_op_instances.resize(rows.size());
+  auto convert = [&rows, &tables](size_t begin, size_t end) {
+    for (size_t k = begin; k < end; ++k) {
+      const QhasOpInstance& i = rows[k];
+      QhasOpInstanceRow& row = tables.qhas_op_instances[k];
+      row.op_id = i.op_id;
+      row.htp_core = i.htp;
+      row.start_cycle = i.start_cycle;
+      row.cycles = i.cycles;
+      row.dominant_path_cycles = i.dominant_path_cycles;
+      row.dram_read_bytes = i.dram_read_bytes;
+      row.dram_write_bytes = i.dram_write_bytes;
+      row.vtcm_read_bytes = i.vtcm_read_bytes;
+      row.vtcm_write_bytes = i.vtcm_write_bytes;
+      row.cycles_per_packet = i.cycles_per_packet;
+      row.tid = i.tid;
+      row.htp_op_type = i.htp_op;
+      row.qnn_op_name = i.qnn_op;
+      row.qnn_op_type = i.qnn_op_type;
+      row.data_type = i.dtype;
+      row.dims_begin = i.dims_begin;
+      row.dims_count = i.dims_count;
+      row.inputs_begin = i.inputs_begin;
+      row.inputs_count = i.inputs_count;
+      row.flags = QhasOpFlags(i);
+      row.format_change = i.fmt_change;
+      row.reference_op = i.ref_op;
+    }
+  };
+  std::future<void> second_half =
+      std::async(std::launch::async | std::launch::deferred, convert, rows.size() / 2, rows.size());
+  convert(0, rows.size() / 2);
+  // An op's rows (one per thread) mostly follow each other: its totals are
+  // looked up once per run of them.  The sums fit: their totals over every
+  // row were checked above.
   tables.qhas_op_index.reserve(op_runs);
   tables.qhas_op_totals.reserve(op_runs);
   uint32_t totals = 0;
@@ -288,37 +317,9 @@ void ImportQhas(Qhas&& qhas, QhasTables& tables, std::vector<WarningRow>& warnin
     t.dram_write_bytes += i.dram_write_bytes;
     t.vtcm_read_bytes += i.vtcm_read_bytes;
     t.vtcm_write_bytes += i.vtcm_write_bytes;
-    QhasOpInstanceRow& row = tables.qhas_op_instances.emplace_back();
-    row.op_id = i.op_id;
-    row.htp_core = i.htp;
-    row.start_cycle = i.start_cycle;
-    row.cycles = i.cycles;
-    row.dominant_path_cycles = i.dominant_path_cycles;
-    row.dram_read_bytes = i.dram_read_bytes;
-    row.dram_write_bytes = i.dram_write_bytes;
-    row.vtcm_read_bytes = i.vtcm_read_bytes;
-    row.vtcm_write_bytes = i.vtcm_write_bytes;
-    row.cycles_per_packet = i.cycles_per_packet;
-    row.tid = i.tid;
-    row.htp_op_type = text(i.htp_op);
-    row.qnn_op_name = text(i.qnn_op);
-    row.qnn_op_type = text(i.qnn_op_type);
-    row.data_type = text(i.dtype);
-    // The op instances' dims are 32-bit (TraceTables::dims), as QHAS's are taken.
-    row.dims_begin = static_cast<uint32_t>(tables.qhas_dims.size());
-    for (int64_t d : qhas.DimsOf(i)) tables.qhas_dims.push_back(static_cast<int32_t>(d));
-    row.dims_count = i.dims_count;
-    row.inputs_begin = static_cast<uint32_t>(tables.qhas_input_ids.size());
-    const std::span<const uint64_t> inputs = qhas.InputIdsOf(i);
-    tables.qhas_input_ids.insert(tables.qhas_input_ids.end(), inputs.begin(), inputs.end());
-    row.inputs_count = i.inputs_count;
-    row.flags = QhasOpFlags(i);
-    row.format_change = i.fmt_change;
-    row.reference_op = i.ref_op;
   }
-  std::vector<QhasOpInstance>().swap(rows);
-  std::vector<int64_t>().swap(qhas.store.dims);
-  std::vector<uint64_t>().swap(qhas.store.input_ids);
+  second_half.get();
+  std::vector<QhasOpInstance>().swap(qhas.htp_op_instances);
   tables.qhas_op_ids.reserve(tables.qhas_op_totals.size());
   for (const QhasOpTotalsRow& t : tables.qhas_op_totals) tables.qhas_op_ids.push_back(t.op_id);
   std::sort(tables.qhas_op_ids.begin(), tables.qhas_op_ids.end());
@@ -329,8 +330,8 @@ void ImportQhas(Qhas&& qhas, QhasTables& tables, std::vector<WarningRow>& warnin
       tables.qhas_dominant_path.push_back(
           {s.start_cycle, s.end_cycle, s.is_idle() ? 0 : s.op_id, -1, s.partial, s.is_idle()});
   }
-  tables.qhas_qnn_op_rows = QhasAggregateRows(std::move(qhas.qnn_op_instances), text);
-  tables.qhas_htp_op_type_rows = QhasAggregateRows(std::move(qhas.htp_op_types), text);
+  tables.qhas_qnn_op_rows = QhasAggregateRows(std::move(qhas.qnn_op_instances));
+  tables.qhas_htp_op_type_rows = QhasAggregateRows(std::move(qhas.htp_op_types));
 }
 
 void ImportQhasInstances(const QhasTables& qhas, TraceTables& trace) {
