@@ -13,6 +13,7 @@ namespace {
 
 // DPC per QNN op of the traced execution; false when no op has DPC.
 bool DpcOps(const Run& run, std::vector<ModuleOpInput>& out, std::vector<std::string>& notes) {
+  out.reserve(run.qnn_ops.size());
   int64_t without = 0;
   for (const auto& g : run.qnn_ops) {
     if (!g.dpc_cycles) {

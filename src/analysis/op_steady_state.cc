@@ -26,10 +26,15 @@ std::optional<double> SteadyAcceleratorCycles(const Run& run, uint32_t graph) {
 }
 
 std::vector<OpSteadyState> ComputeOpSteadyState(const Run& run) {
+  return ComputeOpSteadyState(run, CollectNodeSeriesOfGraphs(run));
+}
+
+std::vector<OpSteadyState> ComputeOpSteadyState(const Run& run,
+                                                std::span<const GraphNodeSeries> series_of_graph) {
   std::vector<OpSteadyState> out;
   std::vector<double> samples;
-  for (uint32_t g = 0; g < run.graphs.size(); ++g) {
-    const GraphNodeSeries series = CollectNodeSeries(run, g);
+  for (uint32_t g = 0; g < series_of_graph.size(); ++g) {
+    const GraphNodeSeries& series = series_of_graph[g];
     if (series.first_node.empty()) continue;
     // The cold execution is the graph's first; executions 2..N are the rest.
     const std::optional<double> steady_total = SteadyAcceleratorCycles(run, g);

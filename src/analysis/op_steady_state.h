@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -53,6 +54,9 @@ inline constexpr SteadyStatistic kSteadyStatistics[] = {
 // lists them.  Names are views of the run's rows (valid as long as `run`).
 // Graphs without per-node lines give no rows.
 std::vector<OpSteadyState> ComputeOpSteadyState(const Run& run);
+// The same from the run's node series, by graph (CollectNodeSeriesOfGraphs).
+std::vector<OpSteadyState> ComputeOpSteadyState(const Run& run,
+                                                std::span<const GraphNodeSeries> series_of_graph);
 
 // One graph's executions 2..N: the median of their "Accelerator (execute)
 // time (cycles)", nullopt when none has it.

@@ -1,11 +1,13 @@
 #include "analysis/op_warmup.h"
 
 #include <algorithm>
+#include <iterator>
 #include <string_view>
 #include <utility>
 
 #include "analysis/profile_node_series.h"
 #include "analysis/statistics.h"
+#include "base/sort_util.h"
 
 namespace htpscope {
 namespace {
@@ -19,13 +21,17 @@ double Excess(const OpWarmup& w) {
 }  // namespace
 
 std::vector<OpWarmup> ComputeOpWarmup(const Run& run) {
+  return ComputeOpWarmup(CollectNodeSeriesOfGraphs(run));
+}
+
+std::vector<OpWarmup> ComputeOpWarmup(std::span<const GraphNodeSeries> series_of_graph) {
   std::vector<OpWarmup> out;
   std::vector<double> samples;
-  for (uint32_t g = 0; g < run.graphs.size(); ++g) {
+  for (uint32_t g = 0; g < series_of_graph.size(); ++g) {
     // Each node of the first execution starts a series; a node met first in
     // a later execution is never reported.  Only a node present in every
     // earlier execution extends its series.
-    const GraphNodeSeries series = CollectNodeSeries(run, g);
+    const GraphNodeSeries& series = series_of_graph[g];
     if (series.executions.size() < 2) continue;
     std::vector<OpWarmup> rows;
     rows.reserve(series.first_node.size());
@@ -60,13 +66,20 @@ std::vector<OpWarmup> ComputeOpWarmup(const Run& run) {
       rows.push_back(std::move(w));
       i = end;
     }
-    // Sorted as (excess, row) pairs, the rows then moved once in that order.
-    std::vector<std::pair<double, uint32_t>> order;
-    order.reserve(rows.size());
-    for (uint32_t i = 0; i < rows.size(); ++i) order.emplace_back(Excess(rows[i]), i);
-    std::stable_sort(order.begin(), order.end(),
+    // Sorted as (excess, row) pairs, the rows then moved once into place.
+    std::vector<std::pair<double, uint32_t>> keys;
+    keys.reserve(rows.size());
+    for (uint32_t i = 0; i < rows.size(); ++i) keys.emplace_back(Excess(rows[i]), i);
+    std::stable_sort(keys.begin(), keys.end(),
                      [](const auto& a, const auto& b) { return a.first > b.first; });
-    for (const auto& [excess, i] : order) out.push_back(std::move(rows[i]));
+    std::vector<uint32_t> order(keys.size());
+    for (size_t j = 0; j < keys.size(); ++j) order[j] = keys[j].second;
+    ApplyPermutation(rows, order);
+    if (out.empty())
+      out = std::move(rows);
+    else
+      out.insert(out.end(), std::make_move_iterator(rows.begin()),
+                 std::make_move_iterator(rows.end()));
   }
   return out;
 }

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,5 +33,7 @@ struct OpWarmup : ProfileOp {
 // the first execution spends beyond the steady state (or execution 2 when
 // there is no third), most first.
 std::vector<OpWarmup> ComputeOpWarmup(const Run& run);
+// The same from the run's node series, by graph (CollectNodeSeriesOfGraphs).
+std::vector<OpWarmup> ComputeOpWarmup(std::span<const GraphNodeSeries> series_of_graph);
 
 }  // namespace htpscope

@@ -73,6 +73,13 @@ GraphNodeSeries CollectNodeSeries(const Run& run, uint32_t graph) {
   return out;
 }
 
+std::vector<GraphNodeSeries> CollectNodeSeriesOfGraphs(const Run& run) {
+  std::vector<GraphNodeSeries> out;
+  out.reserve(run.graphs.size());
+  for (uint32_t g = 0; g < run.graphs.size(); ++g) out.push_back(CollectNodeSeries(run, g));
+  return out;
+}
+
 std::string_view FirstSourceOp(std::optional<std::string_view> source_ops) {
   if (!source_ops) return {};
   return Trim(source_ops->substr(0, source_ops->find(';')));

@@ -37,6 +37,10 @@ struct GraphNodeSeries {
 // long as `run`).  Memory is in proportion to the graph's node lines.
 GraphNodeSeries CollectNodeSeries(const Run& run, uint32_t graph);
 
+// The series of every graph of `run`, by graph index: for the analyses that
+// each read them all (op warm-up, op steady state), collected once.
+std::vector<GraphNodeSeries> CollectNodeSeriesOfGraphs(const Run& run);
+
 // The name of a profile node as reports show it: its QNN op name, else its label.
 inline std::string_view NodeDisplayName(const ProfileNodeRow& node) {
   return node.qnn_op_name.empty() ? std::string_view(node.label) : node.qnn_op_name;

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <future>
 #include <map>
+#include <tuple>
+#include <utility>
 
 #include "base/number_text.h"
 
@@ -128,16 +130,19 @@ Summary Summarize(const Run& run, const SummaryOptions& options) {
   out.run = &run;
   out.warnings = run.warnings;
   // The longest parts run beside the rest (or when waited for, when no
-  // thread can be started); every part only reads the run.  The per-op
-  // steady state (every node of every execution) first: it is the longest.
-  std::future<std::vector<OpSteadyState>> op_steady_state = std::async(
-      std::launch::async | std::launch::deferred, [&run] { return ComputeOpSteadyState(run); });
+  // thread can be started); every part only reads the run.  First the
+  // profile's per-op steady state and warm-up (every node of every
+  // execution), from one collection of the node series, each on a thread.
+  using PerOpTables = std::pair<std::vector<OpSteadyState>, std::vector<OpWarmup>>;
+  std::future<PerOpTables> per_op = std::async(std::launch::async | std::launch::deferred, [&run] {
+    const std::vector<GraphNodeSeries> series = CollectNodeSeriesOfGraphs(run);
+    std::future<std::vector<OpWarmup>> warmup = std::async(
+        std::launch::async | std::launch::deferred, [&series] { return ComputeOpWarmup(series); });
+    std::vector<OpSteadyState> steady = ComputeOpSteadyState(run, series);
+    return PerOpTables(std::move(steady), warmup.get());
+  });
   std::future<std::optional<PathByUnit>> path_by_unit = std::async(
       std::launch::async | std::launch::deferred, [&run] { return ComputePathByUnit(run); });
-  // The profile's per-op warm-up (every node of every execution) beside
-  // the optrace's and QHAS's tables.
-  std::future<std::vector<OpWarmup>> op_warmup = std::async(
-      std::launch::async | std::launch::deferred, [&run] { return ComputeOpWarmup(run); });
   out.clock = ChooseClock(run, options);
   BuildCoarse(run, &out);
   out.op_rollup = ComputeOpRollup(run);
@@ -149,8 +154,7 @@ Summary Summarize(const Run& run, const SummaryOptions& options) {
                      });
   out.modules = ComputeRunModules(run);
   out.path_by_unit = path_by_unit.get();
-  out.op_warmup = op_warmup.get();
-  out.op_steady_state = op_steady_state.get();
+  std::tie(out.op_steady_state, out.op_warmup) = per_op.get();
   out.first_inference = ComputeFirstInference(run);
   if (run.figures.fine_source == Source::kOptrace || run.figures.fine_source == Source::kQhas)
     BuildCategories(run, &out);
