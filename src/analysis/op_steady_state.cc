@@ -1,7 +1,6 @@
 #include "analysis/op_steady_state.h"
 
 #include <algorithm>
-#include <iterator>
 #include <numeric>
 #include <utility>
 
@@ -79,12 +78,7 @@ std::vector<OpSteadyState> ComputeOpSteadyState(const Run& run,
         return a.cold_cycles > b.cold_cycles;
       return i < j;
     });
-    ApplyPermutation(rows, order);
-    if (out.empty())
-      out = std::move(rows);
-    else
-      out.insert(out.end(), std::make_move_iterator(rows.begin()),
-                 std::make_move_iterator(rows.end()));
+    AppendPermuted(std::move(rows), order, out);
   }
   return out;
 }

@@ -1,7 +1,6 @@
 #include "analysis/op_warmup.h"
 
 #include <algorithm>
-#include <iterator>
 #include <string_view>
 #include <utility>
 
@@ -74,12 +73,7 @@ std::vector<OpWarmup> ComputeOpWarmup(std::span<const GraphNodeSeries> series_of
                      [](const auto& a, const auto& b) { return a.first > b.first; });
     std::vector<uint32_t> order(keys.size());
     for (size_t j = 0; j < keys.size(); ++j) order[j] = keys[j].second;
-    ApplyPermutation(rows, order);
-    if (out.empty())
-      out = std::move(rows);
-    else
-      out.insert(out.end(), std::make_move_iterator(rows.begin()),
-                 std::make_move_iterator(rows.end()));
+    AppendPermuted(std::move(rows), order, out);
   }
   return out;
 }

@@ -11,6 +11,7 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <string_view>
 #include <tuple>
 #include <type_traits>
@@ -84,6 +85,21 @@ void ApplyPermutation(std::vector<Record>& records, std::vector<Index>& from) {
     records[at] = std::move(carried);
     from[at] = static_cast<Index>(at);
   }
+}
+
+// Appends `records`, reordered as ApplyPermutation reorders them (`from` is
+// consumed), to `out`; an empty `out` takes the array itself, so that one
+// table of big records (per graph, say) costs no second array.
+template <typename Record, typename Index>
+void AppendPermuted(std::vector<Record>&& records, std::vector<Index>& from,
+                    std::vector<Record>& out) {
+  ApplyPermutation(records, from);
+  if (out.empty()) {
+    out = std::move(records);
+    return;
+  }
+  out.insert(out.end(), std::make_move_iterator(records.begin()),
+             std::make_move_iterator(records.end()));
 }
 
 // Sorts `records` by `rank_of(record)`, a std::array of int64_t compared
