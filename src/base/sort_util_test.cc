@@ -124,6 +124,19 @@ TEST(ApplyPermutation, RandomPermutationsMatchACopyInOrder) {
   }
 }
 
+TEST(AppendPermuted, AnEmptyOutputTakesTheArrayAnotherGetsItAppended) {
+  std::vector<std::string> out;
+  std::vector<std::string> first{"a", "b", "c"};
+  const std::string* storage = first.data();
+  std::vector<uint32_t> from{2, 0, 1};
+  AppendPermuted(std::move(first), from, out);
+  EXPECT_EQ(out, (std::vector<std::string>{"c", "a", "b"}));
+  EXPECT_EQ(out.data(), storage);  // the array itself, not a copy
+  std::vector<uint32_t> from_second{1, 0};
+  AppendPermuted(std::vector<std::string>{"x", "y"}, from_second, out);
+  EXPECT_EQ(out, (std::vector<std::string>{"c", "a", "b", "y", "x"}));
+}
+
 struct RankedRow {
   int64_t first = 0, second = 0;
   std::string name;
