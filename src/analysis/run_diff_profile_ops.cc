@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <cmath>
 #include <span>
+#include <string_view>
 
 #include "analysis/profile_node_series.h"
 #include "analysis/run_diff.h"
+#include "base/sort_util.h"
 #include "base/string_pool.h"
 
 namespace htpscope {
@@ -20,12 +22,16 @@ struct ProfileOpPool {
 
 struct ProfileOpPools {
   std::vector<std::pair<std::string, ProfileOpPool>> pools;  // order of first appearance
-  absl::flat_hash_map<std::string, uint32_t> index;
+  absl::flat_hash_map<std::string, uint32_t> index;          // looked up by string_view too
 
-  ProfileOpPool& operator[](const std::string& name) {
-    auto [it, inserted] = index.try_emplace(name, static_cast<uint32_t>(pools.size()));
-    if (inserted) pools.emplace_back(name, ProfileOpPool{});
-    return pools[it->second].second;
+  // The position in `pools` of `name`'s pool, added when new.
+  uint32_t IndexOf(std::string_view name) {
+    auto it = index.find(absl::string_view(name.data(), name.size()));
+    if (it != index.end()) return it->second;
+    const auto at = static_cast<uint32_t>(pools.size());
+    pools.emplace_back(std::string(name), ProfileOpPool{});
+    index.emplace(pools.back().first, at);
+    return at;
   }
   const ProfileOpPool* Find(const std::string& name) const {
     auto it = index.find(name);
@@ -43,11 +49,18 @@ ProfileOpPools PoolProfileOps(const std::vector<RunFacts>& runs) {
     const GraphNodeSeries series = CollectNodeSeries(*facts.run, facts.coarse.front().graph);
     absl::flat_hash_map<std::string_view, int> uses;
     for (const ProfileNodeRow* node : series.first_node) ++uses[NodeDisplayName(*node)];
-    for (const NodeSample& sample : series.samples) {
-      const ProfileNodeRow& node = *series.first_node[sample.series];
-      std::string_view name = NodeDisplayName(node);
-      ProfileOpPool& pool = out[std::string(uses[name] > 1 ? std::string_view(node.label) : name)];
-      if (!pool.op_id) pool.op_id = node.op_id;
+    // The samples come by series: each series' pool is looked up once.
+    uint32_t pool_index = 0;
+    for (size_t i = 0; i < series.samples.size(); ++i) {
+      const NodeSample& sample = series.samples[i];
+      if (i == 0 || sample.series != series.samples[i - 1].series) {
+        const ProfileNodeRow& node = *series.first_node[sample.series];
+        std::string_view name = NodeDisplayName(node);
+        pool_index = out.IndexOf(uses[name] > 1 ? std::string_view(node.label) : name);
+        ProfileOpPool& pool = out.pools[pool_index].second;
+        if (!pool.op_id) pool.op_id = node.op_id;
+      }
+      ProfileOpPool& pool = out.pools[pool_index].second;
       (sample.execution == 0 ? pool.cold : pool.steady)
           .push_back(static_cast<double>(sample.cycles));
     }
@@ -89,12 +102,25 @@ std::vector<ProfileOpDelta> DiffProfileOps(const std::vector<RunFacts>& runs_a,
   for (const auto& [name, pool] : a.pools) out.push_back(MakeDelta(name, &pool, b.Find(name)));
   for (const auto& [name, pool] : b.pools)
     if (!a.Find(name)) out.push_back(MakeDelta(name, nullptr, &pool));
-  std::stable_sort(out.begin(), out.end(), [](const ProfileOpDelta& x, const ProfileOpDelta& y) {
-    const double cx = std::fabs(x.steady_change_cycles().value_or(0));
-    const double cy = std::fabs(y.steady_change_cycles().value_or(0));
-    if (cx != cy) return cx > cy;
-    return x.name < y.name;
+  // Largest |Δ steady| first, then by name (ties in the order made).
+  // Sorted as keys, then moved once into place: a delta is ~500 bytes.
+  struct SortKey {
+    double change_cycles;
+    std::string_view name;
+    uint32_t index;
+  };
+  std::vector<SortKey> keys(out.size());
+  for (size_t i = 0; i < out.size(); ++i)
+    keys[i] = {std::fabs(out[i].steady_change_cycles().value_or(0)), out[i].name,
+               static_cast<uint32_t>(i)};
+  std::sort(keys.begin(), keys.end(), [](const SortKey& x, const SortKey& y) {
+    if (x.change_cycles != y.change_cycles) return x.change_cycles > y.change_cycles;
+    if (x.name != y.name) return x.name < y.name;
+    return x.index < y.index;
   });
+  std::vector<uint32_t> from(keys.size());
+  for (size_t j = 0; j < keys.size(); ++j) from[j] = keys[j].index;
+  ApplyPermutation(out, from);
   return out;
 }
 
