@@ -14,6 +14,7 @@
 #include <span>
 #include <utility>
 
+#include "base/huge_pages.h"
 #include "base/sort_util.h"
 #include "base/string_pool.h"
 
@@ -221,7 +222,11 @@ std::vector<OpDelta> MatchOps(const OpPools& a, const OpPools& b, bool by_type_a
   }
   // Big runs match tens of thousands of ops by name: their deltas are made
   // in two halves, one on another core.
-  std::vector<OpDelta> out(by_name.size());
+  // Room for every op once (a pair matched by type and dims takes one
+  // place for two), its fresh pages faulted in on both cores.
+  std::vector<OpDelta> out;
+  ReservePrefaulted(out, a.pools.size() + b.pools.size() - by_name.size());
+  out.resize(by_name.size());
   auto make_by_name = [&](size_t begin, size_t end) {
     for (size_t i = begin; i < end; ++i) {
       const auto& [named, other] = by_name[i];

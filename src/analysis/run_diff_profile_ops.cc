@@ -9,6 +9,7 @@
 
 #include "analysis/profile_node_series.h"
 #include "analysis/run_diff.h"
+#include "base/huge_pages.h"
 #include "base/sort_util.h"
 #include "base/string_pool.h"
 
@@ -99,6 +100,7 @@ std::vector<ProfileOpDelta> DiffProfileOps(const std::vector<RunFacts>& runs_a,
   const ProfileOpPools a = PoolProfileOps(runs_a), b = PoolProfileOps(runs_b);
   std::vector<ProfileOpDelta> out;
   out.reserve(a.pools.size() + b.pools.size());
+  PrefaultInParallel(out.data(), a.pools.size() * sizeof(ProfileOpDelta));  // A's ops, at least
   for (const auto& [name, pool] : a.pools) out.push_back(MakeDelta(name, &pool, b.Find(name)));
   for (const auto& [name, pool] : b.pools)
     if (!a.Find(name)) out.push_back(MakeDelta(name, nullptr, &pool));

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <charconv>
+#include <future>
 
 namespace htpscope {
 
@@ -112,6 +113,26 @@ void AdviseHugePages(void* block, size_t bytes) {
       WholeHugePages(reinterpret_cast<uintptr_t>(block), bytes, AdvisedHugePageBytes());
   if (span.begin < span.end)
     ::madvise(reinterpret_cast<void*>(span.begin), span.end - span.begin, MADV_HUGEPAGE);
+}
+
+void PrefaultInParallel(void* block, size_t bytes) {
+  static const long page = ::sysconf(_SC_PAGESIZE);
+  if (block == nullptr || page <= 0 || bytes < kParallelPrefaultMinBytes) return;
+  const HugePageSpan span =
+      WholeHugePages(reinterpret_cast<uintptr_t>(block), bytes, static_cast<size_t>(page));
+  if (span.begin >= span.end) return;
+  // Split at a huge page boundary where there is one, so that no huge page
+  // is faulted from both halves.
+  const uintptr_t middle_page =
+      (span.begin + (span.end - span.begin) / 2) & ~(uintptr_t{kSmallestHugePageBytes} - 1);
+  const uintptr_t middle = middle_page > span.begin ? middle_page : span.end;
+  auto populate = [](uintptr_t begin, uintptr_t end) {
+    if (begin < end) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_POPULATE_WRITE);
+  };
+  std::future<void> second =
+      std::async(std::launch::async | std::launch::deferred, populate, middle, span.end);
+  populate(span.begin, middle);
+  second.get();
 }
 
 void ReleaseUnusedCapacity(void* data, size_t used_bytes, size_t capacity_bytes) {

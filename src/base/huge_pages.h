@@ -57,6 +57,26 @@ void AdviseHugePages(void* block, size_t bytes);
 // element; they read as zeros if touched again.  Sizes in bytes.
 void ReleaseUnusedCapacity(void* data, size_t used_bytes, size_t capacity_bytes);
 
+// Faults in the whole pages of [block, block + bytes) for writing, half of
+// them on a second thread (madvise MADV_POPULATE_WRITE), so that an array
+// about to be filled on one thread has its fresh pages zeroed by the kernel
+// on both cores: on the virtual machines this runs on, zeroing is most of
+// the time such a fill takes.  A hint: nothing is done for less than
+// kParallelPrefaultMinBytes, and a kernel without the advice (before Linux
+// 5.14) leaves the faults to the fill.  Sizes in bytes.
+inline constexpr size_t kParallelPrefaultMinBytes = size_t{8} << 20;
+void PrefaultInParallel(void* block, size_t bytes);
+
+// Makes room in `array` for `count` elements in all, its fresh capacity
+// faulted in on both cores (PrefaultInParallel): for the big arrays a serial
+// step fills.
+template <typename Array>
+void ReservePrefaulted(Array& array, size_t count) {
+  array.reserve(count);
+  if (count > array.size())
+    PrefaultInParallel(array.data() + array.size(), (count - array.size()) * sizeof(array[0]));
+}
+
 // The same for a std::vector-like array.
 template <typename Array>
 void ReleaseUnusedCapacity(Array& array) {

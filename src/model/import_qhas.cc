@@ -7,6 +7,7 @@
 #include <memory>
 #include <span>
 
+#include "base/huge_pages.h"
 #include "model/import.h"
 
 namespace htpscope::model_import {
@@ -262,6 +263,7 @@ void ImportQhas(Qhas&& qhas, QhasTables& tables, std::vector<WarningRow>& warnin
   tables.qhas_dims.reserve(qhas.store.dims.size());
   for (int64_t d : qhas.store.dims) tables.qhas_dims.push_back(static_cast<int32_t>(d));
   std::vector<int64_t>().swap(qhas.store.dims);
+  ReservePrefaulted(tables.qhas_op_instances, rows.size());
   tables.qhas_op_instances.resize(rows.size());
   auto convert = [&rows, &tables](size_t begin, size_t end) {
     for (size_t k = begin; k < end; ++k) {
