@@ -15,7 +15,7 @@
 //
 // Adding a side input: its formats file (reader and recognition), one
 // SideInputSpec row (side_input_registry.cc; a new model struct also takes
-// its place in SideInputData and SideInputTraits below), and its model
+// its place in SideInputData and SideInputStruct below), and its model
 // struct with the conversion into it (model/<struct>.{h,cc}).
 #pragma once
 
@@ -23,6 +23,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <variant>
 
 #include "base/errors.h"
@@ -51,24 +52,10 @@ struct SideInputOptions {
 using SideInputData = std::variant<HeapFile, TensorSet, LoweringProfile>;
 
 // The model struct of each kind, for LoadSideInput's callers.
-template <SideInput>
-struct SideInputTraits;
-template <>
-struct SideInputTraits<SideInput::kHeapCheckpoints> {
-  using Struct = HeapFile;
-};
-template <>
-struct SideInputTraits<SideInput::kTensorSet> {
-  using Struct = TensorSet;
-};
-template <>
-struct SideInputTraits<SideInput::kEtdumpDebugTensors> {
-  using Struct = TensorSet;
-};
-template <>
-struct SideInputTraits<SideInput::kSamplingProfile> {
-  using Struct = LoweringProfile;
-};
+template <SideInput kind>
+using SideInputStruct = std::conditional_t<
+    kind == SideInput::kHeapCheckpoints, HeapFile,
+    std::conditional_t<kind == SideInput::kSamplingProfile, LoweringProfile, TensorSet>>;
 
 // One kind of side input.  Its texts are table cells of the docs' list.
 struct SideInputSpec {
@@ -96,10 +83,8 @@ const SideInputSpec& FindSideInputSpec(SideInput kind);
 
 // Loads the side input of kind `kind` at `path` through its row.
 template <SideInput kind>
-typename SideInputTraits<kind>::Struct LoadSideInput(const std::string& path,
-                                                     const SideInputOptions& options = {}) {
-  return std::get<typename SideInputTraits<kind>::Struct>(
-      FindSideInputSpec(kind).load(path, options));
+SideInputStruct<kind> LoadSideInput(const std::string& path, const SideInputOptions& options = {}) {
+  return std::get<SideInputStruct<kind>>(FindSideInputSpec(kind).load(path, options));
 }
 
 }  // namespace htpscope
