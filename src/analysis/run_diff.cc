@@ -384,6 +384,14 @@ std::vector<int64_t> RunFacts::QnnOpDims(std::string_view name) const {
 }
 
 RunDiff DiffRuns(const std::vector<RunFacts>& runs_a, const std::vector<RunFacts>& runs_b) {
+  // The per-op profile comparison and the module trees read only the runs:
+  // they are made beside the rest, which fills the cores' gaps.
+  std::future<std::vector<ProfileOpDelta>> profile_ops =
+      std::async(std::launch::async | std::launch::deferred,
+                 [&runs_a, &runs_b] { return DiffProfileOps(runs_a, runs_b); });
+  std::future<ModuleDiff> modules =
+      std::async(std::launch::async | std::launch::deferred,
+                 [&runs_a, &runs_b] { return DiffRunModules(runs_a, runs_b); });
   // The sides are pooled each on its own core.
   std::future<SidePool> pooled_b = std::async(std::launch::async | std::launch::deferred,
                                               [&runs_b] { return PoolSide(runs_b); });
@@ -509,13 +517,13 @@ RunDiff DiffRuns(const std::vector<RunFacts>& runs_a, const std::vector<RunFacts
         "multi-slice op as an instance with its own DPC, the optrace once per op ID, and a "
         "profile gives per-node work only (docs/metrics.md)",
         fmt::join(sources_a, "+"), fmt::join(sources_b, "+")));
-  d.profile_ops = DiffProfileOps(runs_a, runs_b);
+  d.profile_ops = profile_ops.get();
   if (a.qnn.empty() || b.qnn.empty())
     d.notes.push_back(
         fmt::format("side {} has no per-op view (no optrace, QHAS or per-node "
                     "profile lines): ops cannot be compared",
                     SideNames(a.qnn.empty(), b.qnn.empty())));
-  d.modules = DiffRunModules(runs_a, runs_b);
+  d.modules = modules.get();
   return d;
 }
 

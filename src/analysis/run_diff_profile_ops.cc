@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <future>
 #include <span>
 #include <string_view>
 
@@ -97,7 +98,10 @@ std::optional<double> ProfileOpDelta::steady_change_cycles() const {
 
 std::vector<ProfileOpDelta> DiffProfileOps(const std::vector<RunFacts>& runs_a,
                                            const std::vector<RunFacts>& runs_b) {
-  const ProfileOpPools a = PoolProfileOps(runs_a), b = PoolProfileOps(runs_b);
+  // The sides are pooled each on its own core.
+  std::future<ProfileOpPools> pooled_b = std::async(std::launch::async | std::launch::deferred,
+                                                    [&runs_b] { return PoolProfileOps(runs_b); });
+  const ProfileOpPools a = PoolProfileOps(runs_a), b = pooled_b.get();
   std::vector<ProfileOpDelta> out;
   out.reserve(a.pools.size() + b.pools.size());
   PrefaultInParallel(out.data(), a.pools.size() * sizeof(ProfileOpDelta));  // A's ops, at least
