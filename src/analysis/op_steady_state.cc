@@ -1,7 +1,6 @@
 #include "analysis/op_steady_state.h"
 
 #include <algorithm>
-#include <numeric>
 #include <utility>
 
 #include "analysis/profile_node_series.h"
@@ -63,21 +62,23 @@ std::vector<OpSteadyState> ComputeOpSteadyState(const Run& run,
       }
       rows.push_back(std::move(op));
     }
-    // Ranked through an index (ties by first listing, as a stable sort
-    // would), then moved once into place: a stable sort of the rows
-    // themselves takes a second array of them.
-    std::vector<uint32_t> order(rows.size());
-    std::iota(order.begin(), order.end(), 0u);
-    std::sort(order.begin(), order.end(), [&rows](uint32_t i, uint32_t j) {
-      const OpSteadyState &a = rows[i], &b = rows[j];
-      if (a.steady_median_cycles.has_value() != b.steady_median_cycles.has_value())
-        return a.steady_median_cycles.has_value();
-      if (a.steady_median_cycles && *a.steady_median_cycles != *b.steady_median_cycles)
-        return *a.steady_median_cycles > *b.steady_median_cycles;
-      if (!a.steady_median_cycles && a.cold_cycles != b.cold_cycles)
-        return a.cold_cycles > b.cold_cycles;
-      return i < j;
-    });
+    // Ranked by key (ties by first listing), the rows then moved once into
+    // place: a stable sort of the rows themselves takes a second array of them.
+    struct Rank {
+      std::optional<double> steady_median_cycles;
+      int64_t cold_cycles;
+    };
+    std::vector<uint32_t> order = StableOrderByKeys(
+        rows.size(),
+        [&rows](size_t i) {
+          return Rank{rows[i].steady_median_cycles, rows[i].cold_cycles};
+        },
+        [](const Rank& a, const Rank& b) {
+          if (a.steady_median_cycles.has_value() != b.steady_median_cycles.has_value())
+            return a.steady_median_cycles.has_value();
+          if (a.steady_median_cycles) return *a.steady_median_cycles > *b.steady_median_cycles;
+          return a.cold_cycles > b.cold_cycles;
+        });
     AppendPermuted(std::move(rows), order, out);
   }
   return out;

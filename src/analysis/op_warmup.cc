@@ -1,6 +1,7 @@
 #include "analysis/op_warmup.h"
 
 #include <algorithm>
+#include <functional>
 #include <string_view>
 #include <utility>
 
@@ -65,14 +66,10 @@ std::vector<OpWarmup> ComputeOpWarmup(std::span<const GraphNodeSeries> series_of
       rows.push_back(std::move(w));
       i = end;
     }
-    // Sorted as (excess, row) pairs, the rows then moved once into place.
-    std::vector<std::pair<double, uint32_t>> keys;
-    keys.reserve(rows.size());
-    for (uint32_t i = 0; i < rows.size(); ++i) keys.emplace_back(Excess(rows[i]), i);
-    std::stable_sort(keys.begin(), keys.end(),
-                     [](const auto& a, const auto& b) { return a.first > b.first; });
-    std::vector<uint32_t> order(keys.size());
-    for (size_t j = 0; j < keys.size(); ++j) order[j] = keys[j].second;
+    // Ranked by excess (ties by first listing), the rows then moved once
+    // into place.
+    std::vector<uint32_t> order = StableOrderByKeys(
+        rows.size(), [&rows](size_t i) { return Excess(rows[i]); }, std::greater<double>());
     AppendPermuted(std::move(rows), order, out);
   }
   return out;

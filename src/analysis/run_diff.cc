@@ -295,28 +295,26 @@ std::vector<OpDelta> MatchOps(const OpPools& a, const OpPools& b, bool by_type_a
     if (!paired_b.contains(name))
       out.push_back(MakeOpDelta(std::string(name), "", nullptr, pool, OpMatch::kAdded, ""));
 
-  // Largest |ΔDPC| first, then largest |Δwork|, then by name.  Sorted as
-  // keys, then moved once into place: an OpDelta is ~800 bytes, and 80 k of
-  // them swapped through a sort cost more than making them.
-  struct SortKey {
+  // Largest |ΔDPC| first, then largest |Δwork|, then by name, ranked by key
+  // and moved once into place: an OpDelta is ~800 bytes, and 80 k of them
+  // swapped through a sort cost more than making them.
+  struct Rank {
     double dpc_change_cycles, work_change_cycles;
-    const std::string* name;
-    uint32_t index;
+    std::string_view name;
   };
-  std::vector<SortKey> keys(out.size());
-  for (size_t i = 0; i < out.size(); ++i)
-    keys[i] = {std::fabs(out[i].dpc_change_cycles().value_or(0)),
-               std::fabs(ChangeOrWhole(out[i].work_cycles, out[i].status)), &out[i].name,
-               static_cast<uint32_t>(i)};
-  std::sort(keys.begin(), keys.end(), [](const SortKey& x, const SortKey& y) {
-    if (x.dpc_change_cycles != y.dpc_change_cycles)
-      return x.dpc_change_cycles > y.dpc_change_cycles;
-    if (x.work_change_cycles != y.work_change_cycles)
-      return x.work_change_cycles > y.work_change_cycles;
-    return *x.name < *y.name;
-  });
-  std::vector<uint32_t> from(keys.size());
-  for (size_t j = 0; j < keys.size(); ++j) from[j] = keys[j].index;
+  std::vector<uint32_t> from = StableOrderByKeys(
+      out.size(),
+      [&out](size_t i) {
+        return Rank{std::fabs(out[i].dpc_change_cycles().value_or(0)),
+                    std::fabs(ChangeOrWhole(out[i].work_cycles, out[i].status)), out[i].name};
+      },
+      [](const Rank& x, const Rank& y) {
+        if (x.dpc_change_cycles != y.dpc_change_cycles)
+          return x.dpc_change_cycles > y.dpc_change_cycles;
+        if (x.work_change_cycles != y.work_change_cycles)
+          return x.work_change_cycles > y.work_change_cycles;
+        return x.name < y.name;
+      });
   ApplyPermutation(out, from);
   return out;
 }

@@ -108,24 +108,17 @@ std::vector<ProfileOpDelta> DiffProfileOps(const std::vector<RunFacts>& runs_a,
   for (const auto& [name, pool] : a.pools) out.push_back(MakeDelta(name, &pool, b.Find(name)));
   for (const auto& [name, pool] : b.pools)
     if (!a.Find(name)) out.push_back(MakeDelta(name, nullptr, &pool));
-  // Largest |Δ steady| first, then by name (ties in the order made).
-  // Sorted as keys, then moved once into place: a delta is ~500 bytes.
-  struct SortKey {
-    double change_cycles;
-    std::string_view name;
-    uint32_t index;
-  };
-  std::vector<SortKey> keys(out.size());
-  for (size_t i = 0; i < out.size(); ++i)
-    keys[i] = {std::fabs(out[i].steady_change_cycles().value_or(0)), out[i].name,
-               static_cast<uint32_t>(i)};
-  std::sort(keys.begin(), keys.end(), [](const SortKey& x, const SortKey& y) {
-    if (x.change_cycles != y.change_cycles) return x.change_cycles > y.change_cycles;
-    if (x.name != y.name) return x.name < y.name;
-    return x.index < y.index;
-  });
-  std::vector<uint32_t> from(keys.size());
-  for (size_t j = 0; j < keys.size(); ++j) from[j] = keys[j].index;
+  // Largest |Δ steady| first, then by name (ties in the order made), the
+  // ~500-byte deltas ranked by key and moved once into place.
+  using Rank = std::pair<double, std::string_view>;  // |Δ steady|, name
+  std::vector<uint32_t> from = StableOrderByKeys(
+      out.size(),
+      [&out](size_t i) {
+        return Rank(std::fabs(out[i].steady_change_cycles().value_or(0)), out[i].name);
+      },
+      [](const Rank& x, const Rank& y) {
+        return x.first != y.first ? x.first > y.first : x.second < y.second;
+      });
   ApplyPermutation(out, from);
   return out;
 }

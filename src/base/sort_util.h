@@ -87,6 +87,28 @@ void ApplyPermutation(std::vector<Record>& records, std::vector<Index>& from) {
   }
 }
 
+// The order that sorts `count` records by `key_of(i)` (i = 0 .. count-1)
+// under the strict weak order `less`, records of equal keys in their order
+// (a stable sort): from[j] is the position of the record that goes to
+// position j, for ApplyPermutation or AppendPermuted.  Each key is read once
+// into a flat array sorted in its place, so that big records are moved once
+// into place instead of swapped through a sort (or copied by a stable one).
+template <typename KeyOf, typename Less>
+std::vector<uint32_t> StableOrderByKeys(size_t count, KeyOf&& key_of, Less&& less) {
+  using Key = std::decay_t<decltype(key_of(size_t{0}))>;
+  std::vector<std::pair<Key, uint32_t>> keys;
+  keys.reserve(count);
+  for (size_t i = 0; i < count; ++i) keys.emplace_back(key_of(i), static_cast<uint32_t>(i));
+  std::sort(keys.begin(), keys.end(), [&less](const auto& x, const auto& y) {
+    if (less(x.first, y.first)) return true;
+    if (less(y.first, x.first)) return false;
+    return x.second < y.second;
+  });
+  std::vector<uint32_t> from(count);
+  for (size_t j = 0; j < count; ++j) from[j] = keys[j].second;
+  return from;
+}
+
 // Appends `records`, reordered as ApplyPermutation reorders them (`from` is
 // consumed), to `out`; an empty `out` takes the array itself, so that one
 // table of big records (per graph, say) costs no second array.

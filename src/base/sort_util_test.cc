@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <numeric>
 #include <random>
 #include <string>
@@ -122,6 +123,24 @@ TEST(ApplyPermutation, RandomPermutationsMatchACopyInOrder) {
     ApplyPermutation(records, from);
     EXPECT_EQ(records, expected) << n << " records";
   }
+}
+
+TEST(StableOrderByKeys, EqualKeysKeepTheirOrderAsAStableSortDoes) {
+  const std::vector<int> keys{3, 1, 3, 2, 1, 3};
+  const std::vector<uint32_t> from = StableOrderByKeys(
+      keys.size(), [&keys](size_t i) { return keys[i]; }, std::greater<int>());
+  EXPECT_EQ(from, (std::vector<uint32_t>{0, 2, 5, 3, 1, 4}));
+  std::mt19937 rng(11);
+  std::vector<std::pair<int, int>> records(500);
+  for (size_t i = 0; i < records.size(); ++i)
+    records[i] = {static_cast<int>(rng() % 7), static_cast<int>(i)};
+  std::vector<std::pair<int, int>> expected = records;
+  std::stable_sort(expected.begin(), expected.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<uint32_t> order = StableOrderByKeys(
+      records.size(), [&records](size_t i) { return records[i].first; }, std::less<int>());
+  ApplyPermutation(records, order);
+  EXPECT_EQ(records, expected);
 }
 
 TEST(AppendPermuted, AnEmptyOutputTakesTheArrayAnotherGetsItAppended) {
