@@ -421,22 +421,19 @@ DependencyGraph BuildDependencyGraph(const Run& run) {
     bool timed;
     int64_t start_cycles;
     uint64_t id;
-    uint32_t slot;
   };
-  std::vector<NodeOrder> order(nodes.size());
-  for (uint32_t v = 0; v < nodes.size(); ++v)
-    order[v] = {nodes[v].timed, nodes[v].start_cycles, nodes[v].id, v};
-  std::sort(order.begin(), order.end(), [](const NodeOrder& a, const NodeOrder& b) {
-    if (a.timed != b.timed) return a.timed;
-    if (a.timed && a.start_cycles != b.start_cycles) return a.start_cycles < b.start_cycles;
-    return a.id < b.id;
-  });
-  std::vector<uint32_t> node_of_slot(nodes.size()), from(nodes.size());
-  for (uint32_t k = 0; k < order.size(); ++k) {
-    from[k] = order[k].slot;
-    node_of_slot[order[k].slot] = k;
-  }
-  order = {};
+  std::vector<uint32_t> from = StableOrderByKeys(
+      nodes.size(),
+      [&nodes](size_t v) {
+        return NodeOrder{nodes[v].timed, nodes[v].start_cycles, nodes[v].id};
+      },
+      [](const NodeOrder& a, const NodeOrder& b) {
+        if (a.timed != b.timed) return a.timed;
+        if (a.timed && a.start_cycles != b.start_cycles) return a.start_cycles < b.start_cycles;
+        return a.id < b.id;
+      });
+  std::vector<uint32_t> node_of_slot(nodes.size());
+  for (uint32_t k = 0; k < from.size(); ++k) node_of_slot[from[k]] = k;
   ApplyPermutation(nodes, from);
   g.index.by_id.resize(slot_ids.size());
   for (uint32_t slot = 0; slot < slot_ids.size(); ++slot)
