@@ -127,6 +127,18 @@ struct GateResult {
 // (no relative change exists); both are named in `skipped`.
 GateResult EvaluateGate(const Gate& gate, const std::vector<GateSubject>& subjects);
 
+// Each gate evaluated over `diff`'s subjects (GateSubjects(diff)), in gate
+// order.  The subjects, one per figure of every op, are made only when there
+// is a gate: a big diff's would take tens of MB for nothing.
+template <typename Diff>
+std::vector<GateResult> EvaluateGates(const std::vector<Gate>& gates, const Diff& diff) {
+  std::vector<GateResult> results;
+  if (gates.empty()) return results;
+  const std::vector<GateSubject> subjects = GateSubjects(diff);
+  for (const Gate& gate : gates) results.push_back(EvaluateGate(gate, subjects));
+  return results;
+}
+
 // Exit status over all gates: 2 when one could not be evaluated, else 1 when
 // one failed, else 0.
 int GateExitStatus(const std::vector<GateResult>& results);

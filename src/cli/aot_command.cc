@@ -104,9 +104,7 @@ int Run(const Options& o) {
   LoweringProfile b = LoadSideInput<SideInput::kSamplingProfile>(o.profiles[1], load);
   StageAttribution sb = AttributeStages(b, map, o.top);
   AotDiff diff = DiffAot(sa, sb, std::max<size_t>(o.top, 10));
-  std::vector<GateSubject> subjects = GateSubjects(diff.stages);
-  std::vector<GateResult> results;
-  for (const auto& gate : gates) results.push_back(EvaluateGate(gate, subjects));
+  const std::vector<GateResult> results = EvaluateGates(gates, diff.stages);
   if (!o.svg.empty())
     WriteSvg(o, RenderAotFlameSvg(
                     BuildFlameTree(a, &b, map),

@@ -41,9 +41,7 @@ int RunDeviceProfileDiff(const std::vector<std::string>& inputs_a,
   const DeviceProfileDiff diff = aihub   ? DiffAihubRuns(a, b)
                                  : genie ? DiffGenieRuns(a, b)
                                          : DiffLlmRunnerRuns(a, b);
-  std::vector<GateResult> results;
-  const auto subjects = GateSubjects(diff);
-  for (const auto& g : gates) results.push_back(EvaluateGate(g, subjects));
+  const std::vector<GateResult> results = EvaluateGates(gates, diff);
   PrintText(RenderDeviceDiff(diff, results, format, top_n),
             format != DiffFormat::kText && format != DiffFormat::kMarkdown);
   return GateExitStatus(results);

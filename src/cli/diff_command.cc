@@ -168,7 +168,7 @@ int DiffEachGraph(const std::vector<std::string>& inputs_a,
     }
     Sides sides = LoadSides(inputs_a, inputs_b, summary_options, allow_mismatch, name);
     RunDiff diff = DiffRuns(sides.a, sides.b);
-    auto results = evaluate(GateSubjects(diff));
+    auto results = evaluate(diff);
     status = std::max(status, GateExitStatus(results));
     text += format == DiffFormat::kMarkdown ? fmt::format("## Graph {}\n\n", name)
                                             : fmt::format("=== Graph {} ===\n", name);
@@ -249,11 +249,7 @@ void RegisterDiffCommand(CLI::App& app, CommandRegistry& registry) {
         throw UsageError(fmt::format("--fail-on {}", e.what()));
       }
     }
-    auto evaluate = [&](const std::vector<GateSubject>& subjects) {
-      std::vector<GateResult> results;
-      for (const auto& gate : gates) results.push_back(EvaluateGate(gate, subjects));
-      return results;
-    };
+    auto evaluate = [&gates](const auto& diff) { return EvaluateGates(gates, diff); };
 
     if (options.stages) {
       if (html)
@@ -264,7 +260,7 @@ void RegisterDiffCommand(CLI::App& app, CommandRegistry& registry) {
                          "--stages takes exactly two stage-timing CSV files: A.csv B.csv");
       StageDiff diff = DiffStages(ReadStageTimings(options.positional[0]),
                                   ReadStageTimings(options.positional[1]));
-      auto results = evaluate(GateSubjects(diff));
+      auto results = evaluate(diff);
       PrintText(RenderStageDiff(diff, results, format),
                 format != DiffFormat::kText && format != DiffFormat::kMarkdown);
       return GateExitStatus(results);
@@ -307,7 +303,7 @@ void RegisterDiffCommand(CLI::App& app, CommandRegistry& registry) {
       return DiffEachGraph(inputs_a, inputs_b, graphs_a, graphs_b, summary_options, format, html,
                            options.allow_mismatch, options.top_n, evaluate);
     const RunDiff& diff = KeepUntilExit(DiffRuns(sides.a, sides.b));
-    auto results = evaluate(GateSubjects(diff));
+    auto results = evaluate(diff);
     if (html) {
       fmt::print("{}", RenderDiffHtml(RunDiffToJson(diff, results),
                                       fmt::format("htpscope diff: {} vs {}", inputs_a.front(),
