@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <charconv>
+#include <cstdio>
 #include <future>
 
 namespace htpscope {
@@ -53,10 +54,28 @@ void SkipSpaces(std::string_view& text) {
   while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
 }
 
+// Whether a virtio balloon device of this machine reports free pages to the
+// host (/sys/bus/virtio/devices/virtioN: its device id and feature bits).
+bool HostReclaimsFreePages() {
+  constexpr int kMaxVirtioDevices = 64;  // sysfs numbers them from 0; gaps are skipped
+  for (int n = 0; n < kMaxVirtioDevices; ++n) {
+    char path[64], device[16], features[160];
+    std::snprintf(path, sizeof path, "/sys/bus/virtio/devices/virtio%d/device", n);
+    const size_t device_length = ReadFileStart(path, device, sizeof device);
+    if (device_length == 0) continue;
+    std::snprintf(path, sizeof path, "/sys/bus/virtio/devices/virtio%d/features", n);
+    const size_t features_length = ReadFileStart(path, features, sizeof features);
+    if (BalloonReportsFreePages(std::string_view(device, device_length),
+                                std::string_view(features, features_length)))
+      return true;
+  }
+  return false;
+}
+
 size_t ReadAdvisedHugePageBytes() {
   const size_t huge = ReadHugePageBytes();
   const long page = ::sysconf(_SC_PAGESIZE);
-  if (huge == 0 || page <= 0) return 0;
+  if (huge == 0 || page <= 0 || HostReclaimsFreePages()) return 0;
   char text[16384];  // a line per zone and node: ample for any machine this runs on
   const size_t length = ReadFileStart("/proc/buddyinfo", text, sizeof text);
   const uint64_t free_bytes =
@@ -65,6 +84,14 @@ size_t ReadAdvisedHugePageBytes() {
 }
 
 }  // namespace
+
+bool BalloonReportsFreePages(std::string_view device_id, std::string_view feature_bits) {
+  while (!device_id.empty() && (device_id.back() == '\n' || device_id.back() == ' '))
+    device_id.remove_suffix(1);
+  constexpr size_t kFreePageReportingBit = 5;  // VIRTIO_BALLOON_F_REPORTING
+  return device_id == "0x0005" && feature_bits.size() > kFreePageReportingBit &&
+         feature_bits[kFreePageReportingBit] == '1';
+}
 
 uint64_t FreeBytesInBlocks(std::string_view buddyinfo, size_t page_bytes, size_t block_bytes) {
   uint64_t total = 0;

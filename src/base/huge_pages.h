@@ -9,6 +9,12 @@
 // Advised memory may make a fault compact memory when no free 2 MiB block is
 // left, which stalls instead of helping: blocks are advised only while the
 // kernel reports at least 1 GiB free in blocks of a huge page or more.
+// Nor are they advised on a virtual machine whose host takes back the
+// guest's free pages (virtio balloon free page reporting, as Firecracker and
+// QEMU offer): the host drops the free blocks of a huge page or more that
+// the guest reports, so each fresh huge page is faulted in again on the
+// host, at 0.5-0.9 GB/s where 4 KiB pages fault in at ~3 GB/s
+// (docs/performance.md).
 #pragma once
 
 #include <cstddef>
@@ -36,10 +42,17 @@ inline constexpr size_t kSmallestHugePageBytes = size_t{2} << 20;
 // do not parse count nothing.
 uint64_t FreeBytesInBlocks(std::string_view buddyinfo, size_t page_bytes, size_t block_bytes);
 
+// Whether a virtio device, by its sysfs `device` id ("0x0005", a balloon)
+// and `features` text (one '0' or '1' per feature bit, bit 0 first), is a
+// balloon that reports the guest's free pages to the host (bit 5,
+// VIRTIO_BALLOON_F_REPORTING).
+bool BalloonReportsFreePages(std::string_view device_id, std::string_view feature_bits);
+
 // The huge page size AdviseHugePages uses, in bytes: the kernel's
 // transparent huge page size (/sys/kernel/mm/transparent_hugepage/
-// hpage_pmd_size), or 0 when the kernel does not say or has less than
-// kMinFreeHugeBlockBytes free in blocks of that size (/proc/buddyinfo).
+// hpage_pmd_size), or 0 when the kernel does not say, has less than
+// kMinFreeHugeBlockBytes free in blocks of that size (/proc/buddyinfo), or
+// runs on a host that takes back free pages (BalloonReportsFreePages).
 // Read once; allocates nothing (operator new calls it).
 inline constexpr uint64_t kMinFreeHugeBlockBytes = uint64_t{1} << 30;
 size_t AdvisedHugePageBytes();

@@ -67,6 +67,28 @@ TEST(FreeBytesInBlocks, LinesThatDoNotParseCountNothing) {
   EXPECT_EQ(FreeBytesInBlocks("Node 1, zone Normal 2 x 5\n", 4096, 4096), 2u * 4096);
 }
 
+// /sys/bus/virtio/devices/virtioN/{device,features} as Linux prints them;
+// the balloon's features are those of a Firecracker guest (bits 1, 2 and 5:
+// statistics, deflate on OOM, free page reporting; bit 32: VERSION_1).
+constexpr std::string_view kBalloonId = "0x0005\n";
+constexpr std::string_view kReportingBalloonFeatures =
+    "0110010000000000000000000000000010000000000000000000000000000000\n";
+
+TEST(BalloonReportsFreePages, AReportingBalloonIsFound) {
+  EXPECT_TRUE(BalloonReportsFreePages(kBalloonId, kReportingBalloonFeatures));
+  EXPECT_TRUE(BalloonReportsFreePages("0x0005", "000001"));  // no newline, bit 5 last
+}
+
+TEST(BalloonReportsFreePages, OtherDevicesAndBalloonsThatDoNotReportAreNot) {
+  // A balloon without bit 5 (statistics and deflate on OOM only).
+  EXPECT_FALSE(BalloonReportsFreePages(kBalloonId, "0110000000000000\n"));
+  // A block device (id 2) whose bit 5 is set means something else.
+  EXPECT_FALSE(BalloonReportsFreePages("0x0002\n", kReportingBalloonFeatures));
+  // Too few bits, or files that could not be read.
+  EXPECT_FALSE(BalloonReportsFreePages(kBalloonId, "01100"));
+  EXPECT_FALSE(BalloonReportsFreePages("", ""));
+}
+
 TEST(AdviseHugePages, LeavesTheBlockUsable) {
   // A hint only: the block reads back what was written, whatever the kernel did.
   const size_t bytes = 3 * kTwoMiB;
