@@ -401,7 +401,27 @@ std::vector<CounterPoint> DownsampleCounter(const std::vector<CounterSampleRow>&
   return points;
 }
 
+namespace {
+
+// The run's figures come from a traced timeline (the optrace's cycles).
+bool TraceTimed(const Run& run) {
+  return run.figures.fine_source == Source::kOptrace && run.figures.start_cycle.has_value();
+}
+
+}  // namespace
+
+std::future<json> StartTimelineSection(const Run& run, const HtmlReportOptions& options) {
+  if (!TraceTimed(run)) return {};
+  return std::async(std::launch::async | std::launch::deferred,
+                    [&run, options] { return TimelineSection(run, options); });
+}
+
 LazyObject BuildLazyReportModel(const Summary& summary, const HtmlReportOptions& options) {
+  return BuildLazyReportModel(summary, options, StartTimelineSection(*summary.run, options));
+}
+
+LazyObject BuildLazyReportModel(const Summary& summary, const HtmlReportOptions& options,
+                                std::future<json> timeline) {
   const Run& run = *summary.run;
   LazyObject model;
   model.members["schema"] = kSchema;
@@ -426,14 +446,6 @@ LazyObject BuildLazyReportModel(const Summary& summary, const HtmlReportOptions&
   }
   model.members["figure_descriptions"] = std::move(descriptions);
 
-  const bool trace_fine =
-      run.figures.fine_source == Source::kOptrace && run.figures.start_cycle.has_value();
-  // The timeline reads only the run: built on another core meanwhile.
-  std::future<json> timeline;
-  if (trace_fine)
-    timeline = std::async(std::launch::async | std::launch::deferred,
-                          [&run, &options] { return TimelineSection(run, options); });
-
   // The per-op lists are built only as far as the page shows them.
   LazyObject overview = SummaryJson(summary);
   const LazyArray qnn_ops = TakeArray(overview, "ops");
@@ -453,7 +465,7 @@ LazyObject BuildLazyReportModel(const Summary& summary, const HtmlReportOptions&
   json tables;
   if (qnn_ops.size) tables["qnn_ops"] = GroupTable(qnn_ops, true, options.max_table_rows);
   if (htp_types.size) tables["htp_op_types"] = GroupTable(htp_types, false, options.max_table_rows);
-  if (trace_fine && !run.op_instances.empty())
+  if (TraceTimed(run) && !run.op_instances.empty())
     tables["instances"] = InstanceTable(run, *run.figures.start_cycle, options.max_table_rows);
   if (!tables.empty()) model.members["tables"] = std::move(tables);
   if (timeline.valid()) model.members["timeline"] = timeline.get();

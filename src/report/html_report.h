@@ -31,6 +31,7 @@
 #pragma once
 
 #include <cstdint>
+#include <future>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -99,6 +100,16 @@ inline constexpr size_t kDefaultMaxSectionItems = 2000;
 // long per-op lists left to be written as the page is rendered: they read
 // `summary` and its run, which must outlive the model.
 LazyObject BuildLazyReportModel(const Summary& summary, const HtmlReportOptions& options = {});
+// The same, its timeline section the one `timeline` gives (StartTimelineSection
+// on the summary's run and the same options).
+LazyObject BuildLazyReportModel(const Summary& summary, const HtmlReportOptions& options,
+                                std::future<nlohmann::json> timeline);
+// The report's timeline section (the run's thread timeline over the whole
+// trace, each thread's slices downsampled to bars), built on another core:
+// started as soon as the run is loaded, it overlaps the rest of the report.
+// Reads only `run`, which must outlive it; no future (not valid()) when the
+// run has no traced timing to draw.
+std::future<nlohmann::json> StartTimelineSection(const Run& run, const HtmlReportOptions& options);
 // The same, built: Materialize(BuildLazyReportModel(summary, options)).
 nlohmann::json BuildReportModel(const Summary& summary, const HtmlReportOptions& options = {});
 
