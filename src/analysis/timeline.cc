@@ -191,18 +191,27 @@ Timeline BuildTimeline(const Run& run, const Grouping& grouping, const TimelineW
   t.window = how.empty() ? "the whole trace" : fmt::format("{}", fmt::join(how, ", "));
 
   // Slices in the window, clipped; groups in order of first start.
-  std::vector<uint32_t> order(slices.size());
-  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-    return slices[a].start_cycle < slices[b].start_cycle;
-  });
+  // Radix-sorted by start (stably: slices of one start keep their order);
+  // the cycles from the graph's start share their high digits.
+  struct SliceStart {
+    uint64_t from_graph_start_cycles;
+    uint32_t slice;
+  };
+  std::vector<SliceStart> by_start(slices.size());
+  for (uint32_t i = 0; i < by_start.size(); ++i)
+    by_start[i] = {static_cast<uint64_t>(slices[i].start_cycle - t.graph_start_cycles), i};
+  StableRadixSort(by_start, [](const SliceStart& s) { return s.from_graph_start_cycles; });
   absl::flat_hash_map<std::string_view, uint32_t> group_index;
+  // At most one group per instance: room for all, so that the groups are
+  // never moved (capacity never touched costs no memory).
+  t.groups.reserve(run.op_instances.size());
   // Each instance's group (index into t.groups), once its first slice is placed.
   std::vector<std::optional<uint32_t>> group_of_instance(run.op_instances.size());
   std::vector<Interval> all, hmx, hvx;
   all.reserve(slices.size());
   t.slices.reserve(slices.size());
-  for (uint32_t i : order) {
+  for (const SliceStart& placed : by_start) {
+    const uint32_t i = placed.slice;
     const SliceRow& s = slices[i];
     const OpInstanceRow& op = run.op_instances[s.instance];
     const std::string_view group_name = instance_group[s.instance];
