@@ -142,8 +142,9 @@ RunModules ComputeRunModules(const Run& run, const ModuleTreeOptions& options) {
   RunModules m;
   ModuleTimeBasis basis = ModuleTimeBasis::kSteadyMedianCycles;
   std::vector<ModuleOpInput> ops = RunModuleOps(run, basis, m.source, m.steady_executions, m.notes);
-  m.tree = BuildModuleTree(ops, basis, options);
-  if (ops.empty())
+  const bool no_ops = ops.empty();
+  m.tree = BuildModuleTree(std::move(ops), basis, options);
+  if (no_ops)
     m.notes.push_back("no per-op time: the run has no optrace, QHAS or per-node profile lines");
   return m;
 }

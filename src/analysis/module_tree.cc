@@ -199,19 +199,22 @@ const ModuleNode* ModuleTree::Find(std::string_view path) const {
   return nullptr;
 }
 
-ModuleTree BuildModuleTree(const std::vector<ModuleOpInput>& ops, ModuleTimeBasis basis,
+ModuleTree BuildModuleTree(std::vector<ModuleOpInput> ops, ModuleTimeBasis basis,
                            const ModuleTreeOptions& options) {
   ModuleTree tree;
   tree.basis = basis;
   std::vector<ModulePath> paths;
   paths.reserve(ops.size());
-  std::set<std::string_view> graphs;
-  for (const auto& op : ops) {
-    paths.push_back(ParseModulePath(op.name));
-    graphs.insert(op.graph);
+  bool by_graph = false;
+  {
+    std::set<std::string_view> graphs;
+    for (const auto& op : ops) {
+      paths.push_back(ParseModulePath(op.name));
+      graphs.insert(op.graph);
+    }
+    by_graph = graphs.size() > 1;
   }
   SplitKnownHeads(paths);
-  const bool by_graph = graphs.size() > 1;
 
   Builder builder(options.top_ops);
   tree.ops.reserve(ops.size());
@@ -223,17 +226,21 @@ ModuleTree BuildModuleTree(const std::vector<ModuleOpInput>& ops, ModuleTimeBasi
     if (unplaced)
       segments.emplace_back(kNoModule);
     else
-      segments.insert(segments.end(), p.segments.begin(), p.segments.end());
+      segments.insert(segments.end(), std::make_move_iterator(p.segments.begin()),
+                      std::make_move_iterator(p.segments.end()));
+    // The input's and the path's texts are moved, each path freed once
+    // placed: a big run's ops are not held twice.
     ModuleOp op;
-    op.name = ops[i].name;
+    op.name = std::move(ops[i].name);
     op.op = std::move(p.op);
-    op.graph = ops[i].graph;
-    op.compute_unit = ops[i].compute_unit;
-    op.type = ops[i].type;
+    op.graph = std::move(ops[i].graph);
+    op.compute_unit = std::move(ops[i].compute_unit);
+    op.type = std::move(ops[i].type);
     op.spelling = p.spelling;
     op.time = std::max(0.0, ops[i].time);
     op.node = builder.NodeAt(segments, unplaced);
     tree.ops_by_spelling[static_cast<size_t>(p.spelling)] += 1;
+    p = ModulePath{};
     builder.AddOp(op.node, static_cast<uint32_t>(tree.ops.size()), op.time, op.compute_unit);
     tree.ops.push_back(std::move(op));
   }

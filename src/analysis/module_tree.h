@@ -176,7 +176,8 @@ inline constexpr std::string_view kNoModule = "(no module)";
 // Sanitised paths whose first segment starts with another sanitised path's
 // first segment and '_' are split there ("model_embed_tokens" -> "model",
 // "embed_tokens" when "model" heads "model/layers.0").
-ModuleTree BuildModuleTree(const std::vector<ModuleOpInput>& ops, ModuleTimeBasis basis,
+// `ops` is taken over: its texts move into the tree's ops.
+ModuleTree BuildModuleTree(std::vector<ModuleOpInput> ops, ModuleTimeBasis basis,
                            const ModuleTreeOptions& options = {});
 
 }  // namespace htpscope
