@@ -4,98 +4,13 @@
 #include <zlib.h>
 
 #include <fstream>
-#include <random>
 
 #include "base/corpus_test_util.h"
 #include "formats/byte_source_open.h"
 #include "formats/json_layout_test_util.h"
-#include "formats/json_structure.h"
 
 namespace htpscope::json_chunker_test {
 namespace {
-
-// --- JsonContainerScanner against a byte-at-a-time reference --------------
-
-struct ReferenceStop {
-  JsonContainerScanner::Stop stop;
-  size_t offset;
-};
-
-// The first separator at or after min_offset, or the closing bracket, found
-// one byte at a time (inside the container, depth 1, outside strings).  As
-// in the scanner (and simdjson's stage 1), a quote preceded by an odd run of
-// backslashes is escaped wherever it is: valid JSON has backslashes only in
-// strings, and invalid text fails its chunk's parse whatever the cut.
-ReferenceStop ReferenceScan(const std::string& text, size_t min_offset) {
-  int64_t depth = 1;
-  bool in_string = false;
-  size_t backslashes = 0;  // the run just before the byte
-  for (size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    const bool escaped = backslashes % 2 == 1;
-    backslashes = c == '\\' ? backslashes + 1 : 0;
-    if (c == '"' && !escaped) in_string = !in_string;
-    if (in_string || c == '"') continue;
-    if (c == '{' || c == '[') ++depth;
-    if (c == '}' || c == ']')
-      if (--depth == 0) return {JsonContainerScanner::Stop::kClose, i};
-    if (c == ',' && depth == 1 && i >= min_offset)
-      return {JsonContainerScanner::Stop::kSeparator, i};
-  }
-  return {JsonContainerScanner::Stop::kNeedMoreData, text.size()};
-}
-
-// Random text dense in quotes, backslashes and brackets.
-std::string RandomText(std::mt19937_64& rng, size_t length) {
-  static const char kAlphabet[] = "\"\\\\\\{}[],a   \"";
-  std::uniform_int_distribution<size_t> pick(0, sizeof(kAlphabet) - 2);
-  std::string text(length, ' ');
-  for (char& c : text) c = kAlphabet[pick(rng)];
-  return text;
-}
-
-TEST(JsonContainerScanner, FindsWhatAByteAtATimeScanFinds) {
-  std::mt19937_64 rng(17);
-  for (int trial = 0; trial < 4000; ++trial) {
-    const std::string text = RandomText(rng, 1 + rng() % 400);
-    const size_t min_offset = rng() % (text.size() + 1);
-    const ReferenceStop expected = ReferenceScan(text, min_offset);
-    // Given in pieces (each call sees more), as streamed input arrives.
-    JsonContainerScanner scanner;
-    size_t at = 0, available = 0;
-    JsonContainerScanner::Found found{JsonContainerScanner::Stop::kNeedMoreData, 0};
-    while (true) {
-      available = std::min(text.size(), available + 1 + rng() % 150);
-      const bool final = available == text.size();
-      found = scanner.Scan(text.data(), at, available, min_offset, final);
-      if (found.stop != JsonContainerScanner::Stop::kNeedMoreData || final) break;
-      at = found.offset;
-    }
-    SCOPED_TRACE(::testing::Message() << "trial " << trial << " text " << text);
-    ASSERT_EQ(found.stop, expected.stop);
-    if (expected.stop != JsonContainerScanner::Stop::kNeedMoreData) {
-      ASSERT_EQ(found.offset, expected.offset);
-    }
-  }
-}
-
-TEST(JsonContainerScanner, EscapesCarryAcrossBlocks) {
-  // Runs of 1..130 backslashes before a quote, placed across the 64-byte
-  // block boundary: an odd run escapes the quote, an even one does not.
-  for (size_t run = 1; run <= 130; ++run) {
-    for (size_t lead = 0; lead < 70; lead += 3) {
-      std::string text = std::string(lead, ' ') + "\"" + std::string(run, '\\') + "\", ]";
-      JsonContainerScanner scanner;
-      auto found = scanner.Scan(text.data(), 0, text.size(), 0, true);
-      const ReferenceStop expected = ReferenceScan(text, 0);
-      ASSERT_EQ(found.stop, expected.stop) << run << " " << lead;
-      ASSERT_EQ(found.offset, expected.offset) << run << " " << lead;
-      // Odd runs leave the string open through the comma and the bracket.
-      EXPECT_EQ(found.stop, run % 2 ? JsonContainerScanner::Stop::kNeedMoreData
-                                    : JsonContainerScanner::Stop::kSeparator);
-    }
-  }
-}
 
 // --- JsonChunker -------------------------------------------------------------
 

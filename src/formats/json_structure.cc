@@ -4,7 +4,8 @@
 #include <bit>
 #include <cstring>
 
-#if defined(__AVX2__) || defined(__SSE2__) || defined(__PCLMUL__) || defined(__BMI2__)
+#if defined(__AVX2__) || defined(__SSE2__) || defined(__PCLMUL__) || defined(__BMI2__) || \
+    defined(__AVX512BW__)
 #include <immintrin.h>
 #endif
 
@@ -34,7 +35,16 @@ inline uint64_t PrefixXor(uint64_t bits) {
 template <bool kCommas = true>
 [[gnu::always_inline]] inline JsonBlockMasks ClassifyBlock(const char* block) {
   JsonBlockMasks m;
-#if defined(__AVX2__)
+#if defined(__AVX512BW__)
+  // One load; each comparison gives its 64-bit mask directly.
+  const __m512i bytes = _mm512_loadu_si512(block);
+  const __m512i folded = _mm512_or_si512(bytes, _mm512_set1_epi8(0x20));
+  m.quotes = _mm512_cmpeq_epi8_mask(bytes, _mm512_set1_epi8('"'));
+  m.backslashes = _mm512_cmpeq_epi8_mask(bytes, _mm512_set1_epi8('\\'));
+  if constexpr (kCommas) m.commas = _mm512_cmpeq_epi8_mask(bytes, _mm512_set1_epi8(','));
+  m.opens = _mm512_cmpeq_epi8_mask(folded, _mm512_set1_epi8('{'));
+  m.closes = _mm512_cmpeq_epi8_mask(folded, _mm512_set1_epi8('}'));
+#elif defined(__AVX2__)
   // '[' | 0x20 == '{' and ']' | 0x20 == '}', and no other byte maps to either.
   const __m256i lo = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block));
   const __m256i hi = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block + 32));
@@ -106,7 +116,14 @@ struct SpaceAndColonMasks {
 };
 inline SpaceAndColonMasks WhiteSpaceAndColonMasks(const char* block) {
   SpaceAndColonMasks m;
-#if defined(__AVX2__)
+#if defined(__AVX512BW__)
+  const __m512i bytes = _mm512_loadu_si512(block);
+  m.spaces = _mm512_cmpeq_epi8_mask(bytes, _mm512_set1_epi8(' ')) |
+             _mm512_cmpeq_epi8_mask(bytes, _mm512_set1_epi8('\n')) |
+             _mm512_cmpeq_epi8_mask(bytes, _mm512_set1_epi8('\r')) |
+             _mm512_cmpeq_epi8_mask(bytes, _mm512_set1_epi8('\t'));
+  m.colons = _mm512_cmpeq_epi8_mask(bytes, _mm512_set1_epi8(':'));
+#elif defined(__AVX2__)
   for (int half = 0; half < 2; ++half) {
     const __m256i bytes = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block + 32 * half));
     const __m256i space =
@@ -194,7 +211,12 @@ size_t MinifyJson(const char* text, size_t length, char* out) {
     joins = (token >> 63) | (carry << 1);
     uint64_t keep = ~removed;
     if (valid < 64) keep &= (uint64_t{1} << valid) - 1;
-#if defined(__BMI2__)
+#if defined(__AVX512VBMI2__)
+    // The kept bytes gathered to the low end in one step; the 64 bytes
+    // stored may run past them (`out` has room for that).
+    _mm512_storeu_si512(out, _mm512_maskz_compress_epi8(keep, _mm512_loadu_si512(block)));
+    out += std::popcount(keep);
+#elif defined(__BMI2__)
     // Eight bytes at a time: the kept ones gathered to the low end.
     for (size_t i = 0; i < 64; i += 8) {
       const uint64_t bits = (keep >> i) & 0xff;

@@ -57,10 +57,10 @@ uint64_t EscapedJsonBytes(uint64_t backslashes, uint64_t* carry);
 
 // Copies `text` to `out` without the white space outside strings (64 bytes
 // at a time): the same JSON value, minified.  `out` must have room for
-// `length` + 8 bytes; returns the bytes written, or kMinifyRefused when white
-// space alone separates two values (no JSON: "1 2" minified would read as
-// the valid 12).  Other text that is no JSON (a string left open) comes out
-// changed in some way its parser rejects as well.
+// `length` + 64 bytes (whole blocks are stored); returns the bytes written,
+// or kMinifyRefused when white space alone separates two values (no JSON:
+// "1 2" minified would read as the valid 12).  Other text that is no JSON (a
+// string left open) comes out changed in some way its parser rejects as well.
 inline constexpr size_t kMinifyRefused = SIZE_MAX;
 size_t MinifyJson(const char* text, size_t length, char* out);
 

@@ -81,7 +81,7 @@ void OptraceParser::RunChunk(ChunkScratch* scratch, bool fast_lines,
     // Indented events: minified first, for the matchers' fastest form (text
     // that cannot be minified is no JSON: the general path reports it).
     std::string& minified = scratch->minified;
-    minified.resize(buffer_.length() + 8 + simdjson::SIMDJSON_PADDING);
+    minified.resize(buffer_.length() + 64 + simdjson::SIMDJSON_PADDING);
     const size_t length = MinifyJson(buffer_.data(), buffer_.length(), minified.data());
     if (length == kMinifyRefused) throw FastPathDeclined();
     text = simdjson::padded_string_view(minified.data(), length, minified.size());
