@@ -321,7 +321,7 @@ TEST(RunModules, AihubDecoderLayersRollUpByModuleSplitByComputeUnit) {
   // then embed_tokens, then norm).
   std::vector<std::string> off;
   for (uint32_t i : OffNpuOps(t))
-    off.push_back(t.ops[i].compute_unit + " " + t.ops[i].type + " " + t.ops[i].name);
+    off.push_back(fmt::format("{} {} {}", t.ops[i].compute_unit, t.ops[i].type, t.ops[i].name));
   EXPECT_EQ(off, (std::vector<std::string>{"CPU Softmax /model/layers.1/self_attn/Softmax",
                                            "CPU Gather /model/embed_tokens/Gather",
                                            "GPU RmsNorm /model/norm/Mul_1"}));

@@ -53,7 +53,7 @@ class Builder {
     return node;
   }
 
-  void AddOp(uint32_t node, uint32_t op, double time, const std::string& unit) {
+  void AddOp(uint32_t node, uint32_t op, double time, std::string_view unit) {
     drafts_[node].self_time += time;
     drafts_[node].self_ops += 1;
     for (int32_t n = static_cast<int32_t>(node); n >= 0; n = drafts_[n].parent) {
@@ -64,7 +64,7 @@ class Builder {
       if (unit.empty()) continue;
       auto it = std::find_if(d.by_unit.begin(), d.by_unit.end(),
                              [&](const ModuleUnitTime& u) { return u.unit == unit; });
-      if (it == d.by_unit.end()) it = d.by_unit.insert(d.by_unit.end(), {unit, 0, 0});
+      if (it == d.by_unit.end()) it = d.by_unit.insert(d.by_unit.end(), {std::string(unit), 0, 0});
       it->time += time;
       it->ops += 1;
     }
@@ -203,46 +203,46 @@ ModuleTree BuildModuleTree(std::vector<ModuleOpInput> ops, ModuleTimeBasis basis
                            const ModuleTreeOptions& options) {
   ModuleTree tree;
   tree.basis = basis;
+  // The ops' texts kept once in the tree and their paths parsed; the input
+  // is freed before the paths are placed, and each path once placed: a big
+  // run's ops are not held twice.
+  auto keep = [&tree](std::string_view text) { return tree.texts.View(tree.texts.Intern(text)); };
   std::vector<ModulePath> paths;
   paths.reserve(ops.size());
-  bool by_graph = false;
-  {
-    std::set<std::string_view> graphs;
-    for (const auto& op : ops) {
-      paths.push_back(ParseModulePath(op.name));
-      graphs.insert(op.graph);
-    }
-    by_graph = graphs.size() > 1;
+  tree.ops.reserve(ops.size());
+  std::set<std::string_view> graphs;
+  for (const ModuleOpInput& in : ops) {
+    paths.push_back(ParseModulePath(in.name));
+    ModuleOp& op = tree.ops.emplace_back();
+    op.name = keep(in.name);
+    op.graph = keep(in.graph);
+    op.compute_unit = keep(in.compute_unit);
+    op.type = keep(in.type);
+    op.time = std::max(0.0, in.time);
+    graphs.insert(op.graph);
   }
+  std::vector<ModuleOpInput>().swap(ops);
+  const bool by_graph = graphs.size() > 1;
   SplitKnownHeads(paths);
 
   Builder builder(options.top_ops);
-  tree.ops.reserve(ops.size());
-  for (size_t i = 0; i < ops.size(); ++i) {
+  for (uint32_t i = 0; i < tree.ops.size(); ++i) {
+    ModuleOp& op = tree.ops[i];
     ModulePath& p = paths[i];
     std::vector<std::string> segments;
-    if (by_graph) segments.push_back("graph:" + ops[i].graph);
+    if (by_graph) segments.push_back("graph:" + std::string(op.graph));
     const bool unplaced = p.segments.empty();
     if (unplaced)
       segments.emplace_back(kNoModule);
     else
       segments.insert(segments.end(), std::make_move_iterator(p.segments.begin()),
                       std::make_move_iterator(p.segments.end()));
-    // The input's and the path's texts are moved, each path freed once
-    // placed: a big run's ops are not held twice.
-    ModuleOp op;
-    op.name = std::move(ops[i].name);
-    op.op = std::move(p.op);
-    op.graph = std::move(ops[i].graph);
-    op.compute_unit = std::move(ops[i].compute_unit);
-    op.type = std::move(ops[i].type);
+    op.op = keep(p.op);
     op.spelling = p.spelling;
-    op.time = std::max(0.0, ops[i].time);
     op.node = builder.NodeAt(segments, unplaced);
     tree.ops_by_spelling[static_cast<size_t>(p.spelling)] += 1;
     p = ModulePath{};
-    builder.AddOp(op.node, static_cast<uint32_t>(tree.ops.size()), op.time, op.compute_unit);
-    tree.ops.push_back(std::move(op));
+    builder.AddOp(op.node, i, op.time, op.compute_unit);
   }
 
   // Pre-order, children by time (descending), then name.
@@ -297,7 +297,7 @@ ModuleTree BuildModuleTree(std::vector<ModuleOpInput> ops, ModuleTimeBasis basis
       const ModuleNode& block = tree.nodes[n];
       if (!block.block) continue;
       const std::string& path = tree.nodes[op.node].path;
-      structure[n].push_back(path.substr(block.path.size()) + "/" + op.op);
+      structure[n].push_back(path.substr(block.path.size()) + "/" + std::string(op.op));
     }
   for (auto& s : structure) std::sort(s.begin(), s.end());
 

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "analysis/module_path.h"
+#include "base/string_pool.h"
 
 namespace htpscope {
 
@@ -108,12 +109,13 @@ struct ModuleNode {
   int64_t off_npu_ops() const;
 };
 
+// Its texts are views of its tree's `texts`.
 struct ModuleOp {
-  std::string name;  // as given
-  std::string op;    // copy index dropped (ModulePath::op)
-  std::string graph;
-  std::string compute_unit;  // "" when unknown
-  std::string type;          // "" when the input gives none
+  std::string_view name;  // as given
+  std::string_view op;    // copy index dropped (ModulePath::op)
+  std::string_view graph;
+  std::string_view compute_unit;  // "" when unknown
+  std::string_view type;          // "" when the input gives none
   ModuleSpelling spelling = ModuleSpelling::kNone;
   uint32_t node = 0;  // the module it is placed in (index into ModuleTree::nodes)
   double time = 0;
@@ -141,11 +143,22 @@ struct ModuleBlockFamily {
   bool compared = false;  // the rule applies: ≥ kMinBlocksForFindings blocks, > half alike
 };
 
+// Moved, never copied: its ops view its own texts.
 struct ModuleTree {
+  ModuleTree() = default;
+  ModuleTree(ModuleTree&&) noexcept = default;
+  ModuleTree& operator=(ModuleTree&&) noexcept = default;
+  ModuleTree(const ModuleTree&) = delete;
+  ModuleTree& operator=(const ModuleTree&) = delete;
+
   ModuleTimeBasis basis = ModuleTimeBasis::kSteadyMedianCycles;
-  double total = 0;                         // Σ of every op's time (the root's)
-  std::vector<ModuleNode> nodes;            // nodes[0] is the root; a parent precedes its children
-  std::vector<ModuleOp> ops;                // input order
+  double total = 0;               // Σ of every op's time (the root's)
+  std::vector<ModuleNode> nodes;  // nodes[0] is the root; a parent precedes its children
+  std::vector<ModuleOp> ops;      // input order
+  // The ops' texts, each once (a big model's 80 k ops held their names,
+  // types and units as strings of their own: a third of an optrace
+  // summary's memory).  Its views stay where they are when the tree moves.
+  StringPool texts;
   std::vector<ModuleBlockFamily> families;  // ≥ 2 blocks each; in tree order
   // Ops by the spelling their module came from (index = ModuleSpelling).
   int64_t ops_by_spelling[4] = {0, 0, 0, 0};

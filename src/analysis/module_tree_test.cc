@@ -234,7 +234,7 @@ TEST(ModuleTreeTest, ComputeUnitsRollUpWhenTheInputSaysWhereOpsRan) {
   // Off the NPU: grouped by module in tree order (m's own op first, a parent
   // precedes its children; then layers.0, 130, before layers.1, 112).
   std::vector<std::string> off;
-  for (uint32_t i : OffNpuOps(t)) off.push_back(t.ops[i].name);
+  for (uint32_t i : OffNpuOps(t)) off.emplace_back(t.ops[i].name);
   EXPECT_EQ(off,
             (std::vector<std::string>{"/m/Argmax", "/m/layers.0/Gather", "/m/layers.1/Resize"}));
   EXPECT_EQ(t.ops[OffNpuOps(t)[1]].type, "Gather");
