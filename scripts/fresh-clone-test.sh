@@ -31,7 +31,8 @@ start=$(date +%s)
 # shared with whatever else builds on the machine).
 export CCACHE_STATSLOG="$work/ccache-stats.log"
 bash scripts/configure-werror-tree.sh "$clone" "$clone/build/werror" > "$work/configure.log"
-cmake --build "$clone/build/werror" -j "$jobs" --target htpscope htpscope_tests htpscope_synth_tests
+cmake --build "$clone/build/werror" -j "$jobs" --target htpscope htpscope_tests htpscope_synth_tests \
+  json_structure_variant_tests
 hits=$(grep -c '_cache_hit$' "$CCACHE_STATSLOG" 2>/dev/null || true)
 misses=$(grep -c '^cache_miss$' "$CCACHE_STATSLOG" 2>/dev/null || true)
 echo "fresh clone: built in $(($(date +%s) - start)) s; ccache: ${hits:-0} hits, ${misses:-0} misses"
