@@ -155,9 +155,8 @@ struct ModuleTree {
   double total = 0;               // Σ of every op's time (the root's)
   std::vector<ModuleNode> nodes;  // nodes[0] is the root; a parent precedes its children
   std::vector<ModuleOp> ops;      // input order
-  // The ops' texts, each once (a big model's 80 k ops held their names,
-  // types and units as strings of their own: a third of an optrace
-  // summary's memory).  Its views stay where they are when the tree moves.
+  // The ops' texts, each once (a big model's 80 k ops held five strings
+  // each of their own).  Its views stay where they are when the tree moves.
   StringPool texts;
   std::vector<ModuleBlockFamily> families;  // ≥ 2 blocks each; in tree order
   // Ops by the spelling their module came from (index = ModuleSpelling).
@@ -189,7 +188,7 @@ inline constexpr std::string_view kNoModule = "(no module)";
 // Sanitised paths whose first segment starts with another sanitised path's
 // first segment and '_' are split there ("model_embed_tokens" -> "model",
 // "embed_tokens" when "model" heads "model/layers.0").
-// `ops` is taken over: its texts move into the tree's ops.
+// `ops` is taken over, and freed once its texts are kept in the tree.
 ModuleTree BuildModuleTree(std::vector<ModuleOpInput> ops, ModuleTimeBasis basis,
                            const ModuleTreeOptions& options = {});
 

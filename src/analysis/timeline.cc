@@ -199,7 +199,11 @@ Timeline BuildTimeline(const Run& run, const Grouping& grouping, const TimelineW
   };
   std::vector<SliceStart> by_start(slices.size());
   for (uint32_t i = 0; i < by_start.size(); ++i)
-    by_start[i] = {static_cast<uint64_t>(slices[i].start_cycle - t.graph_start_cycles), i};
+    // In unsigned arithmetic: the difference fits 64 bits where the signed
+    // one may not (a hostile trace's starts can span the whole int64 range).
+    by_start[i] = {
+        static_cast<uint64_t>(slices[i].start_cycle) - static_cast<uint64_t>(t.graph_start_cycles),
+        i};
   StableRadixSort(by_start, [](const SliceStart& s) { return s.from_graph_start_cycles; });
   absl::flat_hash_map<std::string_view, uint32_t> group_index;
   // At most one group per instance: room for all, so that the groups are
