@@ -2,7 +2,6 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <regex>
@@ -11,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "base/doc_section_test_util.h"
 #include "base/test_paths.h"
 
 namespace htpscope::figures_test {
@@ -70,19 +70,8 @@ TEST(Figures, DiffGroupsAreContiguousInRegistryOrder) {
 // docs/metrics.md lists the registry between its figures markers, exactly
 // as FiguresMarkdown renders it (HTPSCOPE_UPDATE_DOCS=1 rewrites it).
 TEST(Figures, MetricsDocListsTheRegistry) {
-  std::string doc = ReadDoc("metrics.md");
-  const std::string begin = "<!-- figures: begin -->\n", end = "<!-- figures: end -->";
-  size_t b = doc.find(begin), e = doc.find(end);
-  ASSERT_NE(b, std::string::npos);
-  ASSERT_NE(e, std::string::npos);
-  if (std::getenv("HTPSCOPE_UPDATE_DOCS")) {
-    std::ofstream(std::string(HTPSCOPE_SOURCE_DIR) + "/docs/metrics.md")
-        << doc.substr(0, b + begin.size()) << FiguresMarkdown() << doc.substr(e);
-    return;
-  }
-  const std::string section = doc.substr(b + begin.size(), e - b - begin.size());
-  EXPECT_EQ(section, FiguresMarkdown())
-      << "update docs/metrics.md between the figures markers with the text above";
+  const std::string section =
+      testing_support::ExpectDocSection("metrics.md", "figures", FiguresMarkdown());
   // Each figure has its row, with its unit.
   for (const FigureInfo& f : Figures())
     EXPECT_NE(section.find(std::string("| `") + f.name + "` | " + f.unit + " |"), std::string::npos)

@@ -3,15 +3,12 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <set>
 #include <string>
 #include <vector>
 
-#include "base/test_paths.h"
+#include "base/doc_section_test_util.h"
 #include "formats/etdump_test_util.h"
 #include "formats/tensor_test_util.h"
 
@@ -197,20 +194,8 @@ std::string SideInputsMarkdown() {
 }
 
 TEST_F(SideInputRegistry, ArchitectureDocListsTheRegistry) {
-  const std::string path = std::string(HTPSCOPE_SOURCE_DIR) + "/docs/architecture.md";
-  std::ifstream in(path);
-  std::string doc((std::istreambuf_iterator<char>(in)), {});
-  const std::string begin = "<!-- side inputs: begin -->\n", end = "<!-- side inputs: end -->";
-  size_t b = doc.find(begin), e = doc.find(end);
-  ASSERT_NE(b, std::string::npos);
-  ASSERT_NE(e, std::string::npos);
-  if (std::getenv("HTPSCOPE_UPDATE_DOCS")) {  // regenerate the section instead of checking it
-    std::ofstream(path) << doc.substr(0, b + begin.size()) << SideInputsMarkdown() << doc.substr(e);
-    return;
-  }
-  const std::string section = doc.substr(b + begin.size(), e - b - begin.size());
-  EXPECT_EQ(section, SideInputsMarkdown())
-      << "update docs/architecture.md between the side-input markers with the text above";
+  const std::string section =
+      testing_support::ExpectDocSection("architecture.md", "side inputs", SideInputsMarkdown());
   for (const SideInputSpec& spec : SideInputSpecs())
     EXPECT_NE(section.find(fmt::format("| `{}` |", spec.name)), std::string::npos) << spec.name;
 }

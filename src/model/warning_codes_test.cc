@@ -3,13 +3,10 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <fstream>
-#include <iterator>
 #include <set>
 #include <string>
 
-#include "base/test_paths.h"
+#include "base/doc_section_test_util.h"
 #include "model/tables.h"
 
 namespace htpscope::warning_codes_test {
@@ -86,20 +83,7 @@ std::string WarningCodesMarkdown() {
 }
 
 TEST(WarningCodes, DocsListTheRegistry) {
-  const std::string path = std::string(HTPSCOPE_SOURCE_DIR) + "/docs/errors.md";
-  std::ifstream in(path);
-  std::string doc((std::istreambuf_iterator<char>(in)), {});
-  const std::string begin = "<!-- warning codes: begin -->\n", end = "<!-- warning codes: end -->";
-  size_t b = doc.find(begin), e = doc.find(end);
-  ASSERT_NE(b, std::string::npos);
-  ASSERT_NE(e, std::string::npos);
-  if (std::getenv("HTPSCOPE_UPDATE_DOCS")) {  // regenerate the section instead of checking it
-    std::ofstream(path) << doc.substr(0, b + begin.size()) << WarningCodesMarkdown()
-                        << doc.substr(e);
-    return;
-  }
-  EXPECT_EQ(doc.substr(b + begin.size(), e - b - begin.size()), WarningCodesMarkdown())
-      << "update docs/errors.md between the warning-code markers with the text above";
+  testing_support::ExpectDocSection("errors.md", "warning codes", WarningCodesMarkdown());
 }
 
 }  // namespace

@@ -3,13 +3,10 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <fstream>
-#include <iterator>
 #include <set>
 
 #include "base/corpus_test_util.h"
-#include "base/test_paths.h"
+#include "base/doc_section_test_util.h"
 #include "model/fake_qhas_test_util.h"
 #include "model/fake_run_test_util.h"
 
@@ -137,19 +134,7 @@ std::string SchemaMarkdown() {
 }
 
 TEST(RunTables, DocsListTheSchema) {
-  std::ifstream in(std::string(HTPSCOPE_SOURCE_DIR) + "/docs/tables.md");
-  std::string doc((std::istreambuf_iterator<char>(in)), {});
-  const std::string begin = "<!-- schema: begin -->\n", end = "<!-- schema: end -->";
-  size_t b = doc.find(begin), e = doc.find(end);
-  ASSERT_NE(b, std::string::npos);
-  ASSERT_NE(e, std::string::npos);
-  if (std::getenv("HTPSCOPE_UPDATE_DOCS")) {  // regenerate the section instead of checking it
-    std::ofstream(std::string(HTPSCOPE_SOURCE_DIR) + "/docs/tables.md")
-        << doc.substr(0, b + begin.size()) << SchemaMarkdown() << doc.substr(e);
-    return;
-  }
-  EXPECT_EQ(doc.substr(b + begin.size(), e - b - begin.size()), SchemaMarkdown())
-      << "update docs/tables.md between the schema markers with the text above";
+  testing_support::ExpectDocSection("tables.md", "schema", SchemaMarkdown());
 }
 
 }  // namespace
