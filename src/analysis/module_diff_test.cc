@@ -13,9 +13,11 @@ namespace {
 
 ModuleTree Tree(std::vector<double> layer_times, ModuleTimeBasis basis,
                 const std::string& extra = "") {
-  std::vector<ModuleOpInput> ops;
+  std::vector<std::string> names;  // the inputs view them
   for (size_t l = 0; l < layer_times.size(); ++l)
-    ops.push_back({"/model/layers." + std::to_string(l) + "/attn/MatMul", layer_times[l], ""});
+    names.push_back("/model/layers." + std::to_string(l) + "/attn/MatMul");
+  std::vector<ModuleOpInput> ops;
+  for (size_t l = 0; l < layer_times.size(); ++l) ops.push_back({names[l], layer_times[l], ""});
   ops.push_back({"Input", 10, ""});
   if (!extra.empty()) ops.push_back({extra, 5, ""});
   return BuildModuleTree(ops, basis);

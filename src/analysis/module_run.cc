@@ -20,7 +20,7 @@ bool DpcOps(const Run& run, std::vector<ModuleOpInput>& out, std::vector<std::st
       ++without;
       continue;
     }
-    out.push_back({std::string(run.Str(g.name)), static_cast<double>(*g.dpc_cycles), ""});
+    out.push_back({run.Str(g.name), static_cast<double>(*g.dpc_cycles), ""});
   }
   if (out.empty()) return false;
   if (without > 0)
@@ -47,16 +47,16 @@ void ProfileOps(const Run& run, std::vector<ModuleOpInput>& out, ModuleTimeBasis
   bool any_single = false, any_steady = false;
   int64_t cold_only = 0, by_source = 0;
   for (const OpSteadyState& op : ComputeOpSteadyState(run)) {
-    const std::string graph = named_graphs ? run.graphs[op.graph].name : std::string();
+    const std::string_view graph = named_graphs ? run.graphs[op.graph].name : std::string_view();
     std::string_view name = FirstSourceOp(op.source_ops);
     if (name.empty()) name = op.name;
     if (executions[op.graph] == 1) {
       any_single = true;
-      out.push_back({std::string(name), static_cast<double>(op.cold_cycles), graph});
+      out.push_back({name, static_cast<double>(op.cold_cycles), graph});
     } else if (op.steady_median_cycles) {
       any_steady = true;
       steady_executions = std::max(steady_executions, op.steady_executions);
-      out.push_back({std::string(name), *op.steady_median_cycles, graph});
+      out.push_back({name, *op.steady_median_cycles, graph});
     } else {
       ++cold_only;
       continue;

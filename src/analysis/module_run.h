@@ -36,7 +36,7 @@ RunModules ComputeRunModules(const Run& run, const ModuleTreeOptions& options = 
 
 // The op times ComputeRunModules rolls up (same rules), for a caller that
 // builds its own tree.  `basis` receives the basis, `source` the source
-// name; `notes` what was left out.
+// name; `notes` what was left out.  The ops view the run's strings.
 std::vector<ModuleOpInput> RunModuleOps(const Run& run, ModuleTimeBasis& basis, std::string& source,
                                         int& steady_executions, std::vector<std::string>& notes);
 

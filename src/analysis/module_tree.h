@@ -41,17 +41,19 @@ const char* ModuleTimeUnit(ModuleTimeBasis basis);
 // (executions 2..N)", ...
 const char* ModuleTimeBasisLabel(ModuleTimeBasis basis);
 
-// One op and its time, in the tree's basis.
+// One op and its time, in the tree's basis.  Its texts are views: they need
+// only outlive BuildModuleTree, which keeps its own copy (a run's ops are
+// views of the run's strings, not copies of them).
 struct ModuleOpInput {
-  std::string name;   // the op as the artifact names it ("/resnet/.../Conv_token_13_2")
-  double time = 0;    // in the basis' unit (cycles or µs); negative counts as 0
-  std::string graph;  // the graph it belongs to; "" when the run has one
+  std::string_view name;   // the op as the artifact names it ("/resnet/.../Conv_token_13_2")
+  double time = 0;         // in the basis' unit (cycles or µs); negative counts as 0
+  std::string_view graph;  // the graph it belongs to; "" when the run has one
   // Where it ran ("NPU", "CPU", "GPU") when the input says (an AI Hub
   // profile's compute unit per layer); "" when unknown.
-  std::string compute_unit = "";
+  std::string_view compute_unit = "";
   // Its type when the input gives one apart from the name (an AI Hub
   // layer's "type": "Softmax", "MatMul"); "" otherwise.
-  std::string type = "";
+  std::string_view type = "";
 };
 
 // The compute unit ops run on when they stay on the HTP.

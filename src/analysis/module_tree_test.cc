@@ -2,13 +2,21 @@
 
 #include <gtest/gtest.h>
 
+#include <deque>
 #include <tuple>
 
 namespace htpscope::module_tree_test {
 namespace {
 
+// The inputs view their texts: the names a test makes live as long as the
+// test program.
+std::string_view Kept(std::string text) {
+  static std::deque<std::string> texts;
+  return texts.emplace_back(std::move(text));
+}
+
 ModuleOpInput Op(std::string name, double time, std::string graph = "") {
-  return {std::move(name), time, std::move(graph)};
+  return {Kept(std::move(name)), time, Kept(std::move(graph))};
 }
 
 std::vector<ModuleOpInput> TransformerOps() {
@@ -166,9 +174,9 @@ TEST(ModuleTreeTest, FamiliesWithoutAMajorityStructureAreNotJudged) {
   const int layers[] = {1, 2, 3};
   for (int s = 0; s < 3; ++s)
     for (int l = 0; l < layers[s]; ++l)
-      ops.push_back({"/enc/stages." + std::to_string(s) + "/layers." + std::to_string(l) +
-                         "/Conv_token_" + std::to_string(10 * s + l) + "_2",
-                     100.0 * (s + 1), ""});
+      ops.push_back(Op("/enc/stages." + std::to_string(s) + "/layers." + std::to_string(l) +
+                           "/Conv_token_" + std::to_string(10 * s + l) + "_2",
+                       100.0 * (s + 1)));
   ModuleTree t = BuildModuleTree(ops, ModuleTimeBasis::kSteadyMedianCycles);
   const ModuleBlockFamily* stages = nullptr;
   for (const auto& f : t.families)
@@ -187,9 +195,8 @@ TEST(ModuleTreeTest, ABlockWhoseOpsDifferIsStillNamedAndSaysSo) {
   // suffixes differ per layer and do not make layers differ.
   std::vector<ModuleOpInput> ops;
   for (int l = 0; l < 4; ++l)
-    ops.push_back(
-        {"/m/layers." + std::to_string(l) + "/attn/MatMul_token_" + std::to_string(l) + "_2", 100,
-         ""});
+    ops.push_back(Op(
+        "/m/layers." + std::to_string(l) + "/attn/MatMul_token_" + std::to_string(l) + "_2", 100));
   ops.push_back({"/m/layers.3/attn/Transpose_token_9_2", 100, ""});
   ModuleTree t = BuildModuleTree(ops, ModuleTimeBasis::kSteadyMedianCycles);
   ASSERT_EQ(t.families.size(), 1u);
