@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <deque>
 
 #include "analysis/run_diff.h"
 #include "base/test_paths.h"
@@ -13,13 +14,14 @@ namespace {
 
 ModuleTree Tree(std::vector<double> layer_times, ModuleTimeBasis basis,
                 const std::string& extra = "") {
-  std::vector<std::string> names;  // the inputs view them
-  for (size_t l = 0; l < layer_times.size(); ++l)
-    names.push_back("/model/layers." + std::to_string(l) + "/attn/MatMul");
+  // A tree views its ops' names: these live as long as the test program.
+  static std::deque<std::string> names;
   std::vector<ModuleOpInput> ops;
-  for (size_t l = 0; l < layer_times.size(); ++l) ops.push_back({names[l], layer_times[l], ""});
+  for (size_t l = 0; l < layer_times.size(); ++l)
+    ops.push_back({names.emplace_back("/model/layers." + std::to_string(l) + "/attn/MatMul"),
+                   layer_times[l], ""});
   ops.push_back({"Input", 10, ""});
-  if (!extra.empty()) ops.push_back({extra, 5, ""});
+  if (!extra.empty()) ops.push_back({names.emplace_back(extra), 5, ""});
   return BuildModuleTree(ops, basis);
 }
 

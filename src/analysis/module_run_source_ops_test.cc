@@ -52,7 +52,7 @@ TEST(RunModulesSourceOps, OpsArePlacedByTheirFirstOnnxSourceOp) {
   EXPECT_DOUBLE_EQ(stem.time, 42000);
   ASSERT_EQ(stem.top_ops.size(), 1u);
   EXPECT_EQ(m.tree.ops[stem.top_ops[0].op].name, "/stem/conv/Conv");
-  EXPECT_EQ(m.tree.ops[stem.top_ops[0].op].op, "Conv");
+  EXPECT_EQ(m.tree.Text(m.tree.ops[stem.top_ops[0].op].op), "Conv");
   EXPECT_DOUBLE_EQ(NodeAt(m.tree, "graph:session 2/head/fc").time, 18000);  // (17,000 + 19,000) / 2
   // Input and Output have no source op: their own names, no module.
   EXPECT_DOUBLE_EQ(NodeAt(m.tree, "graph:session 2/" + std::string(kNoModule)).time, 810 + 690);

@@ -57,7 +57,7 @@ TEST(RunModules, OrtResnetStagesAreTheSumOfTheirOpsSteadyMedians) {
   EXPECT_EQ(m.tree.Find("resnet/encoder/stages.2")->ops, 4 * 4 + 1);  // + the shortcut
   // The op inside a module drops its copy suffix "_token_N_2".
   const ModuleNode* l1 = m.tree.Find("resnet/encoder/stages.2/layers.1");
-  EXPECT_EQ(m.tree.ops[l1->top_ops[0].op].op, "Conv");
+  EXPECT_EQ(m.tree.Text(m.tree.ops[l1->top_ops[0].op].op), "Conv");
 
   // Blocks: stage 2's layers 2,172,981.5 / 3,307,168 / 1,884,325.5 /
   // 1,868,213.5, median 2,028,653.5: layers.1 is 1.63 × it.
@@ -321,7 +321,8 @@ TEST(RunModules, AihubDecoderLayersRollUpByModuleSplitByComputeUnit) {
   // then embed_tokens, then norm).
   std::vector<std::string> off;
   for (uint32_t i : OffNpuOps(t))
-    off.push_back(fmt::format("{} {} {}", t.ops[i].compute_unit, t.ops[i].type, t.ops[i].name));
+    off.push_back(fmt::format("{} {} {}", t.Text(t.ops[i].compute_unit), t.Text(t.ops[i].type),
+                              t.ops[i].name));
   EXPECT_EQ(off, (std::vector<std::string>{"CPU Softmax /model/layers.1/self_attn/Softmax",
                                            "CPU Gather /model/embed_tokens/Gather",
                                            "GPU RmsNorm /model/norm/Mul_1"}));

@@ -146,8 +146,8 @@ int64_t ModuleNode::off_npu_ops() const {
 std::vector<uint32_t> OffNpuOps(const ModuleTree& tree) {
   std::vector<std::vector<uint32_t>> by_node(tree.nodes.size());
   for (uint32_t i = 0; i < tree.ops.size(); ++i) {
-    const ModuleOp& op = tree.ops[i];
-    if (!op.compute_unit.empty() && op.compute_unit != kNpuUnit) by_node[op.node].push_back(i);
+    const std::string_view unit = tree.Text(tree.ops[i].compute_unit);
+    if (!unit.empty() && unit != kNpuUnit) by_node[tree.ops[i].node].push_back(i);
   }
   std::vector<uint32_t> out;
   for (const auto& ops : by_node) out.insert(out.end(), ops.begin(), ops.end());
@@ -204,22 +204,21 @@ ModuleTree BuildModuleTree(std::vector<ModuleOpInput> ops, ModuleTimeBasis basis
                            const ModuleTreeOptions& options) {
   ModuleTree tree;
   tree.basis = basis;
-  // The ops' texts kept once in the tree, and the input freed before the
-  // ops are placed.  Each path is parsed twice, once for the heads that
-  // split other paths and once to be placed, rather than held: a big run's
-  // parsed paths took more memory than the rest of the tree (25 MB for
-  // 80,000 ops) for a few ms of parsing.
-  auto keep = [&tree](std::string_view text) { return tree.texts.View(tree.texts.Intern(text)); };
+  // The ops' names viewed, their other texts kept once in the tree, and the
+  // input freed before the ops are placed.  Each path is parsed twice, once
+  // for the heads that split other paths and once to be placed, rather than
+  // held: a big run's parsed paths took more memory than the rest of the
+  // tree (25 MB for 80,000 ops) for a few ms of parsing.
   tree.ops.reserve(ops.size());
-  std::set<std::string_view> graphs;
+  std::set<StringId> graphs;
   KnownHeads heads;
   for (const ModuleOpInput& in : ops) {
     NoteHead(ParseModulePath(in.name), heads);
     ModuleOp& op = tree.ops.emplace_back();
-    op.name = keep(in.name);
-    op.graph = keep(in.graph);
-    op.compute_unit = keep(in.compute_unit);
-    op.type = keep(in.type);
+    op.name = options.copy_names ? tree.Text(tree.texts.Intern(in.name)) : in.name;
+    op.graph = tree.texts.Intern(in.graph);
+    op.compute_unit = tree.texts.Intern(in.compute_unit);
+    op.type = tree.texts.Intern(in.type);
     op.time = std::max(0.0, in.time);
     graphs.insert(op.graph);
   }
@@ -232,18 +231,18 @@ ModuleTree BuildModuleTree(std::vector<ModuleOpInput> ops, ModuleTimeBasis basis
     ModulePath p = ParseModulePath(op.name);
     SplitKnownHead(p, heads);
     std::vector<std::string> segments;
-    if (by_graph) segments.push_back("graph:" + std::string(op.graph));
+    if (by_graph) segments.push_back("graph:" + std::string(tree.Text(op.graph)));
     const bool unplaced = p.segments.empty();
     if (unplaced)
       segments.emplace_back(kNoModule);
     else
       segments.insert(segments.end(), std::make_move_iterator(p.segments.begin()),
                       std::make_move_iterator(p.segments.end()));
-    op.op = keep(p.op);
+    op.op = tree.texts.Intern(p.op);
     op.spelling = p.spelling;
     op.node = builder.NodeAt(segments, unplaced);
     tree.ops_by_spelling[static_cast<size_t>(p.spelling)] += 1;
-    builder.AddOp(op.node, i, op.time, op.compute_unit);
+    builder.AddOp(op.node, i, op.time, tree.Text(op.compute_unit));
   }
 
   // Pre-order, children by time (descending), then name.
@@ -298,7 +297,7 @@ ModuleTree BuildModuleTree(std::vector<ModuleOpInput> ops, ModuleTimeBasis basis
       const ModuleNode& block = tree.nodes[n];
       if (!block.block) continue;
       const std::string& path = tree.nodes[op.node].path;
-      structure[n].push_back(path.substr(block.path.size()) + "/" + std::string(op.op));
+      structure[n].push_back(path.substr(block.path.size()) + "/" + std::string(tree.Text(op.op)));
     }
   for (auto& s : structure) std::sort(s.begin(), s.end());
 

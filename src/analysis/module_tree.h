@@ -41,9 +41,10 @@ const char* ModuleTimeUnit(ModuleTimeBasis basis);
 // (executions 2..N)", ...
 const char* ModuleTimeBasisLabel(ModuleTimeBasis basis);
 
-// One op and its time, in the tree's basis.  Its texts are views: they need
-// only outlive BuildModuleTree, which keeps its own copy (a run's ops are
-// views of the run's strings, not copies of them).
+// One op and its time, in the tree's basis.  Its texts are views: the
+// tree's ops view their names (a run's tree views the run's strings, and
+// must not outlive the run) unless ModuleTreeOptions::copy_names; the rest
+// the tree keeps a copy of.
 struct ModuleOpInput {
   std::string_view name;   // the op as the artifact names it ("/resnet/.../Conv_token_13_2")
   double time = 0;         // in the basis' unit (cycles or µs); negative counts as 0
@@ -111,13 +112,14 @@ struct ModuleNode {
   int64_t off_npu_ops() const;
 };
 
-// Its texts are views of its tree's `texts`.
+// 48 bytes an op: a big model has 80,000 of them.
 struct ModuleOp {
-  std::string_view name;  // as given
-  std::string_view op;    // copy index dropped (ModulePath::op)
-  std::string_view graph;
-  std::string_view compute_unit;  // "" when unknown
-  std::string_view type;          // "" when the input gives none
+  std::string_view name;  // as given: the input's text, or the tree's copy (copy_names)
+  // Ids of the tree's texts (ModuleTree::Text).
+  StringId op = StringPool::kEmpty;  // copy index dropped (ModulePath::op)
+  StringId graph = StringPool::kEmpty;
+  StringId compute_unit = StringPool::kEmpty;  // "" when unknown
+  StringId type = StringPool::kEmpty;          // "" when the input gives none
   ModuleSpelling spelling = ModuleSpelling::kNone;
   uint32_t node = 0;  // the module it is placed in (index into ModuleTree::nodes)
   double time = 0;
@@ -145,7 +147,7 @@ struct ModuleBlockFamily {
   bool compared = false;  // the rule applies: ≥ kMinBlocksForFindings blocks, > half alike
 };
 
-// Moved, never copied: its ops view its own texts.
+// Moved, never copied: a big model's tree is megabytes.
 struct ModuleTree {
   ModuleTree() = default;
   ModuleTree(ModuleTree&&) noexcept = default;
@@ -157,9 +159,9 @@ struct ModuleTree {
   double total = 0;               // Σ of every op's time (the root's)
   std::vector<ModuleNode> nodes;  // nodes[0] is the root; a parent precedes its children
   std::vector<ModuleOp> ops;      // input order
-  // The ops' texts, each once (a big model's 80 k ops held five strings
-  // each of their own).  Its views stay where they are when the tree moves.
+  // The ops' texts but their names (unless copy_names), each once.
   StringPool texts;
+  std::string_view Text(StringId id) const { return texts.View(id); }
   std::vector<ModuleBlockFamily> families;  // ≥ 2 blocks each; in tree order
   // Ops by the spelling their module came from (index = ModuleSpelling).
   int64_t ops_by_spelling[4] = {0, 0, 0, 0};
@@ -180,6 +182,9 @@ std::vector<uint32_t> OffNpuOps(const ModuleTree& tree);
 
 struct ModuleTreeOptions {
   size_t top_ops = 5;  // top ops kept per node
+  // The tree keeps a copy of the ops' names instead of viewing the input's:
+  // for a tree that may outlive its input (a cache).
+  bool copy_names = false;
 };
 
 // The label of the node that holds the ops without a module.
@@ -190,7 +195,9 @@ inline constexpr std::string_view kNoModule = "(no module)";
 // Sanitised paths whose first segment starts with another sanitised path's
 // first segment and '_' are split there ("model_embed_tokens" -> "model",
 // "embed_tokens" when "model" heads "model/layers.0").
-// `ops` is taken over, and freed once its texts are kept in the tree.
+// `ops` is taken over and freed once the ops are placed; the names they
+// view must outlive the tree (ModuleOp::name views them) unless
+// options.copy_names.
 ModuleTree BuildModuleTree(std::vector<ModuleOpInput> ops, ModuleTimeBasis basis,
                            const ModuleTreeOptions& options = {});
 

@@ -8,8 +8,8 @@
 namespace htpscope::module_tree_test {
 namespace {
 
-// The inputs view their texts: the names a test makes live as long as the
-// test program.
+// The inputs view their texts, and a tree its ops' names: the names a test
+// makes live as long as the test program.
 std::string_view Kept(std::string text) {
   static std::deque<std::string> texts;
   return texts.emplace_back(std::move(text));
@@ -76,7 +76,7 @@ TEST(ModuleTreeTest, TopOpsAreTheLongestAtOrBelowANode) {
   EXPECT_DOUBLE_EQ(model->top_ops[0].time, 100);
   EXPECT_EQ(t.ops[model->top_ops[1].op].name, "model.layers.2.self_attn.o_proj.0");
   EXPECT_EQ(t.ops[t.nodes[0].top_ops[0].op].name, "lm_head.0");
-  EXPECT_EQ(t.ops[t.nodes[0].top_ops[0].op].op, "lm_head");
+  EXPECT_EQ(t.Text(t.ops[t.nodes[0].top_ops[0].op].op), "lm_head");
 }
 
 TEST(ModuleTreeTest, SiblingBlocksFarFromTheirMedianAreNamed) {
@@ -244,7 +244,7 @@ TEST(ModuleTreeTest, ComputeUnitsRollUpWhenTheInputSaysWhereOpsRan) {
   for (uint32_t i : OffNpuOps(t)) off.emplace_back(t.ops[i].name);
   EXPECT_EQ(off,
             (std::vector<std::string>{"/m/Argmax", "/m/layers.0/Gather", "/m/layers.1/Resize"}));
-  EXPECT_EQ(t.ops[OffNpuOps(t)[1]].type, "Gather");
+  EXPECT_EQ(t.Text(t.ops[OffNpuOps(t)[1]].type), "Gather");
   ModuleTree unknown = BuildModuleTree({{"/a/X", 1, ""}}, ModuleTimeBasis::kMicroseconds);
   EXPECT_TRUE(unknown.nodes[0].by_unit.empty());
   EXPECT_FALSE(unknown.has_compute_units());

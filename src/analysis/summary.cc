@@ -145,6 +145,9 @@ Summary Summarize(const Run& run, const SummaryOptions& options) {
       std::launch::async | std::launch::deferred, [&run] { return ComputePathByUnit(run); });
   out.clock = ChooseClock(run, options);
   BuildCoarse(run, &out);
+  // The module tree first: its build's transient memory then comes before
+  // the other per-op tables are held, not on top of them (a run's peak).
+  out.modules = ComputeRunModules(run);
   out.op_rollup = ComputeOpRollup(run);
   out.traffic = TrafficByQnnOp(run);
   if (out.traffic)  // for the read hit ratio, the ops that read the most from DRAM first
@@ -152,7 +155,6 @@ Summary Summarize(const Run& run, const SummaryOptions& options) {
                      [](const QnnOpTraffic& a, const QnnOpTraffic& b) {
                        return a.bytes.dram_read > b.bytes.dram_read;
                      });
-  out.modules = ComputeRunModules(run);
   out.path_by_unit = path_by_unit.get();
   std::tie(out.op_steady_state, out.op_warmup) = per_op.get();
   out.first_inference = ComputeFirstInference(run);

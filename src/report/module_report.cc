@@ -109,10 +109,11 @@ void AppendComputeUnitsText(const RunModules& m, int depth, std::string& out) {
       out += fmt::format("    {}: {} {}, {} {}\n", TerminalSafe(n.path.empty() ? "(all)" : n.path),
                          FormatCount(count), OpNoun(m, count), FormatFigure(time), unit);
     }
-    out += fmt::format("      {:<4} {:>10} {}  {:>7}  {}{}\n", TerminalSafe(op.compute_unit),
-                       FormatFigure(op.time), unit,
+    const std::string_view type = t.Text(op.type);
+    out += fmt::format("      {:<4} {:>10} {}  {:>7}  {}{}\n",
+                       TerminalSafe(t.Text(op.compute_unit)), FormatFigure(op.time), unit,
                        t.total > 0 ? fmt::format("{:.1f} %", op.time / t.total * 100.0) : "-",
-                       op.type.empty() ? "" : TerminalSafe(op.type) + "  ", TerminalSafe(op.name));
+                       type.empty() ? "" : TerminalSafe(type) + "  ", TerminalSafe(op.name));
   }
 }
 
@@ -256,7 +257,7 @@ json ModulesToJson(const RunModules& m) {
     }
     for (const auto& top : n.top_ops)
       node["top_ops"].push_back(
-          {{"name", t.ops[top.op].name}, {"op", t.ops[top.op].op}, {"time", top.time}});
+          {{"name", t.ops[top.op].name}, {"op", t.Text(t.ops[top.op].op)}, {"time", top.time}});
     nodes.push_back(std::move(node));
   }
   j["nodes"] = std::move(nodes);
@@ -297,8 +298,8 @@ json ModulesToJson(const RunModules& m) {
     for (uint32_t i : OffNpuOps(t)) {
       const ModuleOp& op = t.ops[i];
       off.push_back({{"name", op.name},
-                     {"type", op.type},
-                     {"compute_unit", op.compute_unit},
+                     {"type", t.Text(op.type)},
+                     {"compute_unit", t.Text(op.compute_unit)},
                      {"time", op.time},
                      {"module", t.nodes[op.node].path}});
     }
@@ -352,8 +353,8 @@ std::string RenderModulesHtml(const RunModules& m, int depth) {
       out += fmt::format(
           "<tr class=\"fallback\"><td>{}</td><td>{}</td><td>{}</td><td class=\"n\">{}</td>"
           "<td>{}</td></tr>\n",
-          h(t.nodes[op.node].path), h(op.compute_unit), h(op.type), FormatFigure(op.time),
-          h(op.name));
+          h(t.nodes[op.node].path), h(t.Text(op.compute_unit)), h(t.Text(op.type)),
+          FormatFigure(op.time), h(op.name));
     }
     out += "</table>\n";
   }

@@ -30,7 +30,8 @@ const RunModules& ModulesOf(const Run& run) {
       cache.executions == run.executions.size() && cache.dpc_sum == run.figures.dpc_sum_cycles &&
       cache.aihub_layers == AihubLayersOf(run))
     return *cache.modules;
-  cache.modules = std::make_unique<RunModules>(ComputeRunModules(run));
+  // Its op names copied: the cache outlives the run it was made from.
+  cache.modules = std::make_unique<RunModules>(ComputeRunModules(run, {.copy_names = true}));
   cache.run = &run;
   cache.label = run.label;
   cache.qnn_ops = run.qnn_ops.size();
