@@ -123,9 +123,13 @@ struct ReadOptraceOptions {
   // For tests: false sends every event through the general JSON parser (no
   // line matcher, no pre-pass), which the fast paths must agree with.
   bool fast_paths = true;
-  // For tests: false streams a plain file as it streams gzip, instead of
-  // mapping it.
-  bool map_plain_files = true;
+  // How a plain file is read: mapped (chunks are views of the file: no copy,
+  // where its events are one a line or minified), streamed as gzip is (where
+  // they are pretty-printed: the parser minifies them into a buffer anyway,
+  // and read() copies faster than the mapping faults in), or chosen by the
+  // layout of its first event.  Tests pick one to read every layout both ways.
+  enum class PlainFileRead : uint8_t { kByLayout, kMapped, kStreamed };
+  PlainFileRead plain_file_read = PlainFileRead::kByLayout;
 };
 
 // Reads an OP_TRACE file (plain or gzip), streaming: the traceEvents array is

@@ -8,6 +8,7 @@
 
 #include "formats/json_layout_test_util.h"
 #include "formats/optrace.h"
+#include "formats/optrace_parser.h"
 #include "formats/optrace_test_util.h"
 
 namespace htpscope::optrace_layouts_test {
@@ -58,6 +59,19 @@ std::string WriterLayoutTrace(int ops) {
   return text + "\n]}\n";
 }
 
+// Only pretty-printed events are streamed rather than mapped: the writer's
+// layout, one compact event a line and a minified file are mapped.
+TEST(OptraceLayouts, OnlyPrettyPrintedEventsAreTakenForPrettyPrinted) {
+  const std::string writer_text = WriterLayoutTrace(4);
+  for (JsonLayout layout : testing_support::kAllJsonLayouts) {
+    SCOPED_TRACE(JsonLayoutName(layout));
+    const std::string text = testing_support::Relayout(writer_text, layout, 2);
+    EXPECT_EQ(optrace_internal::EventsArePrettyPrinted(text), layout == JsonLayout::kIndent2);
+  }
+  EXPECT_FALSE(optrace_internal::EventsArePrettyPrinted("{\"header\": {}}"));
+  EXPECT_FALSE(optrace_internal::EventsArePrettyPrinted("{\"traceEvents\": [\n  ]}"));
+}
+
 // Reads every layout of `writer_text` — plain (mapped, and streamed as gzip
 // is) and gzip — in chunks of `chunk_bytes` on two threads, fast paths on,
 // and compares with the whole document read by the general parser alone.
@@ -75,7 +89,8 @@ void ExpectEveryLayoutReadsAlike(const std::string& name, const std::string& wri
       ReadOptraceOptions options;
       options.threads = 2;
       options.chunk_bytes = chunk_bytes;
-      options.map_plain_files = form == 0;
+      options.plain_file_read = form == 0 ? ReadOptraceOptions::PlainFileRead::kMapped
+                                          : ReadOptraceOptions::PlainFileRead::kStreamed;
       const Optrace streamed =
           ReadOptrace(testing_support::WriteTestFile("layouts_" + name, text, gzip), options);
       EXPECT_GT(streamed.chunks_parsed, 1u);  // streamed, never parsed whole

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 
 #include "formats/json_parallel.h"
 #include "formats/optrace_parser.h"
@@ -129,14 +130,32 @@ class ChunkWorker {
   OptraceParser::ChunkScratch scratch_;
 };
 
+bool MapsPlainFile(const std::string& path, ReadOptraceOptions::PlainFileRead how) {
+  using Read = ReadOptraceOptions::PlainFileRead;
+  if (how != Read::kByLayout) return how == Read::kMapped;
+  // A pipe's bytes are not read twice: it is mapped from its in-memory copy.
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return true;
+  return !EventsArePrettyPrinted(ReadPrefix(path, kLayoutPrefixBytes));
+}
+
 }  // namespace
+
+bool EventsArePrettyPrinted(std::string_view prefix) {
+  const size_t key = prefix.find("\"traceEvents\"");
+  if (key == std::string_view::npos) return false;
+  const size_t open = prefix.find('[', key);
+  if (open == std::string_view::npos) return false;
+  return OptraceParser::IsPrettyPrinted(prefix.data() + open, prefix.size() - open);
+}
 
 bool ReadOptraceInChunks(const std::string& path, const ReadOptraceOptions& options, Optrace* out) {
   out->path = path;
   auto select = [](const std::vector<std::string>& keys, bool is_array) {
     return is_array && keys.size() == 1 && keys[0] == "traceEvents" ? 1 : 0;
   };
-  ChunkedFile file = OpenChunkedFile(path, select, options.chunk_bytes, options.map_plain_files);
+  ChunkedFile file = OpenChunkedFile(path, select, options.chunk_bytes,
+                                     MapsPlainFile(path, options.plain_file_read));
   if (IsSmall(file, options.chunk_bytes)) return false;  // one chunk: parsed whole
   ProvisionalOrigin origin;
   const bool streamed = ParseChunksInParallel<OptracePart>(

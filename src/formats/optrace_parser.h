@@ -142,6 +142,10 @@ class OptraceParser {
   // Returns the bytes of the event, or 0.
   size_t MatchOpLine(const char* text, const char* end);
 
+  // Whether the chunk `data` (a JSON array) is indented: events over
+  // several lines.
+  static bool IsPrettyPrinted(const char* data, size_t length);
+
  private:
   // --- general path (optrace_events.cc) ---
   [[noreturn]] void Fail(simdjson::error_code err, std::string_view context);
@@ -182,10 +186,6 @@ class OptraceParser {
   };
   StringId InternRepeated(RepeatedField field, std::string_view text);
   StringId InternDescription(StringId htp_op_type, std::string_view text);
-
-  // Whether the chunk `data` (a JSON array) is indented: events over
-  // several lines.
-  static bool IsPrettyPrinted(const char* data, size_t length);
 
   // --- pre-pass (optrace_fast_lines.cc) ---
   template <typename StringReader>
@@ -290,6 +290,14 @@ void FinishOptrace(Optrace* out, int64_t added_cycles = 0, size_t agreeing_slice
 // Reads `path` in chunks on every core into `out`.  Returns false when the
 // file cannot be read so (its layout, or any error): parse it whole then.
 bool ReadOptraceInChunks(const std::string& path, const ReadOptraceOptions& options, Optrace* out);
+
+// Whether the events of an optrace whose first bytes are `prefix` are
+// pretty-printed (a line break inside the first event's first bytes, as
+// json.dump(indent=N) writes them): such a file is streamed rather than
+// mapped (ReadOptraceOptions::PlainFileRead::kByLayout).  False when the
+// traceEvents array does not open within the prefix.
+inline constexpr size_t kLayoutPrefixBytes = 64 << 10;
+bool EventsArePrettyPrinted(std::string_view prefix);
 
 }  // namespace optrace_internal
 }  // namespace htpscope
