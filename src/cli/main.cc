@@ -7,12 +7,14 @@
 #include <malloc.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <new>
 #include <stdexcept>
 #include <string_view>
+#include <thread>
 
 #include "base/errors.h"
 #include "cli/cli_support.h"
@@ -55,6 +57,11 @@ int main(int argc, char** argv) {
   // resident after the read, through the import's peak; 8 MB was no slower.)
   mallopt(M_MMAP_THRESHOLD, 1 << 20);
   mallopt(M_TRIM_THRESHOLD, 8 << 20);
+  // One heap (arena) per core, not glibc's eight: no more threads allocate
+  // at once than there are cores, and every further arena held freed memory
+  // of its own through the peak (a gzip trace's summary peaked 6 MB higher
+  // with the default, no faster).
+  mallopt(M_ARENA_MAX, static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
   CLI::App app{
       "htpscope: the true speed, memory and numerics of models on the Hexagon NPU (QNN HTP), "
       "from profiling artifacts alone"};
