@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <future>
 #include <limits>
 #include <stdexcept>
@@ -91,7 +92,10 @@ class RowBuilder final : public JsonRow {
 };
 
 // Prints a row as nlohmann::json's dump(indent) prints the object: members
-// in key order.  Reused from row to row, so that a row costs no allocation.
+// in key order.  Reused from row to row, so that a row costs no allocation:
+// rows of one array give the same keys in the same order, so the keys are
+// compared as given with the last row's shape (not copied), sorted once per
+// shape, and each member's separator, indent and quoted key are one piece.
 class RowText final : public JsonRow {
  public:
   explicit RowText(json::error_handler_t handler) : handler_(handler) {}
@@ -108,81 +112,56 @@ class RowText final : public JsonRow {
   }
   void String(std::string_view key, std::string_view value) override {
     StartMember(key);
-    AppendJsonString(value, handler_, text_);
-    members_.back().value_end = text_.size();
+    AppendJsonString(value, handler_, values_);
+    value_ends_.push_back(values_.size());
   }
 
   // Appends the row given since the last call, at nesting level `depth`, to
   // `out` (indent < 0: on one line, as dump(-1)), and forgets it.
   void WriteTo(std::string& out, int indent, int depth) {
-    if (members_.empty()) {
+    const size_t n = value_ends_.size();
+    if (n == 0) {
       out += "{}";
       return Clear();
     }
-    const bool compact = indent < 0;
-    if (!SameKeysAsLastRow() || compact != compact_) SortKeys(compact);
-    out += '{';
-    for (size_t i = 0; i < order_.size(); ++i) {
-      const Member& m = members_[order_[i]];
-      SeparateElement(out, i, indent, depth + 1);
-      out += quoted_keys_[i];
-      out.append(text_, m.value_begin, m.value_end - m.value_begin);
+    if (!same_shape_ || n != shape_keys_.size() || indent != indent_ || depth != depth_)
+      Reshape(indent, depth);
+    size_t bytes = 2 + close_.size() + values_.size();
+    for (const std::string& piece : pieces_) bytes += piece.size();
+    const size_t at = out.size();
+    out.resize(at + bytes);
+    char* p = out.data() + at;
+    *p++ = '{';
+    for (size_t i = 0; i < n; ++i) {
+      const std::string& piece = pieces_[i];
+      std::memcpy(p, piece.data(), piece.size());
+      p += piece.size();
+      const uint32_t m = order_[i];
+      const size_t begin = m ? value_ends_[m - 1] : 0;
+      std::memcpy(p, values_.data() + begin, value_ends_[m] - begin);
+      p += value_ends_[m] - begin;
     }
-    CloseContainer(out, indent, depth);
-    out += '}';
+    std::memcpy(p, close_.data(), close_.size());
+    p[close_.size()] = '}';
     Clear();
   }
 
  private:
-  struct Member {
-    size_t key_begin, value_begin, value_end;  // into text_: the key, then the value's JSON
-  };
-  // Whether this row gives the same keys in the same order as the row whose
-  // key order order_ holds: rows of one array do, so they are sorted once.
-  bool SameKeysAsLastRow() const {
-    if (members_.size() != last_keys_.size()) return false;
-    for (size_t i = 0; i < members_.size(); ++i)
-      if (Key(members_[i]) != last_keys_[i]) return false;
-    return true;
-  }
-  // order_: indices of members_ in key order; throws on a key given twice.
-  // The keys are quoted for a `compact` row or an indented one.
-  void SortKeys(bool compact) {
-    last_keys_.clear();  // matches no row until this one's order is whole
-    order_.resize(members_.size());
-    for (size_t i = 0; i < order_.size(); ++i) order_[i] = static_cast<uint32_t>(i);
-    std::sort(order_.begin(), order_.end(),
-              [this](uint32_t a, uint32_t b) { return Key(members_[a]) < Key(members_[b]); });
-    for (size_t i = 1; i < order_.size(); ++i) {
-      if (Key(members_[order_[i]]) == Key(members_[order_[i - 1]])) {
-        const std::string key(Key(members_[order_[i]]));
-        Clear();
-        throw std::logic_error("JSON row with two members named " + key);
-      }
-    }
-    quoted_keys_.resize(order_.size());
-    for (size_t i = 0; i < order_.size(); ++i) {
-      quoted_keys_[i].clear();
-      AppendJsonString(Key(members_[order_[i]]), handler_, quoted_keys_[i]);
-      quoted_keys_[i] += compact ? ":" : ": ";
-    }
-    compact_ = compact;
-    last_keys_.resize(members_.size());
-    for (size_t i = 0; i < members_.size(); ++i) last_keys_[i].assign(Key(members_[i]));
-  }
-  std::string_view Key(const Member& m) const {
-    return std::string_view(text_).substr(m.key_begin, m.value_begin - m.key_begin);
-  }
-  // Records member `key`; its value's JSON is appended to text_ next.
+  // Notes member `key`, whose value's JSON is appended to values_ next.  A
+  // key is copied only once the row leaves the last row's shape.
   void StartMember(std::string_view key) {
-    const size_t key_begin = text_.size();
-    text_ += key;
-    members_.push_back({key_begin, text_.size(), text_.size()});
+    const size_t i = value_ends_.size();
+    if (same_shape_ && i < shape_keys_.size() && key == shape_keys_[i]) return;
+    if (same_shape_) {  // the keys before this one are the shape's
+      same_shape_ = false;
+      new_keys_.assign(shape_keys_.begin(), shape_keys_.begin() + static_cast<ptrdiff_t>(i));
+    }
+    new_keys_.emplace_back(key);
   }
   void Add(std::string_view key, std::string_view value_json) {
     StartMember(key);
-    text_ += value_json;
-    members_.back().value_end = text_.size();
+    values_ += value_json;
+    value_ends_.push_back(values_.size());
   }
   template <typename Integer>
   void AddInteger(std::string_view key, Integer value) {
@@ -190,19 +169,59 @@ class RowText final : public JsonRow {
     auto result = std::to_chars(digits, digits + sizeof digits, value);
     Add(key, std::string_view(digits, static_cast<size_t>(result.ptr - digits)));
   }
+
+  // Makes this row's keys the shape: order_ (members in key order) and each
+  // one's piece; throws std::logic_error on a key given twice.
+  void Reshape(int indent, int depth) {
+    const size_t n = value_ends_.size();
+    if (same_shape_)  // the shape's first n keys, fewer than the shape's
+      new_keys_.assign(shape_keys_.begin(), shape_keys_.begin() + static_cast<ptrdiff_t>(n));
+    shape_keys_.swap(new_keys_);
+    same_shape_ = false;  // matches no row until this one's order is whole
+    order_.resize(n);
+    for (size_t i = 0; i < n; ++i) order_[i] = static_cast<uint32_t>(i);
+    std::sort(order_.begin(), order_.end(),
+              [this](uint32_t a, uint32_t b) { return shape_keys_[a] < shape_keys_[b]; });
+    for (size_t i = 1; i < n; ++i) {
+      if (shape_keys_[order_[i]] == shape_keys_[order_[i - 1]]) {
+        const std::string key = shape_keys_[order_[i]];
+        shape_keys_.clear();
+        Clear();
+        throw std::logic_error("JSON row with two members named " + key);
+      }
+    }
+    pieces_.resize(n);
+    for (size_t i = 0; i < n; ++i) {
+      pieces_[i].clear();
+      SeparateElement(pieces_[i], i, indent, depth + 1);
+      AppendJsonString(shape_keys_[order_[i]], handler_, pieces_[i]);
+      pieces_[i] += indent < 0 ? ":" : ": ";
+    }
+    close_.clear();
+    CloseContainer(close_, indent, depth);
+    indent_ = indent;
+    depth_ = depth;
+  }
   void Clear() {
-    text_.clear();
-    members_.clear();
+    values_.clear();
+    value_ends_.clear();
+    new_keys_.clear();
+    same_shape_ = !shape_keys_.empty();
   }
 
   json::error_handler_t handler_;
-  std::string text_;
-  std::vector<Member> members_;
-  std::vector<std::string> last_keys_;  // the keys of the row order_ was sorted for, as given
+  std::string values_;                 // this row's values' JSON, as given
+  std::vector<size_t> value_ends_;     // where each value ends in values_
+  bool same_shape_ = false;            // the keys so far are the shape's first ones
+  std::vector<std::string> new_keys_;  // this row's keys, once it left the shape
+  // The shape: the keys of the last row written, as given; order_ holds
+  // them in key order, pieces_ what precedes each value (separator, indent,
+  // quoted key) at indent_ and depth_, close_ what precedes the '}'.
+  std::vector<std::string> shape_keys_;
   std::vector<uint32_t> order_;
-  // "\"<key>\": " (compact_: "\"<key>\":") of order_'s members, in key order.
-  std::vector<std::string> quoted_keys_;
-  bool compact_ = false;
+  std::vector<std::string> pieces_;
+  std::string close_;
+  int indent_ = 0, depth_ = 0;
 };
 
 class LazyWriter {
