@@ -11,6 +11,13 @@ namespace htpscope {
 namespace {
 
 constexpr size_t kPadding = simdjson::SIMDJSON_PADDING;
+// Guessed cuts (JsonChunker::set_guess_cuts): how far past the target size
+// a guess is looked for (less for small chunks), the white space it allows
+// on each side of its comma, and how many first bytes of an element it
+// compares.
+constexpr size_t kGuessWindowBytes = 64 << 10;
+constexpr int kGuessSpaceBytes = 16;
+constexpr size_t kElementStartBytes = 8;
 
 bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
@@ -343,13 +350,49 @@ void JsonChunker::CloseContainer(size_t resume_at) {
   streaming_ = false;
 }
 
+size_t JsonChunker::GuessCut() const {
+  if (!guess_cuts_ || !mapped_ || !is_array_ || element_start_.empty()) return SIZE_MAX;
+  const size_t from = std::max(scan_at_, start_ + chunk_bytes_);
+  const size_t window = std::min(kGuessWindowBytes, 4 * chunk_bytes_);
+  // The last stretch is scanned: the container's end is found, not guessed.
+  if (from >= size_ || size_ - from < 4 * chunk_bytes_ + window) return SIZE_MAX;
+  const char* const to = data_ + from + window;
+  for (const char* p = data_ + from; p < to; ++p) {
+    p = static_cast<const char*>(std::memchr(p, ',', static_cast<size_t>(to - p)));
+    if (!p) break;
+    // White space around the comma, a short run of it (a long one is
+    // read by the scanner instead).
+    const char* before = p - 1;
+    for (int n = 0; n < kGuessSpaceBytes && before > data_ + start_ && IsSpace(*before); ++n)
+      --before;
+    if (before <= data_ + start_ || *before != '}') continue;
+    const char* after = p + 1;
+    const char* const end = data_ + size_ - element_start_.size();
+    for (int n = 0; n < kGuessSpaceBytes && after < end && IsSpace(*after); ++n) ++after;
+    if (after <= end && std::memcmp(after, element_start_.data(), element_start_.size()) == 0)
+      return static_cast<size_t>(p - data_);
+  }
+  return SIZE_MAX;
+}
+
+void JsonChunker::LearnElementStart(size_t comma) {
+  const size_t first = SkipJsonWhiteSpace(data_, comma + 1, size_);
+  const size_t length = std::min(kElementStartBytes, size_ - first);
+  // Objects only: a '}' before the comma is then the end of an element.
+  if (length == kElementStartBytes && data_[first] == '{')
+    element_start_.assign(data_ + first, length);
+}
+
 std::optional<JsonChunk> JsonChunker::NextStreamed() {
   using Stop = JsonContainerScanner::Stop;
   for (;;) {
+    const size_t guess = GuessCut();
     // The last bytes (less than a block) are only scanned once no more
     // can come.
     const bool final = eof_;
-    const auto found = scanner_.Scan(data_, scan_at_, size_, start_ + chunk_bytes_, final);
+    const auto found = guess != SIZE_MAX
+                           ? JsonContainerScanner::Found{Stop::kSeparator, guess}
+                           : scanner_.Scan(data_, scan_at_, size_, start_ + chunk_bytes_, final);
     if (found.stop == Stop::kNeedMoreData) {
       if (final) throw ChunkingNotPossible("a streamed container is not closed");
       scan_at_ = found.offset;
@@ -365,7 +408,12 @@ std::optional<JsonChunk> JsonChunker::NextStreamed() {
       return std::nullopt;
     }
     first_chunk_ = false;
+    if (guess_cuts_ && element_start_.empty() && !last && mapped_) LearnElementStart(end);
     JsonChunk chunk = TakeChunk(end);
+    if (guess != SIZE_MAX) {
+      chunk.end_guessed = true;
+      ++guessed_cuts_;
+    }
     if (!mapped_) {
       // The chunk takes the buffer; what follows moves to a fresh one, its
       // first byte (the comma) becoming the next chunk's bracket.

@@ -15,7 +15,10 @@
 // commas and brackets outside strings at the container's own depth
 // (JsonContainerScanner, 64 bytes at a time), so a minified one-line file, a
 // pretty-printed one and a writer's one-element-a-line layout cut alike, and
-// every byte is scanned once (linear work) whatever the layout.
+// every byte is scanned once (linear work) whatever the layout.  A reader
+// whose parser checks its chunks may ask for the cuts of a mapped file to be
+// guessed instead (set_guess_cuts): its parser then scans the bytes between
+// two cuts, once, as it reads them.
 //
 // Memory is bounded whatever the input inflates to: white space outside
 // strings is left out of the skeleton (JSON needs none between tokens), and
@@ -87,6 +90,10 @@ struct JsonChunk {
   uint32_t container = 0;              // which streamed container: 0, 1, ... in file order
   int tag = 0;                         // the selector's tag for that container
   bool is_array = true;                // array elements, or object members
+  // Cut where the text looked like an element boundary, without the bytes
+  // before the cut being scanned (JsonChunker::set_guess_cuts): the chunk's
+  // parser must check that its text is whole elements.
+  bool end_guessed = false;
   // Streamed sources: bytes read (decompressed) when the chunk was cut, and
   // the file bytes (compressed, for gzip) consumed by then; 0 for a mapping.
   // Their ratio extrapolates a gzip file's decompressed size.
@@ -130,6 +137,22 @@ class JsonChunker {
     uint64_t bytes_moved = 0;
   };
   Work work() const { return {bytes_scanned_ + scanner_.bytes_scanned(), bytes_moved_}; }
+
+  // Lets the chunks of a mapped file's arrays of objects be cut by a guess
+  // instead of a scan of every byte: past the target size, at the first
+  // comma that follows a '}' and precedes the bytes the container's second
+  // element began with (learnt at the first cut, which is scanned), white
+  // space aside; the file's last bytes are always scanned, so the
+  // container's end is found exactly.  The scan of the bytes between two
+  // guessed cuts is left to the parser of the chunk they bound, which must
+  // check its text (JsonChunk::end_guessed): a guess inside a string or a
+  // nested container leaves that chunk's text unbalanced, so its parse
+  // fails, and the caller must then read the file again without guesses,
+  // since the chunks after a wrong guess start at no element.  Chunks
+  // before and after the guess are the same text either way.
+  void set_guess_cuts(bool guess) { guess_cuts_ = guess; }
+  // Chunks whose end was guessed so far.
+  uint64_t guessed_cuts() const { return guessed_cuts_; }
 
   // Hands a parsed chunk's buffer back for a later chunk, so that big inputs
   // reuse a few buffers instead of faulting in fresh pages for every chunk;
@@ -183,6 +206,12 @@ class JsonChunker {
   void CloseContainer(size_t resume_at);
   // Whether text(from, to) holds something other than white space.
   bool HoldsElement(size_t from, size_t to) const;
+  // A guessed cut for the chunk from start_ (set_guess_cuts): the offset of
+  // its comma, or SIZE_MAX when no guess is to be made or none was found.
+  size_t GuessCut() const;
+  // Learns the first bytes of the element after the comma at `comma`, a
+  // cut found by the scanner, as what guessed cuts must precede.
+  void LearnElementStart(size_t comma);
 
   ByteSource* source_ = nullptr;        // streamed input, or
   const MappedFile* mapped_ = nullptr;  // mapped input
@@ -221,6 +250,9 @@ class JsonChunker {
   int tag_ = 0;
   bool is_array_ = true;
   std::deque<JsonChunk> pending_;  // chunks cut but not yet returned
+  bool guess_cuts_ = false;
+  std::string element_start_;  // what a guessed cut's next element begins with; empty: no guess
+  uint64_t guessed_cuts_ = 0;
 
   bool finished_ = false;
   uint64_t next_index_ = 0;

@@ -300,6 +300,56 @@ TEST(JsonChunkerMapped, ViewsCoverEveryElementOnceAndTheFileIsUntouched) {
   }
 }
 
+// Cuts guessed on a mapped array (set_guess_cuts) hold the elements the
+// scanned cuts hold, in both layouts; where objects nest inside elements
+// with the same first bytes as the elements, some guesses land inside an
+// element, and the chunk cut there is not whole elements: the check its
+// parser makes (IsArrayOfClosedElements) tells.
+TEST(JsonChunkerMapped, GuessedCutsHoldTheElementsOrShowTheyAreNotWhole) {
+  for (const bool nested : {false, true}) {
+    for (const std::string separator : {",\n", ","}) {
+      SCOPED_TRACE(testing::Message() << "nested " << nested << ", separator " << separator.size());
+      std::string elements;
+      for (int i = 0; i < 3000; ++i) {
+        if (i) elements += separator;
+        elements += "{\"kind\": \"e\", \"n\": " + std::to_string(i);
+        if (nested) elements += ", \"inner\": [{\"kind\": \"d\"}" + separator + "{\"kind\": 2}]";
+        elements += "}";
+      }
+      const std::string text = "{\"header\": 1,\n\"events\": [\n" + elements + "\n]}";
+      auto file = MappedFile::Open(WriteText("guessed", text, false));
+      ASSERT_TRUE(file);
+      JsonChunker chunker(*file, SelectKey("events"), 1024);
+      chunker.set_guess_cuts(true);
+      std::vector<std::string> chunks;
+      size_t guessed = 0, not_whole = 0;
+      try {
+        while (auto chunk = chunker.Next()) {
+          auto view = chunk->view();
+          chunks.emplace_back(view.data(), view.length());
+          if (chunk->end_guessed) {
+            ++guessed;
+            not_whole += !IsArrayOfClosedElements(view.data(), view.length());
+          }
+          chunker.Recycle(std::move(*chunk));
+        }
+      } catch (const ChunkingNotPossible&) {
+        // After a wrong guess the rest is cut from no element boundary.
+        EXPECT_TRUE(nested);
+      }
+      EXPECT_EQ(chunker.guessed_cuts(), guessed);
+      if (nested) {
+        EXPECT_GT(not_whole, 0u);
+      } else {
+        EXPECT_GT(guessed, 20u);
+        EXPECT_EQ(not_whole, 0u);
+        EXPECT_EQ(WithoutSpace(Joined(chunks)), WithoutSpace(elements));
+        EXPECT_EQ(chunker.skeleton(), "{\"header\":1,\"events\":[]}");
+      }
+    }
+  }
+}
+
 TEST(JsonChunkerMapped, LastChunkIsCopiedWhenThePaddingWouldPassTheMapping) {
   // The file ends 10 bytes before a page boundary: no room for simdjson's
   // padding after the last chunk inside the mapping, so it is copied.

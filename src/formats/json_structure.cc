@@ -291,4 +291,12 @@ JsonContainerScanner::Found JsonContainerScanner::Scan(const char* text, size_t 
   return {Stop::kNeedMoreData, at < length ? at : length};
 }
 
+bool IsArrayOfClosedElements(const char* text, size_t length) {
+  if (length < 2 || text[0] != '[' || text[length - 1] != ']') return false;
+  JsonContainerScanner scanner;
+  const auto found = scanner.Scan(text, 1, length - 1, SIZE_MAX, /*final=*/true);
+  return found.stop == JsonContainerScanner::Stop::kNeedMoreData && scanner.depth() == 1 &&
+         !scanner.inside_string();
+}
+
 }  // namespace htpscope

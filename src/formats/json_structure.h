@@ -93,6 +93,9 @@ class JsonContainerScanner {
   // elements, 0 once it is closed.
   int64_t depth() const { return depth_; }
 
+  // Whether the last byte scanned is inside a string.
+  bool inside_string() const { return in_string_ != 0; }
+
   // Bytes classified so far (64 per block, tails included).
   uint64_t bytes_scanned() const { return bytes_scanned_; }
 
@@ -102,5 +105,11 @@ class JsonContainerScanner {
   int64_t depth_ = 1;
   uint64_t bytes_scanned_ = 0;
 };
+
+// Whether `text` is '[', then elements that each close what they open
+// (brackets, strings) with commas and white space between them, then ']':
+// a JSON array's element boundaries where the text says, checked by the
+// structural scan alone (64 bytes at a time), not the elements' grammar.
+bool IsArrayOfClosedElements(const char* text, size_t length);
 
 }  // namespace htpscope

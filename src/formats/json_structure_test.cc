@@ -205,5 +205,26 @@ TEST(MinifyJson, MatchesTheValueWrittenWithoutWhiteSpace) {
   }
 }
 
+// The check a chunk cut by a guess gets: elements that close what they open.
+TEST(IsArrayOfClosedElements, AcceptsWholeElementsOnly) {
+  auto closed = [](std::string text) {
+    // Long texts too: the scan goes 64 bytes at a time.
+    return IsArrayOfClosedElements(text.data(), text.size());
+  };
+  EXPECT_TRUE(closed("[]"));
+  EXPECT_TRUE(closed(R"([{"a": 1}, {"b": [2, {"c": "]}"}]}, 3])"));
+  EXPECT_TRUE(closed(R"([{"s": "\\"}, "\"]"])"));
+  EXPECT_TRUE(
+      closed("[" + std::string(200, ' ') + "{\"k\": [[[]]]}" + std::string(100, ' ') + "]"));
+  // Cut inside a nested container, or inside a string.
+  EXPECT_FALSE(closed(R"([{"a": 1}, {"b": [{"x": 1}])"));
+  EXPECT_FALSE(closed(R"([{"a": 1}, {"b": "x, {])"));
+  EXPECT_FALSE(closed(R"([{"s": "\"])"));
+  // Closed before its end, or no brackets.
+  EXPECT_FALSE(closed(R"([{"a": 1}], [{"b": 2}])"));
+  EXPECT_FALSE(closed(R"({"a": 1})"));
+  EXPECT_FALSE(closed("["));
+}
+
 }  // namespace
 }  // namespace htpscope::json_structure_test

@@ -6,7 +6,9 @@
 #include <malloc.h>
 
 #include <algorithm>
+#include <filesystem>
 
+#include "base/read_progress.h"
 #include "formats/byte_source.h"
 #include "formats/optrace_parser.h"
 
@@ -42,15 +44,25 @@ Optrace ParseWhole(const std::string& path, simdjson::padded_string_view buffer,
 }  // namespace
 
 Optrace ReadOptrace(const std::string& path, const ReadOptraceOptions& options) {
-  {
+  using optrace_internal::ChunkedRead;
+  // Cuts guessed first; after a wrong guess (a chunk that is not whole
+  // events), the file is cut by a scan of every byte.
+  for (const bool guess_cuts : {true, false}) {
     Optrace trace;
-    if (optrace_internal::ReadOptraceInChunks(path, options, &trace)) {
+    const ChunkedRead read =
+        optrace_internal::ReadOptraceInChunks(path, options, guess_cuts, &trace);
+    if (read == ChunkedRead::kRead) {
       // The workers' parsers, scratch text and chunk parts are freed now, but
       // glibc keeps freed memory in the workers' arenas, where the analyses
       // that follow (on this thread) cannot reuse it: hand it back.
       malloc_trim(0);
       return trace;
     }
+    if (read == ChunkedRead::kNotChunked) break;
+    // Read again: the progress display's total grows by the file.
+    std::error_code ec;
+    if (const uint64_t bytes = std::filesystem::file_size(path, ec); !ec)
+      read_progress::AddBytesExpected(bytes);
   }
   LoadedFile file = ReadWholeFile(path);
   return ParseWhole(path, file.bytes, options.fast_paths);

@@ -43,6 +43,7 @@ OptraceParser::OptraceParser(const std::string& path, simdjson::padded_string_vi
                              Optrace* out, uint64_t base_offset, simdjson::ondemand::parser* parser)
     : path_(path),
       reader_(path, buffer, base_offset, parser),
+      base_offset_(base_offset),
       out_(out),
       buffer_(buffer),
       text_begin_(buffer.data()),
@@ -68,7 +69,7 @@ void OptraceParser::Run() {
   if (!saw_events) throw InputError(path_, "no \"traceEvents\" array", 0);
 }
 
-void OptraceParser::RunChunk(ChunkScratch* scratch, bool fast_lines,
+void OptraceParser::RunChunk(ChunkScratch* scratch, bool fast_lines, bool end_guessed,
                              std::vector<EventWarning>* warnings) {
   LineCursor::ResetSpacing();
   fast_lines = fast_lines && fast_paths_;
@@ -89,7 +90,13 @@ void OptraceParser::RunChunk(ChunkScratch* scratch, bool fast_lines,
     text_begin_ = text.data();
     text_end_ = text.data() + length;
   }
-  if (fast_lines && TakeFastLines(text.data(), text.length(), &scratch->rest)) {
+  // The pre-pass reads the text as whole events, each found exactly; the
+  // general parser does not check what it skips: a guessed end is checked
+  // first.
+  const bool taken = fast_lines && TakeFastLines(text.data(), text.length(), &scratch->rest);
+  if (end_guessed && !taken && !IsArrayOfClosedElements(text.data(), text.length()))
+    throw InputError(path_, "a chunk cut by a guess is not whole events", base_offset_);
+  if (taken) {
     const std::string& text = scratch->rest;
     simdjson::padded_string_view rest(text.data(), text.size(), text.capacity());
     reader_.SetBuffer(rest);  // error offsets no longer match the file: the

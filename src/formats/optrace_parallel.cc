@@ -121,7 +121,7 @@ class ChunkWorker {
   void Parse(const JsonChunk& chunk, OptracePart* part, bool fast_lines) {
     OptraceParser parser(path_, chunk.view(), &part->trace, chunk.file_offset, &parser_);
     parser.set_fast_paths(fast_paths_);
-    parser.RunChunk(&scratch_, fast_lines, &part->warnings);
+    parser.RunChunk(&scratch_, fast_lines, chunk.end_guessed, &part->warnings);
   }
 
   const std::string& path_;
@@ -149,14 +149,19 @@ bool EventsArePrettyPrinted(std::string_view prefix) {
   return OptraceParser::IsPrettyPrinted(prefix.data() + open, prefix.size() - open);
 }
 
-bool ReadOptraceInChunks(const std::string& path, const ReadOptraceOptions& options, Optrace* out) {
+ChunkedRead ReadOptraceInChunks(const std::string& path, const ReadOptraceOptions& options,
+                                bool guess_cuts, Optrace* out) {
   out->path = path;
   auto select = [](const std::vector<std::string>& keys, bool is_array) {
     return is_array && keys.size() == 1 && keys[0] == "traceEvents" ? 1 : 0;
   };
   ChunkedFile file = OpenChunkedFile(path, select, options.chunk_bytes,
                                      MapsPlainFile(path, options.plain_file_read));
-  if (IsSmall(file, options.chunk_bytes)) return false;  // one chunk: parsed whole
+  if (IsSmall(file, options.chunk_bytes)) return ChunkedRead::kNotChunked;  // parsed whole
+  file.chunker->set_guess_cuts(guess_cuts);
+  const auto failed = [&] {
+    return file.chunker->guessed_cuts() ? ChunkedRead::kGuessFailed : ChunkedRead::kNotChunked;
+  };
   ProvisionalOrigin origin;
   const bool streamed = ParseChunksInParallel<OptracePart>(
       *file.chunker, options.threads, file.size,
@@ -165,19 +170,19 @@ bool ReadOptraceInChunks(const std::string& path, const ReadOptraceOptions& opti
         MergeChunk(std::move(part), out, &origin, info);
         ++out->chunks_parsed;
       });
-  if (!streamed) return false;
+  if (!streamed) return failed();
   // The header (and any other member) lies outside the streamed array.
   const std::string& skeleton = file.chunker->skeleton();
   simdjson::padded_string skeleton_buffer(skeleton);
   StreamedContainers containers(std::string_view(skeleton_buffer.data(), skeleton_buffer.size()),
                                 file.chunker->streamed_offsets());
   try {
-    if (!OptraceParser(path, skeleton_buffer, out).RunSkeleton(&containers)) return false;
+    if (!OptraceParser(path, skeleton_buffer, out).RunSkeleton(&containers)) return failed();
   } catch (const InputError&) {
-    return false;  // reported with the right offset by the whole-file parse
+    return failed();  // reported with the right offset by the whole-file parse
   }
   FinishOptrace(out, origin.cycles, origin.agreeing_slices);
-  return true;
+  return ChunkedRead::kRead;
 }
 
 }  // namespace htpscope::optrace_internal

@@ -129,7 +129,10 @@ class OptraceParser {
   // A chunk: a JSON array of trace events.  With `fast_lines`, the lines in
   // the writer's layout are read by the pre-pass first (may throw
   // FastPathDeclined).  Warnings go to `warnings`, numbered in the chunk.
-  void RunChunk(ChunkScratch* scratch, bool fast_lines, std::vector<EventWarning>* warnings);
+  // `end_guessed` (JsonChunk::end_guessed): the chunk's text must be shown
+  // to be whole events before it is read (InputError when it is not).
+  void RunChunk(ChunkScratch* scratch, bool fast_lines, bool end_guessed,
+                std::vector<EventWarning>* warnings);
 
   // A chunker's skeleton: the header, and every traceEvents array empty and
   // streamed.  Returns false when there is no traceEvents member, one was
@@ -211,6 +214,7 @@ class OptraceParser {
 
   const std::string& path_;
   JsonReader reader_;
+  uint64_t base_offset_;  // the file offset of the buffer's first byte
   Optrace* out_;
   simdjson::padded_string_view buffer_;
   const char* text_begin_;  // the JSON text being parsed
@@ -287,9 +291,15 @@ void FinishOptrace(Optrace* out, int64_t added_cycles = 0, size_t agreeing_slice
 
 // --- parallel read (optrace_parallel.cc) ---
 
-// Reads `path` in chunks on every core into `out`.  Returns false when the
-// file cannot be read so (its layout, or any error): parse it whole then.
-bool ReadOptraceInChunks(const std::string& path, const ReadOptraceOptions& options, Optrace* out);
+// Reads `path` in chunks on every core into `out`; `guess_cuts`: a mapped
+// file's chunks are cut by guesses (JsonChunker::set_guess_cuts).
+enum class ChunkedRead {
+  kRead,
+  kNotChunked,   // its layout, or any error: parse the file whole
+  kGuessFailed,  // a chunk failed after guessed cuts: read again without guesses
+};
+ChunkedRead ReadOptraceInChunks(const std::string& path, const ReadOptraceOptions& options,
+                                bool guess_cuts, Optrace* out);
 
 // Whether the events of an optrace whose first bytes are `prefix` are
 // pretty-printed (a line break inside the first event's first bytes, as

@@ -10,6 +10,7 @@
 #include "base/corpus_test_util.h"
 #include "base/errors.h"
 #include "formats/optrace.h"
+#include "formats/optrace_parser.h"
 #include "formats/optrace_test_util.h"
 
 namespace htpscope::optrace_streaming_test {
@@ -121,6 +122,43 @@ TEST(OptraceStreamingLayouts, HeaderAfterEventsOneLineAndIndentedGiveTheSameResu
     EXPECT_EQ(t.origin_cycles, 100);
     EXPECT_EQ(t.slices[1].start_cycles, 105);
     EXPECT_EQ(t.counters.at("VTCM alloc").at(0).ts_cycles, 105);
+  }
+}
+
+// A mapped trace's chunks are cut by guesses (JsonChunker::set_guess_cuts).
+// Where events hold arrays of objects that begin as events do, a guess can
+// land inside an event: the chunk cut there is found not whole and the file
+// is read again with every byte scanned.  Either way the trace is the whole
+// parse's.
+TEST(OptraceStreamingLayouts, GuessedCutsInsideEventsAreReadAgainScanned) {
+  for (const bool nested : {false, true}) {
+    SCOPED_TRACE(nested ? "events holding arrays of objects" : "plain events");
+    std::string text = kHead;
+    for (int i = 0; i < 2000; ++i) {
+      std::string line = WriterOpLine(0, 10 * i, 5, 0x100 + static_cast<uint64_t>(i), 100 + 10 * i);
+      if (nested)  // args of its own: { "name": ... },\n{ "name": ... } inside them
+        line.insert(line.find("\"ID\""), "\"Parts\": [{ \"name\": \"a\"},\n{ \"name\": 1}],");
+      text += line + (i + 1 < 2000 ? ",\n" : "\n");
+    }
+    text += "]}\n";
+    const std::string path = WriteFile(nested ? "guess_nested" : "guess_plain", text);
+    ReadOptraceOptions options;
+    options.threads = 2;
+    options.chunk_bytes = 2048;
+    options.plain_file_read = ReadOptraceOptions::PlainFileRead::kMapped;
+    Optrace guessed, scanned;
+    using optrace_internal::ChunkedRead;
+    EXPECT_EQ(optrace_internal::ReadOptraceInChunks(path, options, true, &guessed),
+              nested ? ChunkedRead::kGuessFailed : ChunkedRead::kRead);
+    ASSERT_EQ(optrace_internal::ReadOptraceInChunks(path, options, false, &scanned),
+              ChunkedRead::kRead);
+    const Optrace whole = ParseOptrace(path, text.data(), text.size());
+    ASSERT_EQ(whole.slices.size(), 2000u);
+    ExpectSameTrace(scanned, whole);
+    if (!nested) ExpectSameTrace(guessed, whole);
+    const Optrace read = ReadOptrace(path, options);
+    ExpectSameTrace(read, whole);
+    EXPECT_GE(read.chunks_parsed, 20u);  // chunked, not parsed whole
   }
 }
 
