@@ -381,6 +381,8 @@ void JsonChunker::LearnElementStart(size_t comma) {
   // Objects only: a '}' before the comma is then the end of an element.
   if (length == kElementStartBytes && data_[first] == '{')
     element_start_.assign(data_ + first, length);
+  else
+    element_start_.clear();
 }
 
 std::optional<JsonChunk> JsonChunker::NextStreamed() {
@@ -408,7 +410,9 @@ std::optional<JsonChunk> JsonChunker::NextStreamed() {
       return std::nullopt;
     }
     first_chunk_ = false;
-    if (guess_cuts_ && element_start_.empty() && !last && mapped_) LearnElementStart(end);
+    // Each scanned cut teaches what the next guesses look for: a section
+    // of elements of another kind (counters after ops) is guessed anew.
+    if (guess_cuts_ && guess == SIZE_MAX && !last && mapped_) LearnElementStart(end);
     JsonChunk chunk = TakeChunk(end);
     if (guess != SIZE_MAX) {
       chunk.end_guessed = true;

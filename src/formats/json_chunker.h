@@ -140,9 +140,10 @@ class JsonChunker {
 
   // Lets the chunks of a mapped file's arrays of objects be cut by a guess
   // instead of a scan of every byte: past the target size, at the first
-  // comma that follows a '}' and precedes the bytes the container's second
-  // element began with (learnt at the first cut, which is scanned), white
-  // space aside; the file's last bytes are always scanned, so the
+  // comma that follows a '}' and precedes the bytes the element after the
+  // last scanned cut began with (the first cut is scanned, and so is any
+  // chunk where no guess is found), white space aside; the file's last
+  // bytes are always scanned, so the
   // container's end is found exactly.  The scan of the bytes between two
   // guessed cuts is left to the parser of the chunk they bound, which must
   // check its text (JsonChunk::end_guessed): a guess inside a string or a
@@ -210,7 +211,8 @@ class JsonChunker {
   // its comma, or SIZE_MAX when no guess is to be made or none was found.
   size_t GuessCut() const;
   // Learns the first bytes of the element after the comma at `comma`, a
-  // cut found by the scanner, as what guessed cuts must precede.
+  // cut found by the scanner, as what guessed cuts must precede (none when
+  // that element is no object).
   void LearnElementStart(size_t comma);
 
   ByteSource* source_ = nullptr;        // streamed input, or

@@ -312,7 +312,10 @@ TEST(JsonChunkerMapped, GuessedCutsHoldTheElementsOrShowTheyAreNotWhole) {
       std::string elements;
       for (int i = 0; i < 3000; ++i) {
         if (i) elements += separator;
-        elements += "{\"kind\": \"e\", \"n\": " + std::to_string(i);
+        // A second section of elements that begin otherwise (counters
+        // after ops): guessed anew once a scanned cut shows them.
+        elements += (i < 1500 ? "{\"kind\": \"e\", \"n\": " : "{\"type\": \"f\", \"n\": ") +
+                    std::to_string(i);
         if (nested) elements += ", \"inner\": [{\"kind\": \"d\"}" + separator + "{\"kind\": 2}]";
         elements += "}";
       }
@@ -322,7 +325,7 @@ TEST(JsonChunkerMapped, GuessedCutsHoldTheElementsOrShowTheyAreNotWhole) {
       JsonChunker chunker(*file, SelectKey("events"), 1024);
       chunker.set_guess_cuts(true);
       std::vector<std::string> chunks;
-      size_t guessed = 0, not_whole = 0;
+      size_t guessed = 0, not_whole = 0, guessed_in_second_section = 0;
       try {
         while (auto chunk = chunker.Next()) {
           auto view = chunk->view();
@@ -330,6 +333,7 @@ TEST(JsonChunkerMapped, GuessedCutsHoldTheElementsOrShowTheyAreNotWhole) {
           if (chunk->end_guessed) {
             ++guessed;
             not_whole += !IsArrayOfClosedElements(view.data(), view.length());
+            guessed_in_second_section += view.data()[1] == '{' && view.data()[3] == 't';
           }
           chunker.Recycle(std::move(*chunk));
         }
@@ -342,6 +346,7 @@ TEST(JsonChunkerMapped, GuessedCutsHoldTheElementsOrShowTheyAreNotWhole) {
         EXPECT_GT(not_whole, 0u);
       } else {
         EXPECT_GT(guessed, 20u);
+        EXPECT_GT(guessed_in_second_section, 10u);
         EXPECT_EQ(not_whole, 0u);
         EXPECT_EQ(WithoutSpace(Joined(chunks)), WithoutSpace(elements));
         EXPECT_EQ(chunker.skeleton(), "{\"header\":1,\"events\":[]}");
