@@ -15,7 +15,8 @@
 #
 # Environment: HTPSCOPE_BENCH_REPEAT=3 (runs per measurement, interleaved with
 # their yardstick, best kept), HTPSCOPE_BENCH_PYTHON_REPEAT=3,
-# HTPSCOPE_BENCH_COMMAND_REPEAT=1 (the slow commands), HTPSCOPE_BENCH_OPS=80000
+# HTPSCOPE_BENCH_COMMAND_REPEAT=3 (the commands on the run directory: single
+# runs move by up to 15 % on a 2-core machine), HTPSCOPE_BENCH_OPS=80000
 # (QNN ops of the run), HTPSCOPE_BENCH_SWEEP_OPS="15500 62000 248000",
 # HTPSCOPE_BENCH_STEPS="layouts sweep readers commands" (which steps).  Needs
 # ~7 GB of disk and, for Python on a 800 MB trace, ~6 GB of memory.
@@ -25,7 +26,7 @@ root="$(pwd)"
 work="${1:-/tmp/htpscope-bench}"
 repeat="${HTPSCOPE_BENCH_REPEAT:-3}"
 python_repeat="${HTPSCOPE_BENCH_PYTHON_REPEAT:-3}"
-command_repeat="${HTPSCOPE_BENCH_COMMAND_REPEAT:-1}"
+command_repeat="${HTPSCOPE_BENCH_COMMAND_REPEAT:-3}"
 ops="${HTPSCOPE_BENCH_OPS:-80000}"
 sweep_ops="${HTPSCOPE_BENCH_SWEEP_OPS:-15500 62000 248000}"
 steps="${HTPSCOPE_BENCH_STEPS:-layouts sweep readers commands}"
