@@ -4,6 +4,7 @@
 #include <future>
 #include <memory>
 
+#include "base/sort_util.h"
 #include "model/dominant_path.h"
 #include "model/import.h"
 
@@ -158,10 +159,12 @@ void JoinSlices(Optrace& trace, TraceTables& tables, std::vector<WarningRow>& wa
   std::vector<OpInstanceRow>& ops = tables.op_instances;
   OpClassifier classify(trace.strings);
   for (auto& op : ops) op.category = classify(op.htp_op_type, op.qnn_op_type, op.flags);
-  std::sort(ops.begin(), ops.end(), [](const OpInstanceRow& a, const OpInstanceRow& b) {
-    return a.first_start_cycle != b.first_start_cycle ? a.first_start_cycle < b.first_start_cycle
-                                                      : a.op_id < b.op_id;
-  });
+  // By first start, then ID (the order they are in): the 136-byte rows
+  // moved once by their keys' order, not swapped through a sort (on a
+  // million ops the in-place sort took 44 ms, 7.6x its time on a quarter).
+  std::vector<uint32_t> order = StableOrderByKeys(
+      ops.size(), [&ops](size_t i) { return ops[i].first_start_cycle; }, std::less<>());
+  ApplyPermutation(ops, order);
   // The slice table in instance order; each instance's slices by start, tid.
   tables.slices.resize(walk.size());
   uint32_t next = 0;
