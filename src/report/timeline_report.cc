@@ -177,17 +177,23 @@ std::string RenderTimelineText(const Timeline& t, int width, size_t max_rows) {
   out += fmt::format("  {:<4} {:<{}} {:>12} {:>12} {:>12} {:>12} {:>9} {:>5}  {}\n", "mark",
                      "group", name_width, "first start", "last end", "busy", "span", "busy/span",
                      "conc", "units");
-  // The busiest groups, shown in first-start order.
+  // The busiest groups (ties: the first first), shown in first-start order;
+  // only those shown are ordered, the rest summed.
   std::vector<size_t> busiest(t.groups.size());
-  for (size_t k = 0; k < busiest.size(); ++k) busiest[k] = k;
-  std::stable_sort(busiest.begin(), busiest.end(), [&](size_t a, size_t b) {
-    return t.groups[a].stats.busy_cycles > t.groups[b].stats.busy_cycles;
-  });
-  const size_t groups_shown = limit.Shown(t.groups.size());
   int64_t rest_busy = 0;
-  for (size_t k = groups_shown; k < busiest.size(); ++k)
-    rest_busy += t.groups[busiest[k]].stats.busy_cycles;
+  for (size_t k = 0; k < busiest.size(); ++k) {
+    busiest[k] = k;
+    rest_busy += t.groups[k].stats.busy_cycles;
+  }
+  const size_t groups_shown = limit.Shown(t.groups.size());
+  std::partial_sort(busiest.begin(), busiest.begin() + static_cast<ptrdiff_t>(groups_shown),
+                    busiest.end(), [&](size_t a, size_t b) {
+                      const int64_t x = t.groups[a].stats.busy_cycles;
+                      const int64_t y = t.groups[b].stats.busy_cycles;
+                      return x != y ? x > y : a < b;
+                    });
   busiest.resize(groups_shown);
+  for (size_t k : busiest) rest_busy -= t.groups[k].stats.busy_cycles;
   std::sort(busiest.begin(), busiest.end());
   for (size_t k : busiest) {
     const auto& g = t.groups[k];
