@@ -142,15 +142,17 @@ class JsonChunker {
   // instead of a scan of every byte: past the target size, at the first
   // comma that follows a '}' and precedes the bytes the element after the
   // last scanned cut began with (the first cut is scanned, and so is any
-  // chunk where no guess is found), white space aside; the file's last
-  // bytes are always scanned, so the
-  // container's end is found exactly.  The scan of the bytes between two
+  // chunk where no guess is found), white space aside.  The file's last
+  // bytes are always scanned, so a container that runs to near the file's
+  // end (an optrace's traceEvents) has its end found exactly; a guess may
+  // cross the end of one that does not.  The scan of the bytes between two
   // guessed cuts is left to the parser of the chunk they bound, which must
-  // check its text (JsonChunk::end_guessed): a guess inside a string or a
-  // nested container leaves that chunk's text unbalanced, so its parse
-  // fails, and the caller must then read the file again without guesses,
-  // since the chunks after a wrong guess start at no element.  Chunks
-  // before and after the guess are the same text either way.
+  // check its text (JsonChunk::end_guessed): a guess inside a string, a
+  // nested container or past the container's end leaves that chunk's text
+  // no array of whole elements, so its parse fails, and the caller must
+  // then read the file again without guesses, since the chunks after a
+  // wrong guess start at no element.  Chunks before and after the guess are
+  // the same text either way.
   void set_guess_cuts(bool guess) { guess_cuts_ = guess; }
   // Chunks whose end was guessed so far.
   uint64_t guessed_cuts() const { return guessed_cuts_; }

@@ -355,6 +355,37 @@ TEST(JsonChunkerMapped, GuessedCutsHoldTheElementsOrShowTheyAreNotWhole) {
   }
 }
 
+// A guess can cross the end of a container that does not run to near the
+// file's end (here into a second array whose elements begin alike): the
+// chunk cut there is not whole elements, which its parser's check tells.
+TEST(JsonChunkerMapped, AGuessPastAContainersEndShowsItIsNotWhole) {
+  std::string elements;
+  for (int i = 0; i < 2000; ++i)
+    elements += (i ? "," : "") + std::string("{\"kind\": ") + std::to_string(i) + "}";
+  const std::string text = "{\"a\": [" + elements + "], \"b\": [" + elements + "]}";
+  auto file = MappedFile::Open(WriteText("guessed_two", text, false));
+  ASSERT_TRUE(file);
+  JsonChunker chunker(
+      *file, [](const std::vector<std::string>& path, bool) { return path.size() == 1 ? 1 : 0; },
+      512);
+  chunker.set_guess_cuts(true);
+  size_t guessed = 0, not_whole = 0;
+  try {
+    while (auto chunk = chunker.Next()) {
+      auto view = chunk->view();
+      if (chunk->end_guessed) {
+        ++guessed;
+        not_whole += !IsArrayOfClosedElements(view.data(), view.length());
+      }
+      chunker.Recycle(std::move(*chunk));
+    }
+  } catch (const ChunkingNotPossible&) {
+    // After a wrong guess the rest is cut from no element boundary.
+  }
+  EXPECT_GT(guessed, 5u);
+  EXPECT_EQ(not_whole, 1u);  // the one chunk that holds "], \"b\": ["
+}
+
 TEST(JsonChunkerMapped, LastChunkIsCopiedWhenThePaddingWouldPassTheMapping) {
   // The file ends 10 bytes before a page boundary: no room for simdjson's
   // padding after the last chunk inside the mapping, so it is copied.
