@@ -368,7 +368,8 @@ test(`a large generated run (${LARGE_OPS} ops) gives a small report that opens f
   { skip: !existsSync(SYNTH) && "htpscope-synth not built", timeout: 180000 }, async () => {
     const dir = path.join(WORK, "large_run");
     let t = Date.now();
-    execFileSync(SYNTH, ["-o", dir, "--ops", String(LARGE_OPS), "--tiled-share", "0.3", "--branches", "4"], { stdio: "ignore" });
+    execFileSync(SYNTH, ["-o", dir, "--ops", String(LARGE_OPS), "--tiled-share", "0.3", "--branches", "4"],
+      { stdio: ["ignore", "ignore", "pipe"] });  // a failure shows the generator's error
     const synthMs = Date.now() - t;
     t = Date.now();
     const file = makeReport(dir, "large");
