@@ -33,6 +33,8 @@ echo "   built in $(($(date +%s) - build_start)) s"
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/htpscope-fuzz.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
+# Files a target makes for itself (the manifest target's tensors) go there too.
+export TMPDIR="$work"
 
 # --- seed corpora ------------------------------------------------------------
 # Artifacts found outside fuzz/ are sorted to targets by content, as the tool
