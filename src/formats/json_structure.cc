@@ -295,8 +295,7 @@ bool IsArrayOfClosedElements(const char* text, size_t length) {
   if (length < 2 || text[0] != '[' || text[length - 1] != ']') return false;
   JsonContainerScanner scanner;
   const auto found = scanner.Scan(text, 1, length - 1, SIZE_MAX, /*final=*/true);
-  return found.stop == JsonContainerScanner::Stop::kNeedMoreData && scanner.depth() == 1 &&
-         !scanner.inside_string();
+  return scanner.EndedBetweenElements(found);
 }
 
 }  // namespace htpscope

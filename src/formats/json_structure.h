@@ -93,8 +93,11 @@ class JsonContainerScanner {
   // elements, 0 once it is closed.
   int64_t depth() const { return depth_; }
 
-  // Whether the last byte scanned is inside a string.
-  bool inside_string() const { return in_string_ != 0; }
+  // Whether a scan that returned `found` ran to the end of its text between
+  // the container's elements: no bracket it opened left open, no string.
+  bool EndedBetweenElements(const Found& found) const {
+    return found.stop == Stop::kNeedMoreData && depth_ == 1 && in_string_ == 0;
+  }
 
   // Bytes classified so far (64 per block, tails included).
   uint64_t bytes_scanned() const { return bytes_scanned_; }

@@ -253,9 +253,7 @@ bool OptraceParser::TakeFastLines(const char* data, size_t length, std::string* 
     // The last element must close what it opens before the chunk's ']':
     // else the chunk is no array of whole events (a guessed cut that is no
     // element boundary), which the general parser reports.
-    if (!comma && (found.stop != JsonContainerScanner::Stop::kNeedMoreData ||
-                   scanner.depth() != 1 || scanner.inside_string()))
-      throw FastPathDeclined();
+    if (!comma && !scanner.EndedBetweenElements(found)) throw FastPathDeclined();
     const char* element_end = comma ? data + found.offset : end;
     rest_line_starts_.push_back(rest->size());
     rest->append(p, static_cast<size_t>(element_end - p));

@@ -126,10 +126,8 @@ class RowText final : public JsonRow {
     }
     if (!same_shape_ || n != shape_keys_.size() || indent != indent_ || depth != depth_)
       Reshape(indent, depth);
-    size_t bytes = 2 + close_.size() + values_.size();
-    for (const std::string& piece : pieces_) bytes += piece.size();
     const size_t at = out.size();
-    out.resize(at + bytes);
+    out.resize(at + shape_bytes_ + values_.size());
     char* p = out.data() + at;
     *p++ = '{';
     for (size_t i = 0; i < n; ++i) {
@@ -199,6 +197,8 @@ class RowText final : public JsonRow {
     }
     close_.clear();
     CloseContainer(close_, indent, depth);
+    shape_bytes_ = 2 + close_.size();  // the braces
+    for (const std::string& piece : pieces_) shape_bytes_ += piece.size();
     indent_ = indent;
     depth_ = depth;
   }
@@ -221,6 +221,7 @@ class RowText final : public JsonRow {
   std::vector<uint32_t> order_;
   std::vector<std::string> pieces_;
   std::string close_;
+  size_t shape_bytes_ = 0;  // a row's bytes but its values': braces, pieces_, close_
   int indent_ = 0, depth_ = 0;
 };
 
